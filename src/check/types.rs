@@ -1,0 +1,216 @@
+//! LOOM's semantic types, as the checker assigns them and code generation reads them.
+
+use serde::Serialize;
+use std::fmt;
+
+/// The scalar types, one per PTX register type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Scalar {
+    Int32,
+    Int64,
+    UInt32,
+    UInt64,
+    Float32,
+    Float64,
+    Bool,
+}
+
+impl Scalar {
+    pub const ALL: [Scalar; 7] =
+        [Scalar::Int32, Scalar::Int64, Scalar::UInt32, Scalar::UInt64, Scalar::Float32, Scalar::Float64, Scalar::Bool];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Scalar::Int32 => "Int32",
+            Scalar::Int64 => "Int64",
+            Scalar::UInt32 => "UInt32",
+            Scalar::UInt64 => "UInt64",
+            Scalar::Float32 => "Float32",
+            Scalar::Float64 => "Float64",
+            Scalar::Bool => "Bool",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Scalar> {
+        Scalar::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    pub fn is_integer(self) -> bool {
+        matches!(self, Scalar::Int32 | Scalar::Int64 | Scalar::UInt32 | Scalar::UInt64)
+    }
+
+    pub fn is_signed(self) -> bool {
+        matches!(self, Scalar::Int32 | Scalar::Int64)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::Float32 | Scalar::Float64)
+    }
+
+    pub fn is_numeric(self) -> bool {
+        self.is_integer() || self.is_float()
+    }
+
+    pub fn bits(self) -> u32 {
+        match self {
+            Scalar::Bool => 1,
+            Scalar::Int32 | Scalar::UInt32 | Scalar::Float32 => 32,
+            Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 => 64,
+        }
+    }
+}
+
+/// Index of a record type in [`RecordTable`]. Records are structural: two record types with the
+/// same fields in the same order are the same type and get the same id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct RecordId(pub u32);
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RecordField {
+    pub name: String,
+    pub ty: Ty,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct RecordTable {
+    records: Vec<Vec<RecordField>>,
+}
+
+impl RecordTable {
+    /// The id of the record with exactly these fields, creating it if it is new.
+    pub fn intern(&mut self, fields: Vec<RecordField>) -> RecordId {
+        if let Some(i) = self.records.iter().position(|r| *r == fields) {
+            return RecordId(i as u32);
+        }
+        self.records.push(fields);
+        RecordId(self.records.len() as u32 - 1)
+    }
+
+    pub fn fields(&self, id: RecordId) -> &[RecordField] {
+        &self.records[id.0 as usize]
+    }
+
+    pub fn field(&self, id: RecordId, name: &str) -> Option<(usize, &RecordField)> {
+        self.fields(id).iter().enumerate().find(|(_, f)| f.name == name)
+    }
+}
+
+/// Where an array lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Space {
+    /// A kernel's array parameter: `addrspace(1)`.
+    Global,
+    /// A `shared` declaration: `addrspace(3)`, one copy per block.
+    Shared,
+    /// A register vector of compile-time length, private to the block's threads.
+    Local,
+}
+
+/// A length or array dimension as far as the checker knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Len {
+    /// Known at compile time (`BLOCKSIZE` is: it is folded to its value).
+    Static(u64),
+    /// Known only at run time (a dimension over `BLOCKS` or a scalar parameter, `range(a, b)`).
+    Dynamic,
+}
+
+impl fmt::Display for Len {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Len::Static(n) => write!(f, "{n}"),
+            Len::Dynamic => write!(f, "?"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub enum Ty {
+    Scalar(Scalar),
+    /// `{Int32, Int32}`, half-open.
+    Range,
+    Record(RecordId),
+    /// An array in memory: indexable, assignable element by element. One or two dimensions.
+    Array { elem: Box<Ty>, dims: Vec<Len>, space: Space },
+    /// A block vector value: element `k` belongs to thread `k mod BLOCKSIZE`.
+    Vector { elem: Box<Ty>, len: Len },
+    /// What a `func` without a result type returns, and what statements have.
+    Unit,
+    /// The type of an expression that already has an error: suppresses follow-on errors.
+    Error,
+}
+
+impl Ty {
+    pub const INT32: Ty = Ty::Scalar(Scalar::Int32);
+    pub const BOOL: Ty = Ty::Scalar(Scalar::Bool);
+
+    pub fn scalar(&self) -> Option<Scalar> {
+        match self {
+            Ty::Scalar(s) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// True for values that are one value for the whole block (everything but block vectors and
+    /// memory arrays, which are spread over the threads).
+    pub fn is_uniform(&self) -> bool {
+        !matches!(self, Ty::Vector { .. } | Ty::Array { .. })
+    }
+
+    pub fn is_error(&self) -> bool {
+        matches!(self, Ty::Error)
+    }
+
+    /// The element type of a vector or array, `self` for anything else.
+    pub fn element(&self) -> &Ty {
+        match self {
+            Ty::Array { elem, .. } | Ty::Vector { elem, .. } => elem,
+            other => other,
+        }
+    }
+
+    /// Renders the type as the user writes it, for messages.
+    pub fn display<'a>(&'a self, records: &'a RecordTable) -> TyDisplay<'a> {
+        TyDisplay { ty: self, records }
+    }
+}
+
+pub struct TyDisplay<'a> {
+    ty: &'a Ty,
+    records: &'a RecordTable,
+}
+
+impl fmt::Display for TyDisplay<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.ty {
+            Ty::Scalar(s) => f.write_str(s.name()),
+            Ty::Range => f.write_str("Range"),
+            Ty::Record(id) => {
+                f.write_str("{")?;
+                for (i, field) in self.records.fields(*id).iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{}: {}", field.name, field.ty.display(self.records))?;
+                }
+                f.write_str("}")
+            }
+            Ty::Array { elem, dims, space } => {
+                if *space == Space::Shared {
+                    f.write_str("shared ")?;
+                }
+                write!(f, "{}[", elem.display(self.records))?;
+                for (i, d) in dims.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{d}")?;
+                }
+                f.write_str("]")
+            }
+            Ty::Vector { elem, len } => write!(f, "block vector {}[{len}]", elem.display(self.records)),
+            Ty::Unit => f.write_str("()"),
+            Ty::Error => f.write_str("{error}"),
+        }
+    }
+}

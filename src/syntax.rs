@@ -1,0 +1,9 @@
+//! The front end's first stage: source text to AST. `parser` is the only module that sees pest.
+
+pub mod ast;
+mod error;
+mod parser;
+pub mod span;
+
+pub use error::{SyntaxError, CODES};
+pub use parser::parse;

@@ -1,0 +1,303 @@
+//! The abstract syntax tree: one enum per syntactic category, every node with its span.
+//!
+//! Only `syntax::parser` builds these; every later stage reads them. Expressions carry an
+//! [`ExprId`] so that the checker can record facts about them (types, uniformity) in tables indexed
+//! by id instead of mutating the tree.
+
+use super::span::Span;
+use serde::Serialize;
+
+/// Dense index of an expression, unique across every file parsed into one [`Program`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ExprId(pub u32);
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Program {
+    pub items: Vec<Item>,
+    /// One more than the largest `ExprId` in `items`: the size of per-expression tables.
+    pub expr_count: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum Item {
+    Func(FuncDecl),
+    Kernel(KernelDecl),
+    /// `type Pair = {first: Int32, second: Int32}`
+    TypeAlias(TypeAlias),
+}
+
+impl Item {
+    pub fn name(&self) -> &Ident {
+        match self {
+            Item::Func(f) => &f.name,
+            Item::Kernel(k) => &k.name,
+            Item::TypeAlias(t) => &t.name,
+        }
+    }
+
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Func(f) => f.span,
+            Item::Kernel(k) => k.span,
+            Item::TypeAlias(t) => t.span,
+        }
+    }
+}
+
+/// `func name(params): Ret` followed by an indented body. Element-level code, inlined at calls.
+#[derive(Debug, Clone, Serialize)]
+pub struct FuncDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// `None` for a function that returns nothing.
+    pub ret: Option<TypeExpr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+/// `kernel name(params)` followed by an indented body: what one block does.
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelDecl {
+    pub name: Ident,
+    pub params: Vec<Param>,
+    /// `@blocksize(N)` on the line above the kernel: overrides `--block-size` for this kernel.
+    pub block_size: Option<BlockSizeAttr>,
+    pub body: Block,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BlockSizeAttr {
+    pub value: u64,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Param {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TypeAlias {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum TypeExpr {
+    /// A primitive (`Int32`, `Float32`, `Bool`, `Range`, ...) or an alias name.
+    Named { name: Ident },
+    /// `{first: Int32, second: Int32}`
+    Record { fields: Vec<FieldType>, span: Span },
+    /// `T[n]`, `T[r, c]`, or `T[]` (empty `dims`: the length comes from the initializer).
+    Array { elem: Box<TypeExpr>, dims: Vec<Expr>, span: Span },
+}
+
+impl TypeExpr {
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Named { name } => name.span,
+            TypeExpr::Record { span, .. } | TypeExpr::Array { span, .. } => *span,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldType {
+    pub name: Ident,
+    pub ty: TypeExpr,
+    pub span: Span,
+}
+
+/// An indented sequence of statements (or the single statement of a one-line form).
+#[derive(Debug, Clone, Serialize)]
+pub struct Block {
+    pub stmts: Vec<Stmt>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum Stmt {
+    /// `x: T <- e`, `shared x: T[] <- e`, or `shared x: T[n]` (no initializer: shared only).
+    Let { name: Ident, ty: TypeExpr, init: Option<Expr>, shared: bool, span: Span },
+    /// `target <- value`; `target` is a name, an index (`a[i]`, `a[[r]]`, `a[i, j]`) or a field.
+    Assign { target: Expr, value: Expr, span: Span },
+    /// `if c then s else s` on one line, or `if c` with indented `then`/`else` clauses.
+    If { cond: Expr, then_branch: Block, else_branch: Option<Block>, span: Span },
+    /// `for i: Int32 <- range(a, b)`: `range` is any Range-typed expression.
+    For { var: Ident, ty: TypeExpr, range: Expr, body: Block, span: Span },
+    While { cond: Expr, body: Block, span: Span },
+    Return { value: Option<Expr>, span: Span },
+}
+
+impl Stmt {
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Let { span, .. }
+            | Stmt::Assign { span, .. }
+            | Stmt::If { span, .. }
+            | Stmt::For { span, .. }
+            | Stmt::While { span, .. }
+            | Stmt::Return { span, .. } => *span,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Expr {
+    pub id: ExprId,
+    pub kind: ExprKind,
+    /// Covers the whole expression, including enclosing parentheses.
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub enum ExprKind {
+    /// An integer literal as written (decimal, `0x` hex or `0b` binary, `_` separators allowed).
+    /// Its type comes from context; `u128` so that out-of-range literals can be reported.
+    Int(u128),
+    /// A floating-point literal (`1.5`, `2e-3`, `1.0e10`).
+    Float(f64),
+    Bool(bool),
+    /// A variable, parameter, or one of `B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`.
+    Name(Ident),
+    Unary { op: UnaryOp, op_span: Span, operand: Box<Expr> },
+    Binary { op: BinaryOp, op_span: Span, lhs: Box<Expr>, rhs: Box<Expr> },
+    /// `f(args)`: a `func` call, a builtin (`block`, `range`, `select`, ...) or a cast
+    /// (`Float32(x)`: the callee is a type name).
+    Call { callee: Ident, args: Vec<Expr> },
+    /// `a[i]`, `a[i, j]` (unchecked) or `a[[i]]`, `a[[i, j]]` (checked).
+    Index { base: Box<Expr>, indices: Vec<Expr>, checked: bool },
+    /// `e.field`
+    Field { base: Box<Expr>, field: Ident },
+    /// `{first: 1, second: 2}`
+    Record { fields: Vec<FieldInit> },
+    /// `[1, 2, 3]`: a register vector of compile-time length.
+    VectorLit { elems: Vec<Expr> },
+    /// `f /~ v`, `f /. v`, `f /: v`, `f :/ v`.
+    Collective { op: CollectiveOp, op_span: Span, func: FuncRef, operand: Box<Expr> },
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FieldInit {
+    pub name: Ident,
+    pub value: Expr,
+    pub span: Span,
+}
+
+/// The function operand of a collective: `f`, or a partial application `f(x, y)` whose
+/// arguments come first (`f(x, y) /~ v` maps `e -> f(x, y, e)`).
+#[derive(Debug, Clone, Serialize)]
+pub struct FuncRef {
+    pub name: Ident,
+    pub bound_args: Vec<Expr>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum CollectiveOp {
+    /// `/~`
+    Map,
+    /// `/.`
+    Reduce,
+    /// `/:` inclusive prefix scan
+    ScanLeft,
+    /// `:/` inclusive suffix scan
+    ScanRight,
+}
+
+impl CollectiveOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CollectiveOp::Map => "/~",
+            CollectiveOp::Reduce => "/.",
+            CollectiveOp::ScanLeft => "/:",
+            CollectiveOp::ScanRight => ":/",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `not b`
+    Not,
+    /// `~x` bitwise complement
+    BitNot,
+}
+
+impl UnaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Neg => "-",
+            UnaryOp::Not => "not",
+            UnaryOp::BitNot => "~",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Shl,
+    Shr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Or => "or",
+            And => "and",
+            Eq => "==",
+            Ne => "!=",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            BitOr => "|",
+            BitXor => "^",
+            BitAnd => "&",
+            Shl => "<<",
+            Shr => ">>",
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
+    }
+
+    pub fn is_logical(self) -> bool {
+        matches!(self, BinaryOp::And | BinaryOp::Or)
+    }
+}

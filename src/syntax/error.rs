@@ -1,0 +1,6 @@
+//! Syntax errors: what the parser reports, as data.
+
+/// Every diagnostic id this stage can produce (the UI suite checks each one is tested).
+pub const CODES: &[&str] = &[];
+
+pub enum SyntaxError {}
