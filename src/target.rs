@@ -1,8 +1,21 @@
 //! The NVPTX target: target machine for `--arch`, LLVM's optimiser at `-O`, PTX emission.
 
+mod arch;
+mod error;
+
 use crate::diagnostics::Diagnostic;
 use inkwell::module::Module;
-use inkwell::targets::TargetMachine;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetData, TargetMachine, TargetTriple,
+};
+use inkwell::OptimizationLevel;
+
+pub use arch::{Arch, ARCHS};
+pub use error::{TargetError, CODES};
+
+/// The one triple loomc emits for: 64-bit PTX for the CUDA driver.
+pub const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";
 
 /// `-O0` .. `-O3`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,6 +26,31 @@ pub enum OptLevel {
     O3,
 }
 
+impl OptLevel {
+    /// The LLVM new-pass-manager pipeline for this level: the whole optimiser in one place.
+    ///
+    /// Every level, `O0` included, runs the always-inliner: `func`s are `alwaysinline` and code
+    /// generation relies on them disappearing (element-level code has no calling convention of its
+    /// own on the GPU).
+    pub fn pipeline(self) -> &'static str {
+        match self {
+            OptLevel::O0 => "default<O0>",
+            OptLevel::O1 => "default<O1>",
+            OptLevel::O2 => "default<O2>",
+            OptLevel::O3 => "default<O3>",
+        }
+    }
+
+    fn llvm(self) -> OptimizationLevel {
+        match self {
+            OptLevel::O0 => OptimizationLevel::None,
+            OptLevel::O1 => OptimizationLevel::Less,
+            OptLevel::O2 => OptimizationLevel::Default,
+            OptLevel::O3 => OptimizationLevel::Aggressive,
+        }
+    }
+}
+
 pub struct NvptxTarget {
     pub machine: TargetMachine,
     pub arch: String,
@@ -21,19 +59,147 @@ pub struct NvptxTarget {
 impl NvptxTarget {
     /// A target machine for `arch` (`sm_75`, `sm_80`, `sm_90`, ...).
     pub fn new(arch: &str, opt: OptLevel) -> Result<NvptxTarget, Diagnostic> {
-        let _ = (arch, opt);
-        todo!("target")
+        let known = arch::find(arch)
+            .ok_or_else(|| TargetError::UnknownArch { arch: arch.to_string(), known: arch::names().collect() })?;
+        Target::initialize_nvptx(&InitializationConfig::default());
+        let triple = TargetTriple::create(NVPTX_TRIPLE);
+        let no_machine = |llvm_message: String| TargetError::NoTargetMachine { arch: arch.to_string(), llvm_message };
+        let target = Target::from_triple(&triple).map_err(|e| no_machine(e.to_string()))?;
+        let machine = target
+            .create_target_machine(
+                &triple,
+                known.name,
+                known.ptx_feature,
+                opt.llvm(),
+                RelocMode::Default,
+                CodeModel::Default,
+            )
+            .ok_or_else(|| no_machine("LLVMCreateTargetMachine returned null".to_string()))?;
+        Ok(NvptxTarget { machine, arch: known.name.to_string() })
+    }
+
+    pub fn triple(&self) -> TargetTriple {
+        self.machine.get_triple()
+    }
+
+    pub fn target_data(&self) -> TargetData {
+        self.machine.get_target_data()
+    }
+
+    /// Gives `module` this target's triple and data layout (code generation does this first).
+    pub fn configure(&self, module: &Module<'_>) {
+        module.set_triple(&self.triple());
+        module.set_data_layout(&self.target_data().get_data_layout());
     }
 
     /// Runs LLVM's new-pass-manager pipeline for `opt` over the module.
     pub fn optimise(&self, module: &Module<'_>, opt: OptLevel) -> Result<(), Diagnostic> {
-        let _ = (module, opt);
-        todo!("optimise")
+        let pipeline = opt.pipeline();
+        module
+            .run_passes(pipeline, &self.machine, PassBuilderOptions::create())
+            .map_err(|e| TargetError::OptimiserFailed { pipeline, llvm_message: e.to_string() }.into())
     }
 
     /// PTX text for the module.
     pub fn emit_ptx(&self, module: &Module<'_>) -> Result<String, Diagnostic> {
-        let _ = module;
-        todo!("ptx")
+        let buffer = self
+            .machine
+            .write_to_memory_buffer(module, FileType::Assembly)
+            .map_err(|e| Diagnostic::from(TargetError::EmissionFailed { llvm_message: e.to_string() }))?;
+        Ok(String::from_utf8_lossy(buffer.as_slice()).into_owned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use inkwell::context::Context;
+    use inkwell::AddressSpace;
+
+    /// A one-kernel module made by hand: `k(ptr addrspace(1) p) { p[tid.x] = 1.0 }`.
+    fn tiny_kernel<'ctx>(context: &'ctx Context, target: &NvptxTarget) -> Module<'ctx> {
+        let module = context.create_module("tiny");
+        target.configure(&module);
+        let ptr = context.ptr_type(AddressSpace::from(1u16));
+        let i32t = context.i32_type();
+        let f32t = context.f32_type();
+        let kernel = module.add_function("k", context.void_type().fn_type(&[ptr.into()], false), None);
+        let tid = module.add_function("llvm.nvvm.read.ptx.sreg.tid.x", i32t.fn_type(&[], false), None);
+        let builder = context.create_builder();
+        builder.position_at_end(context.append_basic_block(kernel, "entry"));
+        let t = builder.build_call(tid, &[], "tid").unwrap().try_as_basic_value().basic().unwrap();
+        let p = kernel.get_nth_param(0).unwrap().into_pointer_value();
+        let slot = unsafe { builder.build_gep(f32t, p, &[t.into_int_value()], "slot").unwrap() };
+        builder.build_store(slot, f32t.const_float(1.0)).unwrap();
+        builder.build_return(None).unwrap();
+        let annotation = context.metadata_node(&[
+            kernel.as_global_value().as_pointer_value().into(),
+            context.metadata_string("kernel").into(),
+            i32t.const_int(1, false).into(),
+        ]);
+        module.add_global_metadata("nvvm.annotations", &annotation).unwrap();
+        module.verify().unwrap();
+        module
+    }
+
+    fn ptxas_accepts(ptx: &str, arch: &str) {
+        let Ok(ptxas) = std::env::var("LOOM_PTXAS") else { return };
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("k.ptx");
+        std::fs::write(&file, ptx).unwrap();
+        let out = std::process::Command::new(ptxas)
+            .arg(format!("-arch={arch}"))
+            .arg(&file)
+            .arg("-o")
+            .arg(dir.path().join("k.cubin"))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "ptxas -arch={arch}: {}\n{ptx}", String::from_utf8_lossy(&out.stderr));
+    }
+
+    #[test]
+    fn every_arch_makes_ptx_that_ptxas_accepts() {
+        for arch in ARCHS {
+            let target = NvptxTarget::new(arch.name, OptLevel::O3).unwrap();
+            let context = Context::create();
+            let module = tiny_kernel(&context, &target);
+            target.optimise(&module, OptLevel::O3).unwrap();
+            let ptx = target.emit_ptx(&module).unwrap();
+            assert!(ptx.contains(&format!(".target {}", arch.name)), "{ptx}");
+            assert!(ptx.contains(".entry k"), "{ptx}");
+            assert!(ptx.contains("st.global."), "{ptx}");
+            ptxas_accepts(&ptx, arch.name);
+        }
+    }
+
+    #[test]
+    fn ptx_version_is_pinned() {
+        let target = NvptxTarget::new("sm_80", OptLevel::O2).unwrap();
+        let context = Context::create();
+        let module = tiny_kernel(&context, &target);
+        let ptx = target.emit_ptx(&module).unwrap();
+        assert!(ptx.contains(".version 7.8"), "{ptx}");
+    }
+
+    #[test]
+    fn every_level_optimises() {
+        for opt in [OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3] {
+            let target = NvptxTarget::new("sm_90", opt).unwrap();
+            let context = Context::create();
+            let module = tiny_kernel(&context, &target);
+            target.optimise(&module, opt).unwrap();
+            module.verify().unwrap();
+            assert!(target.emit_ptx(&module).unwrap().contains(".entry k"));
+        }
+    }
+
+    #[test]
+    fn unknown_arch_is_a_diagnostic_listing_the_known_ones() {
+        let Err(diagnostic) = NvptxTarget::new("sm_99", OptLevel::O3) else { panic!("sm_99 accepted") };
+        assert_eq!(diagnostic.code, error::UNKNOWN_ARCH);
+        assert!(diagnostic.message.contains("sm_99"));
+        assert!(diagnostic.notes.iter().any(|n| n.contains("sm_75") && n.contains("sm_90a")), "{diagnostic:?}");
+        assert!(NvptxTarget::new("sm_35", OptLevel::O3).is_err());
+        assert!(NvptxTarget::new("", OptLevel::O3).is_err());
     }
 }

@@ -1,0 +1,144 @@
+//! The pipeline, in one place: parse → check → lower → verify → optimise → emit.
+//!
+//! Each stage collects diagnostics; the driver stops after a stage that reported an error, so one
+//! run shows every independent problem of that stage. Outputs are produced in memory and returned;
+//! writing files is the CLI's job, so nothing is written unless the whole pipeline succeeds.
+
+use crate::check::{self, CheckOptions, STDLIB};
+use crate::codegen::{self, CodegenOptions};
+use crate::diagnostics::{Diagnostic, SourceFiles, INTERNAL_ERROR};
+use crate::syntax::{self, ast::Program};
+use crate::target::{NvptxTarget, OptLevel};
+use inkwell::context::Context;
+
+/// What the user asked to see; each is a point where the pipeline can stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Emit {
+    /// The parsed program as JSON, before checking.
+    Ast,
+    /// LLVM IR after optimisation: what goes to the NVPTX backend.
+    Llvm,
+    Ptx,
+}
+
+impl Emit {
+    pub fn extension(self) -> &'static str {
+        match self {
+            Emit::Ast => "ast.json",
+            Emit::Llvm => "ll",
+            Emit::Ptx => "ptx",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub emit: Vec<Emit>,
+    pub opt: OptLevel,
+    pub arch: String,
+    pub block_size: u32,
+}
+
+/// The outputs asked for, in the order of `Options::emit`.
+pub type Outputs = Vec<(Emit, String)>;
+
+/// The result of one compilation: its outputs if it succeeded, and every diagnostic (warnings
+/// accompany success too).
+pub struct Compilation {
+    pub outputs: Option<Outputs>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Compilation {
+    pub fn has_internal_error(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.code == INTERNAL_ERROR)
+    }
+}
+
+/// Compiles `source` (named `name` in diagnostics). `files` receives the user's file and the
+/// standard library's, so the caller can render the diagnostics.
+pub fn compile(files: &mut SourceFiles, name: &str, source: &str, options: &Options) -> Compilation {
+    let mut diagnostics = Vec::new();
+    let outputs = run_pipeline(files, name, source, options, &mut diagnostics);
+    Compilation { outputs, diagnostics }
+}
+
+fn run_pipeline(
+    files: &mut SourceFiles,
+    name: &str,
+    source: &str,
+    options: &Options,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Outputs> {
+    let last_stage = options.emit.iter().copied().max().unwrap_or(Emit::Ptx);
+    let mut outputs = Vec::new();
+
+    let user_file = files.add(name, source);
+    let user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
+    if options.emit.contains(&Emit::Ast) {
+        outputs.push((Emit::Ast, ast_json(&user_program)));
+    }
+    if last_stage == Emit::Ast {
+        return Some(outputs);
+    }
+
+    // The standard library is parsed after the user's file so that its items come last and its
+    // expression ids continue the user's; the checker lets user funcs hide library ones.
+    let program = with_stdlib(files, user_program, diagnostics)?;
+    let (checked, check_diagnostics) = check::check(program, &CheckOptions { block_size: options.block_size });
+    let check_failed = check_diagnostics.iter().any(Diagnostic::is_error);
+    diagnostics.extend(check_diagnostics);
+    if check_failed {
+        return None;
+    }
+
+    let target = stop_on_error(NvptxTarget::new(&options.arch, options.opt).map_err(|d| vec![d]), diagnostics)?;
+    let context = Context::create();
+    let codegen_options = CodegenOptions { module_name: name.to_string() };
+    let module = stop_on_error(codegen::lower(&context, &checked, &target, &codegen_options), diagnostics)?;
+
+    // Verification proves properties of the IR that ships, so it runs on the module as lowered
+    // and the optimiser may only preserve them.
+    stop_on_error(llvm_passes::verify_module(&module).map_err(|e| vec![internal_error(e)]), diagnostics)?;
+    stop_on_error(target.optimise(&module, options.opt).map_err(|d| vec![d]), diagnostics)?;
+    if options.emit.contains(&Emit::Llvm) {
+        outputs.push((Emit::Llvm, module.print_to_string().to_string()));
+    }
+    if options.emit.contains(&Emit::Ptx) {
+        let ptx = stop_on_error(target.emit_ptx(&module).map_err(|d| vec![d]), diagnostics)?;
+        outputs.push((Emit::Ptx, ptx));
+    }
+    outputs.sort_by_key(|(emit, _)| options.emit.iter().position(|e| e == emit));
+    Some(outputs)
+}
+
+/// Appends the standard library's items to the user's program.
+fn with_stdlib(files: &mut SourceFiles, mut program: Program, diagnostics: &mut Vec<Diagnostic>) -> Option<Program> {
+    for (path, source) in STDLIB {
+        let file = files.add(*path, *source);
+        let library = stop_on_error(syntax::parse(file, source, program.expr_count), diagnostics)?;
+        program.items.extend(library.items);
+        program.expr_count = library.expr_count;
+    }
+    Some(program)
+}
+
+fn ast_json(program: &Program) -> String {
+    serde_json::to_string_pretty(program).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")) + "\n"
+}
+
+fn stop_on_error<T>(result: Result<T, Vec<Diagnostic>>, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
+    match result {
+        Ok(value) => Some(value),
+        Err(errors) => {
+            diagnostics.extend(errors);
+            None
+        }
+    }
+}
+
+fn internal_error(message: String) -> Diagnostic {
+    Diagnostic::error(INTERNAL_ERROR, "internal compiler error: the generated LLVM IR is invalid")
+        .note(message)
+        .note("this is a bug in loomc: please report it with the program that caused it")
+}

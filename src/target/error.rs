@@ -1,0 +1,45 @@
+//! Target errors, as data.
+
+use crate::diagnostics::{Diagnostic, INTERNAL_ERROR};
+
+/// Every diagnostic id this stage can produce.
+pub const CODES: &[&str] = &[UNKNOWN_ARCH];
+
+/// `--arch` names no architecture loomc targets.
+pub const UNKNOWN_ARCH: &str = "E0801";
+
+#[derive(Debug, Clone)]
+pub enum TargetError {
+    UnknownArch { arch: String, known: Vec<&'static str> },
+    /// LLVM could not make a target machine (a broken LLVM build: NVPTX missing).
+    NoTargetMachine { arch: String, llvm_message: String },
+    /// LLVM's optimiser refused the pipeline or failed.
+    OptimiserFailed { pipeline: &'static str, llvm_message: String },
+    /// The NVPTX backend failed to emit PTX.
+    EmissionFailed { llvm_message: String },
+}
+
+impl From<TargetError> for Diagnostic {
+    fn from(error: TargetError) -> Diagnostic {
+        match error {
+            TargetError::UnknownArch { arch, known } => {
+                Diagnostic::error(UNKNOWN_ARCH, format!("unknown GPU architecture `{arch}`"))
+                    .note(format!("loomc targets: {}", known.join(", ")))
+                    .help("pass one of them with `--arch`, for example `--arch sm_80`")
+            }
+            TargetError::NoTargetMachine { arch, llvm_message } => Diagnostic::error(
+                INTERNAL_ERROR,
+                format!("LLVM could not create an NVPTX target machine for `{arch}`: {llvm_message}"),
+            )
+            .note("this is a bug in loomc (or an LLVM built without the NVPTX target)"),
+            TargetError::OptimiserFailed { pipeline, llvm_message } => {
+                Diagnostic::error(INTERNAL_ERROR, format!("LLVM's optimiser failed running `{pipeline}`: {llvm_message}"))
+                    .note("this is a bug in loomc")
+            }
+            TargetError::EmissionFailed { llvm_message } => {
+                Diagnostic::error(INTERNAL_ERROR, format!("the NVPTX backend failed to emit PTX: {llvm_message}"))
+                    .note("this is a bug in loomc")
+            }
+        }
+    }
+}

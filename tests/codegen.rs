@@ -1,0 +1,97 @@
+//! Codegen tests: one named test per `tests/codegen/*.loom` file, checked with LLVM's FileCheck.
+//!
+//! The file's first line says how to compile it: `-- RUN: --emit=llvm -O0` (the arguments given to
+//! loomc; the output goes to standard output). Its `-- CHECK:`, `-- CHECK-NEXT:`, `-- CHECK-NOT:`,
+//! `-- CHECK-LABEL:` (any FileCheck directive) lines are matched against that output.
+//!
+//! Every PTX that loomc produces for these files, for the examples and for the programs under
+//! `tests/ui/ok/` must also be accepted by ptxas for each of `PTXAS_ARCHS`: one more test each.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    for path in support::files_with_extension("tests/codegen", "loom") {
+        let name = format!("filecheck/{}", path.file_stem().unwrap_or_default().to_string_lossy());
+        trials.push(Trial::test(name, move || run_filecheck_case(&path)));
+    }
+    let assembled = [
+        support::files_with_extension("tests/codegen", "loom"),
+        support::files_with_extension("examples", "loom"),
+        support::files_with_extension("tests/ui/ok", "loom"),
+    ];
+    for path in assembled.into_iter().flatten() {
+        for arch in support::PTXAS_ARCHS {
+            let name = format!("ptxas/{arch}/{}", path.with_extension("").display());
+            let path = path.clone();
+            trials.push(Trial::test(name, move || run_ptxas_case(&path, arch)));
+        }
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn loomc(args: &[String], file: &Path) -> Result<Output, Failed> {
+    Command::new(env!("CARGO_BIN_EXE_loomc"))
+        .args(args)
+        .arg(file)
+        .args(["-o", "-", "--color=never"])
+        .current_dir(support::repo_root())
+        .output()
+        .map_err(|e| format!("cannot run loomc: {e}").into())
+}
+
+fn expect_success(output: &Output, file: &Path) -> Result<String, Failed> {
+    if output.status.success() {
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    } else {
+        Err(format!("loomc failed on {} ({}):\n{}", file.display(), output.status, String::from_utf8_lossy(&output.stderr)).into())
+    }
+}
+
+fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
+    let root = support::repo_root();
+    let source = std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let run_line = source.lines().next().and_then(|l| l.strip_prefix("-- RUN:"));
+    let Some(run_line) = run_line else {
+        return Err(format!("{}: the first line must be `-- RUN: <loomc arguments>`", path.display()).into());
+    };
+    let args: Vec<String> = run_line.split_whitespace().map(String::from).collect();
+    let checks: String = source
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("-- "))
+        .filter(|l| l.starts_with("CHECK"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    if checks.is_empty() {
+        return Err(format!("{}: no `-- CHECK` lines: the test would assert nothing", path.display()).into());
+    }
+    let output = expect_success(&loomc(&args, path)?, path)?;
+    let dir = tempfile::tempdir()?;
+    let check_file = dir.path().join("checks.txt");
+    let input_file = dir.path().join("output.txt");
+    std::fs::write(&check_file, checks)?;
+    std::fs::write(&input_file, &output)?;
+    let result = Command::new(support::filecheck()?)
+        .arg(&check_file)
+        .arg("--input-file")
+        .arg(&input_file)
+        .arg("--dump-input=fail")
+        .output()?;
+    if result.status.success() {
+        Ok(())
+    } else {
+        Err(format!("{}: FileCheck failed:\n{}", path.display(), String::from_utf8_lossy(&result.stderr)).into())
+    }
+}
+
+fn run_ptxas_case(path: &PathBuf, arch: &str) -> Result<(), Failed> {
+    let args = vec!["--emit=ptx".to_string(), format!("--arch={arch}")];
+    let ptx = expect_success(&loomc(&args, path)?, path)?;
+    support::assemble(&ptx, arch).map_err(|e| format!("{}: {e}", path.display()).into())
+}

@@ -1,0 +1,190 @@
+//! UI tests: one named test per `tests/ui/**/*.loom` file.
+//!
+//! A file states the diagnostics it expects inline, on the line where each one's primary label
+//! starts: `--~ ERROR E0201 mismatched` (id and message substring both optional);
+//! `--~^ ERROR ...` points one line up per `^`; `--~ WARNING ...` for warnings. Every expected
+//! diagnostic must appear and every error or warning that appears must be expected, so a file
+//! without annotations must compile cleanly all the way to PTX. The rendered diagnostics are
+//! also compared with the sibling `.stderr` snapshot; `LOOM_BLESS=1` rewrites the snapshots.
+//! A first-line directive `--! block-size: N` or `--! arch: sm_XX` sets that option.
+
+#[path = "support/mod.rs"]
+mod support;
+
+use codespan_reporting::term::termcolor::NoColor;
+use libtest_mimic::{Arguments, Failed, Trial};
+use loomc::diagnostics::{Diagnostic, Severity, SourceFiles};
+use loomc::driver::{self, Emit, Options};
+use loomc::target::OptLevel;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    let args = Arguments::from_args();
+    let files = support::files_with_extension("tests/ui", "loom");
+    let mut trials: Vec<Trial> = files
+        .iter()
+        .map(|path| {
+            let name = path.strip_prefix("tests/ui").unwrap_or(path).with_extension("");
+            let path = path.clone();
+            Trial::test(name.display().to_string(), move || run_case(&path))
+        })
+        .collect();
+    trials.push(Trial::test("every_diagnostic_id_has_a_case", move || every_id_has_a_case(&files)));
+    libtest_mimic::run(&args, trials).exit();
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Expectation {
+    line: usize,
+    severity: Severity,
+    code: Option<String>,
+    substring: String,
+}
+
+fn parse_expectations(source: &str) -> Result<Vec<Expectation>, String> {
+    let mut expectations = Vec::new();
+    for (index, text) in source.lines().enumerate() {
+        let Some(at) = text.find("--~") else { continue };
+        let rest = &text[at + 3..];
+        let carets = rest.chars().take_while(|c| *c == '^').count();
+        let rest = rest[carets..].trim();
+        let (severity, rest) = if let Some(r) = rest.strip_prefix("ERROR") {
+            (Severity::Error, r)
+        } else if let Some(r) = rest.strip_prefix("WARNING") {
+            (Severity::Warning, r)
+        } else {
+            return Err(format!("line {}: annotation must say ERROR or WARNING: `{text}`", index + 1));
+        };
+        let rest = rest.trim();
+        let (code, substring) = match rest.split_once(' ').unwrap_or((rest, "")) {
+            (first, tail) if is_code(first) => (Some(first.to_string()), tail.trim().to_string()),
+            _ => (None, rest.to_string()),
+        };
+        let line = (index + 1).checked_sub(carets).filter(|l| *l >= 1).ok_or(format!("line {}: `^` points above the file", index + 1))?;
+        expectations.push(Expectation { line, severity, code, substring });
+    }
+    Ok(expectations)
+}
+
+fn is_code(word: &str) -> bool {
+    word.len() == 5 && (word.starts_with('E') || word.starts_with('W')) && word[1..].chars().all(|c| c.is_ascii_digit())
+}
+
+fn options_for(source: &str) -> Result<Options, String> {
+    let mut options = Options { emit: vec![Emit::Ptx], opt: OptLevel::O3, arch: "sm_80".to_string(), block_size: 256 };
+    for line in source.lines().take_while(|l| l.starts_with("--!")) {
+        let (key, value) = line[3..].split_once(':').ok_or(format!("bad directive `{line}`"))?;
+        match key.trim() {
+            "block-size" => options.block_size = value.trim().parse().map_err(|_| format!("bad block size in `{line}`"))?,
+            "arch" => options.arch = value.trim().to_string(),
+            other => return Err(format!("unknown directive `{other}`")),
+        }
+    }
+    Ok(options)
+}
+
+struct Seen {
+    line: usize,
+    severity: Severity,
+    code: String,
+    message: String,
+}
+
+fn run_case(path: &Path) -> Result<(), Failed> {
+    let root = support::repo_root();
+    let source = std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let expectations = parse_expectations(&source)?;
+    let options = options_for(&source)?;
+    let name = path.display().to_string();
+    let mut files = SourceFiles::default();
+    let compilation = driver::compile(&mut files, &name, &source, &options);
+
+    let mut seen = Vec::new();
+    let mut problems = Vec::new();
+    for diagnostic in compilation.diagnostics.iter().filter(|d| d.severity != Severity::Note) {
+        match diagnostic.primary_span() {
+            Some(span) if files.name(span.file) == name => seen.push(Seen {
+                line: files.line_col(span.file, span.start).0,
+                severity: diagnostic.severity,
+                code: diagnostic.code.to_string(),
+                message: diagnostic.message.clone(),
+            }),
+            _ => problems.push(format!("diagnostic outside the test file: [{}] {}", diagnostic.code, diagnostic.message)),
+        }
+    }
+    let mut matched = vec![false; seen.len()];
+    for expectation in &expectations {
+        let hit = seen.iter().enumerate().position(|(i, s)| {
+            !matched[i]
+                && s.line == expectation.line
+                && s.severity == expectation.severity
+                && expectation.code.as_ref().is_none_or(|c| *c == s.code)
+                && s.message.contains(&expectation.substring)
+        });
+        match hit {
+            Some(i) => matched[i] = true,
+            None => problems.push(format!("expected on line {}: {:?}", expectation.line, expectation)),
+        }
+    }
+    for (s, _) in seen.iter().zip(&matched).filter(|(_, m)| !**m) {
+        problems.push(format!("unexpected on line {}: {:?} [{}] {}", s.line, s.severity, s.code, s.message));
+    }
+    if compilation.has_internal_error() {
+        problems.push("internal compiler error".to_string());
+    }
+    compare_snapshot(&root.join(path).with_extension("stderr"), &render(&files, &compilation.diagnostics), &mut problems);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{}:\n  {}\n\nall diagnostics:\n{}", path.display(), problems.join("\n  "), render(&files, &compilation.diagnostics)).into())
+    }
+}
+
+fn render(files: &SourceFiles, diagnostics: &[Diagnostic]) -> String {
+    let mut out = NoColor::new(Vec::new());
+    for diagnostic in diagnostics {
+        let _ = files.render_human(diagnostic, &mut out);
+    }
+    String::from_utf8_lossy(&out.into_inner()).into_owned()
+}
+
+fn compare_snapshot(snapshot: &PathBuf, actual: &str, problems: &mut Vec<String>) {
+    let bless = std::env::var_os("LOOM_BLESS").is_some();
+    let expected = std::fs::read_to_string(snapshot).ok();
+    if bless {
+        let result = if actual.is_empty() { std::fs::remove_file(snapshot).or(Ok(())) } else { std::fs::write(snapshot, actual) };
+        if let Err(e) = result {
+            problems.push(format!("cannot bless {}: {e}", snapshot.display()));
+        }
+        return;
+    }
+    match expected {
+        None if actual.is_empty() => {}
+        None => problems.push(format!("no snapshot {}: run with LOOM_BLESS=1 to create it", snapshot.display())),
+        Some(expected) if expected == actual => {}
+        Some(expected) => problems.push(format!(
+            "snapshot {} differs (LOOM_BLESS=1 rewrites it):\n--- expected\n{expected}\n--- actual\n{actual}",
+            snapshot.display()
+        )),
+    }
+}
+
+/// Every diagnostic id the compiler defines must be expected by at least one UI case.
+fn every_id_has_a_case(files: &[PathBuf]) -> Result<(), Failed> {
+    let root = support::repo_root();
+    let mut tested = BTreeSet::new();
+    for path in files {
+        let source = std::fs::read_to_string(root.join(path)).map_err(|e| e.to_string())?;
+        for expectation in parse_expectations(&source)? {
+            tested.extend(expectation.code);
+        }
+    }
+    let defined = loomc::syntax::CODES.iter().chain(loomc::check::CODES).chain(loomc::codegen::CODES);
+    let untested: Vec<_> = defined.filter(|code| !tested.contains(**code)).collect();
+    if untested.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("diagnostic ids without a UI case under tests/ui: {untested:?}").into())
+    }
+}
