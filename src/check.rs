@@ -2,16 +2,30 @@
 //! stand, `func` restrictions, recursion and block sizes. Its output is everything code
 //! generation needs to know beyond the AST itself.
 
+mod call;
 mod error;
+mod expr;
+mod fold;
+mod items;
+mod pretty;
+mod recursion;
+mod scope;
+mod stmt;
 pub mod types;
 
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{ExprId, Program};
+use crate::syntax::span::Span;
 use serde::Serialize;
 use std::collections::HashMap;
-use types::{RecordTable, Scalar, Ty};
+use types::{Len, RecordTable, Scalar, Ty};
 
 pub use error::{CheckError, CODES};
+
+/// The standard library: `(path, source)` of every file, parsed by the driver after the user's
+/// file and appended to its items.
+pub const STDLIB: &[(&str, &str)] =
+    &[("stdlib/reduce.loom", include_str!("../stdlib/reduce.loom"))];
 
 #[derive(Debug, Clone)]
 pub struct CheckOptions {
@@ -61,6 +75,16 @@ pub struct Checked {
     pub callees: HashMap<ExprId, Callee>,
     /// Kernels in source order.
     pub kernels: Vec<KernelFacts>,
+    /// The number of elements of Range-typed expressions, where the checker knows it:
+    /// `block(b)` has `BLOCKSIZE`, `range(a, b)` has `b - a` when that is a constant (as in
+    /// `range(B * BLOCKSIZE, (B + 1) * BLOCKSIZE)`), and a Range variable that is never assigned
+    /// has its initializer's. A Range used as a vector (`shared i: Int32[] <- block(B)`,
+    /// `f /~ block(B)`) is a vector of this length.
+    pub range_lens: HashMap<ExprId, Len>,
+    /// The type of every local variable (`x: T <- e`, `shared x: T`, `for i: Int32 <- r`), keyed
+    /// by the span of its name where it is declared: arrays with their lengths as resolved
+    /// (`T[]` takes its initializer's) and their space (`Shared`, or `Local` for registers).
+    pub locals: HashMap<Span, Ty>,
 }
 
 impl Checked {
@@ -72,6 +96,128 @@ impl Checked {
 /// Checks `program` (which already includes the standard library). Returns the facts and every
 /// diagnostic found; the driver stops if any of them is an error.
 pub fn check(program: Program, options: &CheckOptions) -> (Checked, Vec<Diagnostic>) {
-    let _ = options;
-    todo!("checker: {}", program.items.len())
+    let stdlib_start = items::stdlib_start(&program);
+    let mut checker = Checker::new(&program, options, stdlib_start);
+    checker.run();
+    let Checker {
+        records,
+        expr_types,
+        callees,
+        kernels,
+        errors,
+        range_lens,
+        locals,
+        ..
+    } = checker;
+    let diagnostics = errors
+        .into_iter()
+        .map(|e| e.into_diagnostic(&records))
+        .collect();
+    (
+        Checked {
+            program,
+            records,
+            expr_types,
+            callees,
+            kernels,
+            range_lens,
+            locals,
+        },
+        diagnostics,
+    )
 }
+
+/// A func's or kernel's parameters and result, resolved once before any body is checked so that
+/// calls can be checked in any order.
+#[derive(Debug, Clone)]
+struct Signature {
+    params: Vec<ParamSig>,
+    /// `Ty::Unit` for a func without a result type, and for kernels.
+    ret: Ty,
+    ret_span: Option<Span>,
+}
+
+#[derive(Debug, Clone)]
+struct ParamSig {
+    name: String,
+    ty: Ty,
+    /// The parameter's name.
+    span: Span,
+    /// Its type as written.
+    ty_span: Span,
+}
+
+/// A call from one func to another (directly or as the function of a collective), for the
+/// recursion check.
+#[derive(Debug, Clone)]
+struct CallEdge {
+    caller: usize,
+    callee: usize,
+    span: Span,
+}
+
+/// State shared by the checks of all items.
+struct Checker<'p> {
+    program: &'p Program,
+    options: &'p CheckOptions,
+    items: items::ItemTable,
+    records: RecordTable,
+    expr_types: Vec<Ty>,
+    callees: HashMap<ExprId, Callee>,
+    kernels: Vec<KernelFacts>,
+    /// Per item: the signature of funcs and kernels, once resolved.
+    sigs: Vec<Option<Signature>>,
+    /// Per item: the resolved type of type aliases (`None` while unresolved).
+    aliases: Vec<items::AliasState>,
+    calls: Vec<CallEdge>,
+    /// How many elements a Range-typed expression has, where that is known.
+    range_lens: HashMap<ExprId, Len>,
+    locals: HashMap<Span, Ty>,
+    errors: Vec<CheckError>,
+}
+
+impl<'p> Checker<'p> {
+    fn new(program: &'p Program, options: &'p CheckOptions, stdlib_start: usize) -> Checker<'p> {
+        let n = program.items.len();
+        Checker {
+            program,
+            options,
+            items: items::ItemTable::new(stdlib_start),
+            records: RecordTable::default(),
+            expr_types: vec![Ty::Error; program.expr_count as usize],
+            callees: HashMap::new(),
+            kernels: Vec::new(),
+            sigs: vec![None; n],
+            aliases: vec![items::AliasState::Unresolved; n],
+            calls: Vec::new(),
+            range_lens: HashMap::new(),
+            locals: HashMap::new(),
+            errors: Vec::new(),
+        }
+    }
+
+    /// Names first (every body may call every func), then signatures (calls need parameter
+    /// types), then bodies, then the call graph that the bodies built.
+    fn run(&mut self) {
+        self.collect_items();
+        self.resolve_aliases();
+        self.resolve_signatures();
+        self.check_bodies();
+        self.check_recursion();
+    }
+
+    fn error(&mut self, error: CheckError) {
+        self.errors.push(error);
+    }
+
+    fn set_ty(&mut self, id: ExprId, ty: Ty) {
+        let i = id.0 as usize;
+        if i >= self.expr_types.len() {
+            self.expr_types.resize(i + 1, Ty::Error);
+        }
+        self.expr_types[i] = ty;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -41,20 +41,38 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { code, severity: Severity::Error, message: message.into(), labels: vec![], notes: vec![], help: None }
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            labels: vec![],
+            notes: vec![],
+            help: None,
+        }
     }
 
     pub fn warning(code: &'static str, message: impl Into<String>) -> Diagnostic {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message)
+        }
     }
 
     pub fn primary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: true });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: true,
+        });
         self
     }
 
     pub fn secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
-        self.labels.push(Label { span, message: message.into(), primary: false });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+            primary: false,
+        });
         self
     }
 
@@ -82,9 +100,16 @@ impl Diagnostic {
 pub const INTERNAL_ERROR: &str = "E9999";
 
 /// Source files by [`FileId`], for rendering and for line/column look-ups.
-#[derive(Default)]
 pub struct SourceFiles {
     files: SimpleFiles<String, String>,
+}
+
+impl Default for SourceFiles {
+    fn default() -> Self {
+        SourceFiles {
+            files: SimpleFiles::new(),
+        }
+    }
 }
 
 impl SourceFiles {
@@ -93,11 +118,17 @@ impl SourceFiles {
     }
 
     pub fn source(&self, file: FileId) -> &str {
-        self.files.get(file.0 as usize).map(|f| f.source().as_str()).unwrap_or("")
+        self.files
+            .get(file.0 as usize)
+            .map(|f| f.source().as_str())
+            .unwrap_or("")
     }
 
     pub fn name(&self, file: FileId) -> &str {
-        self.files.get(file.0 as usize).map(|f| f.name().as_str()).unwrap_or("<unknown>")
+        self.files
+            .get(file.0 as usize)
+            .map(|f| f.name().as_str())
+            .unwrap_or("<unknown>")
     }
 
     /// 1-based line and column (in characters) of a byte offset.
@@ -120,8 +151,13 @@ impl SourceFiles {
             .labels
             .iter()
             .map(|l| {
-                let style = if l.primary { cs::LabelStyle::Primary } else { cs::LabelStyle::Secondary };
-                cs::Label::new(style, l.span.file.0 as usize, l.span.range()).with_message(&l.message)
+                let style = if l.primary {
+                    cs::LabelStyle::Primary
+                } else {
+                    cs::LabelStyle::Secondary
+                };
+                cs::Label::new(style, l.span.file.0 as usize, l.span.range())
+                    .with_message(&l.message)
             })
             .collect();
         let mut notes = diagnostic.notes.clone();
@@ -136,9 +172,14 @@ impl SourceFiles {
     }
 
     /// Renders for people, as rustc does: header, source snippet with labels, notes, help.
-    pub fn render_human(&self, diagnostic: &Diagnostic, out: &mut dyn WriteColor) -> std::io::Result<()> {
+    pub fn render_human(
+        &self,
+        diagnostic: &Diagnostic,
+        out: &mut dyn WriteColor,
+    ) -> std::io::Result<()> {
         let config = term::Config::default();
-        term::emit(out, &config, &self.files, &self.to_codespan(diagnostic)).map_err(std::io::Error::other)
+        term::emit(out, &config, &self.files, &self.to_codespan(diagnostic))
+            .map_err(std::io::Error::other)
     }
 
     /// Renders for tools: the same content as [`Self::render_human`], as one JSON object.

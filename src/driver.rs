@@ -57,10 +57,18 @@ impl Compilation {
 
 /// Compiles `source` (named `name` in diagnostics). `files` receives the user's file and the
 /// standard library's, so the caller can render the diagnostics.
-pub fn compile(files: &mut SourceFiles, name: &str, source: &str, options: &Options) -> Compilation {
+pub fn compile(
+    files: &mut SourceFiles,
+    name: &str,
+    source: &str,
+    options: &Options,
+) -> Compilation {
     let mut diagnostics = Vec::new();
     let outputs = run_pipeline(files, name, source, options, &mut diagnostics);
-    Compilation { outputs, diagnostics }
+    Compilation {
+        outputs,
+        diagnostics,
+    }
 }
 
 fn run_pipeline(
@@ -85,22 +93,42 @@ fn run_pipeline(
     // The standard library is parsed after the user's file so that its items come last and its
     // expression ids continue the user's; the checker lets user funcs hide library ones.
     let program = with_stdlib(files, user_program, diagnostics)?;
-    let (checked, check_diagnostics) = check::check(program, &CheckOptions { block_size: options.block_size });
+    let (checked, check_diagnostics) = check::check(
+        program,
+        &CheckOptions {
+            block_size: options.block_size,
+        },
+    );
     let check_failed = check_diagnostics.iter().any(Diagnostic::is_error);
     diagnostics.extend(check_diagnostics);
     if check_failed {
         return None;
     }
 
-    let target = stop_on_error(NvptxTarget::new(&options.arch, options.opt).map_err(|d| vec![d]), diagnostics)?;
+    let target = stop_on_error(
+        NvptxTarget::new(&options.arch, options.opt).map_err(|d| vec![d]),
+        diagnostics,
+    )?;
     let context = Context::create();
-    let codegen_options = CodegenOptions { module_name: name.to_string() };
-    let module = stop_on_error(codegen::lower(&context, &checked, &target, &codegen_options), diagnostics)?;
+    let codegen_options = CodegenOptions {
+        module_name: name.to_string(),
+    };
+    let module = stop_on_error(
+        codegen::lower_unverified(&context, &checked, &target, &codegen_options),
+        diagnostics,
+    )?;
 
-    // Verification proves properties of the IR that ships, so it runs on the module as lowered
-    // and the optimiser may only preserve them.
-    stop_on_error(llvm_passes::verify_module(&module).map_err(|e| vec![internal_error(e)]), diagnostics)?;
-    stop_on_error(target.optimise(&module, options.opt).map_err(|d| vec![d]), diagnostics)?;
+    // Verification runs on the module as lowered, before the optimiser: what it proves about
+    // loomc's IR, the optimiser must preserve. A finding on loomc's own IR is a loomc bug.
+    let findings = llvm_passes::verify_module(&module);
+    if !findings.is_empty() {
+        diagnostics.push(internal_error(&findings));
+        return None;
+    }
+    stop_on_error(
+        target.optimise(&module, options.opt).map_err(|d| vec![d]),
+        diagnostics,
+    )?;
     if options.emit.contains(&Emit::Llvm) {
         outputs.push((Emit::Llvm, module.print_to_string().to_string()));
     }
@@ -113,7 +141,11 @@ fn run_pipeline(
 }
 
 /// Appends the standard library's items to the user's program.
-fn with_stdlib(files: &mut SourceFiles, mut program: Program, diagnostics: &mut Vec<Diagnostic>) -> Option<Program> {
+fn with_stdlib(
+    files: &mut SourceFiles,
+    mut program: Program,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<Program> {
     for (path, source) in STDLIB {
         let file = files.add(*path, *source);
         let library = stop_on_error(syntax::parse(file, source, program.expr_count), diagnostics)?;
@@ -124,10 +156,14 @@ fn with_stdlib(files: &mut SourceFiles, mut program: Program, diagnostics: &mut 
 }
 
 fn ast_json(program: &Program) -> String {
-    serde_json::to_string_pretty(program).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}")) + "\n"
+    serde_json::to_string_pretty(program).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+        + "\n"
 }
 
-fn stop_on_error<T>(result: Result<T, Vec<Diagnostic>>, diagnostics: &mut Vec<Diagnostic>) -> Option<T> {
+fn stop_on_error<T>(
+    result: Result<T, Vec<Diagnostic>>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<T> {
     match result {
         Ok(value) => Some(value),
         Err(errors) => {
@@ -137,8 +173,13 @@ fn stop_on_error<T>(result: Result<T, Vec<Diagnostic>>, diagnostics: &mut Vec<Di
     }
 }
 
-fn internal_error(message: String) -> Diagnostic {
-    Diagnostic::error(INTERNAL_ERROR, "internal compiler error: the generated LLVM IR is invalid")
-        .note(message)
+fn internal_error(findings: &[llvm_passes::Finding]) -> Diagnostic {
+    let diagnostic = Diagnostic::error(
+        INTERNAL_ERROR,
+        "internal compiler error: loomc generated LLVM IR that does not verify",
+    );
+    findings
+        .iter()
+        .fold(diagnostic, |d, finding| d.note(finding.to_string()))
         .note("this is a bug in loomc: please report it with the program that caused it")
 }

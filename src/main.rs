@@ -15,7 +15,11 @@ const EXIT_USAGE: u8 = 2;
 const EXIT_INTERNAL_ERROR: u8 = 101;
 
 #[derive(Parser, Debug)]
-#[command(name = "loomc", version, about = "Compiles LOOM GPU kernels to LLVM IR and PTX")]
+#[command(
+    name = "loomc",
+    version,
+    about = "Compiles LOOM GPU kernels to LLVM IR and PTX"
+)]
 struct Cli {
     /// The .loom source file; `-` reads standard input.
     file: String,
@@ -114,7 +118,11 @@ fn run(cli: &Cli) -> ExitCode {
         arch: cli.arch.clone(),
         block_size: cli.block_size,
     };
-    let name = if cli.file == "-" { "<stdin>" } else { cli.file.as_str() };
+    let name = if cli.file == "-" {
+        "<stdin>"
+    } else {
+        cli.file.as_str()
+    };
     let mut files = SourceFiles::default();
     let compilation = driver::compile(&mut files, name, &source, &options);
     print_diagnostics(cli, &files, &compilation.diagnostics);
@@ -148,14 +156,23 @@ fn read_source(file: &str) -> Result<String, String> {
     let result = if file == "-" {
         std::io::stdin().read_to_end(&mut bytes).map(|_| ())
     } else {
-        std::fs::File::open(file).and_then(|mut f| f.read_to_end(&mut bytes)).map(|_| ())
+        std::fs::File::open(file)
+            .and_then(|mut f| f.read_to_end(&mut bytes))
+            .map(|_| ())
     };
     result.map_err(|e| format!("cannot read `{file}`: {e}"))?;
     // Spans are 32-bit byte offsets.
     if bytes.len() >= u32::MAX as usize {
-        return Err(format!("`{file}` is too large: LOOM sources must be smaller than 4 GiB"));
+        return Err(format!(
+            "`{file}` is too large: LOOM sources must be smaller than 4 GiB"
+        ));
     }
-    String::from_utf8(bytes).map_err(|e| format!("`{file}` is not valid UTF-8 (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "`{file}` is not valid UTF-8 (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
 }
 
 fn print_diagnostics(cli: &Cli, files: &SourceFiles, diagnostics: &[Diagnostic]) {
@@ -180,7 +197,11 @@ fn print_diagnostics(cli: &Cli, files: &SourceFiles, diagnostics: &[Diagnostic])
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
             if errors > 0 {
                 let plural = if errors == 1 { "" } else { "s" };
-                let _ = writeln!(stderr, "error: could not compile `{}` ({errors} error{plural})", cli.file);
+                let _ = writeln!(
+                    stderr,
+                    "error: could not compile `{}` ({errors} error{plural})",
+                    cli.file
+                );
             }
         }
     }
@@ -192,7 +213,9 @@ fn write_outputs(cli: &Cli, outputs: &driver::Outputs) -> Result<(), String> {
     let several = outputs.len() > 1;
     for (emit, text) in outputs {
         match destination(cli, *emit, several) {
-            None => std::io::stdout().write_all(text.as_bytes()).map_err(|e| format!("cannot write to standard output: {e}"))?,
+            None => std::io::stdout()
+                .write_all(text.as_bytes())
+                .map_err(|e| format!("cannot write to standard output: {e}"))?,
             Some(path) => write_atomically(&path, text)?,
         }
     }
@@ -208,7 +231,10 @@ fn destination(cli: &Cli, emit: Emit, several: bool) -> Option<PathBuf> {
         Some(path) => Some(path.clone()),
         None if cli.file == "-" => None,
         None => {
-            let stem = Path::new(&cli.file).file_stem().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("out"));
+            let stem = Path::new(&cli.file)
+                .file_stem()
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from("out"));
             Some(with_extension(&stem, emit))
         }
     }
@@ -232,4 +258,3 @@ fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
     temp.persist(path).map_err(|e| fail(e.error))?;
     Ok(())
 }
-

@@ -7,7 +7,8 @@ use crate::diagnostics::Diagnostic;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
-    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetData, TargetMachine, TargetTriple,
+    CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetData, TargetMachine,
+    TargetTriple,
 };
 use inkwell::OptimizationLevel;
 
@@ -59,11 +60,16 @@ pub struct NvptxTarget {
 impl NvptxTarget {
     /// A target machine for `arch` (`sm_75`, `sm_80`, `sm_90`, ...).
     pub fn new(arch: &str, opt: OptLevel) -> Result<NvptxTarget, Diagnostic> {
-        let known = arch::find(arch)
-            .ok_or_else(|| TargetError::UnknownArch { arch: arch.to_string(), known: arch::names().collect() })?;
+        let known = arch::find(arch).ok_or_else(|| TargetError::UnknownArch {
+            arch: arch.to_string(),
+            known: arch::names().collect(),
+        })?;
         Target::initialize_nvptx(&InitializationConfig::default());
         let triple = TargetTriple::create(NVPTX_TRIPLE);
-        let no_machine = |llvm_message: String| TargetError::NoTargetMachine { arch: arch.to_string(), llvm_message };
+        let no_machine = |llvm_message: String| TargetError::NoTargetMachine {
+            arch: arch.to_string(),
+            llvm_message,
+        };
         let target = Target::from_triple(&triple).map_err(|e| no_machine(e.to_string()))?;
         let machine = target
             .create_target_machine(
@@ -75,7 +81,10 @@ impl NvptxTarget {
                 CodeModel::Default,
             )
             .ok_or_else(|| no_machine("LLVMCreateTargetMachine returned null".to_string()))?;
-        Ok(NvptxTarget { machine, arch: known.name.to_string() })
+        Ok(NvptxTarget {
+            machine,
+            arch: known.name.to_string(),
+        })
     }
 
     pub fn triple(&self) -> TargetTriple {
@@ -97,7 +106,13 @@ impl NvptxTarget {
         let pipeline = opt.pipeline();
         module
             .run_passes(pipeline, &self.machine, PassBuilderOptions::create())
-            .map_err(|e| TargetError::OptimiserFailed { pipeline, llvm_message: e.to_string() }.into())
+            .map_err(|e| {
+                TargetError::OptimiserFailed {
+                    pipeline,
+                    llvm_message: e.to_string(),
+                }
+                .into()
+            })
     }
 
     /// PTX text for the module.
@@ -105,7 +120,11 @@ impl NvptxTarget {
         let buffer = self
             .machine
             .write_to_memory_buffer(module, FileType::Assembly)
-            .map_err(|e| Diagnostic::from(TargetError::EmissionFailed { llvm_message: e.to_string() }))?;
+            .map_err(|e| {
+                Diagnostic::from(TargetError::EmissionFailed {
+                    llvm_message: e.to_string(),
+                })
+            })?;
         Ok(String::from_utf8_lossy(buffer.as_slice()).into_owned())
     }
 }
@@ -123,13 +142,27 @@ mod tests {
         let ptr = context.ptr_type(AddressSpace::from(1u16));
         let i32t = context.i32_type();
         let f32t = context.f32_type();
-        let kernel = module.add_function("k", context.void_type().fn_type(&[ptr.into()], false), None);
-        let tid = module.add_function("llvm.nvvm.read.ptx.sreg.tid.x", i32t.fn_type(&[], false), None);
+        let kernel =
+            module.add_function("k", context.void_type().fn_type(&[ptr.into()], false), None);
+        let tid = module.add_function(
+            "llvm.nvvm.read.ptx.sreg.tid.x",
+            i32t.fn_type(&[], false),
+            None,
+        );
         let builder = context.create_builder();
         builder.position_at_end(context.append_basic_block(kernel, "entry"));
-        let t = builder.build_call(tid, &[], "tid").unwrap().try_as_basic_value().basic().unwrap();
+        let t = builder
+            .build_call(tid, &[], "tid")
+            .unwrap()
+            .try_as_basic_value()
+            .basic()
+            .unwrap();
         let p = kernel.get_nth_param(0).unwrap().into_pointer_value();
-        let slot = unsafe { builder.build_gep(f32t, p, &[t.into_int_value()], "slot").unwrap() };
+        let slot = unsafe {
+            builder
+                .build_gep(f32t, p, &[t.into_int_value()], "slot")
+                .unwrap()
+        };
         builder.build_store(slot, f32t.const_float(1.0)).unwrap();
         builder.build_return(None).unwrap();
         let annotation = context.metadata_node(&[
@@ -137,13 +170,17 @@ mod tests {
             context.metadata_string("kernel").into(),
             i32t.const_int(1, false).into(),
         ]);
-        module.add_global_metadata("nvvm.annotations", &annotation).unwrap();
+        module
+            .add_global_metadata("nvvm.annotations", &annotation)
+            .unwrap();
         module.verify().unwrap();
         module
     }
 
     fn ptxas_accepts(ptx: &str, arch: &str) {
-        let Ok(ptxas) = std::env::var("LOOM_PTXAS") else { return };
+        let Ok(ptxas) = std::env::var("LOOM_PTXAS") else {
+            return;
+        };
         let dir = tempfile::tempdir().unwrap();
         let file = dir.path().join("k.ptx");
         std::fs::write(&file, ptx).unwrap();
@@ -154,7 +191,11 @@ mod tests {
             .arg(dir.path().join("k.cubin"))
             .output()
             .unwrap();
-        assert!(out.status.success(), "ptxas -arch={arch}: {}\n{ptx}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "ptxas -arch={arch}: {}\n{ptx}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     #[test]
@@ -195,10 +236,18 @@ mod tests {
 
     #[test]
     fn unknown_arch_is_a_diagnostic_listing_the_known_ones() {
-        let Err(diagnostic) = NvptxTarget::new("sm_99", OptLevel::O3) else { panic!("sm_99 accepted") };
+        let Err(diagnostic) = NvptxTarget::new("sm_99", OptLevel::O3) else {
+            panic!("sm_99 accepted")
+        };
         assert_eq!(diagnostic.code, error::UNKNOWN_ARCH);
         assert!(diagnostic.message.contains("sm_99"));
-        assert!(diagnostic.notes.iter().any(|n| n.contains("sm_75") && n.contains("sm_90a")), "{diagnostic:?}");
+        assert!(
+            diagnostic
+                .notes
+                .iter()
+                .any(|n| n.contains("sm_75") && n.contains("sm_90a")),
+            "{diagnostic:?}"
+        );
         assert!(NvptxTarget::new("sm_35", OptLevel::O3).is_err());
         assert!(NvptxTarget::new("", OptLevel::O3).is_err());
     }

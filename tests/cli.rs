@@ -27,7 +27,9 @@ fn loomc(args: &[&str], dir: &Path, stdin: Option<&str>) -> Output {
         .spawn()
         .expect("loomc starts");
     let mut input = child.stdin.take().expect("stdin is piped");
-    input.write_all(stdin.unwrap_or("").as_bytes()).expect("stdin takes the source");
+    input
+        .write_all(stdin.unwrap_or("").as_bytes())
+        .expect("stdin takes the source");
     drop(input);
     child.wait_with_output().expect("loomc finishes")
 }
@@ -37,8 +39,11 @@ fn stderr(output: &Output) -> String {
 }
 
 fn files_in(dir: &Path) -> Vec<String> {
-    let mut names: Vec<_> =
-        std::fs::read_dir(dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let mut names: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
     names.sort();
     names
 }
@@ -51,26 +56,43 @@ fn writes_ptx_beside_the_input_name_by_default() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let ptx = std::fs::read_to_string(dir.path().join("saxpy.ptx")).unwrap();
     assert!(ptx.contains(".entry saxpy"), "{ptx}");
-    assert!(ptx.contains(".target sm_80"), "the default --arch is sm_80: {ptx}");
+    assert!(
+        ptx.contains(".target sm_80"),
+        "the default --arch is sm_80: {ptx}"
+    );
 }
 
 #[test]
 fn reads_standard_input_and_writes_standard_output() {
     let dir = tempfile::tempdir().unwrap();
-    let output = loomc(&["-", "--emit=llvm", "--arch=sm_90"], dir.path(), Some(SAXPY));
+    let output = loomc(
+        &["-", "--emit=llvm", "--arch=sm_90"],
+        dir.path(),
+        Some(SAXPY),
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let ir = String::from_utf8_lossy(&output.stdout);
     assert!(ir.contains("define") && ir.contains("@saxpy"), "{ir}");
-    assert!(files_in(dir.path()).is_empty(), "nothing is written to disk");
+    assert!(
+        files_in(dir.path()).is_empty(),
+        "nothing is written to disk"
+    );
 }
 
 #[test]
 fn several_emit_kinds_are_written_beside_the_output_path() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
-    let output = loomc(&["k.loom", "--emit=llvm,ptx,ast", "-o", "build.ptx"], dir.path(), None);
+    let output = loomc(
+        &["k.loom", "--emit=llvm,ptx,ast", "-o", "build.ptx"],
+        dir.path(),
+        None,
+    );
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    assert_eq!(files_in(dir.path()), ["build.ast.json", "build.ll", "build.ptx", "k.loom"]);
+    assert_eq!(
+        files_in(dir.path()),
+        ["build.ast.json", "build.ll", "build.ptx", "k.loom"]
+    );
     let ll = std::fs::read_to_string(dir.path().join("build.ll")).unwrap();
     assert!(ll.contains("nvptx64-nvidia-cuda"), "{ll}");
 }
@@ -79,12 +101,22 @@ fn several_emit_kinds_are_written_beside_the_output_path() {
 fn program_errors_exit_1_report_every_error_and_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("bad.loom"), TWO_ERRORS).unwrap();
-    let output = loomc(&["bad.loom", "-o", "bad.ptx", "--color=never"], dir.path(), None);
+    let output = loomc(
+        &["bad.loom", "-o", "bad.ptx", "--color=never"],
+        dir.path(),
+        None,
+    );
     assert_eq!(output.status.code(), Some(1));
     let text = stderr(&output);
     assert!(text.contains("undefined_name"), "{text}");
-    assert!(text.contains("bad.loom:2:"), "diagnostics name file and line: {text}");
-    assert!(text.contains("bad.loom:3:"), "the second, independent error is reported too: {text}");
+    assert!(
+        text.contains("bad.loom:2:"),
+        "diagnostics name file and line: {text}"
+    );
+    assert!(
+        text.contains("bad.loom:3:"),
+        "the second, independent error is reported too: {text}"
+    );
     assert!(text.contains("(2 errors)"), "{text}");
     assert_eq!(files_in(dir.path()), ["bad.loom"], "no partial output");
 }
@@ -95,11 +127,16 @@ fn json_diagnostics_carry_code_span_and_labels() {
     let output = loomc(&["-", "--error-format=json"], dir.path(), Some(TWO_ERRORS));
     assert_eq!(output.status.code(), Some(1));
     let text = stderr(&output);
-    let diagnostics: Vec<serde_json::Value> =
-        text.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"))).collect();
+    let diagnostics: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
     assert_eq!(diagnostics.len(), 2, "{text}");
     for d in &diagnostics {
-        assert!(d["code"].as_str().is_some_and(|c| c.starts_with('E')), "{d}");
+        assert!(
+            d["code"].as_str().is_some_and(|c| c.starts_with('E')),
+            "{d}"
+        );
         assert_eq!(d["severity"], "error");
         let label = &d["labels"][0];
         assert_eq!(label["file"], "<stdin>");
@@ -111,9 +148,20 @@ fn json_diagnostics_carry_code_span_and_labels() {
 #[test]
 fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
-    for args in [&["--emit=binary", "-"][..], &["-O7", "-"], &["--block-size=2048", "-"], &["--block-size=0", "-"], &[]] {
+    for args in [
+        &["--emit=binary", "-"][..],
+        &["-O7", "-"],
+        &["--block-size=2048", "-"],
+        &["--block-size=0", "-"],
+        &[],
+    ] {
         let output = loomc(args, dir.path(), Some(SAXPY));
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", stderr(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
     }
     let missing = loomc(&["does-not-exist.loom"], dir.path(), None);
     assert_eq!(missing.status.code(), Some(2));
@@ -133,7 +181,12 @@ fn optimisation_levels_all_compile() {
     let dir = tempfile::tempdir().unwrap();
     for level in ["-O0", "-O1", "-O2", "-O3"] {
         let output = loomc(&["-", level, "--emit=ptx"], dir.path(), Some(SAXPY));
-        assert_eq!(output.status.code(), Some(0), "{level}: {}", stderr(&output));
+        assert_eq!(
+            output.status.code(),
+            Some(0),
+            "{level}: {}",
+            stderr(&output)
+        );
         assert!(String::from_utf8_lossy(&output.stdout).contains(".entry saxpy"));
     }
 }

@@ -18,7 +18,10 @@ fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
     for path in support::files_with_extension("tests/codegen", "loom") {
-        let name = format!("filecheck/{}", path.file_stem().unwrap_or_default().to_string_lossy());
+        let name = format!(
+            "filecheck/{}",
+            path.file_stem().unwrap_or_default().to_string_lossy()
+        );
         trials.push(Trial::test(name, move || run_filecheck_case(&path)));
     }
     let assembled = [
@@ -50,16 +53,30 @@ fn expect_success(output: &Output, file: &Path) -> Result<String, Failed> {
     if output.status.success() {
         Ok(String::from_utf8_lossy(&output.stdout).into_owned())
     } else {
-        Err(format!("loomc failed on {} ({}):\n{}", file.display(), output.status, String::from_utf8_lossy(&output.stderr)).into())
+        Err(format!(
+            "loomc failed on {} ({}):\n{}",
+            file.display(),
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        )
+        .into())
     }
 }
 
 fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
     let root = support::repo_root();
-    let source = std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
-    let run_line = source.lines().next().and_then(|l| l.strip_prefix("-- RUN:"));
+    let source =
+        std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let run_line = source
+        .lines()
+        .next()
+        .and_then(|l| l.strip_prefix("-- RUN:"));
     let Some(run_line) = run_line else {
-        return Err(format!("{}: the first line must be `-- RUN: <loomc arguments>`", path.display()).into());
+        return Err(format!(
+            "{}: the first line must be `-- RUN: <loomc arguments>`",
+            path.display()
+        )
+        .into());
     };
     let args: Vec<String> = run_line.split_whitespace().map(String::from).collect();
     let checks: String = source
@@ -69,7 +86,11 @@ fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
         .map(|l| format!("{l}\n"))
         .collect();
     if checks.is_empty() {
-        return Err(format!("{}: no `-- CHECK` lines: the test would assert nothing", path.display()).into());
+        return Err(format!(
+            "{}: no `-- CHECK` lines: the test would assert nothing",
+            path.display()
+        )
+        .into());
     }
     let output = expect_success(&loomc(&args, path)?, path)?;
     let dir = tempfile::tempdir()?;
@@ -86,7 +107,12 @@ fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
     if result.status.success() {
         Ok(())
     } else {
-        Err(format!("{}: FileCheck failed:\n{}", path.display(), String::from_utf8_lossy(&result.stderr)).into())
+        Err(format!(
+            "{}: FileCheck failed:\n{}",
+            path.display(),
+            String::from_utf8_lossy(&result.stderr)
+        )
+        .into())
     }
 }
 

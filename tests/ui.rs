@@ -25,12 +25,17 @@ fn main() {
     let mut trials: Vec<Trial> = files
         .iter()
         .map(|path| {
-            let name = path.strip_prefix("tests/ui").unwrap_or(path).with_extension("");
+            let name = path
+                .strip_prefix("tests/ui")
+                .unwrap_or(path)
+                .with_extension("");
             let path = path.clone();
             Trial::test(name.display().to_string(), move || run_case(&path))
         })
         .collect();
-    trials.push(Trial::test("every_diagnostic_id_has_a_case", move || every_id_has_a_case(&files)));
+    trials.push(Trial::test("every_diagnostic_id_has_a_case", move || {
+        every_id_has_a_case(&files)
+    }));
     libtest_mimic::run(&args, trials).exit();
 }
 
@@ -54,29 +59,54 @@ fn parse_expectations(source: &str) -> Result<Vec<Expectation>, String> {
         } else if let Some(r) = rest.strip_prefix("WARNING") {
             (Severity::Warning, r)
         } else {
-            return Err(format!("line {}: annotation must say ERROR or WARNING: `{text}`", index + 1));
+            return Err(format!(
+                "line {}: annotation must say ERROR or WARNING: `{text}`",
+                index + 1
+            ));
         };
         let rest = rest.trim();
         let (code, substring) = match rest.split_once(' ').unwrap_or((rest, "")) {
             (first, tail) if is_code(first) => (Some(first.to_string()), tail.trim().to_string()),
             _ => (None, rest.to_string()),
         };
-        let line = (index + 1).checked_sub(carets).filter(|l| *l >= 1).ok_or(format!("line {}: `^` points above the file", index + 1))?;
-        expectations.push(Expectation { line, severity, code, substring });
+        let line = (index + 1)
+            .checked_sub(carets)
+            .filter(|l| *l >= 1)
+            .ok_or(format!("line {}: `^` points above the file", index + 1))?;
+        expectations.push(Expectation {
+            line,
+            severity,
+            code,
+            substring,
+        });
     }
     Ok(expectations)
 }
 
 fn is_code(word: &str) -> bool {
-    word.len() == 5 && (word.starts_with('E') || word.starts_with('W')) && word[1..].chars().all(|c| c.is_ascii_digit())
+    word.len() == 5
+        && (word.starts_with('E') || word.starts_with('W'))
+        && word[1..].chars().all(|c| c.is_ascii_digit())
 }
 
 fn options_for(source: &str) -> Result<Options, String> {
-    let mut options = Options { emit: vec![Emit::Ptx], opt: OptLevel::O3, arch: "sm_80".to_string(), block_size: 256 };
+    let mut options = Options {
+        emit: vec![Emit::Ptx],
+        opt: OptLevel::O3,
+        arch: "sm_80".to_string(),
+        block_size: 256,
+    };
     for line in source.lines().take_while(|l| l.starts_with("--!")) {
-        let (key, value) = line[3..].split_once(':').ok_or(format!("bad directive `{line}`"))?;
+        let (key, value) = line[3..]
+            .split_once(':')
+            .ok_or(format!("bad directive `{line}`"))?;
         match key.trim() {
-            "block-size" => options.block_size = value.trim().parse().map_err(|_| format!("bad block size in `{line}`"))?,
+            "block-size" => {
+                options.block_size = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("bad block size in `{line}`"))?
+            }
             "arch" => options.arch = value.trim().to_string(),
             other => return Err(format!("unknown directive `{other}`")),
         }
@@ -93,7 +123,8 @@ struct Seen {
 
 fn run_case(path: &Path) -> Result<(), Failed> {
     let root = support::repo_root();
-    let source = std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
+    let source =
+        std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
     let expectations = parse_expectations(&source)?;
     let options = options_for(&source)?;
     let name = path.display().to_string();
@@ -102,7 +133,11 @@ fn run_case(path: &Path) -> Result<(), Failed> {
 
     let mut seen = Vec::new();
     let mut problems = Vec::new();
-    for diagnostic in compilation.diagnostics.iter().filter(|d| d.severity != Severity::Note) {
+    for diagnostic in compilation
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity != Severity::Note)
+    {
         match diagnostic.primary_span() {
             Some(span) if files.name(span.file) == name => seen.push(Seen {
                 line: files.line_col(span.file, span.start).0,
@@ -110,7 +145,10 @@ fn run_case(path: &Path) -> Result<(), Failed> {
                 code: diagnostic.code.to_string(),
                 message: diagnostic.message.clone(),
             }),
-            _ => problems.push(format!("diagnostic outside the test file: [{}] {}", diagnostic.code, diagnostic.message)),
+            _ => problems.push(format!(
+                "diagnostic outside the test file: [{}] {}",
+                diagnostic.code, diagnostic.message
+            )),
         }
     }
     let mut matched = vec![false; seen.len()];
@@ -124,20 +162,36 @@ fn run_case(path: &Path) -> Result<(), Failed> {
         });
         match hit {
             Some(i) => matched[i] = true,
-            None => problems.push(format!("expected on line {}: {:?}", expectation.line, expectation)),
+            None => problems.push(format!(
+                "expected on line {}: {:?}",
+                expectation.line, expectation
+            )),
         }
     }
     for (s, _) in seen.iter().zip(&matched).filter(|(_, m)| !**m) {
-        problems.push(format!("unexpected on line {}: {:?} [{}] {}", s.line, s.severity, s.code, s.message));
+        problems.push(format!(
+            "unexpected on line {}: {:?} [{}] {}",
+            s.line, s.severity, s.code, s.message
+        ));
     }
     if compilation.has_internal_error() {
         problems.push("internal compiler error".to_string());
     }
-    compare_snapshot(&root.join(path).with_extension("stderr"), &render(&files, &compilation.diagnostics), &mut problems);
+    compare_snapshot(
+        &root.join(path).with_extension("stderr"),
+        &render(&files, &compilation.diagnostics),
+        &mut problems,
+    );
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(format!("{}:\n  {}\n\nall diagnostics:\n{}", path.display(), problems.join("\n  "), render(&files, &compilation.diagnostics)).into())
+        Err(format!(
+            "{}:\n  {}\n\nall diagnostics:\n{}",
+            path.display(),
+            problems.join("\n  "),
+            render(&files, &compilation.diagnostics)
+        )
+        .into())
     }
 }
 
@@ -153,7 +207,11 @@ fn compare_snapshot(snapshot: &PathBuf, actual: &str, problems: &mut Vec<String>
     let bless = std::env::var_os("LOOM_BLESS").is_some();
     let expected = std::fs::read_to_string(snapshot).ok();
     if bless {
-        let result = if actual.is_empty() { std::fs::remove_file(snapshot).or(Ok(())) } else { std::fs::write(snapshot, actual) };
+        let result = if actual.is_empty() {
+            std::fs::remove_file(snapshot).or(Ok(()))
+        } else {
+            std::fs::write(snapshot, actual)
+        };
         if let Err(e) = result {
             problems.push(format!("cannot bless {}: {e}", snapshot.display()));
         }
@@ -180,7 +238,10 @@ fn every_id_has_a_case(files: &[PathBuf]) -> Result<(), Failed> {
             tested.extend(expectation.code);
         }
     }
-    let defined = loomc::syntax::CODES.iter().chain(loomc::check::CODES).chain(loomc::codegen::CODES);
+    let defined = loomc::syntax::CODES
+        .iter()
+        .chain(loomc::check::CODES)
+        .chain(loomc::codegen::CODES);
     let untested: Vec<_> = defined.filter(|code| !tested.contains(**code)).collect();
     if untested.is_empty() {
         Ok(())

@@ -16,8 +16,15 @@ pub enum Scalar {
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 7] =
-        [Scalar::Int32, Scalar::Int64, Scalar::UInt32, Scalar::UInt64, Scalar::Float32, Scalar::Float64, Scalar::Bool];
+    pub const ALL: [Scalar; 7] = [
+        Scalar::Int32,
+        Scalar::Int64,
+        Scalar::UInt32,
+        Scalar::UInt64,
+        Scalar::Float32,
+        Scalar::Float64,
+        Scalar::Bool,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -36,7 +43,10 @@ impl Scalar {
     }
 
     pub fn is_integer(self) -> bool {
-        matches!(self, Scalar::Int32 | Scalar::Int64 | Scalar::UInt32 | Scalar::UInt64)
+        matches!(
+            self,
+            Scalar::Int32 | Scalar::Int64 | Scalar::UInt32 | Scalar::UInt64
+        )
     }
 
     pub fn is_signed(self) -> bool {
@@ -91,7 +101,10 @@ impl RecordTable {
     }
 
     pub fn field(&self, id: RecordId, name: &str) -> Option<(usize, &RecordField)> {
-        self.fields(id).iter().enumerate().find(|(_, f)| f.name == name)
+        self.fields(id)
+            .iter()
+            .enumerate()
+            .find(|(_, f)| f.name == name)
     }
 }
 
@@ -131,9 +144,16 @@ pub enum Ty {
     Range,
     Record(RecordId),
     /// An array in memory: indexable, assignable element by element. One or two dimensions.
-    Array { elem: Box<Ty>, dims: Vec<Len>, space: Space },
+    Array {
+        elem: Box<Ty>,
+        dims: Vec<Len>,
+        space: Space,
+    },
     /// A block vector value: element `k` belongs to thread `k mod BLOCKSIZE`.
-    Vector { elem: Box<Ty>, len: Len },
+    Vector {
+        elem: Box<Ty>,
+        len: Len,
+    },
     /// What a `func` without a result type returns, and what statements have.
     Unit,
     /// The type of an expression that already has an error: suppresses follow-on errors.
@@ -208,9 +228,53 @@ impl fmt::Display for TyDisplay<'_> {
                 }
                 f.write_str("]")
             }
-            Ty::Vector { elem, len } => write!(f, "block vector {}[{len}]", elem.display(self.records)),
+            Ty::Vector { elem, len } => {
+                write!(f, "block vector {}[{len}]", elem.display(self.records))
+            }
             Ty::Unit => f.write_str("()"),
             Ty::Error => f.write_str("{error}"),
         }
+    }
+}
+
+impl Len {
+    /// The length of two vectors combined elementwise: `None` if both are known and differ.
+    /// A length known only at run time is assumed to equal the other (it cannot be checked here).
+    pub fn unify(self, other: Len) -> Option<Len> {
+        match (self, other) {
+            (Len::Static(a), Len::Static(b)) if a != b => None,
+            (Len::Static(a), _) | (_, Len::Static(a)) => Some(Len::Static(a)),
+            (Len::Dynamic, Len::Dynamic) => Some(Len::Dynamic),
+        }
+    }
+}
+
+impl Ty {
+    pub const UNIT: Ty = Ty::Unit;
+
+    /// The elements and length of a value that can stand where a block vector is expected: a block
+    /// vector itself, or a one-dimensional array (every element of it). Ranges are handled by the
+    /// checker, which knows their lengths.
+    pub fn vector_view(&self) -> Option<(&Ty, Len)> {
+        match self {
+            Ty::Vector { elem, len } => Some((elem, *len)),
+            Ty::Array { elem, dims, .. } if dims.len() == 1 => Some((elem, dims[0])),
+            _ => None,
+        }
+    }
+
+    pub fn vector(elem: Ty, len: Len) -> Ty {
+        Ty::Vector {
+            elem: Box::new(elem),
+            len,
+        }
+    }
+
+    pub fn is_numeric(&self) -> bool {
+        self.scalar().is_some_and(Scalar::is_numeric)
+    }
+
+    pub fn is_integer(&self) -> bool {
+        self.scalar().is_some_and(Scalar::is_integer)
     }
 }

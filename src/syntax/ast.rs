@@ -99,7 +99,11 @@ pub enum TypeExpr {
     /// `{first: Int32, second: Int32}`
     Record { fields: Vec<FieldType>, span: Span },
     /// `T[n]`, `T[r, c]`, or `T[]` (empty `dims`: the length comes from the initializer).
-    Array { elem: Box<TypeExpr>, dims: Vec<Expr>, span: Span },
+    Array {
+        elem: Box<TypeExpr>,
+        dims: Vec<Expr>,
+        span: Span,
+    },
 }
 
 impl TypeExpr {
@@ -128,15 +132,43 @@ pub struct Block {
 #[derive(Debug, Clone, Serialize)]
 pub enum Stmt {
     /// `x: T <- e`, `shared x: T[] <- e`, or `shared x: T[n]` (no initializer: shared only).
-    Let { name: Ident, ty: TypeExpr, init: Option<Expr>, shared: bool, span: Span },
+    Let {
+        name: Ident,
+        ty: TypeExpr,
+        init: Option<Expr>,
+        shared: bool,
+        span: Span,
+    },
     /// `target <- value`; `target` is a name, an index (`a[i]`, `a[[r]]`, `a[i, j]`) or a field.
-    Assign { target: Expr, value: Expr, span: Span },
+    Assign {
+        target: Expr,
+        value: Expr,
+        span: Span,
+    },
     /// `if c then s else s` on one line, or `if c` with indented `then`/`else` clauses.
-    If { cond: Expr, then_branch: Block, else_branch: Option<Block>, span: Span },
+    If {
+        cond: Expr,
+        then_branch: Block,
+        else_branch: Option<Block>,
+        span: Span,
+    },
     /// `for i: Int32 <- range(a, b)`: `range` is any Range-typed expression.
-    For { var: Ident, ty: TypeExpr, range: Expr, body: Block, span: Span },
-    While { cond: Expr, body: Block, span: Span },
-    Return { value: Option<Expr>, span: Span },
+    For {
+        var: Ident,
+        ty: TypeExpr,
+        range: Expr,
+        body: Block,
+        span: Span,
+    },
+    While {
+        cond: Expr,
+        body: Block,
+        span: Span,
+    },
+    Return {
+        value: Option<Expr>,
+        span: Span,
+    },
 }
 
 impl Stmt {
@@ -170,21 +202,49 @@ pub enum ExprKind {
     Bool(bool),
     /// A variable, parameter, or one of `B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`.
     Name(Ident),
-    Unary { op: UnaryOp, op_span: Span, operand: Box<Expr> },
-    Binary { op: BinaryOp, op_span: Span, lhs: Box<Expr>, rhs: Box<Expr> },
+    Unary {
+        op: UnaryOp,
+        op_span: Span,
+        operand: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        op_span: Span,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
     /// `f(args)`: a `func` call, a builtin (`block`, `range`, `select`, ...) or a cast
     /// (`Float32(x)`: the callee is a type name).
-    Call { callee: Ident, args: Vec<Expr> },
+    Call {
+        callee: Ident,
+        args: Vec<Expr>,
+    },
     /// `a[i]`, `a[i, j]` (unchecked) or `a[[i]]`, `a[[i, j]]` (checked).
-    Index { base: Box<Expr>, indices: Vec<Expr>, checked: bool },
+    Index {
+        base: Box<Expr>,
+        indices: Vec<Expr>,
+        checked: bool,
+    },
     /// `e.field`
-    Field { base: Box<Expr>, field: Ident },
+    Field {
+        base: Box<Expr>,
+        field: Ident,
+    },
     /// `{first: 1, second: 2}`
-    Record { fields: Vec<FieldInit> },
+    Record {
+        fields: Vec<FieldInit>,
+    },
     /// `[1, 2, 3]`: a register vector of compile-time length.
-    VectorLit { elems: Vec<Expr> },
+    VectorLit {
+        elems: Vec<Expr>,
+    },
     /// `f /~ v`, `f /. v`, `f /: v`, `f :/ v`.
-    Collective { op: CollectiveOp, op_span: Span, func: FuncRef, operand: Box<Expr> },
+    Collective {
+        op: CollectiveOp,
+        op_span: Span,
+        func: FuncRef,
+        operand: Box<Expr>,
+    },
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -294,7 +354,10 @@ impl BinaryOp {
     }
 
     pub fn is_comparison(self) -> bool {
-        matches!(self, BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge)
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        )
     }
 
     pub fn is_logical(self) -> bool {

@@ -20,16 +20,28 @@ pub struct Span {
 impl Span {
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
         // Sources larger than 4 GiB are rejected by the driver before parsing.
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     pub fn synthetic(file: FileId) -> Span {
-        Span { file, start: 0, end: 0 }
+        Span {
+            file,
+            start: 0,
+            end: 0,
+        }
     }
 
     /// The smallest span covering both `self` and `other` (same file).
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     pub fn range(self) -> std::ops::Range<usize> {

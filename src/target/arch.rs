@@ -15,21 +15,66 @@ pub struct Arch {
 /// `sm_89`/`sm_90` need, so one version serves all of them and drivers from CUDA 11.8 on load the
 /// PTX; `sm_90a` needs PTX 8.0. `ptxas` 12.9 accepts all of them (tested in this module).
 pub const ARCHS: &[Arch] = &[
-    Arch { name: "sm_50", ptx_feature: "+ptx78" },
-    Arch { name: "sm_52", ptx_feature: "+ptx78" },
-    Arch { name: "sm_53", ptx_feature: "+ptx78" },
-    Arch { name: "sm_60", ptx_feature: "+ptx78" },
-    Arch { name: "sm_61", ptx_feature: "+ptx78" },
-    Arch { name: "sm_62", ptx_feature: "+ptx78" },
-    Arch { name: "sm_70", ptx_feature: "+ptx78" },
-    Arch { name: "sm_72", ptx_feature: "+ptx78" },
-    Arch { name: "sm_75", ptx_feature: "+ptx78" },
-    Arch { name: "sm_80", ptx_feature: "+ptx78" },
-    Arch { name: "sm_86", ptx_feature: "+ptx78" },
-    Arch { name: "sm_87", ptx_feature: "+ptx78" },
-    Arch { name: "sm_89", ptx_feature: "+ptx78" },
-    Arch { name: "sm_90", ptx_feature: "+ptx78" },
-    Arch { name: "sm_90a", ptx_feature: "+ptx80" },
+    Arch {
+        name: "sm_50",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_52",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_53",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_60",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_61",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_62",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_70",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_72",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_75",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_80",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_86",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_87",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_89",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_90",
+        ptx_feature: "+ptx78",
+    },
+    Arch {
+        name: "sm_90a",
+        ptx_feature: "+ptx80",
+    },
 ];
 
 pub fn find(name: &str) -> Option<Arch> {

@@ -10,11 +10,17 @@ pub const UNKNOWN_ARCH: &str = "E0801";
 
 #[derive(Debug, Clone)]
 pub enum TargetError {
-    UnknownArch { arch: String, known: Vec<&'static str> },
+    UnknownArch {
+        arch: String,
+        known: Vec<&'static str>,
+    },
     /// LLVM could not make a target machine (a broken LLVM build: NVPTX missing).
     NoTargetMachine { arch: String, llvm_message: String },
     /// LLVM's optimiser refused the pipeline or failed.
-    OptimiserFailed { pipeline: &'static str, llvm_message: String },
+    OptimiserFailed {
+        pipeline: &'static str,
+        llvm_message: String,
+    },
     /// The NVPTX backend failed to emit PTX.
     EmissionFailed { llvm_message: String },
 }
@@ -29,17 +35,24 @@ impl From<TargetError> for Diagnostic {
             }
             TargetError::NoTargetMachine { arch, llvm_message } => Diagnostic::error(
                 INTERNAL_ERROR,
-                format!("LLVM could not create an NVPTX target machine for `{arch}`: {llvm_message}"),
+                format!(
+                    "LLVM could not create an NVPTX target machine for `{arch}`: {llvm_message}"
+                ),
             )
             .note("this is a bug in loomc (or an LLVM built without the NVPTX target)"),
-            TargetError::OptimiserFailed { pipeline, llvm_message } => {
-                Diagnostic::error(INTERNAL_ERROR, format!("LLVM's optimiser failed running `{pipeline}`: {llvm_message}"))
-                    .note("this is a bug in loomc")
-            }
-            TargetError::EmissionFailed { llvm_message } => {
-                Diagnostic::error(INTERNAL_ERROR, format!("the NVPTX backend failed to emit PTX: {llvm_message}"))
-                    .note("this is a bug in loomc")
-            }
+            TargetError::OptimiserFailed {
+                pipeline,
+                llvm_message,
+            } => Diagnostic::error(
+                INTERNAL_ERROR,
+                format!("LLVM's optimiser failed running `{pipeline}`: {llvm_message}"),
+            )
+            .note("this is a bug in loomc"),
+            TargetError::EmissionFailed { llvm_message } => Diagnostic::error(
+                INTERNAL_ERROR,
+                format!("the NVPTX backend failed to emit PTX: {llvm_message}"),
+            )
+            .note("this is a bug in loomc"),
         }
     }
 }

@@ -14,11 +14,16 @@ pub fn files_with_extension(dir: &str, ext: &str) -> Vec<PathBuf> {
     let mut found = Vec::new();
     collect(&root.join(dir), ext, &mut found);
     found.sort();
-    found.into_iter().map(|p| p.strip_prefix(&root).map(Path::to_path_buf).unwrap_or(p)).collect()
+    found
+        .into_iter()
+        .map(|p| p.strip_prefix(&root).map(Path::to_path_buf).unwrap_or(p))
+        .collect()
 }
 
 fn collect(dir: &Path, ext: &str, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -37,7 +42,10 @@ pub fn ptxas() -> Result<PathBuf, String> {
     if path.exists() {
         Ok(path)
     } else {
-        Err(format!("ptxas not found at {}: run scripts/setup", path.display()))
+        Err(format!(
+            "ptxas not found at {}: run scripts/setup",
+            path.display()
+        ))
     }
 }
 
@@ -66,7 +74,10 @@ pub fn assemble(ptx: &str, arch: &str) -> Result<(), String> {
     if output.status.success() {
         Ok(())
     } else {
-        Err(format!("ptxas -arch={arch} rejected the PTX:\n{}", String::from_utf8_lossy(&output.stderr)))
+        Err(format!(
+            "ptxas -arch={arch} rejected the PTX:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        ))
     }
 }
 

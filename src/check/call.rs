@@ -1,0 +1,876 @@
+//! Calls: funcs (with the standard library's overloads), casts, builtins, and collectives.
+
+use super::error::{CheckError, CollectiveFuncProblem, UniformContext};
+use super::expr::{literal_kind, LitKind};
+use super::items::{Lookup, BUILTIN_FUNCS};
+use super::scope::suggest;
+use super::stmt::{BodyKind, FnCtx};
+use super::types::{Len, Scalar, Ty};
+use super::{fold, Builtin, CallEdge, Callee, Signature};
+use crate::syntax::ast::{CollectiveOp, Expr, ExprId, FuncRef, Ident, Item};
+use crate::syntax::span::Span;
+
+/// Casts convert between numeric types, and between `Bool` and integers (`x != 0`, 0 or 1).
+pub(super) fn cast_allowed(from: Scalar, to: Scalar) -> bool {
+    from == to
+        || (from.is_numeric() && to.is_numeric())
+        || (from == Scalar::Bool && to.is_integer())
+        || (from.is_integer() && to == Scalar::Bool)
+}
+
+/// An argument as overload resolution sees it.
+#[derive(Debug, Clone)]
+enum ArgInfo {
+    Fixed(Ty),
+    /// A literal (or literal arithmetic): fits any type of its kind.
+    Literal(LitKind),
+}
+
+impl ArgInfo {
+    fn fits(&self, param: &Ty) -> bool {
+        match self {
+            ArgInfo::Fixed(t) => t == param,
+            ArgInfo::Literal(LitKind::Int) => param.is_numeric(),
+            ArgInfo::Literal(LitKind::Float) => param.scalar().is_some_and(Scalar::is_float),
+        }
+    }
+
+    /// The type a literal has when nothing else decides it.
+    fn fits_default(&self, param: &Ty) -> bool {
+        match self {
+            ArgInfo::Fixed(_) => true,
+            ArgInfo::Literal(LitKind::Int) => *param == Ty::INT32,
+            ArgInfo::Literal(LitKind::Float) => *param == Ty::Scalar(Scalar::Float32),
+        }
+    }
+
+    fn shown(&self) -> Option<Ty> {
+        match self {
+            ArgInfo::Fixed(t) => Some(t.clone()),
+            ArgInfo::Literal(_) => None,
+        }
+    }
+}
+
+impl FnCtx<'_, '_> {
+    fn sig(&self, item: usize) -> Option<Signature> {
+        self.cx.sigs.get(item).cloned().flatten()
+    }
+
+    fn def_span(&self, item: usize) -> Option<Span> {
+        self.cx.program.items.get(item).map(|i| i.name().span)
+    }
+
+    fn record_call(&mut self, id: ExprId, callee: usize, span: Span) {
+        self.cx.callees.insert(id, Callee::Func(callee));
+        if self.in_func() {
+            self.cx.calls.push(CallEdge {
+                caller: self.item,
+                callee,
+                span,
+            });
+        }
+    }
+
+    fn check_args_unhinted(&mut self, args: &[Expr]) {
+        for a in args {
+            self.expr(a, None);
+        }
+    }
+
+    /// Every name a call could mean, for suggestions.
+    fn callable_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .cx
+            .items
+            .names(self.from_stdlib)
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        names.extend(BUILTIN_FUNCS.iter().map(|s| s.to_string()));
+        names.extend(Scalar::ALL.iter().map(|s| s.name().to_string()));
+        names
+    }
+
+    fn unknown_func(&mut self, callee: &Ident) {
+        let names = self.callable_names();
+        let suggestion = suggest(&callee.name, names.iter().map(String::as_str));
+        let is_value = self.scopes.lookup(&callee.name).is_some();
+        self.error(CheckError::UnknownFunc {
+            name: callee.name.clone(),
+            span: callee.span,
+            suggestion,
+            is_value,
+        });
+    }
+
+    pub fn call(&mut self, e: &Expr, callee: &Ident, args: &[Expr], expect: Option<&Ty>) -> Ty {
+        let name = callee.name.as_str();
+        if let Some(to) = Scalar::from_name(name) {
+            return self.cast(e, to, args);
+        }
+        match name {
+            "block" => return self.builtin_block(e, callee, args),
+            "range" => return self.builtin_range(e, args),
+            "select" => return self.builtin_select(e, args, expect),
+            _ => {}
+        }
+        match self.cx.items.lookup(name, self.from_stdlib) {
+            Some(Lookup::One(i)) => match self.cx.program.items.get(i) {
+                Some(Item::Func(_)) => self.call_func(e, i, callee, args),
+                Some(Item::Kernel(k)) => {
+                    let def = k.name.span;
+                    self.check_args_unhinted(args);
+                    self.error(CheckError::CallKernel {
+                        span: callee.span,
+                        name: name.to_string(),
+                        def,
+                    });
+                    Ty::Error
+                }
+                _ => {
+                    self.check_args_unhinted(args);
+                    self.unknown_func(callee);
+                    Ty::Error
+                }
+            },
+            Some(Lookup::Overloads(candidates)) => {
+                self.call_overloaded(e, &candidates, callee, args, expect)
+            }
+            None => {
+                self.check_args_unhinted(args);
+                self.unknown_func(callee);
+                Ty::Error
+            }
+        }
+    }
+
+    fn call_func(&mut self, e: &Expr, item: usize, callee: &Ident, args: &[Expr]) -> Ty {
+        let Some(sig) = self.sig(item) else {
+            self.check_args_unhinted(args);
+            return Ty::Error;
+        };
+        self.record_call(e.id, item, callee.span);
+        if args.len() != sig.params.len() {
+            self.check_args_unhinted(args);
+            self.error(CheckError::Arity {
+                span: e.span,
+                name: callee.name.clone(),
+                expected: sig.params.len(),
+                found: args.len(),
+                def: self.def_span(item),
+                bound: None,
+            });
+            return sig.ret;
+        }
+        for (a, p) in args.iter().zip(&sig.params) {
+            let t = self.expr(a, Some(&p.ty));
+            self.expect(&t, &p.ty, a, Some(p.ty_span), UniformContext::Argument);
+        }
+        sig.ret
+    }
+
+    /// Picks the overload whose parameters are exactly the arguments' types (literals fit any
+    /// type of their kind). Several fit only through literals: the expected result type decides,
+    /// then the literals' default types. `Err(true)` when still ambiguous.
+    fn pick_overload(
+        &self,
+        candidates: &[usize],
+        infos: &[ArgInfo],
+        expected_ret: Option<&Ty>,
+    ) -> Result<usize, bool> {
+        let fitting: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&c| {
+                self.sig(c).is_some_and(|s| {
+                    s.params.len() == infos.len()
+                        && s.params.iter().zip(infos).all(|(p, a)| a.fits(&p.ty))
+                })
+            })
+            .collect();
+        match fitting.as_slice() {
+            [] => return Err(false),
+            [one] => return Ok(*one),
+            _ => {}
+        }
+        if let Some(want) = expected_ret.and_then(|t| t.element().scalar()) {
+            let by_ret: Vec<usize> = fitting
+                .iter()
+                .copied()
+                .filter(|&c| self.sig(c).is_some_and(|s| s.ret == Ty::Scalar(want)))
+                .collect();
+            if let [one] = by_ret.as_slice() {
+                return Ok(*one);
+            }
+        }
+        let by_default: Vec<usize> = fitting
+            .iter()
+            .copied()
+            .filter(|&c| {
+                self.sig(c).is_some_and(|s| {
+                    s.params
+                        .iter()
+                        .zip(infos)
+                        .all(|(p, a)| a.fits_default(&p.ty))
+                })
+            })
+            .collect();
+        match by_default.as_slice() {
+            [one] => Ok(*one),
+            _ => Err(true),
+        }
+    }
+
+    fn candidate_sigs(&self, candidates: &[usize]) -> Vec<(Vec<Ty>, Ty)> {
+        candidates
+            .iter()
+            .filter_map(|&c| self.sig(c))
+            .map(|s| (s.params.iter().map(|p| p.ty.clone()).collect(), s.ret))
+            .collect()
+    }
+
+    /// Argument infos: non-literal arguments are checked now, literals once the overload is known.
+    fn arg_infos(&mut self, args: &[Expr]) -> Vec<ArgInfo> {
+        args.iter()
+            .map(|a| match literal_kind(a) {
+                Some(k) => ArgInfo::Literal(k),
+                None => ArgInfo::Fixed(self.expr(a, None)),
+            })
+            .collect()
+    }
+
+    /// Reports a failed overload resolution, unless an argument already has an error, or is a
+    /// block vector (then that is the problem).
+    fn overload_failed(
+        &mut self,
+        span: Span,
+        name: &str,
+        args: &[Expr],
+        infos: &[ArgInfo],
+        candidates: &[usize],
+        ambiguous: bool,
+    ) {
+        for (a, info) in args.iter().zip(infos) {
+            if let ArgInfo::Literal(_) = info {
+                self.expr(a, None);
+            }
+        }
+        if infos
+            .iter()
+            .any(|i| matches!(i, ArgInfo::Fixed(t) if t.is_error()))
+        {
+            return;
+        }
+        if let Some((a, ArgInfo::Fixed(t))) = args
+            .iter()
+            .zip(infos)
+            .find(|(_, i)| matches!(i, ArgInfo::Fixed(t) if !t.is_uniform()))
+        {
+            let (span, ty) = (a.span, t.clone());
+            self.error(CheckError::VectorWhereUniform {
+                span,
+                ty,
+                context: UniformContext::Argument,
+                expected_span: None,
+            });
+            return;
+        }
+        let args = infos.iter().map(ArgInfo::shown).collect();
+        let candidates = self.candidate_sigs(candidates);
+        self.error(CheckError::NoOverload {
+            span,
+            name: name.to_string(),
+            args,
+            candidates,
+            ambiguous,
+        });
+    }
+
+    fn call_overloaded(
+        &mut self,
+        e: &Expr,
+        candidates: &[usize],
+        callee: &Ident,
+        args: &[Expr],
+        expect: Option<&Ty>,
+    ) -> Ty {
+        let infos = self.arg_infos(args);
+        match self.pick_overload(candidates, &infos, expect) {
+            Ok(item) => {
+                self.record_call(e.id, item, callee.span);
+                let Some(sig) = self.sig(item) else {
+                    return Ty::Error;
+                };
+                for ((a, info), p) in args.iter().zip(&infos).zip(&sig.params) {
+                    if let ArgInfo::Literal(_) = info {
+                        self.expr(a, Some(&p.ty));
+                    }
+                }
+                sig.ret
+            }
+            Err(ambiguous) => {
+                self.overload_failed(e.span, &callee.name, args, &infos, candidates, ambiguous);
+                Ty::Error
+            }
+        }
+    }
+
+    /// `Float32(x)`: elementwise on vectors.
+    fn cast(&mut self, e: &Expr, to: Scalar, args: &[Expr]) -> Ty {
+        self.cx.callees.insert(e.id, Callee::Cast(to));
+        let [arg] = args else {
+            self.check_args_unhinted(args);
+            let (expected, found) = (1, args.len());
+            self.error(CheckError::Arity {
+                span: e.span,
+                name: to.name().to_string(),
+                expected,
+                found,
+                def: None,
+                bound: None,
+            });
+            return Ty::Error;
+        };
+        let hint = match literal_kind(arg) {
+            Some(LitKind::Int) if to.is_numeric() => Some(Ty::Scalar(to)),
+            Some(LitKind::Float) if to.is_float() => Some(Ty::Scalar(to)),
+            _ => None,
+        };
+        let t = self.expr(arg, hint.as_ref());
+        if t.is_error() {
+            return Ty::Error;
+        }
+        let shape = match &t {
+            Ty::Scalar(s) => Some((*s, None)),
+            Ty::Vector { elem, len } => elem.scalar().map(|s| (s, Some(*len))),
+            Ty::Array { elem, dims, .. } if dims.len() == 1 => {
+                if self.in_func() {
+                    self.error(CheckError::VectorInFunc {
+                        span: arg.span,
+                        ty: t.clone(),
+                    });
+                    return Ty::Error;
+                }
+                elem.scalar().map(|s| (s, dims.first().copied()))
+            }
+            _ => None,
+        };
+        match shape {
+            Some((from, len)) if cast_allowed(from, to) => match len {
+                Some(len) => Ty::vector(Ty::Scalar(to), len),
+                None => Ty::Scalar(to),
+            },
+            _ => {
+                self.error(CheckError::BadCast {
+                    span: arg.span,
+                    from: t,
+                    to,
+                });
+                Ty::Error
+            }
+        }
+    }
+
+    fn builtin_arity(&mut self, e: &Expr, name: &str, args: &[Expr], expected: usize) -> bool {
+        if args.len() == expected {
+            return true;
+        }
+        self.check_args_unhinted(args);
+        let found = args.len();
+        self.error(CheckError::Arity {
+            span: e.span,
+            name: name.to_string(),
+            expected,
+            found,
+            def: None,
+            bound: None,
+        });
+        false
+    }
+
+    /// An argument of `block` or `range`: a uniform `Int32`.
+    fn range_bound(&mut self, a: &Expr) -> bool {
+        let t = self.expr(a, Some(&Ty::INT32));
+        self.expect(&t, &Ty::INT32, a, None, UniformContext::RangeBound);
+        t == Ty::INT32
+    }
+
+    fn builtin_block(&mut self, e: &Expr, callee: &Ident, args: &[Expr]) -> Ty {
+        self.cx
+            .callees
+            .insert(e.id, Callee::Builtin(Builtin::Block));
+        if self.in_func() {
+            self.check_args_unhinted(args);
+            self.error(CheckError::BlockConstantInFunc {
+                name: "block".to_string(),
+                span: callee.span,
+            });
+            return Ty::Error;
+        }
+        if self.builtin_arity(e, "block", args, 1) {
+            if let Some(a) = args.first() {
+                self.range_bound(a);
+            }
+        }
+        if let Some(bs) = self.block_size() {
+            self.cx.range_lens.insert(e.id, Len::Static(u64::from(bs)));
+        }
+        Ty::Range
+    }
+
+    fn builtin_range(&mut self, e: &Expr, args: &[Expr]) -> Ty {
+        self.cx
+            .callees
+            .insert(e.id, Callee::Builtin(Builtin::Range));
+        if self.builtin_arity(e, "range", args, 2) {
+            if let [a, b] = args {
+                let ok = self.range_bound(a) & self.range_bound(b);
+                let bs = self.block_size();
+                let diff = fold::linear(b, bs)
+                    .zip(fold::linear(a, bs))
+                    .and_then(|(lb, la)| {
+                        let d = lb.terms == la.terms;
+                        d.then(|| lb.constant.checked_sub(la.constant)).flatten()
+                    });
+                let len = match diff {
+                    Some(d) if ok => Len::Static(u64::try_from(d.max(0)).unwrap_or(0)),
+                    _ => Len::Dynamic,
+                };
+                self.cx.range_lens.insert(e.id, len);
+            }
+        }
+        Ty::Range
+    }
+
+    /// `select(c, a, b)`: `a` where `c`, else `b`; elementwise when any of them is a vector.
+    fn builtin_select(&mut self, e: &Expr, args: &[Expr], expect: Option<&Ty>) -> Ty {
+        self.cx
+            .callees
+            .insert(e.id, Callee::Builtin(Builtin::Select));
+        if !self.builtin_arity(e, "select", args, 3) {
+            return Ty::Error;
+        }
+        let [c, a, b] = args else { return Ty::Error };
+        let ct = self.expr(c, Some(&Ty::BOOL));
+        let (at, bt) = match (literal_kind(a), literal_kind(b)) {
+            (Some(_), None) => {
+                let bt = self.expr(b, expect);
+                let h = bt.element().scalar().map(Ty::Scalar).or(expect.cloned());
+                (self.expr(a, h.as_ref()), bt)
+            }
+            _ => {
+                let at = self.expr(a, expect);
+                let h = at.element().scalar().map(Ty::Scalar).or(expect.cloned());
+                (at, self.expr(b, h.as_ref()))
+            }
+        };
+        let clen = match &ct {
+            Ty::Error => return Ty::Error,
+            Ty::Scalar(Scalar::Bool) => None,
+            other => match other.vector_view() {
+                Some((elem, len)) if *elem == Ty::BOOL => {
+                    if self.in_func() {
+                        self.error(CheckError::VectorInFunc {
+                            span: c.span,
+                            ty: ct.clone(),
+                        });
+                        return Ty::Error;
+                    }
+                    Some(len)
+                }
+                _ => {
+                    self.mismatch(&ct, &Ty::BOOL, c, None);
+                    return Ty::Error;
+                }
+            },
+        };
+        if at.is_error() || bt.is_error() {
+            return Ty::Error;
+        }
+        // Uniform values of any type choose as a whole.
+        if clen.is_none() && at.is_uniform() && bt.is_uniform() {
+            if at == bt {
+                return at;
+            }
+            self.select_mismatch(e, a, b, &at, &bt);
+            return Ty::Error;
+        }
+        let view = |t: &Ty| -> Option<(Ty, Option<Len>)> {
+            match t {
+                Ty::Scalar(_) => Some((t.clone(), None)),
+                other => other.vector_view().map(|(e, l)| (e.clone(), Some(l))),
+            }
+        };
+        let (Some((ae, al)), Some((be, bl))) = (view(&at), view(&bt)) else {
+            let (bad, ty) = if view(&at).is_none() {
+                (a, at)
+            } else {
+                (b, bt)
+            };
+            self.error(CheckError::BadOperand {
+                op: "select",
+                op_span: e.span,
+                span: bad.span,
+                ty,
+            });
+            return Ty::Error;
+        };
+        if self.in_func() {
+            let (span, ty) = if al.is_some() {
+                (a.span, at)
+            } else {
+                (b.span, bt)
+            };
+            self.error(CheckError::VectorInFunc { span, ty });
+            return Ty::Error;
+        }
+        if ae != be {
+            self.select_mismatch(e, a, b, &at, &bt);
+            return Ty::Error;
+        }
+        let mut len: Option<(Len, Span)> = clen.map(|l| (l, c.span));
+        for (l, span) in [(al, a.span), (bl, b.span)] {
+            if let Some(l) = l {
+                len = match len {
+                    None => Some((l, span)),
+                    Some((prev, prev_span)) => match prev.unify(l) {
+                        Some(u) => Some((u, prev_span)),
+                        None => {
+                            self.error(CheckError::LengthMismatch {
+                                span,
+                                found: l,
+                                expected: prev,
+                                other: prev_span,
+                            });
+                            return Ty::Error;
+                        }
+                    },
+                };
+            }
+        }
+        match len {
+            Some((len, _)) => Ty::vector(ae, len),
+            None => ae,
+        }
+    }
+
+    fn select_mismatch(&mut self, e: &Expr, a: &Expr, b: &Expr, at: &Ty, bt: &Ty) {
+        let cast = match (at.element().scalar(), bt.element().scalar()) {
+            (Some(x), Some(y)) if cast_allowed(y, x) => Some((true, x, super::pretty::render(b))),
+            _ => None,
+        };
+        self.error(CheckError::OperandMismatch {
+            op: "select",
+            op_span: e.span,
+            lhs: (a.span, at.clone()),
+            rhs: (b.span, bt.clone()),
+            cast,
+        });
+    }
+
+    fn require_power_of_two(&mut self, op: CollectiveOp, span: Span) {
+        if let BodyKind::Kernel {
+            block_size,
+            source,
+            pow2_reported,
+        } = &mut self.kind
+        {
+            if !block_size.is_power_of_two() && !*pow2_reported {
+                *pow2_reported = true;
+                let (block_size, source) = (*block_size, *source);
+                self.error(CheckError::NeedsPowerOfTwo {
+                    span,
+                    op,
+                    block_size,
+                    source,
+                });
+            }
+        }
+    }
+
+    /// `f /~ v`, `f /. v`, `f /: v`, `f :/ v`, with `f` possibly `g(x, y)`.
+    pub fn collective(
+        &mut self,
+        e: &Expr,
+        op: CollectiveOp,
+        op_span: Span,
+        func: &FuncRef,
+        operand: &Expr,
+    ) -> Ty {
+        if let BodyKind::Func { decl, .. } = self.kind {
+            self.error(CheckError::CollectiveInFunc {
+                span: op_span,
+                op,
+                func_decl: decl,
+            });
+            return Ty::Error;
+        }
+        if op != CollectiveOp::Map {
+            self.require_power_of_two(op, op_span);
+        }
+        let operand_ty = self.expr(operand, None);
+        let elements = match &operand_ty {
+            Ty::Error => None,
+            t => match self.vector_of(t, operand.id) {
+                Some(v) => Some(v),
+                None => {
+                    self.error(CheckError::NotAVector {
+                        span: operand.span,
+                        ty: operand_ty.clone(),
+                        op,
+                    });
+                    None
+                }
+            },
+        };
+        let name = func.name.name.as_str();
+        let bound = &func.bound_args;
+        // Casts map; builtins never fit.
+        if let Some(to) = Scalar::from_name(name) {
+            self.check_args_unhinted(bound);
+            self.cx.callees.insert(e.id, Callee::Cast(to));
+            if op != CollectiveOp::Map {
+                let problem = CollectiveFuncProblem::CastInCombine;
+                self.error(CheckError::BadCollectiveFunc {
+                    span: func.span,
+                    op,
+                    name: name.to_string(),
+                    problem,
+                    def: None,
+                });
+                return Ty::Error;
+            }
+            if !bound.is_empty() {
+                let (expected, found) = (1, bound.len() + 1);
+                let bound = Some(bound.len());
+                self.error(CheckError::Arity {
+                    span: func.span,
+                    name: name.to_string(),
+                    expected,
+                    found,
+                    def: None,
+                    bound,
+                });
+                return Ty::Error;
+            }
+            let (elem, len) = elements.unzip();
+            return match elem.as_ref().and_then(Ty::scalar) {
+                Some(from) if cast_allowed(from, to) => {
+                    Ty::vector(Ty::Scalar(to), len.unwrap_or(Len::Dynamic))
+                }
+                Some(_) => {
+                    let from = elem.unwrap_or(Ty::Error);
+                    self.error(CheckError::BadCast {
+                        span: operand.span,
+                        from,
+                        to,
+                    });
+                    Ty::Error
+                }
+                None => Ty::Error,
+            };
+        }
+        if BUILTIN_FUNCS.contains(&name) {
+            self.check_args_unhinted(bound);
+            let problem = CollectiveFuncProblem::Builtin;
+            self.error(CheckError::BadCollectiveFunc {
+                span: func.span,
+                op,
+                name: name.to_string(),
+                problem,
+                def: None,
+            });
+            return Ty::Error;
+        }
+        let per_element = if op == CollectiveOp::Map { 1 } else { 2 };
+        let item = match self.cx.items.lookup(name, self.from_stdlib) {
+            Some(Lookup::One(i)) => match self.cx.program.items.get(i) {
+                Some(Item::Func(_)) => {
+                    for (a, p) in bound
+                        .iter()
+                        .zip(self.sig(i).map(|s| s.params).unwrap_or_default())
+                    {
+                        let t = self.expr(a, Some(&p.ty));
+                        self.bound_arg(&t, &p.ty, a, p.ty_span);
+                    }
+                    let sig_len = self.sig(i).map_or(0, |s| s.params.len());
+                    self.check_args_unhinted(bound.get(sig_len..).unwrap_or(&[]));
+                    i
+                }
+                Some(Item::Kernel(k)) => {
+                    let def = k.name.span;
+                    self.check_args_unhinted(bound);
+                    self.error(CheckError::CallKernel {
+                        span: func.name.span,
+                        name: name.to_string(),
+                        def,
+                    });
+                    return Ty::Error;
+                }
+                _ => {
+                    self.check_args_unhinted(bound);
+                    self.unknown_func(&func.name);
+                    return Ty::Error;
+                }
+            },
+            Some(Lookup::Overloads(candidates)) => {
+                let mut infos = self.arg_infos(bound);
+                let Some((elem, _)) = &elements else {
+                    for a in bound.iter().filter(|a| literal_kind(a).is_some()) {
+                        self.expr(a, None);
+                    }
+                    return Ty::Error;
+                };
+                infos.extend(std::iter::repeat_n(
+                    ArgInfo::Fixed(elem.clone()),
+                    per_element,
+                ));
+                match self.pick_overload(&candidates, &infos, None) {
+                    Ok(i) => {
+                        let params = self.sig(i).map(|s| s.params).unwrap_or_default();
+                        for ((a, info), p) in bound.iter().zip(&infos).zip(&params) {
+                            match info {
+                                ArgInfo::Literal(_) => {
+                                    self.expr(a, Some(&p.ty));
+                                }
+                                ArgInfo::Fixed(t) => self.bound_arg(t, &p.ty, a, p.ty_span),
+                            }
+                        }
+                        i
+                    }
+                    Err(ambiguous) => {
+                        for (a, info) in bound.iter().zip(&infos) {
+                            if let ArgInfo::Literal(_) = info {
+                                self.expr(a, None);
+                            }
+                        }
+                        let poisoned = infos
+                            .iter()
+                            .any(|i| matches!(i, ArgInfo::Fixed(t) if t.is_error()));
+                        let vector_arg = bound.iter().zip(&infos).find_map(|(a, i)| match i {
+                            ArgInfo::Fixed(t) if !t.is_uniform() => Some((a.span, t.clone())),
+                            _ => None,
+                        });
+                        if let Some((span, ty)) = vector_arg {
+                            let context = UniformContext::BoundArgument;
+                            self.error(CheckError::VectorWhereUniform {
+                                span,
+                                ty,
+                                context,
+                                expected_span: None,
+                            });
+                        } else if !poisoned {
+                            // The element types are arguments too, and usually the ones that decide.
+                            let args = infos.iter().map(ArgInfo::shown).collect();
+                            let candidates = self.candidate_sigs(&candidates);
+                            let name = name.to_string();
+                            self.error(CheckError::NoOverload {
+                                span: func.span,
+                                name,
+                                args,
+                                candidates,
+                                ambiguous,
+                            });
+                        }
+                        return Ty::Error;
+                    }
+                }
+            }
+            None => {
+                self.check_args_unhinted(bound);
+                self.unknown_func(&func.name);
+                return Ty::Error;
+            }
+        };
+        self.cx.callees.insert(e.id, Callee::Func(item));
+        if self.in_func() {
+            self.cx.calls.push(CallEdge {
+                caller: self.item,
+                callee: item,
+                span: func.span,
+            });
+        }
+        let Some(sig) = self.sig(item) else {
+            return Ty::Error;
+        };
+        let def = self.def_span(item);
+        let needed = bound.len() + per_element;
+        if sig.params.len() != needed {
+            self.error(CheckError::Arity {
+                span: func.span,
+                name: name.to_string(),
+                expected: sig.params.len(),
+                found: needed,
+                def,
+                bound: Some(bound.len()),
+            });
+            return Ty::Error;
+        }
+        if sig.ret == Ty::Unit {
+            let problem = CollectiveFuncProblem::NoResult;
+            self.error(CheckError::BadCollectiveFunc {
+                span: func.span,
+                op,
+                name: name.to_string(),
+                problem,
+                def,
+            });
+            return Ty::Error;
+        }
+        let element_params: Vec<&super::ParamSig> = sig.params.iter().skip(bound.len()).collect();
+        let (param_ty, param_span) = match element_params.as_slice() {
+            [p] => (p.ty.clone(), p.ty_span),
+            [p, q] if p.ty == q.ty && q.ty == sig.ret => (p.ty.clone(), p.ty_span),
+            _ => {
+                if element_params.iter().any(|p| p.ty.is_error()) || sig.ret.is_error() {
+                    return Ty::Error;
+                }
+                let params = element_params.iter().map(|p| p.ty.clone()).collect();
+                let problem = CollectiveFuncProblem::NotCombining {
+                    params,
+                    ret: sig.ret.clone(),
+                };
+                self.error(CheckError::BadCollectiveFunc {
+                    span: func.span,
+                    op,
+                    name: name.to_string(),
+                    problem,
+                    def,
+                });
+                return Ty::Error;
+            }
+        };
+        let Some((elem, len)) = elements else {
+            return Ty::Error;
+        };
+        if !elem.is_error() && !param_ty.is_error() && elem != param_ty {
+            let found = if operand_ty == Ty::Range {
+                Ty::vector(elem.clone(), len)
+            } else {
+                operand_ty.clone()
+            };
+            self.element_mismatch(&found, &param_ty, operand, Some(param_span));
+        }
+        match op {
+            CollectiveOp::Map => Ty::vector(sig.ret, len),
+            CollectiveOp::Reduce => sig.ret,
+            CollectiveOp::ScanLeft | CollectiveOp::ScanRight => Ty::vector(sig.ret, len),
+        }
+    }
+
+    /// A bound argument of a collective: uniform, of the parameter's type.
+    fn bound_arg(&mut self, t: &Ty, param: &Ty, a: &Expr, param_span: Span) {
+        if !t.is_uniform() && !t.is_error() && param.is_uniform() {
+            let context = UniformContext::BoundArgument;
+            self.error(CheckError::VectorWhereUniform {
+                span: a.span,
+                ty: t.clone(),
+                context,
+                expected_span: None,
+            });
+        } else {
+            self.expect(t, param, a, Some(param_span), UniformContext::BoundArgument);
+        }
+    }
+}

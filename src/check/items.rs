@@ -1,0 +1,461 @@
+//! Items: the global namespace, the standard library's overloads, type aliases and signatures.
+
+use super::error::{CheckError, TypeContext};
+use super::scope::{suggest, BLOCK_CONSTANTS};
+use super::stmt::{BodyKind, FnCtx};
+use super::types::{RecordField, Scalar, Ty};
+use super::{Checker, KernelFacts, Signature};
+use crate::syntax::ast::{FieldType, Item, Program, TypeExpr};
+use crate::syntax::span::{FileId, Span};
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// Names that no item, parameter or variable may take.
+pub(super) const BUILTIN_FUNCS: [&str; 3] = ["block", "range", "select"];
+
+pub(super) fn is_reserved(name: &str) -> bool {
+    BLOCK_CONSTANTS.contains(&name)
+        || BUILTIN_FUNCS.contains(&name)
+        || name == "Range"
+        || Scalar::from_name(name).is_some()
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum AliasState {
+    Unresolved,
+    InProgress,
+    Done(Ty),
+}
+
+/// What a name in the item namespace refers to.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Lookup {
+    One(usize),
+    /// Standard-library funcs overloaded by parameter types.
+    Overloads(Vec<usize>),
+}
+
+pub(super) struct ItemTable {
+    /// `program.items[stdlib_start..]` come from the standard library.
+    pub stdlib_start: usize,
+    /// The first user item of each name.
+    user: HashMap<String, usize>,
+    /// Every standard-library item of each name (overloads).
+    stdlib: HashMap<String, Vec<usize>>,
+}
+
+impl ItemTable {
+    pub fn new(stdlib_start: usize) -> ItemTable {
+        ItemTable {
+            stdlib_start,
+            user: HashMap::new(),
+            stdlib: HashMap::new(),
+        }
+    }
+
+    pub fn is_stdlib(&self, item: usize) -> bool {
+        item >= self.stdlib_start
+    }
+
+    /// Resolves an item name as seen from user code (`from_stdlib == false`: user items hide
+    /// library ones) or from the library (which sees only itself).
+    pub fn lookup(&self, name: &str, from_stdlib: bool) -> Option<Lookup> {
+        if !from_stdlib {
+            if let Some(&i) = self.user.get(name) {
+                return Some(Lookup::One(i));
+            }
+        }
+        match self.stdlib.get(name) {
+            Some(v) if v.len() == 1 => v.first().map(|&i| Lookup::One(i)),
+            Some(v) if !v.is_empty() => Some(Lookup::Overloads(v.clone())),
+            _ => None,
+        }
+    }
+
+    /// Every item name visible from user or library code, for suggestions.
+    pub fn names(&self, from_stdlib: bool) -> Vec<&str> {
+        let mut names: Vec<&str> = self.stdlib.keys().map(String::as_str).collect();
+        if !from_stdlib {
+            names.extend(self.user.keys().map(String::as_str));
+        }
+        names.sort_unstable();
+        names
+    }
+}
+
+/// Where the standard library starts in `program.items`: the driver appends the library's items
+/// after the user's, so they are the trailing items that match the library as parsed here.
+/// A program checked without the library (unit tests) has none.
+pub(super) fn stdlib_start(program: &Program) -> usize {
+    static SHAPE: OnceLock<Vec<(String, u32, u32)>> = OnceLock::new();
+    let shape = SHAPE.get_or_init(|| {
+        let mut shape = Vec::new();
+        for (i, (_, source)) in super::STDLIB.iter().enumerate() {
+            let file = FileId(u32::MAX - i as u32);
+            match crate::syntax::parse(file, source, 0) {
+                Ok(library) => shape.extend(
+                    library
+                        .items
+                        .iter()
+                        .map(|it| (it.name().name.clone(), it.span().start, it.span().end)),
+                ),
+                // A library that does not parse cannot have been appended.
+                Err(_) => return Vec::new(),
+            }
+        }
+        shape
+    });
+    let n = program.items.len();
+    if shape.is_empty() || shape.len() > n {
+        return n;
+    }
+    let start = n - shape.len();
+    let matches = program.items[start..]
+        .iter()
+        .zip(shape)
+        .all(|(item, (name, s, e))| {
+            item.name().name == *name && item.span().start == *s && item.span().end == *e
+        });
+    if matches {
+        start
+    } else {
+        n
+    }
+}
+
+impl Checker<'_> {
+    pub(super) fn collect_items(&mut self) {
+        let program = self.program;
+        for (i, item) in program.items.iter().enumerate() {
+            let name = item.name();
+            if is_reserved(&name.name) {
+                self.error(CheckError::ReservedName {
+                    name: name.name.clone(),
+                    span: name.span,
+                });
+                continue;
+            }
+            if self.items.is_stdlib(i) {
+                let overloads = self.items.stdlib.entry(name.name.clone()).or_default();
+                // Library overloads may share a name; identical signatures are caught below.
+                overloads.push(i);
+                continue;
+            }
+            match self.items.user.get(&name.name) {
+                Some(&first) => {
+                    let first = program
+                        .items
+                        .get(first)
+                        .map(|f| f.name().span)
+                        .unwrap_or(name.span);
+                    self.error(CheckError::DuplicateItem {
+                        name: name.name.clone(),
+                        span: name.span,
+                        first,
+                    });
+                }
+                None => {
+                    self.items.user.insert(name.name.clone(), i);
+                }
+            }
+        }
+        // Library names that are not funcs, or overloads with the same parameters, are bugs in
+        // the library; report them like user duplicates so that they are found.
+        let mut dups = Vec::new();
+        for indices in self.items.stdlib.values() {
+            for (k, &i) in indices.iter().enumerate() {
+                if let Some(&first) = indices[..k]
+                    .iter()
+                    .find(|&&j| same_param_types(program, i, j))
+                {
+                    dups.push((i, first));
+                }
+            }
+        }
+        for (i, first) in dups {
+            if let (Some(item), Some(first)) = (program.items.get(i), program.items.get(first)) {
+                self.error(CheckError::DuplicateItem {
+                    name: item.name().name.clone(),
+                    span: item.name().span,
+                    first: first.name().span,
+                });
+            }
+        }
+    }
+
+    pub(super) fn resolve_aliases(&mut self) {
+        for i in 0..self.program.items.len() {
+            if matches!(self.program.items.get(i), Some(Item::TypeAlias(_))) {
+                self.alias_type(i);
+            }
+        }
+    }
+
+    /// The type an alias names, resolving it (and the aliases it uses) on first use.
+    fn alias_type(&mut self, item: usize) -> Ty {
+        let program = self.program;
+        let Some(Item::TypeAlias(alias)) = program.items.get(item) else {
+            return Ty::Error;
+        };
+        match self.aliases.get(item) {
+            Some(AliasState::Done(ty)) => return ty.clone(),
+            Some(AliasState::InProgress) => {
+                self.error(CheckError::RecursiveAlias {
+                    name: alias.name.name.clone(),
+                    span: alias.name.span,
+                });
+                if let Some(state) = self.aliases.get_mut(item) {
+                    *state = AliasState::Done(Ty::Error);
+                }
+                return Ty::Error;
+            }
+            _ => {}
+        }
+        if let Some(state) = self.aliases.get_mut(item) {
+            *state = AliasState::InProgress;
+        }
+        let from_stdlib = self.items.is_stdlib(item);
+        let ty = self.plain_type(&alias.ty, TypeContext::TypeAlias, from_stdlib);
+        let state = self.aliases.get_mut(item);
+        match state {
+            // A cycle through this alias was reported while resolving it.
+            Some(AliasState::Done(_)) => Ty::Error,
+            Some(state) => {
+                *state = AliasState::Done(ty.clone());
+                ty
+            }
+            None => ty,
+        }
+    }
+
+    /// A named type: a primitive or an alias.
+    pub(super) fn named_type(&mut self, name: &str, span: Span, from_stdlib: bool) -> Ty {
+        if let Some(s) = Scalar::from_name(name) {
+            return Ty::Scalar(s);
+        }
+        if name == "Range" {
+            return Ty::Range;
+        }
+        if let Some(super::items::Lookup::One(i)) = self.items.lookup(name, from_stdlib) {
+            if matches!(self.program.items.get(i), Some(Item::TypeAlias(_))) {
+                return self.alias_type(i);
+            }
+        }
+        let mut candidates: Vec<&str> = Scalar::ALL.iter().map(|s| s.name()).collect();
+        candidates.push("Range");
+        let program = self.program;
+        for n in self.items.names(from_stdlib) {
+            if let Some(Lookup::One(i)) = self.items.lookup(n, from_stdlib) {
+                if matches!(program.items.get(i), Some(Item::TypeAlias(_))) {
+                    candidates.push(n);
+                }
+            }
+        }
+        let suggestion = suggest(name, candidates);
+        self.error(CheckError::UnknownType {
+            name: name.to_string(),
+            span,
+            suggestion,
+        });
+        Ty::Error
+    }
+
+    /// A type that is not an array: scalars, Range, records and aliases of them. `context` says
+    /// what an array would have been, for the error.
+    pub(super) fn plain_type(
+        &mut self,
+        texpr: &TypeExpr,
+        context: TypeContext,
+        from_stdlib: bool,
+    ) -> Ty {
+        match texpr {
+            TypeExpr::Named { name } => self.named_type(&name.name, name.span, from_stdlib),
+            TypeExpr::Record { fields, .. } => self.record_type(fields, from_stdlib),
+            TypeExpr::Array { span, .. } => {
+                self.error(CheckError::TypeNotAllowed {
+                    span: *span,
+                    ty: None,
+                    context,
+                });
+                Ty::Error
+            }
+        }
+    }
+
+    fn record_type(&mut self, fields: &[FieldType], from_stdlib: bool) -> Ty {
+        let mut resolved: Vec<RecordField> = Vec::new();
+        let mut seen: Vec<(&str, Span)> = Vec::new();
+        let mut ok = true;
+        for field in fields {
+            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == field.name.name) {
+                self.error(CheckError::DuplicateField {
+                    name: field.name.name.clone(),
+                    span: field.name.span,
+                    first: *first,
+                });
+                ok = false;
+                continue;
+            }
+            seen.push((&field.name.name, field.name.span));
+            let ty = self.plain_type(&field.ty, TypeContext::RecordField, from_stdlib);
+            ok &= !ty.is_error();
+            resolved.push(RecordField {
+                name: field.name.name.clone(),
+                ty,
+            });
+        }
+        if ok {
+            Ty::Record(self.records.intern(resolved))
+        } else {
+            Ty::Error
+        }
+    }
+
+    /// The block size of a kernel: its `@blocksize(N)`, else `--block-size`.
+    fn block_size(&mut self, item: usize) -> (u32, super::error::BlockSizeSource) {
+        use super::error::BlockSizeSource;
+        let default = (self.options.block_size, BlockSizeSource::Option);
+        let Some(Item::Kernel(kernel)) = self.program.items.get(item) else {
+            return default;
+        };
+        match &kernel.block_size {
+            Some(attr) if (1..=1024).contains(&attr.value) => {
+                (attr.value as u32, BlockSizeSource::Attribute(attr.span))
+            }
+            Some(attr) => {
+                self.error(CheckError::BlockSizeRange {
+                    span: attr.span,
+                    value: attr.value,
+                });
+                default
+            }
+            None => default,
+        }
+    }
+
+    pub(super) fn resolve_signatures(&mut self) {
+        let program = self.program;
+        for (i, item) in program.items.iter().enumerate() {
+            match item {
+                Item::Func(func) => {
+                    let from_stdlib = self.items.is_stdlib(i);
+                    let ret = match &func.ret {
+                        Some(t) => self.plain_type(t, TypeContext::FuncResult, from_stdlib),
+                        None => Ty::Unit,
+                    };
+                    let kind = BodyKind::Func {
+                        ret: ret.clone(),
+                        ret_span: func.ret.as_ref().map(TypeExpr::span),
+                        decl: func.name.span,
+                    };
+                    let mut cx = FnCtx::new(self, i, kind);
+                    let params = cx.params(&func.params, false);
+                    let sig = Signature {
+                        params,
+                        ret,
+                        ret_span: func.ret.as_ref().map(TypeExpr::span),
+                    };
+                    if let Some(slot) = self.sigs.get_mut(i) {
+                        *slot = Some(sig);
+                    }
+                }
+                Item::Kernel(kernel) => {
+                    let (block_size, source) = self.block_size(i);
+                    self.kernels.push(KernelFacts {
+                        item: i,
+                        name: kernel.name.name.clone(),
+                        block_size,
+                    });
+                    let kind = BodyKind::Kernel {
+                        block_size,
+                        source,
+                        pow2_reported: false,
+                    };
+                    let mut cx = FnCtx::new(self, i, kind);
+                    let params = cx.params(&kernel.params, true);
+                    if let Some(slot) = self.sigs.get_mut(i) {
+                        *slot = Some(Signature {
+                            params,
+                            ret: Ty::Unit,
+                            ret_span: None,
+                        });
+                    }
+                }
+                Item::TypeAlias(_) => {}
+            }
+        }
+    }
+
+    pub(super) fn check_bodies(&mut self) {
+        let program = self.program;
+        for (i, item) in program.items.iter().enumerate() {
+            let Some(sig) = self.sigs.get(i).cloned().flatten() else {
+                continue;
+            };
+            match item {
+                Item::Func(func) => {
+                    let kind = BodyKind::Func {
+                        ret: sig.ret.clone(),
+                        ret_span: sig.ret_span,
+                        decl: func.name.span,
+                    };
+                    let mut cx = FnCtx::new(self, i, kind);
+                    cx.declare_params(&sig);
+                    cx.body(&func.body, &func.name);
+                }
+                Item::Kernel(kernel) => {
+                    let facts = self
+                        .kernels
+                        .iter()
+                        .find(|k| k.item == i)
+                        .map(|k| k.block_size);
+                    let (block_size, source) = match (facts, &kernel.block_size) {
+                        (Some(bs), Some(attr)) if u64::from(bs) == attr.value => {
+                            (bs, super::error::BlockSizeSource::Attribute(attr.span))
+                        }
+                        (Some(bs), _) => (bs, super::error::BlockSizeSource::Option),
+                        (None, _) => (
+                            self.options.block_size,
+                            super::error::BlockSizeSource::Option,
+                        ),
+                    };
+                    let kind = BodyKind::Kernel {
+                        block_size,
+                        source,
+                        pow2_reported: false,
+                    };
+                    let mut cx = FnCtx::new(self, i, kind);
+                    cx.declare_params(&sig);
+                    cx.body(&kernel.body, &kernel.name);
+                }
+                Item::TypeAlias(_) => {}
+            }
+        }
+    }
+}
+
+/// Whether two funcs have the same parameter types as written (for library overloads).
+fn same_param_types(program: &Program, a: usize, b: usize) -> bool {
+    fn written(t: &TypeExpr) -> String {
+        match t {
+            TypeExpr::Named { name } => name.name.clone(),
+            TypeExpr::Record { fields, .. } => {
+                let f: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("{}:{}", f.name.name, written(&f.ty)))
+                    .collect();
+                format!("{{{}}}", f.join(","))
+            }
+            TypeExpr::Array { elem, dims, .. } => format!("{}[{}]", written(elem), dims.len()),
+        }
+    }
+    let params = |i: usize| match program.items.get(i) {
+        Some(Item::Func(f)) => Some(f.params.iter().map(|p| written(&p.ty)).collect::<Vec<_>>()),
+        _ => None,
+    };
+    match (params(a), params(b)) {
+        (Some(x), Some(y)) => x == y,
+        // Two library items of one name where one is not a func: a plain duplicate.
+        _ => true,
+    }
+}

@@ -1,0 +1,314 @@
+//! The lowering of one body (a kernel's or a `func`'s): builder, scopes, variables, and the
+//! control-flow helpers every statement and expression lowering uses.
+
+use super::error::CodegenError;
+use super::hazards::Hazards;
+use super::intrinsics::Intrinsic;
+use super::Cx;
+use crate::check::types::Ty;
+use crate::syntax::ast::ExprId;
+use crate::syntax::span::Span;
+use inkwell::basic_block::BasicBlock;
+use inkwell::builder::Builder;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
+use inkwell::IntPredicate;
+use std::collections::HashMap;
+
+pub type Result<T> = std::result::Result<T, CodegenError>;
+
+/// An array in memory: a kernel's global array parameter, or a block's shared array.
+#[derive(Debug, Clone)]
+pub struct ArrayRef<'ctx> {
+    /// What hazard tracking calls this array (its name; compiler-made arrays get unique names).
+    pub key: String,
+    pub ptr: PointerValue<'ctx>,
+    pub elem: Ty,
+    /// One `i32` per dimension, row-major (`[rows, cols]` for two dimensions).
+    pub dims: Vec<IntValue<'ctx>>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Var<'ctx> {
+    /// A scalar, record or range in an `alloca` (promoted to a register by `mem2reg`).
+    Local {
+        ptr: PointerValue<'ctx>,
+        ty: Ty,
+    },
+    Array(ArrayRef<'ctx>),
+}
+
+#[derive(Debug, Clone)]
+pub enum Mode {
+    /// Block-level code: every thread runs it; stores happen once per block.
+    Kernel { name: String, block_size: u32 },
+    /// Element-level code of a `func`: one thread, its own values.
+    Func { ret: Option<Ty> },
+}
+
+pub struct Body<'a, 'ctx> {
+    pub cx: &'a Cx<'a, 'ctx>,
+    pub b: Builder<'ctx>,
+    pub function: FunctionValue<'ctx>,
+    /// Positioned in the entry block, which holds only `alloca`s and a branch to the code.
+    allocas: Builder<'ctx>,
+    entry: BasicBlock<'ctx>,
+    first: BasicBlock<'ctx>,
+    scopes: Vec<HashMap<String, Var<'ctx>>>,
+    pub mode: Mode,
+    pub hazards: Hazards,
+    /// Uniform operands of the vector expression being lowered, evaluated once before its loop.
+    pub hoisted: HashMap<ExprId, BasicValueEnum<'ctx>>,
+    /// Scans written to shared memory before the loop that reads them.
+    pub materialized: HashMap<ExprId, ArrayRef<'ctx>>,
+    /// Above zero while emitting code that only some threads run (block-stride loops, the
+    /// once-per-block store): no barrier may be placed there, and reads need no hazard tracking.
+    pub lane_depth: u32,
+    fresh: u32,
+}
+
+impl<'a, 'ctx> Body<'a, 'ctx> {
+    pub fn new(cx: &'a Cx<'a, 'ctx>, function: FunctionValue<'ctx>, mode: Mode) -> Body<'a, 'ctx> {
+        let context = cx.context;
+        let entry = context.append_basic_block(function, "entry");
+        let first = context.append_basic_block(function, "start");
+        let allocas = context.create_builder();
+        allocas.position_at_end(entry);
+        let b = context.create_builder();
+        b.position_at_end(first);
+        Body {
+            cx,
+            b,
+            function,
+            allocas,
+            entry,
+            first,
+            scopes: vec![HashMap::new()],
+            mode,
+            hazards: Hazards::default(),
+            hoisted: HashMap::new(),
+            materialized: HashMap::new(),
+            lane_depth: 0,
+            fresh: 0,
+        }
+    }
+
+    /// Closes the entry block. Called once, after the body is lowered.
+    pub fn finish_entry(&self) -> Result<()> {
+        self.allocas.position_at_end(self.entry);
+        self.allocas.build_unconditional_branch(self.first)?;
+        Ok(())
+    }
+
+    pub fn is_kernel(&self) -> bool {
+        matches!(self.mode, Mode::Kernel { .. })
+    }
+
+    pub fn block_size(&self, span: Span) -> Result<u32> {
+        match &self.mode {
+            Mode::Kernel { block_size, .. } => Ok(*block_size),
+            Mode::Func { .. } => Err(CodegenError::not_implemented(
+                "`BLOCKSIZE` inside a `func`",
+                span,
+            )),
+        }
+    }
+
+    /// A name for a compiler-made global or block, unique in this body.
+    pub fn fresh_name(&mut self, what: &str) -> String {
+        self.fresh += 1;
+        match &self.mode {
+            Mode::Kernel { name, .. } => format!("{name}.{what}.{}", self.fresh),
+            Mode::Func { .. } => format!(
+                "{}.{what}.{}",
+                self.function.get_name().to_string_lossy(),
+                self.fresh
+            ),
+        }
+    }
+
+    // ---- scopes ----
+
+    pub fn push_scope(&mut self) {
+        self.scopes.push(HashMap::new());
+    }
+
+    pub fn pop_scope(&mut self) {
+        self.scopes.pop();
+    }
+
+    pub fn bind(&mut self, name: &str, var: Var<'ctx>) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.insert(name.to_string(), var);
+        }
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<&Var<'ctx>> {
+        self.scopes.iter().rev().find_map(|s| s.get(name))
+    }
+
+    // ---- small builders ----
+
+    pub fn alloca(&self, ty: BasicTypeEnum<'ctx>, name: &str) -> Result<PointerValue<'ctx>> {
+        Ok(self.allocas.build_alloca(ty, name)?)
+    }
+
+    pub fn i32(&self, v: i64) -> IntValue<'ctx> {
+        self.cx.context.i32_type().const_int(v as u64, true)
+    }
+
+    pub fn i64(&self, v: i64) -> IntValue<'ctx> {
+        self.cx.context.i64_type().const_int(v as u64, true)
+    }
+
+    pub fn intrinsic(&self, intrinsic: Intrinsic) -> FunctionValue<'ctx> {
+        intrinsic.declare(self.cx.context, self.cx.module)
+    }
+
+    pub fn sreg(&self, intrinsic: Intrinsic) -> Result<IntValue<'ctx>> {
+        let call = self.b.build_call(self.intrinsic(intrinsic), &[], "")?;
+        call.try_as_basic_value()
+            .basic()
+            .map(|v| v.into_int_value())
+            .ok_or_else(|| CodegenError::Internal {
+                message: "special register read has no value".into(),
+                span: None,
+            })
+    }
+
+    pub fn tid(&self) -> Result<IntValue<'ctx>> {
+        self.sreg(Intrinsic::TidX)
+    }
+
+    /// `bar.sync 0`. Only ever placed in block-uniform control flow.
+    pub fn barrier(&mut self) -> Result<()> {
+        if self.lane_depth > 0 {
+            return Err(CodegenError::Internal {
+                message: "a barrier in thread-divergent code".into(),
+                span: None,
+            });
+        }
+        self.b
+            .build_call(self.intrinsic(Intrinsic::Barrier0), &[], "")?;
+        self.hazards.clear();
+        Ok(())
+    }
+
+    /// True when the current block already ends (after `return`): code after it is dead.
+    pub fn terminated(&self) -> bool {
+        self.b
+            .get_insert_block()
+            .and_then(|bb| bb.get_terminator())
+            .is_some()
+    }
+
+    /// Continues in a fresh block (after a terminator), so that dead code still has a place.
+    pub fn continue_in_dead_block(&self) {
+        let dead = self.cx.context.append_basic_block(self.function, "dead");
+        self.b.position_at_end(dead);
+    }
+
+    pub fn branch_to(&self, target: BasicBlock<'ctx>) -> Result<()> {
+        if !self.terminated() {
+            self.b.build_unconditional_branch(target)?;
+        }
+        Ok(())
+    }
+
+    /// `if cond { then(self) }`.
+    pub fn build_if(
+        &mut self,
+        cond: IntValue<'ctx>,
+        then: &mut dyn FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        let context = self.cx.context;
+        let then_bb = context.append_basic_block(self.function, "then");
+        let join = context.append_basic_block(self.function, "endif");
+        self.b.build_conditional_branch(cond, then_bb, join)?;
+        self.b.position_at_end(then_bb);
+        then(self)?;
+        self.branch_to(join)?;
+        self.b.position_at_end(join);
+        Ok(())
+    }
+
+    /// `for (i = start; i < end; i += step) body(self, i)`, signed `i32` compare.
+    pub fn build_counted_loop(
+        &mut self,
+        start: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
+    ) -> Result<()> {
+        let context = self.cx.context;
+        let counter = self.alloca(context.i32_type().into(), "i")?;
+        self.b.build_store(counter, start)?;
+        let head = context.append_basic_block(self.function, "loop");
+        let body_bb = context.append_basic_block(self.function, "body");
+        let exit = context.append_basic_block(self.function, "endloop");
+        self.b.build_unconditional_branch(head)?;
+        self.b.position_at_end(head);
+        let i = self
+            .b
+            .build_load(context.i32_type(), counter, "i")?
+            .into_int_value();
+        let more = self
+            .b
+            .build_int_compare(IntPredicate::SLT, i, end, "more")?;
+        self.b.build_conditional_branch(more, body_bb, exit)?;
+        self.b.position_at_end(body_bb);
+        body(self, i)?;
+        if !self.terminated() {
+            let next = self.b.build_int_add(i, step, "next")?;
+            self.b.build_store(counter, next)?;
+            self.b.build_unconditional_branch(head)?;
+        }
+        self.b.position_at_end(exit);
+        Ok(())
+    }
+
+    /// Runs `body(k)` for the elements `k = tid, tid + BLOCKSIZE, ... < n` of a block vector: each
+    /// thread handles the elements it owns. The body is thread-divergent code.
+    pub fn block_stride_loop(
+        &mut self,
+        n: IntValue<'ctx>,
+        span: Span,
+        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
+    ) -> Result<()> {
+        let block_size = self.block_size(span)?;
+        let tid = self.tid()?;
+        self.lane_depth += 1;
+        let result = self.build_counted_loop(tid, n, self.i32(block_size as i64), body);
+        self.lane_depth -= 1;
+        result
+    }
+
+    /// Runs `body` on thread 0 only: a uniform statement's side effect happens once per block.
+    pub fn once_per_block(&mut self, body: &mut dyn FnMut(&mut Self) -> Result<()>) -> Result<()> {
+        let tid = self.tid()?;
+        let first = self
+            .b
+            .build_int_compare(IntPredicate::EQ, tid, self.i32(0), "leader")?;
+        self.lane_depth += 1;
+        let result = self.build_if(first, body);
+        self.lane_depth -= 1;
+        result
+    }
+
+    pub fn smin(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let lt = self.b.build_int_compare(IntPredicate::SLT, a, b, "")?;
+        Ok(self.b.build_select(lt, a, b, "min")?.into_int_value())
+    }
+
+    pub fn smax(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let gt = self.b.build_int_compare(IntPredicate::SGT, a, b, "")?;
+        Ok(self.b.build_select(gt, a, b, "max")?.into_int_value())
+    }
+
+    /// `ceil(a / b)` for `a >= 0`, `b > 0`.
+    pub fn ceil_div(&self, a: IntValue<'ctx>, b: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let bm1 = self.b.build_int_sub(b, self.i32(1), "")?;
+        let sum = self.b.build_int_add(a, bm1, "")?;
+        Ok(self.b.build_int_signed_div(sum, b, "ceil")?)
+    }
+}

@@ -1,0 +1,101 @@
+//! A `func`: element-level code, an internal `alwaysinline` LLVM function. The optimiser inlines
+//! it at every call at every `-O` level (the `O0` pipeline runs the always-inliner), so a `func`
+//! never becomes a PTX function.
+
+use super::body::{Body, Mode, Result, Var};
+use super::error::CodegenError;
+use super::Cx;
+use crate::check::types::{Space, Ty};
+use crate::syntax::ast::FuncDecl;
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::module::Linkage;
+use inkwell::types::{BasicMetadataTypeEnum, BasicType};
+use inkwell::values::FunctionValue;
+
+/// Declares `func` number `item` of the program; `symbol` is its LLVM name.
+pub fn declare<'ctx>(
+    cx: &Cx<'_, 'ctx>,
+    decl: &FuncDecl,
+    symbol: &str,
+) -> Result<FunctionValue<'ctx>> {
+    let mut params: Vec<BasicMetadataTypeEnum> = Vec::with_capacity(decl.params.len());
+    for param in &decl.params {
+        let ty = cx.resolver.borrow_mut().resolve(&param.ty, Space::Global)?;
+        if matches!(ty, Ty::Array { .. }) {
+            return Err(CodegenError::not_implemented(
+                "an array parameter of a `func`",
+                param.span,
+            ));
+        }
+        let llvm = cx
+            .types
+            .reg(&ty, &cx.resolver.borrow().records)
+            .ok_or_else(|| {
+                CodegenError::internal("a parameter type without a register form", param.span)
+            })?;
+        params.push(llvm.into());
+    }
+    let fn_type = match &decl.ret {
+        Some(ret) => {
+            let ty = cx.resolver.borrow_mut().resolve(ret, Space::Local)?;
+            let llvm = cx
+                .types
+                .reg(&ty, &cx.resolver.borrow().records)
+                .ok_or_else(|| {
+                    CodegenError::not_implemented("a `func` returning this type", ret.span())
+                })?;
+            llvm.fn_type(&params, false)
+        }
+        None => cx.context.void_type().fn_type(&params, false),
+    };
+    let function = cx
+        .module
+        .add_function(symbol, fn_type, Some(Linkage::Internal));
+    let always_inline = cx
+        .context
+        .create_enum_attribute(Attribute::get_named_enum_kind_id("alwaysinline"), 0);
+    function.add_attribute(AttributeLoc::Function, always_inline);
+    Ok(function)
+}
+
+pub struct FuncLowering<'a, 'ctx> {
+    cx: &'a Cx<'a, 'ctx>,
+    decl: &'a FuncDecl,
+    function: FunctionValue<'ctx>,
+}
+
+impl<'a, 'ctx> FuncLowering<'a, 'ctx> {
+    pub fn new(
+        cx: &'a Cx<'a, 'ctx>,
+        decl: &'a FuncDecl,
+        function: FunctionValue<'ctx>,
+    ) -> FuncLowering<'a, 'ctx> {
+        FuncLowering { cx, decl, function }
+    }
+
+    pub fn run(self) -> Result<()> {
+        let ret = match &self.decl.ret {
+            Some(ret) => Some(self.cx.resolver.borrow_mut().resolve(ret, Space::Local)?),
+            None => None,
+        };
+        let mut body = Body::new(self.cx, self.function, Mode::Func { ret });
+        for (i, param) in self.decl.params.iter().enumerate() {
+            let ty = self
+                .cx
+                .resolver
+                .borrow_mut()
+                .resolve(&param.ty, Space::Global)?;
+            let value = self
+                .function
+                .get_nth_param(i as u32)
+                .ok_or_else(|| CodegenError::internal("parameter", param.span))?;
+            value.set_name(&param.name.name);
+            // Parameters are variables: they may be assigned.
+            let ptr = body.alloca(value.get_type(), &param.name.name)?;
+            body.b.build_store(ptr, value)?;
+            body.bind(&param.name.name, Var::Local { ptr, ty });
+        }
+        body.block(&self.decl.body)?;
+        body.finish(self.decl.span)
+    }
+}

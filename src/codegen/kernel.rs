@@ -1,0 +1,164 @@
+//! A kernel: its PTX entry point, parameters, launch bounds, and body.
+//!
+//! Calling convention (what a host passes, in order): one PTX parameter per LOOM parameter, in
+//! declaration order. Scalars by value (`Int32`/`UInt32` as 32-bit, `Int64`/`UInt64` as 64-bit
+//! integers, `Float32`/`Float64`, `Bool` as one byte: non-zero is true); arrays as a 64-bit
+//! pointer to global memory (`ptr addrspace(1)`, marked `noalias`: arrays never overlap), elements
+//! contiguous and row-major. Array dimensions are not passed: the kernel computes them from their
+//! expressions (literals, `BLOCKSIZE`, `BLOCKS`, `THREADS`, scalar parameters). The launch must
+//! use exactly `BLOCKSIZE` threads per block (`.reqntid`) and any number of blocks (`BLOCKS`).
+
+use super::body::{ArrayRef, Body, Mode, Result, Var};
+use super::error::CodegenError;
+use super::Cx;
+use crate::check::types::{Scalar, Space, Ty};
+use crate::check::KernelFacts;
+use crate::syntax::ast::{KernelDecl, TypeExpr};
+use inkwell::attributes::{Attribute, AttributeLoc};
+use inkwell::types::BasicMetadataTypeEnum;
+use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
+
+pub struct KernelLowering<'a, 'ctx> {
+    cx: &'a Cx<'a, 'ctx>,
+    facts: &'a KernelFacts,
+    decl: &'a KernelDecl,
+}
+
+impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
+    pub fn new(
+        cx: &'a Cx<'a, 'ctx>,
+        facts: &'a KernelFacts,
+        decl: &'a KernelDecl,
+    ) -> KernelLowering<'a, 'ctx> {
+        KernelLowering { cx, facts, decl }
+    }
+
+    pub fn run(self) -> Result<FunctionValue<'ctx>> {
+        let mut param_tys = Vec::with_capacity(self.decl.params.len());
+        for param in &self.decl.params {
+            param_tys.push(
+                self.cx
+                    .resolver
+                    .borrow_mut()
+                    .resolve(&param.ty, Space::Global)?,
+            );
+        }
+        let mut llvm_params: Vec<BasicMetadataTypeEnum> = Vec::with_capacity(param_tys.len());
+        for (param, ty) in self.decl.params.iter().zip(&param_tys) {
+            llvm_params.push(match ty {
+                Ty::Scalar(Scalar::Bool) => self.cx.context.i8_type().into(),
+                Ty::Scalar(s) => self.cx.types.scalar(*s).into(),
+                Ty::Array { dims, .. } if dims.len() <= 2 => self.cx.types.global_ptr().into(),
+                _ => {
+                    return Err(CodegenError::not_implemented(
+                        "a kernel parameter of this type (only scalars and arrays for now)",
+                        param.span,
+                    ))
+                }
+            });
+        }
+        let fn_type = self.cx.context.void_type().fn_type(&llvm_params, false);
+        let function = self.cx.module.add_function(&self.facts.name, fn_type, None);
+        let noalias = self
+            .cx
+            .context
+            .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
+        for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
+            if let Some(value) = function.get_nth_param(i as u32) {
+                value.set_name(&param.name.name);
+            }
+            if matches!(ty, Ty::Array { .. }) {
+                function.add_attribute(AttributeLoc::Param(i as u32), noalias);
+            }
+        }
+        self.annotate(function)?;
+
+        let mode = Mode::Kernel {
+            name: self.facts.name.clone(),
+            block_size: self.facts.block_size,
+        };
+        let mut body = Body::new(self.cx, function, mode);
+        // Scalars first: array dimensions may use any scalar parameter.
+        for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
+            let Ty::Scalar(s) = ty else { continue };
+            let value = function
+                .get_nth_param(i as u32)
+                .ok_or_else(|| CodegenError::internal("parameter", param.span))?;
+            let value = body.to_reg(value, ty)?;
+            let ptr = body.alloca(self.cx.types.scalar(*s), &param.name.name)?;
+            body.b.build_store(ptr, value)?;
+            body.bind(
+                &param.name.name,
+                Var::Local {
+                    ptr,
+                    ty: ty.clone(),
+                },
+            );
+        }
+        for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
+            let Ty::Array { elem, .. } = ty else { continue };
+            let TypeExpr::Array {
+                dims: dim_exprs, ..
+            } = &param.ty
+            else {
+                return Err(CodegenError::internal(
+                    "an array parameter without dimensions",
+                    param.span,
+                ));
+            };
+            let mut dims = Vec::with_capacity(dim_exprs.len());
+            for dim in dim_exprs {
+                let v = body.expr(dim)?.into_int_value();
+                let v =
+                    body.b
+                        .build_int_cast_sign_flag(v, self.cx.context.i32_type(), true, "dim")?;
+                dims.push(v);
+            }
+            if dims.is_empty() {
+                return Err(CodegenError::not_implemented(
+                    "an array parameter without a length",
+                    param.span,
+                ));
+            }
+            let ptr = function
+                .get_nth_param(i as u32)
+                .ok_or_else(|| CodegenError::internal("parameter", param.span))?
+                .into_pointer_value();
+            let array = ArrayRef {
+                key: param.name.name.clone(),
+                ptr,
+                elem: (**elem).clone(),
+                dims,
+            };
+            body.bind(&param.name.name, Var::Array(array));
+        }
+        body.block(&self.decl.body)?;
+        body.finish(self.decl.span)?;
+        Ok(function)
+    }
+
+    /// `!nvvm.annotations`: the function is a kernel (`.entry`), launched with exactly
+    /// `BLOCKSIZE` threads (`.reqntid N, 1, 1`; it also bounds ptxas's register budget as
+    /// `.maxntid` would, and ptxas rejects a kernel that has both directives).
+    fn annotate(&self, function: FunctionValue<'ctx>) -> Result<()> {
+        let context = self.cx.context;
+        let i32t = context.i32_type();
+        let entries: [(&str, u64); 2] = [("kernel", 1), ("reqntidx", self.facts.block_size as u64)];
+        for (key, value) in entries {
+            let fields: [BasicMetadataValueEnum; 3] = [
+                function.as_global_value().as_pointer_value().into(),
+                context.metadata_string(key).into(),
+                i32t.const_int(value, false).into(),
+            ];
+            let node = context.metadata_node(&fields);
+            self.cx
+                .module
+                .add_global_metadata("nvvm.annotations", &node)
+                .map_err(|e| CodegenError::Internal {
+                    message: format!("nvvm.annotations: {e}"),
+                    span: None,
+                })?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,260 @@
+//! Arrays in memory: element addresses (row-major), checked and unchecked loads and stores.
+//!
+//! `a[i]` is unchecked: an index outside the array is undefined behaviour, as in CUDA. `a[[i]]`
+//! is checked: a read outside gives zero of the element type, a write outside is dropped; the
+//! access is branched around, so nothing outside the array is ever touched.
+
+use super::body::{ArrayRef, Body, Result, Var};
+use super::error::CodegenError;
+use crate::check::types::Ty;
+use crate::syntax::ast::{Expr, ExprKind};
+use crate::syntax::span::Span;
+use inkwell::types::BasicType;
+use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
+use inkwell::IntPredicate;
+
+/// Where an element is: its linear index and, for a checked access, whether it is inside.
+pub struct Element<'ctx> {
+    pub index: IntValue<'ctx>,
+    pub in_bounds: Option<IntValue<'ctx>>,
+}
+
+impl<'a, 'ctx> Body<'a, 'ctx> {
+    /// The array `e` names (a variable) or holds (a materialized scan).
+    pub fn array(&self, e: &Expr) -> Result<ArrayRef<'ctx>> {
+        if let Some(array) = self.materialized.get(&e.id) {
+            return Ok(array.clone());
+        }
+        match &e.kind {
+            ExprKind::Name(name) => match self.lookup(&name.name) {
+                Some(Var::Array(array)) => Ok(array.clone()),
+                _ => Err(CodegenError::internal(
+                    format!("`{}` is not an array", name.name),
+                    e.span,
+                )),
+            },
+            _ => Err(CodegenError::not_implemented(
+                "indexing a computed block vector",
+                e.span,
+            )),
+        }
+    }
+
+    /// An index value as `i64`, extended by the signedness of its type.
+    pub fn index64(&self, v: IntValue<'ctx>, signed: bool) -> Result<IntValue<'ctx>> {
+        let i64t = self.cx.context.i64_type();
+        Ok(match v.get_type().get_bit_width() {
+            64 => v,
+            _ if signed => self.b.build_int_s_extend(v, i64t, "idx")?,
+            _ => self.b.build_int_z_extend(v, i64t, "idx")?,
+        })
+    }
+
+    /// The linear index of `array[indices...]` (each index already `i64`): row-major.
+    pub fn element(
+        &self,
+        array: &ArrayRef<'ctx>,
+        indices: &[IntValue<'ctx>],
+        checked: bool,
+        span: Span,
+    ) -> Result<Element<'ctx>> {
+        if indices.is_empty() || indices.len() > array.dims.len() {
+            return Err(CodegenError::internal("wrong number of subscripts", span));
+        }
+        let mut linear = self.i64(0);
+        let mut in_bounds: Option<IntValue> = None;
+        for (d, index) in indices.iter().enumerate() {
+            let extent = self.index64(array.dims[d], true)?;
+            if d > 0 {
+                linear = self.b.build_int_mul(linear, extent, "")?;
+            }
+            linear = self.b.build_int_add(linear, *index, "")?;
+            if checked {
+                // Unsigned compare: a negative index is huge and fails too.
+                let inside =
+                    self.b
+                        .build_int_compare(IntPredicate::ULT, *index, extent, "inside")?;
+                in_bounds = Some(match in_bounds {
+                    Some(prev) => self.b.build_and(prev, inside, "")?,
+                    None => inside,
+                });
+            }
+        }
+        // A subscript of a row of a two-dimensional array: the row's first element.
+        for d in indices.len()..array.dims.len() {
+            let extent = self.index64(array.dims[d], true)?;
+            linear = self.b.build_int_mul(linear, extent, "")?;
+        }
+        Ok(Element {
+            index: linear,
+            in_bounds,
+        })
+    }
+
+    pub fn element_ptr(
+        &self,
+        array: &ArrayRef<'ctx>,
+        index: IntValue<'ctx>,
+        span: Span,
+    ) -> Result<PointerValue<'ctx>> {
+        let elem = self.mem_type(&array.elem, span)?;
+        // SAFETY: the index stays inside the array for unchecked accesses by the language's rules
+        // (breaking them is the user's undefined behaviour) and is branched around otherwise.
+        Ok(unsafe {
+            self.b
+                .build_in_bounds_gep(elem, array.ptr, &[index], "elem")?
+        })
+    }
+
+    /// Loads an element; outside a checked access's bounds the result is zero.
+    pub fn load_element(
+        &mut self,
+        array: &ArrayRef<'ctx>,
+        at: &Element<'ctx>,
+        span: Span,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let Some(in_bounds) = at.in_bounds else {
+            return self.load_at(array, at.index, span);
+        };
+        let context = self.cx.context;
+        let before = self
+            .b
+            .get_insert_block()
+            .ok_or_else(|| CodegenError::internal("no block", span))?;
+        let load_bb = context.append_basic_block(self.function, "checked.load");
+        let join = context.append_basic_block(self.function, "checked.end");
+        self.b.build_conditional_branch(in_bounds, load_bb, join)?;
+        self.b.position_at_end(load_bb);
+        let v = self.load_at(array, at.index, span)?;
+        let load_end = self
+            .b
+            .get_insert_block()
+            .ok_or_else(|| CodegenError::internal("no block", span))?;
+        self.b.build_unconditional_branch(join)?;
+        self.b.position_at_end(join);
+        let zero = self.zero_of(&array.elem, span)?;
+        let phi = self.b.build_phi(zero.get_type(), "checked")?;
+        phi.add_incoming(&[(&zero, before), (&v, load_end)]);
+        Ok(phi.as_basic_value())
+    }
+
+    fn load_at(
+        &self,
+        array: &ArrayRef<'ctx>,
+        index: IntValue<'ctx>,
+        span: Span,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let ptr = self.element_ptr(array, index, span)?;
+        let raw = self
+            .b
+            .build_load(self.mem_type(&array.elem, span)?, ptr, "load")?;
+        self.to_reg(raw, &array.elem)
+    }
+
+    /// Stores an element; outside a checked access's bounds nothing happens.
+    pub fn store_element(
+        &mut self,
+        array: &ArrayRef<'ctx>,
+        at: &Element<'ctx>,
+        v: BasicValueEnum<'ctx>,
+        span: Span,
+    ) -> Result<()> {
+        let elem = array.elem.clone();
+        let store = |this: &mut Self| -> Result<()> {
+            let ptr = this.element_ptr(array, at.index, span)?;
+            let v = this.to_mem(v, &elem)?;
+            this.b.build_store(ptr, v)?;
+            Ok(())
+        };
+        match at.in_bounds {
+            Some(in_bounds) => self.build_if(in_bounds, &mut |this| store(this)),
+            None => store(self),
+        }
+    }
+
+    /// `a[i]`, `a[i, j]`, `a[[i]]` read as a uniform value (every thread reads it).
+    pub fn index_uniform(
+        &mut self,
+        e: &Expr,
+        base: &Expr,
+        indices: &[Expr],
+        checked: bool,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        if !self.ty_of(e).is_uniform() {
+            return Err(CodegenError::internal(
+                "a block vector where a uniform value was expected",
+                e.span,
+            ));
+        }
+        let array = self.array(base)?;
+        let at = self.subscripts(&array, indices, checked, e.span)?;
+        if self.is_kernel()
+            && self.lane_depth == 0
+            && self.hazards.written_by_leader.contains(&array.key)
+        {
+            // Thread 0 stored to this array since the last barrier: make its store visible.
+            self.barrier()?;
+        }
+        if self.lane_depth == 0 {
+            self.hazards.read_by_all.insert(array.key.clone());
+        }
+        self.load_element(&array, &at, e.span)
+    }
+
+    /// Evaluates scalar subscripts and finds the element.
+    pub fn subscripts(
+        &mut self,
+        array: &ArrayRef<'ctx>,
+        indices: &[Expr],
+        checked: bool,
+        span: Span,
+    ) -> Result<Element<'ctx>> {
+        let mut values = Vec::with_capacity(indices.len());
+        for index in indices {
+            let scalar = self.scalar_of(index)?;
+            if !scalar.is_integer() || !matches!(self.ty_of(index), Ty::Scalar(_)) {
+                return Err(CodegenError::internal(
+                    "a subscript that is not an integer",
+                    index.span,
+                ));
+            }
+            let v = self.expr(index)?.into_int_value();
+            values.push(self.index64(v, scalar.is_signed())?);
+        }
+        self.element(array, &values, checked, span)
+    }
+
+    /// Declares a block's shared array of `len` elements of `elem` (one per block, uninitialised).
+    pub fn shared_array(
+        &mut self,
+        name: &str,
+        elem: &Ty,
+        dims: &[u64],
+        span: Span,
+    ) -> Result<ArrayRef<'ctx>> {
+        let count: u64 = dims.iter().product();
+        let elem_ty = self.mem_type(elem, span)?;
+        let array_ty = elem_ty.array_type(count.max(1) as u32);
+        let symbol = self.fresh_name(name);
+        let global = self.cx.module.add_global(
+            array_ty,
+            Some(inkwell::AddressSpace::from(super::types::SHARED)),
+            &symbol,
+        );
+        global.set_linkage(inkwell::module::Linkage::Internal);
+        global.set_initializer(&array_ty.get_undef());
+        global.set_alignment(16);
+        let dims = dims.iter().map(|d| self.i32(*d as i64)).collect();
+        Ok(ArrayRef {
+            key: symbol,
+            ptr: global.as_pointer_value(),
+            elem: elem.clone(),
+            dims,
+        })
+    }
+
+    /// `i32` length of the first dimension.
+    pub fn length(&self, array: &ArrayRef<'ctx>) -> IntValue<'ctx> {
+        array.dims[0]
+    }
+}

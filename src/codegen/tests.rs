@@ -1,0 +1,253 @@
+//! End-to-end tests of code generation: LOOM source through the parser, the checker, lowering,
+//! LLVM's optimiser and the NVPTX backend, with `ptxas` (when `LOOM_PTXAS` names it) as the judge
+//! of the PTX.
+
+use super::{lower, CodegenOptions};
+use crate::check::{check, CheckOptions, STDLIB};
+use crate::diagnostics::Diagnostic;
+use crate::syntax::parse;
+use crate::syntax::span::FileId;
+use crate::target::{NvptxTarget, OptLevel};
+use inkwell::context::Context;
+
+pub struct Compiled {
+    /// IR straight out of code generation.
+    pub raw_ir: String,
+    /// IR after the optimiser.
+    pub ir: String,
+    pub ptx: String,
+}
+
+fn front_end(source: &str, block_size: u32) -> Result<crate::check::Checked, Vec<Diagnostic>> {
+    let mut program = parse(FileId(0), source, 0)?;
+    for (i, (_, text)) in STDLIB.iter().enumerate() {
+        let lib = parse(FileId(1 + i as u32), text, program.expr_count)?;
+        program.items.extend(lib.items);
+        program.expr_count = lib.expr_count;
+    }
+    let (checked, diagnostics) = check(program, &CheckOptions { block_size });
+    if diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(diagnostics);
+    }
+    Ok(checked)
+}
+
+pub fn compile_with(
+    source: &str,
+    opt: OptLevel,
+    arch: &str,
+    block_size: u32,
+) -> Result<Compiled, Vec<Diagnostic>> {
+    let checked = front_end(source, block_size)?;
+    let target = NvptxTarget::new(arch, opt).map_err(|d| vec![d])?;
+    let context = Context::create();
+    let module = lower(
+        &context,
+        &checked,
+        &target,
+        &CodegenOptions {
+            module_name: "test".into(),
+        },
+    )?;
+    let raw_ir = module.print_to_string().to_string();
+    target.optimise(&module, opt).map_err(|d| vec![d])?;
+    let ir = module.print_to_string().to_string();
+    let ptx = target.emit_ptx(&module).map_err(|d| vec![d])?;
+    Ok(Compiled { raw_ir, ir, ptx })
+}
+
+pub fn compile(source: &str) -> Compiled {
+    match compile_with(source, OptLevel::O3, "sm_80", 256) {
+        Ok(c) => c,
+        Err(d) => panic!("compilation failed: {d:#?}"),
+    }
+}
+
+/// Fails the test if `ptxas` rejects the PTX for `arch` (skipped when `LOOM_PTXAS` is unset).
+pub fn ptxas(ptx: &str, arch: &str) {
+    let Ok(ptxas) = std::env::var("LOOM_PTXAS") else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("k.ptx");
+    std::fs::write(&file, ptx).expect("write ptx");
+    let out = std::process::Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.path().join("k.cubin"))
+        .output()
+        .expect("run ptxas");
+    assert!(
+        out.status.success(),
+        "ptxas -arch={arch} rejected:\n{}\n{ptx}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Compiles at every level for sm_75, sm_80 and sm_90 and runs ptxas on each.
+pub fn compiles_everywhere(source: &str) {
+    for opt in [OptLevel::O0, OptLevel::O1, OptLevel::O2, OptLevel::O3] {
+        for arch in ["sm_75", "sm_80", "sm_90"] {
+            match compile_with(source, opt, arch, 256) {
+                Ok(c) => ptxas(&c.ptx, arch),
+                Err(d) => panic!("{opt:?} {arch}: {d:#?}"),
+            }
+        }
+    }
+}
+
+fn error_codes(source: &str) -> Vec<&'static str> {
+    match compile_with(source, OptLevel::O3, "sm_80", 256) {
+        Ok(_) => vec![],
+        Err(d) => d.iter().map(|d| d.code).collect(),
+    }
+}
+
+const SUM_OF_SQUARES: &str = "\
+func sum(x: Float32, y: Float32): Float32
+  return x + y
+
+func sqr(x: Float32): Float32
+  return x * x
+
+kernel sumOfSquares(in: Float32[THREADS], out: Float32[BLOCKS])
+  current: Range <- block(B)
+  shared t: Float32[] <- in[current]
+  out[B] <- sum /. (sqr /~ t)
+";
+
+const SHIFT_LEFT: &str = "\
+kernel shiftLeft(in: Float32[THREADS], out: Float32[THREADS])
+  current: Range <- block(B)
+  previous: Range <- block(B - 1)
+  out[[current]] <- in[[previous]]
+";
+
+const SHIFT_LEFT_1: &str = "\
+kernel shiftLeft1(in: Float32[THREADS], out: Float32[THREADS])
+  if B > 0
+    then for i: Int32 <- range(B * BLOCKSIZE, (B + 1) * BLOCKSIZE)
+           out[i] <- in[i - BLOCKSIZE]
+    else for i: Int32 <- range(B * BLOCKSIZE, (B + 1) * BLOCKSIZE)
+           out[i] <- 0
+";
+
+const ROW_MAX: &str = "\
+kernel rowMax(rows: Int32, cols: Int32, a: Float32[rows, cols], out: Float32[rows])
+  out[B] <- max /. a[B]
+";
+
+#[test]
+fn scalar_kernel() {
+    let c = compile("kernel k(n: Int32, x: Float32[n])\n  x[0] <- Float32(n) * 2.0\n");
+    assert!(c.ptx.contains(".entry k"), "{}", c.ptx);
+    assert!(c.ptx.contains(".reqntid 256, 1, 1"), "{}", c.ptx);
+    assert!(c.raw_ir.contains("noalias"), "{}", c.raw_ir);
+}
+
+#[test]
+fn sum_of_squares() {
+    let c = compile(SUM_OF_SQUARES);
+    assert!(c.ptx.contains("bar.sync"), "{}", c.ptx);
+    assert!(c.ptx.contains(".shared"), "{}", c.ptx);
+    compiles_everywhere(SUM_OF_SQUARES);
+}
+
+#[test]
+fn shift_left() {
+    compiles_everywhere(SHIFT_LEFT);
+    compiles_everywhere(SHIFT_LEFT_1);
+}
+
+#[test]
+fn row_max() {
+    compiles_everywhere(ROW_MAX);
+}
+
+#[test]
+fn scans() {
+    let source = "\
+kernel prefix(in: Int32[THREADS], out: Int32[THREADS], suffix: Int32[THREADS])
+  current: Range <- block(B)
+  out[current] <- sum /: in[current]
+  suffix[current] <- sum :/ in[current]
+";
+    compiles_everywhere(source);
+}
+
+#[test]
+fn bad_arch_is_a_diagnostic() {
+    let Err(d) = compile_with(SHIFT_LEFT, OptLevel::O3, "sm_10", 256) else {
+        panic!("sm_10 accepted")
+    };
+    assert_eq!(d[0].code, crate::target::CODES[0]);
+}
+
+#[test]
+fn dynamic_shared_length_is_a_diagnostic() {
+    let codes = error_codes(
+        "kernel k(n: Int32, x: Float32[n], y: Float32[n])\n  y[range(0, n)] <- sum /: x[range(0, n)]\n",
+    );
+    assert_eq!(codes, vec![super::error::NEEDS_STATIC_LENGTH]);
+}
+
+/// Prints IR and PTX of a program in `LOOM_DUMP` (a file path): `cargo test dump -- --nocapture`.
+#[test]
+fn dump() {
+    let Ok(path) = std::env::var("LOOM_DUMP") else {
+        return;
+    };
+    let source = std::fs::read_to_string(path).expect("read LOOM_DUMP");
+    let opt = match std::env::var("LOOM_DUMP_O").as_deref() {
+        Ok("0") => OptLevel::O0,
+        _ => OptLevel::O3,
+    };
+    match compile_with(&source, opt, "sm_80", 256) {
+        Ok(c) => println!(
+            "=== raw\n{}\n=== optimised\n{}\n=== ptx\n{}",
+            c.raw_ir, c.ir, c.ptx
+        ),
+        Err(d) => println!("{d:#?}"),
+    }
+}
+
+#[test]
+fn unsupported_constructs_are_diagnostics() {
+    let codes = error_codes("kernel k(p: {a: Int32, b: Int32}, out: Int32[1])\n  out[0] <- p.a\n");
+    assert_eq!(codes, vec![super::error::NOT_IMPLEMENTED]);
+}
+
+#[test]
+fn every_canonical_program_compiles_at_every_level() {
+    let programs = [
+        "kernel saxpy(n: Int32, a: Float32, x: Float32[n], y: Float32[n])\n  r: Range <- block(B)\n  y[[r]] <- a * x[[r]] + y[[r]]\n",
+        "kernel dot(n: Int32, x: Float32[n], y: Float32[n], out: Float32[BLOCKS])\n  r: Range <- block(B)\n  out[B] <- sum /. (x[[r]] * y[[r]])\n",
+        "kernel matvec(rows: Int32, cols: Int32, m: Float32[rows, cols], v: Float32[cols], out: Float32[rows])\n  out[B] <- sum /. (m[B] * v)\n",
+        "kernel newton(x: Float32[THREADS], out: Float32[THREADS])\n  r: Range <- block(B)\n  shared g: Float32[] <- x[r]\n  for i: Int32 <- range(0, 10)\n    g <- 0.5 * (g + x[r] / g)\n  out[r] <- g\n",
+        "kernel rot(x: Float32[THREADS], out: Float32[THREADS])\n  r: Range <- block(B)\n  shared t: Float32[BLOCKSIZE] <- x[r]\n  t <- t[[range(1, BLOCKSIZE + 1)]]\n  t[0] <- 5.0\n  out[r] <- t\n",
+    ];
+    for program in programs {
+        compiles_everywhere(program);
+    }
+}
+
+/// A vector assignment that reads its own target buffers its elements: a barrier separates the
+/// reads from the writes.
+#[test]
+fn self_overlapping_assignment_reads_before_writing() {
+    let c = compile_with(
+        "kernel rot(x: Float32[THREADS])\n  shared t: Float32[] <- x[block(B)]\n  t <- t[[range(1, BLOCKSIZE + 1)]]\n  x[block(B)] <- t\n",
+        OptLevel::O0,
+        "sm_80",
+        256,
+    )
+    .unwrap_or_else(|d| panic!("{d:#?}"));
+    assert!(c.raw_ir.contains("%buffer = alloca"), "{}", c.raw_ir);
+    assert_eq!(
+        c.raw_ir.matches("call void @llvm.nvvm.barrier0()").count(),
+        4,
+        "{}",
+        c.raw_ir
+    );
+}
