@@ -2,7 +2,8 @@
 //!
 //! A file states the diagnostics it expects inline, on the line where each one's primary label
 //! starts: `--~ ERROR E0201 mismatched` (id and message substring both optional);
-//! `--~^ ERROR ...` points one line up per `^`; `--~ WARNING ...` for warnings. Every expected
+//! `--~^ ERROR ...` points one line up per `^`; `--~ WARNING ...` for warnings; `--~? ERROR ...`
+//! expects a diagnostic with no source location (about the command line, say). Every expected
 //! diagnostic must appear and every error or warning that appears must be expected, so a file
 //! without annotations must compile cleanly all the way to PTX. The rendered diagnostics are
 //! also compared with the sibling `.stderr` snapshot; `LOOM_BLESS=1` rewrites the snapshots.
@@ -52,6 +53,10 @@ fn parse_expectations(source: &str) -> Result<Vec<Expectation>, String> {
     for (index, text) in source.lines().enumerate() {
         let Some(at) = text.find("--~") else { continue };
         let rest = &text[at + 3..];
+        let (unlocated, rest) = match rest.strip_prefix('?') {
+            Some(rest) => (true, rest),
+            None => (false, rest),
+        };
         let carets = rest.chars().take_while(|c| *c == '^').count();
         let rest = rest[carets..].trim();
         let (severity, rest) = if let Some(r) = rest.strip_prefix("ERROR") {
@@ -69,10 +74,14 @@ fn parse_expectations(source: &str) -> Result<Vec<Expectation>, String> {
             (first, tail) if is_code(first) => (Some(first.to_string()), tail.trim().to_string()),
             _ => (None, rest.to_string()),
         };
-        let line = (index + 1)
-            .checked_sub(carets)
-            .filter(|l| *l >= 1)
-            .ok_or(format!("line {}: `^` points above the file", index + 1))?;
+        let line = if unlocated {
+            NO_LOCATION
+        } else {
+            (index + 1)
+                .checked_sub(carets)
+                .filter(|l| *l >= 1)
+                .ok_or(format!("line {}: `^` points above the file", index + 1))?
+        };
         expectations.push(Expectation {
             line,
             severity,
@@ -82,6 +91,9 @@ fn parse_expectations(source: &str) -> Result<Vec<Expectation>, String> {
     }
     Ok(expectations)
 }
+
+/// The "line" of a diagnostic without a primary label.
+const NO_LOCATION: usize = 0;
 
 fn is_code(word: &str) -> bool {
     word.len() == 5
@@ -138,18 +150,23 @@ fn run_case(path: &Path) -> Result<(), Failed> {
         .iter()
         .filter(|d| d.severity != Severity::Note)
     {
-        match diagnostic.primary_span() {
-            Some(span) if files.name(span.file) == name => seen.push(Seen {
-                line: files.line_col(span.file, span.start).0,
-                severity: diagnostic.severity,
-                code: diagnostic.code.to_string(),
-                message: diagnostic.message.clone(),
-            }),
-            _ => problems.push(format!(
-                "diagnostic outside the test file: [{}] {}",
-                diagnostic.code, diagnostic.message
-            )),
-        }
+        let line = match diagnostic.primary_span() {
+            Some(span) if files.name(span.file) == name => files.line_col(span.file, span.start).0,
+            None => NO_LOCATION,
+            Some(_) => {
+                problems.push(format!(
+                    "diagnostic outside the test file: [{}] {}",
+                    diagnostic.code, diagnostic.message
+                ));
+                continue;
+            }
+        };
+        seen.push(Seen {
+            line,
+            severity: diagnostic.severity,
+            code: diagnostic.code.to_string(),
+            message: diagnostic.message.clone(),
+        });
     }
     let mut matched = vec![false; seen.len()];
     for expectation in &expectations {

@@ -85,7 +85,7 @@ impl Expected {
             Expected::Keyword(k) | Expected::Punct(k) => format!("`{k}`"),
             Expected::Operator => "an operator".to_string(),
             Expected::EndOfLine => "end of line".to_string(),
-            Expected::Item => "`kernel`, `func` or `type`".to_string(),
+            Expected::Item => "a declaration (`kernel`, `func` or `type`)".to_string(),
             Expected::EndOfFile => "end of file".to_string(),
         }
     }
