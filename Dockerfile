@@ -17,9 +17,9 @@ RUN scripts/loomc examples/sum_of_squares.loom -o /tmp/sum_of_squares.ptx \
  && .tools/cu12/nvidia/cuda_nvcc/bin/ptxas -arch=sm_80 /tmp/sum_of_squares.ptx -o /dev/null
 
 FROM debian:bookworm-slim
-# LLVM is linked statically; these are the shared libraries it still needs.
+# LLVM is linked statically; these are the shared libraries loomc still needs (ldd says so).
 RUN apt-get update \
- && apt-get install -y --no-install-recommends libstdc++6 zlib1g libzstd1 libffi8 libxml2 libtinfo6 \
+ && apt-get install -y --no-install-recommends libstdc++6 zlib1g libzstd1 libffi8 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /loom/target/release/loomc /usr/local/bin/loomc
 COPY --from=build /loom/.tools/cu12/nvidia/cuda_nvcc/bin/ptxas /usr/local/bin/ptxas

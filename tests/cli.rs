@@ -1,5 +1,8 @@
 //! The `loomc` command line: exit statuses, outputs, standard input, diagnostic formats.
 
+#[path = "support/mod.rs"]
+mod support;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -60,6 +63,7 @@ fn writes_ptx_beside_the_input_name_by_default() {
         ptx.contains(".target sm_80"),
         "the default --arch is sm_80: {ptx}"
     );
+    support::assemble(&ptx, "sm_80").unwrap();
 }
 
 #[test]
@@ -177,16 +181,16 @@ fn an_unknown_arch_is_a_diagnostic() {
 }
 
 #[test]
-fn optimisation_levels_all_compile() {
+fn every_optimisation_level_and_arch_gives_ptx_that_ptxas_accepts() {
     let dir = tempfile::tempdir().unwrap();
     for level in ["-O0", "-O1", "-O2", "-O3"] {
-        let output = loomc(&["-", level, "--emit=ptx"], dir.path(), Some(SAXPY));
-        assert_eq!(
-            output.status.code(),
-            Some(0),
-            "{level}: {}",
-            stderr(&output)
-        );
-        assert!(String::from_utf8_lossy(&output.stdout).contains(".entry saxpy"));
+        for arch in support::PTXAS_ARCHS {
+            let arch_flag = format!("--arch={arch}");
+            let output = loomc(&["-", level, &arch_flag, "--emit=ptx"], dir.path(), Some(SAXPY));
+            assert_eq!(output.status.code(), Some(0), "{level} {arch}: {}", stderr(&output));
+            let ptx = String::from_utf8_lossy(&output.stdout);
+            assert!(ptx.contains(".entry saxpy"), "{ptx}");
+            support::assemble(&ptx, arch).unwrap_or_else(|e| panic!("{level}: {e}"));
+        }
     }
 }

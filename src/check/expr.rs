@@ -133,7 +133,7 @@ impl FnCtx<'_, '_> {
             } else if negative {
                 value == 0
             } else {
-                value <= (1u128 << bits) - 1
+                value < (1u128 << bits)
             }
         };
         if !fits {

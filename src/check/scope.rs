@@ -108,7 +108,7 @@ pub(super) fn suggest<'a>(
         } else {
             edit_distance(name, c)
         };
-        if d <= limit && best.map_or(true, |(bd, _)| d < bd) {
+        if d <= limit && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, c));
         }
     }

@@ -658,7 +658,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             dims: lens.clone(),
             space,
         };
-        if !len_poisoned && lens.iter().any(|l| *l == Len::Dynamic) {
+        if !len_poisoned && lens.contains(&Len::Dynamic) {
             let span = init.map_or(tspan, |i| i.span);
             let name = name.name.clone();
             if shared {
@@ -734,11 +734,8 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     fn place(&mut self, target: &Expr) -> Option<Place> {
         // The variable the place belongs to decides whether it may be written.
         let mut root = target;
-        loop {
-            match &root.kind {
-                ExprKind::Index { base, .. } | ExprKind::Field { base, .. } => root = base,
-                _ => break,
-            }
+        while let ExprKind::Index { base, .. } | ExprKind::Field { base, .. } = &root.kind {
+            root = base;
         }
         let ExprKind::Name(id) = &root.kind else {
             self.expr(target, None);
