@@ -186,8 +186,17 @@ fn every_optimisation_level_and_arch_gives_ptx_that_ptxas_accepts() {
     for level in ["-O0", "-O1", "-O2", "-O3"] {
         for arch in support::PTXAS_ARCHS {
             let arch_flag = format!("--arch={arch}");
-            let output = loomc(&["-", level, &arch_flag, "--emit=ptx"], dir.path(), Some(SAXPY));
-            assert_eq!(output.status.code(), Some(0), "{level} {arch}: {}", stderr(&output));
+            let output = loomc(
+                &["-", level, &arch_flag, "--emit=ptx"],
+                dir.path(),
+                Some(SAXPY),
+            );
+            assert_eq!(
+                output.status.code(),
+                Some(0),
+                "{level} {arch}: {}",
+                stderr(&output)
+            );
             let ptx = String::from_utf8_lossy(&output.stdout);
             assert!(ptx.contains(".entry saxpy"), "{ptx}");
             support::assemble(&ptx, arch).unwrap_or_else(|e| panic!("{level}: {e}"));

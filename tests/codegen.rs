@@ -28,7 +28,10 @@ fn main() {
     let assembled = [
         support::files_with_extension("tests/codegen", "loom"),
         support::files_with_extension("examples", "loom"),
-        support::files_with_extension("tests/ui", "loom").into_iter().filter(|p| expects_success(p)).collect(),
+        support::files_with_extension("tests/ui", "loom")
+            .into_iter()
+            .filter(|p| expects_success(p))
+            .collect(),
     ];
     for path in assembled.into_iter().flatten() {
         for arch in support::PTXAS_ARCHS {

@@ -43,7 +43,10 @@ pub fn parse(file: FileId, source: &str, first_expr_id: u32) -> Result<Program, 
             .spawn_scoped(scope, || parse_here(file, source, first_expr_id));
         match spawned {
             Ok(handle) => handle.join().unwrap_or_else(|_| {
-                let error = SyntaxError::Internal { span: Span::new(file, 0, 0), what: "the parser panicked" };
+                let error = SyntaxError::Internal {
+                    span: Span::new(file, 0, 0),
+                    what: "the parser panicked",
+                };
                 Err(vec![Diagnostic::from(error)])
             }),
             Err(_) => parse_here(file, source, first_expr_id),
@@ -63,15 +66,26 @@ fn parse_here(file: FileId, source: &str, first_expr_id: u32) -> Result<Program,
         Ok(pairs) => pairs,
         Err(error) => return Err(vec![Diagnostic::from(failure(file, source, &error))]),
     };
-    let mut lowering = Lowering { file, next_id: first_expr_id, errors: Vec::new(), depth: 0 };
+    let mut lowering = Lowering {
+        file,
+        next_id: first_expr_id,
+        errors: Vec::new(),
+        depth: 0,
+    };
     let whole = Span::new(file, 0, source.len());
     let result = match pairs.next() {
         Some(pair) => lowering.file(pair),
-        None => Err(SyntaxError::Internal { span: whole, what: "pest returned no `file` pair" }),
+        None => Err(SyntaxError::Internal {
+            span: whole,
+            what: "pest returned no `file` pair",
+        }),
     };
     let mut errors = lowering.errors;
     match result {
-        Ok(items) if errors.is_empty() => Ok(Program { items, expr_count: lowering.next_id }),
+        Ok(items) if errors.is_empty() => Ok(Program {
+            items,
+            expr_count: lowering.next_id,
+        }),
         Ok(_) => {
             errors.sort_by_key(|e| (e.span().start, e.span().end));
             Err(errors.into_iter().map(Diagnostic::from).collect())
@@ -97,7 +111,10 @@ fn failure(file: FileId, source: &str, error: &pest::error::Error<Rule>) -> Synt
         ErrorVariant::ParsingError { positives, .. } => positives,
         ErrorVariant::CustomError { .. } => &[],
     };
-    let mut expected: Vec<Expected> = positives.iter().filter_map(|rule| expected(*rule)).collect();
+    let mut expected: Vec<Expected> = positives
+        .iter()
+        .filter_map(|rule| expected(*rule))
+        .collect();
     expected.sort();
     expected.dedup();
     if expected.contains(&Expected::Operator) {
@@ -129,20 +146,33 @@ fn failure(file: FileId, source: &str, error: &pest::error::Error<Rule>) -> Synt
         TokenKind::Keyword => Found::Keyword(text.to_string()),
         TokenKind::Word | TokenKind::Symbol => Found::Token(text.to_string()),
     };
-    let line_start = source.get(..start).and_then(|s| s.rfind('\n')).map(|p| p + 1).unwrap_or(0);
+    let line_start = source
+        .get(..start)
+        .and_then(|s| s.rfind('\n'))
+        .map(|p| p + 1)
+        .unwrap_or(0);
     let column = start.saturating_sub(line_start);
     if expected.is_empty() && column == 0 {
         // pest records no attempt at the very start of the file, where only a declaration fits.
         expected.push(Expected::Item);
     }
     if matches!(text, "kernel" | "func" | "type") && column > 0 {
-        return SyntaxError::Unexpected { found, span, expected, hint: Some(Hint::ItemAtColumnZero) };
+        return SyntaxError::Unexpected {
+            found,
+            span,
+            expected,
+            hint: Some(Hint::ItemAtColumnZero),
+        };
     }
     if kind == TokenKind::Keyword {
         let wants_name = expected.contains(&Expected::Name);
         let wants_expression = expected.contains(&Expected::Expression);
         if wants_name {
-            return SyntaxError::ReservedWord { word: text.to_string(), span, wanted_expression: false };
+            return SyntaxError::ReservedWord {
+                word: text.to_string(),
+                span,
+                wanted_expression: false,
+            };
         }
         for keyword in ["then", "else"] {
             if text == keyword && !expected.contains(&Expected::Keyword(keyword)) {
@@ -150,7 +180,11 @@ fn failure(file: FileId, source: &str, error: &pest::error::Error<Rule>) -> Synt
             }
         }
         if wants_expression && !matches!(text, "true" | "false" | "not") {
-            return SyntaxError::ReservedWord { word: text.to_string(), span, wanted_expression: true };
+            return SyntaxError::ReservedWord {
+                word: text.to_string(),
+                span,
+                wanted_expression: true,
+            };
         }
     }
     let at_line_end = matches!(kind, TokenKind::EndOfLine | TokenKind::EndOfFile);
@@ -163,14 +197,25 @@ fn failure(file: FileId, source: &str, error: &pest::error::Error<Rule>) -> Synt
         && source.as_bytes().get(end).is_some_and(u8::is_ascii_digit)
     {
         Some(Hint::LeadingPoint)
-    } else if at_line_end && expected.contains(&Expected::Arrow) && !expected.contains(&Expected::Punct(":")) {
+    } else if at_line_end
+        && expected.contains(&Expected::Arrow)
+        && !expected.contains(&Expected::Punct(":"))
+    {
         Some(Hint::LetNeedsInit)
-    } else if expected.contains(&Expected::Item) && !at_line_end && !matches!(text, "kernel" | "func" | "type") {
+    } else if expected.contains(&Expected::Item)
+        && !at_line_end
+        && !matches!(text, "kernel" | "func" | "type")
+    {
         Some(Hint::StatementAtTopLevel)
     } else {
         None
     };
-    SyntaxError::Unexpected { found, span, expected, hint }
+    SyntaxError::Unexpected {
+        found,
+        span,
+        expected,
+        hint,
+    }
 }
 
 /// What a rule that pest tried means to a reader; `None` for rules that say nothing useful.
@@ -282,7 +327,10 @@ fn is_token(rule: Rule) -> bool {
 
 /// Pairs that may end a rule's match without being part of what the rule means.
 fn is_layout(rule: Rule) -> bool {
-    matches!(rule, Rule::EOI | Rule::block_indent | Rule::line_sep | Rule::file_end)
+    matches!(
+        rule,
+        Rule::EOI | Rule::block_indent | Rule::line_sep | Rule::file_end
+    )
 }
 
 /// The meaningful children of a pair, consumed in order. The grammar guarantees their shape;
@@ -301,13 +349,19 @@ impl<'i> Children<'i> {
     fn next(&mut self, what: &'static str) -> Lowered<Pair<'i, Rule>> {
         let pair = self.pairs.get(self.next).cloned();
         self.next += 1;
-        pair.ok_or(SyntaxError::Internal { span: self.parent, what })
+        pair.ok_or(SyntaxError::Internal {
+            span: self.parent,
+            what,
+        })
     }
 
     fn expect(&mut self, rule: Rule, what: &'static str) -> Lowered<Pair<'i, Rule>> {
         match self.peek_rule() {
             Some(r) if r == rule => self.next(what),
-            _ => Err(SyntaxError::Internal { span: self.parent, what }),
+            _ => Err(SyntaxError::Internal {
+                span: self.parent,
+                what,
+            }),
         }
     }
 
@@ -321,7 +375,11 @@ impl<'i> Children<'i> {
     }
 
     fn rest(&mut self) -> Vec<Pair<'i, Rule>> {
-        let rest = self.pairs.get(self.next..).map(<[_]>::to_vec).unwrap_or_default();
+        let rest = self
+            .pairs
+            .get(self.next..)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default();
         self.next = self.pairs.len();
         rest
     }
@@ -381,7 +439,12 @@ impl Lowering {
         let start = pair.as_span().start();
         let mut end = pair.as_span().end();
         let mut current = pair.clone();
-        while let Some(last) = current.clone().into_inner().filter(|p| !is_layout(p.as_rule())).last() {
+        while let Some(last) = current
+            .clone()
+            .into_inner()
+            .filter(|p| !is_layout(p.as_rule()))
+            .last()
+        {
             end = last.as_span().end();
             current = last;
         }
@@ -390,14 +453,21 @@ impl Lowering {
 
     fn children<'i>(&self, pair: &Pair<'i, Rule>) -> Children<'i> {
         Children {
-            pairs: pair.clone().into_inner().filter(|p| !is_token(p.as_rule())).collect(),
+            pairs: pair
+                .clone()
+                .into_inner()
+                .filter(|p| !is_token(p.as_rule()))
+                .collect(),
             next: 0,
             parent: self.span(pair),
         }
     }
 
     fn internal(&self, pair: &Pair<'_, Rule>, what: &'static str) -> SyntaxError {
-        SyntaxError::Internal { span: self.span(pair), what }
+        SyntaxError::Internal {
+            span: self.span(pair),
+            what,
+        }
     }
 
     fn make(&mut self, kind: ExprKind, span: Span) -> Expr {
@@ -444,25 +514,42 @@ impl Lowering {
         let name = self.ident(c.expect(Rule::ident, "kernel name")?);
         let params = self.params(c.expect(Rule::params, "kernel parameters")?)?;
         let body = self.block(c.expect(Rule::block, "kernel body")?)?;
-        Ok(KernelDecl { name, params, block_size, body, span })
+        Ok(KernelDecl {
+            name,
+            params,
+            block_size,
+            body,
+            span,
+        })
     }
 
     fn blocksize_attr(&mut self, pair: Pair<'_, Rule>) -> Lowered<BlockSizeAttr> {
         // The attribute ends at its `)`, not at the line break that `line_sep` matched.
         let start = pair.as_span().start();
-        let end = pair.clone().into_inner().filter(|p| p.as_rule() == Rule::rparen).map(|p| p.as_span().end()).last();
+        let end = pair
+            .clone()
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::rparen)
+            .map(|p| p.as_span().end())
+            .last();
         let span = Span::new(self.file, start, end.unwrap_or(pair.as_span().end()));
-        let number = self.children(&pair).expect(Rule::number, "block size literal")?;
+        let number = self
+            .children(&pair)
+            .expect(Rule::number, "block size literal")?;
         let number_span = self.span(&number);
         let value = match parse_number(number.as_str()) {
             Ok(Number::Int(0)) | Ok(Number::Float(_)) => {
-                self.errors.push(SyntaxError::BadBlockSize { span: number_span });
+                self.errors
+                    .push(SyntaxError::BadBlockSize { span: number_span });
                 0
             }
             Ok(Number::Int(v)) => match u64::try_from(v) {
                 Ok(v) => v,
                 Err(_) => {
-                    self.errors.push(SyntaxError::NumberTooLarge { span: number_span, float: false });
+                    self.errors.push(SyntaxError::NumberTooLarge {
+                        span: number_span,
+                        float: false,
+                    });
                     0
                 }
             },
@@ -484,7 +571,13 @@ impl Lowering {
             None => None,
         };
         let body = self.block(c.expect(Rule::block, "func body")?)?;
-        Ok(FuncDecl { name, params, ret, body, span })
+        Ok(FuncDecl {
+            name,
+            params,
+            ret,
+            body,
+            span,
+        })
     }
 
     fn type_alias(&mut self, pair: Pair<'_, Rule>) -> Lowered<TypeAlias> {
@@ -496,7 +589,11 @@ impl Lowering {
     }
 
     fn params(&mut self, pair: Pair<'_, Rule>) -> Lowered<Vec<Param>> {
-        self.children(&pair).rest().into_iter().map(|p| self.param(p)).collect()
+        self.children(&pair)
+            .rest()
+            .into_iter()
+            .map(|p| self.param(p))
+            .collect()
     }
 
     fn param(&mut self, pair: Pair<'_, Rule>) -> Lowered<Param> {
@@ -508,7 +605,10 @@ impl Lowering {
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
-        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
     }
 
     // -------------------------------------------------------------------------------- types
@@ -519,18 +619,29 @@ impl Lowering {
         let base = c.next("base type")?;
         let elem = match base.as_rule() {
             Rule::record_type => self.record_type(base)?,
-            Rule::ident => TypeExpr::Named { name: self.ident(base) },
+            Rule::ident => TypeExpr::Named {
+                name: self.ident(base),
+            },
             _ => return Err(self.internal(&base, "unexpected pair in a type")),
         };
         match c.take_if(Rule::array_dims) {
-            Some(dims) => Ok(TypeExpr::Array { elem: Box::new(elem), dims: self.array_dims(dims)?, span }),
+            Some(dims) => Ok(TypeExpr::Array {
+                elem: Box::new(elem),
+                dims: self.array_dims(dims)?,
+                span,
+            }),
             None => Ok(elem),
         }
     }
 
     fn record_type(&mut self, pair: Pair<'_, Rule>) -> Lowered<TypeExpr> {
         let span = self.span(&pair);
-        let fields = self.children(&pair).rest().into_iter().map(|p| self.field_type(p)).collect::<Lowered<_>>()?;
+        let fields = self
+            .children(&pair)
+            .rest()
+            .into_iter()
+            .map(|p| self.field_type(p))
+            .collect::<Lowered<_>>()?;
         Ok(TypeExpr::Record { fields, span })
     }
 
@@ -551,7 +662,12 @@ impl Lowering {
     fn block(&mut self, pair: Pair<'_, Rule>) -> Lowered<Block> {
         let parent = self.span(&pair);
         self.enter(parent)?;
-        let stmts = self.children(&pair).rest().into_iter().map(|p| self.stmt(p)).collect::<Lowered<Vec<_>>>()?;
+        let stmts = self
+            .children(&pair)
+            .rest()
+            .into_iter()
+            .map(|p| self.stmt(p))
+            .collect::<Lowered<Vec<_>>>()?;
         self.leave();
         let span = match (stmts.first(), stmts.last()) {
             (Some(first), Some(last)) => first.span().to(last.span()),
@@ -581,7 +697,13 @@ impl Lowering {
         let name = self.ident(c.expect(Rule::ident, "variable name")?);
         let ty = self.type_expr(c.expect(Rule::type_expr, "variable type")?)?;
         let init = self.expr(c.expect(Rule::expr, "initializer")?)?;
-        Ok(Stmt::Let { name, ty, init: Some(init), shared: false, span })
+        Ok(Stmt::Let {
+            name,
+            ty,
+            init: Some(init),
+            shared: false,
+            span,
+        })
     }
 
     fn shared_let(&mut self, pair: Pair<'_, Rule>) -> Lowered<Stmt> {
@@ -593,7 +715,13 @@ impl Lowering {
             Some(e) => Some(self.expr(e)?),
             None => None,
         };
-        Ok(Stmt::Let { name, ty, init, shared: true, span })
+        Ok(Stmt::Let {
+            name,
+            ty,
+            init,
+            shared: true,
+            span,
+        })
     }
 
     fn assign_stmt(&mut self, pair: Pair<'_, Rule>) -> Lowered<Stmt> {
@@ -601,7 +729,11 @@ impl Lowering {
         let mut c = self.children(&pair);
         let target = self.expr(c.expect(Rule::expr, "assignment target")?)?;
         let value = self.expr(c.expect(Rule::expr, "assigned value")?)?;
-        Ok(Stmt::Assign { target, value, span })
+        Ok(Stmt::Assign {
+            target,
+            value,
+            span,
+        })
     }
 
     fn if_stmt(&mut self, pair: Pair<'_, Rule>) -> Lowered<Stmt> {
@@ -629,7 +761,12 @@ impl Lowering {
             None => None,
         };
         self.leave();
-        Ok(Stmt::If { cond, then_branch, else_branch, span })
+        Ok(Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+            span,
+        })
     }
 
     fn then_branch(&mut self, pair: Pair<'_, Rule>) -> Lowered<Block> {
@@ -647,7 +784,10 @@ impl Lowering {
             return self.block(inner);
         }
         let stmt = self.stmt(inner)?;
-        Ok(Block { span: stmt.span(), stmts: vec![stmt] })
+        Ok(Block {
+            span: stmt.span(),
+            stmts: vec![stmt],
+        })
     }
 
     fn for_stmt(&mut self, pair: Pair<'_, Rule>) -> Lowered<Stmt> {
@@ -657,7 +797,13 @@ impl Lowering {
         let ty = self.type_expr(c.expect(Rule::type_expr, "loop variable type")?)?;
         let range = self.expr(c.expect(Rule::expr, "loop range")?)?;
         let body = self.block(c.expect(Rule::block, "loop body")?)?;
-        Ok(Stmt::For { var, ty, range, body, span })
+        Ok(Stmt::For {
+            var,
+            ty,
+            range,
+            body,
+            span,
+        })
     }
 
     fn while_stmt(&mut self, pair: Pair<'_, Rule>) -> Lowered<Stmt> {
@@ -694,7 +840,15 @@ impl Lowering {
                 match func {
                     Some(func) => {
                         let span = func.span.to(operand.span);
-                        self.make(ExprKind::Collective { op, op_span, func, operand: Box::new(operand) }, span)
+                        self.make(
+                            ExprKind::Collective {
+                                op,
+                                op_span,
+                                func,
+                                operand: Box::new(operand),
+                            },
+                            span,
+                        )
                     }
                     // Reported already; the operand stands in so that lowering can go on.
                     None => operand,
@@ -717,12 +871,24 @@ impl Lowering {
 
     /// The left operand of a collective must be a bare `f` or `f(args)`: one operand with no
     /// prefix operator and a postfix part that is only a name or a call.
-    fn func_ref(&mut self, binary: Pair<'_, Rule>, op: CollectiveOp, op_span: Span) -> Lowered<Option<FuncRef>> {
+    fn func_ref(
+        &mut self,
+        binary: Pair<'_, Rule>,
+        op: CollectiveOp,
+        op_span: Span,
+    ) -> Lowered<Option<FuncRef>> {
         let span = self.span(&binary);
         let atom = {
             let mut operands = self.children(&binary).rest();
-            let operand = if operands.len() == 1 { operands.pop() } else { None };
-            let postfix = operand.map(|o| self.children(&o).rest()).filter(|p| p.len() == 1).and_then(|mut p| p.pop());
+            let operand = if operands.len() == 1 {
+                operands.pop()
+            } else {
+                None
+            };
+            let postfix = operand
+                .map(|o| self.children(&o).rest())
+                .filter(|p| p.len() == 1)
+                .and_then(|mut p| p.pop());
             postfix
                 .filter(|p| p.as_rule() == Rule::postfix)
                 .map(|p| self.children(&p).rest())
@@ -730,17 +896,27 @@ impl Lowering {
                 .and_then(|mut a| a.pop())
         };
         match atom {
-            Some(atom) if atom.as_rule() == Rule::ident => {
-                Ok(Some(FuncRef { name: self.ident(atom), bound_args: Vec::new(), span }))
-            }
+            Some(atom) if atom.as_rule() == Rule::ident => Ok(Some(FuncRef {
+                name: self.ident(atom),
+                bound_args: Vec::new(),
+                span,
+            })),
             Some(atom) if atom.as_rule() == Rule::call => {
                 let mut c = self.children(&atom);
                 let name = self.ident(c.expect(Rule::ident, "function name")?);
                 let bound_args = self.call_args(c.expect(Rule::call_args, "bound arguments")?)?;
-                Ok(Some(FuncRef { name, bound_args, span }))
+                Ok(Some(FuncRef {
+                    name,
+                    bound_args,
+                    span,
+                }))
             }
             _ => {
-                self.errors.push(SyntaxError::BadCollectiveOperand { op, op_span, operand: span });
+                self.errors.push(SyntaxError::BadCollectiveOperand {
+                    op,
+                    op_span,
+                    operand: span,
+                });
                 // Lower it anyway, for the errors it may hold.
                 self.binary(binary)?;
                 Ok(None)
@@ -765,7 +941,10 @@ impl Lowering {
         let expr = self.climb(&mut pieces, 0, span)?;
         match pieces.next() {
             None => Ok(expr),
-            Some(_) => Err(SyntaxError::Internal { span, what: "operators left over after precedence climbing" }),
+            Some(_) => Err(SyntaxError::Internal {
+                span,
+                what: "operators left over after precedence climbing",
+            }),
         }
     }
 
@@ -780,13 +959,29 @@ impl Lowering {
         self.enter(span)?;
         let mut lhs = match pieces.next() {
             Some(Piece::Prefix(op, op_span)) => {
-                let operand_prec = if op == UnaryOp::Not { PREC_COMPARE } else { PREC_UNARY };
+                let operand_prec = if op == UnaryOp::Not {
+                    PREC_COMPARE
+                } else {
+                    PREC_UNARY
+                };
                 let operand = self.climb(pieces, operand_prec, span)?;
                 let span = op_span.to(operand.span);
-                self.make(ExprKind::Unary { op, op_span, operand: Box::new(operand) }, span)
+                self.make(
+                    ExprKind::Unary {
+                        op,
+                        op_span,
+                        operand: Box::new(operand),
+                    },
+                    span,
+                )
             }
             Some(Piece::Operand(expr)) => expr,
-            _ => return Err(SyntaxError::Internal { span, what: "expected an operand in a binary expression" }),
+            _ => {
+                return Err(SyntaxError::Internal {
+                    span,
+                    what: "expected an operand in a binary expression",
+                })
+            }
         };
         let mut first_comparison: Option<Span> = None;
         while let Some(Piece::Infix(op, _)) = pieces.peek() {
@@ -799,13 +994,24 @@ impl Lowering {
             };
             if op.is_comparison() {
                 match first_comparison {
-                    Some(first) => self.errors.push(SyntaxError::ChainedComparison { first, second: op_span }),
+                    Some(first) => self.errors.push(SyntaxError::ChainedComparison {
+                        first,
+                        second: op_span,
+                    }),
                     None => first_comparison = Some(op_span),
                 }
             }
             let rhs = self.climb(pieces, prec + 1, span)?;
             let span = lhs.span.to(rhs.span);
-            lhs = self.make(ExprKind::Binary { op, op_span, lhs: Box::new(lhs), rhs: Box::new(rhs) }, span);
+            lhs = self.make(
+                ExprKind::Binary {
+                    op,
+                    op_span,
+                    lhs: Box::new(lhs),
+                    rhs: Box::new(rhs),
+                },
+                span,
+            );
         }
         self.leave();
         Ok(lhs)
@@ -867,11 +1073,20 @@ impl Lowering {
             let end = self.span(&op).end as usize;
             let span = Span::new(self.file, start, end);
             let kind = match op.as_rule() {
-                Rule::checked_index => {
-                    ExprKind::Index { base: Box::new(base), indices: self.checked_index(op)?, checked: true }
-                }
-                Rule::index => ExprKind::Index { base: Box::new(base), indices: self.index(op)?, checked: false },
-                Rule::field => ExprKind::Field { base: Box::new(base), field: self.field(op)? },
+                Rule::checked_index => ExprKind::Index {
+                    base: Box::new(base),
+                    indices: self.checked_index(op)?,
+                    checked: true,
+                },
+                Rule::index => ExprKind::Index {
+                    base: Box::new(base),
+                    indices: self.index(op)?,
+                    checked: false,
+                },
+                Rule::field => ExprKind::Field {
+                    base: Box::new(base),
+                    field: self.field(op)?,
+                },
                 _ => return Err(self.internal(&op, "unexpected postfix operator")),
             };
             base = self.make(kind, span);
@@ -893,7 +1108,11 @@ impl Lowering {
 
     /// The comma-separated expressions among a pair's children.
     fn expr_list(&mut self, pair: &Pair<'_, Rule>) -> Lowered<Vec<Expr>> {
-        self.children(pair).rest().into_iter().map(|p| self.expr(p)).collect()
+        self.children(pair)
+            .rest()
+            .into_iter()
+            .map(|p| self.expr(p))
+            .collect()
     }
 
     /// `atom` is a silent choice: this dispatches on the atom's own rule.
@@ -917,14 +1136,22 @@ impl Lowering {
     /// `(e)` is `e` itself, with a span that includes the parentheses.
     fn paren_expr(&mut self, pair: Pair<'_, Rule>) -> Lowered<Expr> {
         let span = self.span(&pair);
-        let mut inner = self.expr(self.children(&pair).expect(Rule::expr, "parenthesized expression")?)?;
+        let mut inner = self.expr(
+            self.children(&pair)
+                .expect(Rule::expr, "parenthesized expression")?,
+        )?;
         inner.span = span;
         Ok(inner)
     }
 
     fn record_lit(&mut self, pair: Pair<'_, Rule>) -> Lowered<Expr> {
         let span = self.span(&pair);
-        let fields = self.children(&pair).rest().into_iter().map(|p| self.field_init(p)).collect::<Lowered<_>>()?;
+        let fields = self
+            .children(&pair)
+            .rest()
+            .into_iter()
+            .map(|p| self.field_init(p))
+            .collect::<Lowered<_>>()?;
         Ok(self.make(ExprKind::Record { fields }, span))
     }
 
@@ -1018,7 +1245,10 @@ fn parse_number(text: &str) -> Result<Number, NumberError> {
                 return malformed(NumberProblem::ExtraPoint);
             }
             let Some(digit) = ch.to_digit(radix) else {
-                let original = text.chars().nth(ch_index(&lower, ch, prefix.len())).unwrap_or(ch);
+                let original = text
+                    .chars()
+                    .nth(ch_index(&lower, ch, prefix.len()))
+                    .unwrap_or(ch);
                 return malformed(NumberProblem::InvalidDigit { ch: original, base });
             };
             any = true;
@@ -1067,7 +1297,10 @@ fn parse_number(text: &str) -> Result<Number, NumberError> {
         return malformed(if ch == '.' {
             NumberProblem::ExtraPoint
         } else {
-            NumberProblem::InvalidDigit { ch, base: "decimal" }
+            NumberProblem::InvalidDigit {
+                ch,
+                base: "decimal",
+            }
         });
     }
     let cleaned: String = lower.chars().filter(|&c| c != '_').collect();
@@ -1078,13 +1311,21 @@ fn parse_number(text: &str) -> Result<Number, NumberError> {
             Err(_) => malformed(NumberProblem::MissingExponent),
         }
     } else {
-        cleaned.parse::<u128>().map(Number::Int).map_err(|_| NumberError::TooLarge { float: false })
+        cleaned
+            .parse::<u128>()
+            .map(Number::Int)
+            .map_err(|_| NumberError::TooLarge { float: false })
     }
 }
 
 /// Index (in chars) of the first `ch` after `skip` chars of `lower`, to report the digit as written.
 fn ch_index(lower: &str, ch: char, skip: usize) -> usize {
-    lower.chars().skip(skip).position(|c| c == ch).map(|p| p + skip).unwrap_or(0)
+    lower
+        .chars()
+        .skip(skip)
+        .position(|c| c == ch)
+        .map(|p| p + skip)
+        .unwrap_or(0)
 }
 
 #[cfg(test)]

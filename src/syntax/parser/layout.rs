@@ -17,8 +17,8 @@ pub const MAX_BLOCK_DEPTH: usize = 64;
 const MAX_ERRORS: usize = 50;
 
 pub const KEYWORDS: &[&str] = &[
-    "kernel", "func", "type", "shared", "if", "then", "else", "for", "while", "return", "and", "or", "not", "true",
-    "false",
+    "kernel", "func", "type", "shared", "if", "then", "else", "for", "while", "return", "and",
+    "or", "not", "true", "false",
 ];
 
 pub fn is_keyword(word: &str) -> bool {
@@ -55,18 +55,28 @@ fn lines(source: &str) -> Vec<Line> {
     let mut out = Vec::new();
     let mut start = 0;
     while start <= bytes.len() {
-        let newline = bytes[start..].iter().position(|&b| b == b'\n').map(|p| start + p);
+        let newline = bytes[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|p| start + p);
         let mut end = newline.unwrap_or(bytes.len());
         if end > start && bytes[end - 1] == b'\r' {
             end -= 1;
         }
         let first = start + bytes[start..end].iter().take_while(|&&b| b == b' ').count();
-        let comment = find_comment(&bytes[first..end]).map(|p| first + p).unwrap_or(end);
+        let comment = find_comment(&bytes[first..end])
+            .map(|p| first + p)
+            .unwrap_or(end);
         let mut code_end = comment;
         while code_end > first && bytes[code_end - 1] == b' ' {
             code_end -= 1;
         }
-        out.push(Line { start, end, first, code_end });
+        out.push(Line {
+            start,
+            end,
+            first,
+            code_end,
+        });
         match newline {
             Some(n) => start = n + 1,
             None => break,
@@ -115,7 +125,15 @@ pub fn check(file: FileId, source: &str) -> Vec<SyntaxError> {
         errors.push(unclosed(file, &mut open, last_code_end, true));
     }
     // The width of a tab is unknown, so indentation is judged only without tabs in it.
-    let tab_in_indentation = errors.iter().any(|e| matches!(e, SyntaxError::Tab { in_indentation: true, .. }));
+    let tab_in_indentation = errors.iter().any(|e| {
+        matches!(
+            e,
+            SyntaxError::Tab {
+                in_indentation: true,
+                ..
+            }
+        )
+    });
     if errors.len() < MAX_ERRORS && !tab_in_indentation {
         check_indentation(file, source, &lines, &continuation, &mut errors);
     }
@@ -128,7 +146,12 @@ pub fn check(file: FileId, source: &str) -> Vec<SyntaxError> {
 fn unclosed(file: FileId, open: &mut Vec<(Delim, usize)>, end: usize, at_eof: bool) -> SyntaxError {
     let span = |at: usize, d: Delim| Span::new(file, at, at + d.open().len());
     let (delim, at) = open.pop().unwrap_or((Delim::Paren, end));
-    let also_unclosed = open.iter().rev().take(3).map(|(d, at)| span(*at, *d)).collect();
+    let also_unclosed = open
+        .iter()
+        .rev()
+        .take(3)
+        .map(|(d, at)| span(*at, *d))
+        .collect();
     open.clear();
     let end = end.max(at + delim.open().len());
     SyntaxError::UnclosedDelimiter {
@@ -142,11 +165,19 @@ fn unclosed(file: FileId, open: &mut Vec<(Delim, usize)>, end: usize, at_eof: bo
 }
 
 /// Characters, delimiters and expression depth of one line.
-fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usize)>, errors: &mut Vec<SyntaxError>) {
+fn scan_line(
+    file: FileId,
+    source: &str,
+    line: &Line,
+    open: &mut Vec<(Delim, usize)>,
+    errors: &mut Vec<SyntaxError>,
+) {
     let bytes = source.as_bytes();
     let span = |start: usize, end: usize| Span::new(file, start, end);
     // Where the code of this line stops: a comment may hold any character.
-    let stop = find_comment(&bytes[line.start..line.end]).map(|p| line.start + p).unwrap_or(line.end);
+    let stop = find_comment(&bytes[line.start..line.end])
+        .map(|p| line.start + p)
+        .unwrap_or(line.end);
     // Prefix operators, collectives and `if`/`then`/`else` seen so far on this line: each of them
     // nests what follows one level deeper in the parser.
     let mut right_nesting = 0usize;
@@ -171,7 +202,10 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
                 continue;
             }
             _ if is_word_byte(b) => {
-                let end = i + bytes[i..stop].iter().take_while(|&&c| is_word_byte(c)).count();
+                let end = i + bytes[i..stop]
+                    .iter()
+                    .take_while(|&&c| is_word_byte(c))
+                    .count();
                 let word = &source[i..end];
                 if matches!(word, "not" | "if" | "then" | "else") {
                     right_nesting += 1;
@@ -180,9 +214,17 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
                 i = end;
                 continue;
             }
-            b'(' | b'{' => open.push((if b == b'(' { Delim::Paren } else { Delim::Brace }, i)),
+            b'(' | b'{' => open.push((
+                if b == b'(' {
+                    Delim::Paren
+                } else {
+                    Delim::Brace
+                },
+                i,
+            )),
             b'[' => {
-                let index_position = previous.is_some_and(|p| is_word_byte(p) || p == b')' || p == b']');
+                let index_position =
+                    previous.is_some_and(|p| is_word_byte(p) || p == b')' || p == b']');
                 if index_position && bytes.get(i + 1) == Some(&b'[') {
                     open.push((Delim::DoubleBracket, i));
                     i += 1;
@@ -198,7 +240,11 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
                 };
                 let closes_top = match open.last().copied() {
                     Some((top, _)) if top == delim => Some(1),
-                    Some((Delim::DoubleBracket, _)) if b == b']' && bytes.get(i + 1) == Some(&b']') => Some(2),
+                    Some((Delim::DoubleBracket, _))
+                        if b == b']' && bytes.get(i + 1) == Some(&b']') =>
+                    {
+                        Some(2)
+                    }
                     _ => None,
                 };
                 match (closes_top, open.last().copied()) {
@@ -218,8 +264,11 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
                         i += width - 1;
                     }
                     (_, top) => {
-                        let delim =
-                            if b == b']' && bytes.get(i + 1) == Some(&b']') { Delim::DoubleBracket } else { delim };
+                        let delim = if b == b']' && bytes.get(i + 1) == Some(&b']') {
+                            Delim::DoubleBracket
+                        } else {
+                            delim
+                        };
                         let width = delim.close().len();
                         errors.push(SyntaxError::UnmatchedCloser {
                             delim,
@@ -240,8 +289,9 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
             }
             b'-' | b'~' => {
                 // Unary minus or complement: the previous token cannot end an operand.
-                let unary =
-                    b == b'~' || !previous.is_some_and(|p| is_word_byte(p) || p == b')' || p == b']' || p == b'}');
+                let unary = b == b'~'
+                    || !previous
+                        .is_some_and(|p| is_word_byte(p) || p == b')' || p == b']' || p == b'}');
                 if unary {
                     right_nesting += 1;
                 }
@@ -260,27 +310,40 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
             }
             b'@' => {
                 let rest = &bytes[i + 1..stop];
-                let is_attr = rest.starts_with(b"blocksize") && !rest.get(9).copied().is_some_and(is_word_byte);
+                let is_attr = rest.starts_with(b"blocksize")
+                    && !rest.get(9).copied().is_some_and(is_word_byte);
                 if is_attr {
                     i += 10;
                     previous = Some(b'e');
                     continue;
                 }
-                errors.push(SyntaxError::StrayCharacter { ch: '@', span: span(i, i + 1) });
+                errors.push(SyntaxError::StrayCharacter {
+                    ch: '@',
+                    span: span(i, i + 1),
+                });
             }
             b'!' => {
                 if bytes.get(i + 1) == Some(&b'=') {
                     i += 1;
                 } else {
-                    errors.push(SyntaxError::StrayCharacter { ch: '!', span: span(i, i + 1) });
+                    errors.push(SyntaxError::StrayCharacter {
+                        ch: '!',
+                        span: span(i, i + 1),
+                    });
                 }
             }
             b',' | b'.' | b'<' | b'>' | b'=' | b'+' | b'*' | b'%' | b'&' | b'|' | b'^' => {}
             _ => {
                 // Any other character, ASCII or not, is outside LOOM's alphabet.
-                let ch = source.get(i..).and_then(|s| s.chars().next()).unwrap_or('\u{fffd}');
+                let ch = source
+                    .get(i..)
+                    .and_then(|s| s.chars().next())
+                    .unwrap_or('\u{fffd}');
                 let width = ch.len_utf8();
-                errors.push(SyntaxError::StrayCharacter { ch, span: span(i, i + width) });
+                errors.push(SyntaxError::StrayCharacter {
+                    ch,
+                    span: span(i, i + width),
+                });
                 i += width;
                 previous = Some(b'?');
                 continue;
@@ -288,7 +351,9 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
         }
         if !too_deep && open.len() + right_nesting > MAX_EXPR_DEPTH {
             too_deep = true;
-            errors.push(SyntaxError::NestingTooDeep { span: span(here, i + 1) });
+            errors.push(SyntaxError::NestingTooDeep {
+                span: span(here, i + 1),
+            });
         }
         previous = Some(bytes[i]);
         i += 1;
@@ -296,7 +361,10 @@ fn scan_line(file: FileId, source: &str, line: &Line, open: &mut Vec<(Delim, usi
     // Tabs inside the comment part are fine, but a stray `\r` is a broken line ending anywhere.
     for (offset, &b) in bytes[stop..line.end].iter().enumerate() {
         if b == b'\r' {
-            errors.push(SyntaxError::StrayCharacter { ch: '\r', span: span(stop + offset, stop + offset + 1) });
+            errors.push(SyntaxError::StrayCharacter {
+                ch: '\r',
+                span: span(stop + offset, stop + offset + 1),
+            });
         }
     }
 }
@@ -332,19 +400,36 @@ fn opens_block(source: &str, line: &Line) -> bool {
         i += 1;
     }
     let segment = code[last_segment_start..].trim_start();
-    let first_word: String = segment.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-    segment.is_empty() || matches!(first_word.as_str(), "kernel" | "func" | "for" | "while" | "if")
+    let first_word: String = segment
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    segment.is_empty()
+        || matches!(
+            first_word.as_str(),
+            "kernel" | "func" | "for" | "while" | "if"
+        )
 }
 
 /// Python's rule, checked line by line: a deeper line must follow a line that opens a block, a
 /// line that opens a block must be followed by a deeper one, and a shallower line must line up
 /// with an enclosing block.
-fn check_indentation(file: FileId, source: &str, lines: &[Line], continuation: &[bool], errors: &mut Vec<SyntaxError>) {
+fn check_indentation(
+    file: FileId,
+    source: &str,
+    lines: &[Line],
+    continuation: &[bool],
+    errors: &mut Vec<SyntaxError>,
+) {
     let span = |start: usize, end: usize| Span::new(file, start, end);
     let mut levels: Vec<usize> = vec![0];
     let mut previous: Option<(Line, bool)> = None;
     let mut reported_depth = false;
-    let judged = lines.iter().zip(continuation).filter(|(l, c)| !l.is_blank() && !**c).map(|(l, _)| l);
+    let judged = lines
+        .iter()
+        .zip(continuation)
+        .filter(|(l, c)| !l.is_blank() && !**c)
+        .map(|(l, _)| l);
     for line in judged {
         let indent = line.indent();
         let top = levels.last().copied().unwrap_or(0);
@@ -357,7 +442,10 @@ fn check_indentation(file: FileId, source: &str, lines: &[Line], continuation: &
                     span: indentation,
                     previous: Some(span(prev.first, prev.code_end)),
                 }),
-                None => errors.push(SyntaxError::UnexpectedIndent { span: indentation, previous: None }),
+                None => errors.push(SyntaxError::UnexpectedIndent {
+                    span: indentation,
+                    previous: None,
+                }),
             }
             levels.push(indent);
             if levels.len() > MAX_BLOCK_DEPTH && !reported_depth {
@@ -366,7 +454,10 @@ fn check_indentation(file: FileId, source: &str, lines: &[Line], continuation: &
             }
         } else {
             if let Some((prev, true)) = previous {
-                errors.push(SyntaxError::MissingBlock { header: span(prev.first, prev.code_end), next: Some(code) });
+                errors.push(SyntaxError::MissingBlock {
+                    header: span(prev.first, prev.code_end),
+                    next: Some(code),
+                });
             }
             if indent < top {
                 while levels.last().is_some_and(|&l| l > indent) {
@@ -375,7 +466,11 @@ fn check_indentation(file: FileId, source: &str, lines: &[Line], continuation: &
                 if levels.last() != Some(&indent) {
                     let mut enclosing = levels.clone();
                     enclosing.dedup();
-                    errors.push(SyntaxError::InconsistentDedent { span: indentation, indent, levels: enclosing });
+                    errors.push(SyntaxError::InconsistentDedent {
+                        span: indentation,
+                        indent,
+                        levels: enclosing,
+                    });
                     levels.push(indent);
                 }
             }
@@ -383,7 +478,10 @@ fn check_indentation(file: FileId, source: &str, lines: &[Line], continuation: &
         previous = Some((*line, opens_block(source, line)));
     }
     if let Some((prev, true)) = previous {
-        errors.push(SyntaxError::MissingBlock { header: span(prev.first, prev.code_end), next: None });
+        errors.push(SyntaxError::MissingBlock {
+            header: span(prev.first, prev.code_end),
+            next: None,
+        });
     }
 }
 
@@ -397,12 +495,23 @@ pub fn token_at(source: &str, offset: usize) -> (TokenKind, usize, usize) {
     while i < bytes.len() && bytes[i] == b' ' {
         i += 1;
     }
-    let at_line_end = i >= bytes.len() || bytes[i] == b'\n' || bytes[i] == b'\r' || bytes[i..].starts_with(b"--");
+    let at_line_end =
+        i >= bytes.len() || bytes[i] == b'\n' || bytes[i] == b'\r' || bytes[i..].starts_with(b"--");
     if at_line_end {
         // Back up over spaces and a comment to just after the last token of the line.
-        let line_start = bytes[..offset].iter().rposition(|&b| b == b'\n').map(|p| p + 1).unwrap_or(0);
-        let line_end = bytes[offset..].iter().position(|&b| b == b'\n').map(|p| offset + p).unwrap_or(bytes.len());
-        let comment = find_comment(&bytes[line_start..line_end]).map(|p| line_start + p).unwrap_or(line_end);
+        let line_start = bytes[..offset]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map(|p| p + 1)
+            .unwrap_or(0);
+        let line_end = bytes[offset..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map(|p| offset + p)
+            .unwrap_or(bytes.len());
+        let comment = find_comment(&bytes[line_start..line_end])
+            .map(|p| line_start + p)
+            .unwrap_or(line_end);
         let mut end = comment.min(offset.max(line_start));
         while end > line_start && matches!(bytes[end - 1], b' ' | b'\r') {
             end -= 1;
@@ -411,17 +520,27 @@ pub fn token_at(source: &str, offset: usize) -> (TokenKind, usize, usize) {
             let l = l.trim_matches(|c| c == ' ' || c == '\r');
             l.is_empty() || l.starts_with("--")
         });
-        let kind = if rest_is_blank { TokenKind::EndOfFile } else { TokenKind::EndOfLine };
+        let kind = if rest_is_blank {
+            TokenKind::EndOfFile
+        } else {
+            TokenKind::EndOfLine
+        };
         return (kind, end, end);
     }
     let b = bytes[i];
     if is_word_byte(b) {
         let end = i + bytes[i..].iter().take_while(|&&c| is_word_byte(c)).count();
         let word = &source[i..end];
-        let kind = if is_keyword(word) { TokenKind::Keyword } else { TokenKind::Word };
+        let kind = if is_keyword(word) {
+            TokenKind::Keyword
+        } else {
+            TokenKind::Word
+        };
         return (kind, i, end);
     }
-    const SYMBOLS: &[&str] = &["<-", "<=", "<<", ">=", ">>", "==", "!=", "/~", "/.", "/:", ":/", "[[", "]]"];
+    const SYMBOLS: &[&str] = &[
+        "<-", "<=", "<<", ">=", ">>", "==", "!=", "/~", "/.", "/:", ":/", "[[", "]]",
+    ];
     let width = SYMBOLS
         .iter()
         .find(|s| bytes[i..].starts_with(s.as_bytes()))

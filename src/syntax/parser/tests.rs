@@ -14,7 +14,10 @@ fn parse_ok(source: &str) -> Program {
 
 fn parse_err(source: &str) -> Vec<Diagnostic> {
     match parse(FILE, source, 0) {
-        Ok(program) => panic!("expected errors, got {:#?}\nsource:\n{source}", program.items),
+        Ok(program) => panic!(
+            "expected errors, got {:#?}\nsource:\n{source}",
+            program.items
+        ),
         Err(diagnostics) => diagnostics,
     }
 }
@@ -48,9 +51,17 @@ fn sx(e: &Expr) -> String {
             format!("({} {} {})", op.symbol(), sx(lhs), sx(rhs))
         }
         ExprKind::Call { callee, args } => {
-            format!("{}({})", callee.name, args.iter().map(sx).collect::<Vec<_>>().join(", "))
+            format!(
+                "{}({})",
+                callee.name,
+                args.iter().map(sx).collect::<Vec<_>>().join(", ")
+            )
         }
-        ExprKind::Index { base, indices, checked } => {
+        ExprKind::Index {
+            base,
+            indices,
+            checked,
+        } => {
             let inner = indices.iter().map(sx).collect::<Vec<_>>().join(", ");
             if *checked {
                 format!("{}[[{inner}]]", sx(base))
@@ -61,15 +72,29 @@ fn sx(e: &Expr) -> String {
         ExprKind::Field { base, field } => format!("{}.{}", sx(base), field.name),
         ExprKind::Record { fields } => format!(
             "{{{}}}",
-            fields.iter().map(|f| format!("{}: {}", f.name.name, sx(&f.value))).collect::<Vec<_>>().join(", ")
+            fields
+                .iter()
+                .map(|f| format!("{}: {}", f.name.name, sx(&f.value)))
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
         ExprKind::VectorLit { elems } => {
             format!("[{}]", elems.iter().map(sx).collect::<Vec<_>>().join(", "))
         }
-        ExprKind::Collective { op, func, operand, .. } => {
-            let args = func.bound_args.iter().map(sx).collect::<Vec<_>>().join(", ");
-            let f =
-                if func.bound_args.is_empty() { func.name.name.clone() } else { format!("{}({args})", func.name.name) };
+        ExprKind::Collective {
+            op, func, operand, ..
+        } => {
+            let args = func
+                .bound_args
+                .iter()
+                .map(sx)
+                .collect::<Vec<_>>()
+                .join(", ");
+            let f = if func.bound_args.is_empty() {
+                func.name.name.clone()
+            } else {
+                format!("{}({args})", func.name.name)
+            };
             format!("({} {f} {})", op.symbol(), sx(operand))
         }
     }
@@ -110,7 +135,10 @@ fn arithmetic_precedence_and_associativity() {
 
 #[test]
 fn bitwise_and_shift_precedence() {
-    assert_eq!(shape("a | b ^ c & d << 1 + 2"), "(| a (^ b (& c (<< d (+ 1 2)))))");
+    assert_eq!(
+        shape("a | b ^ c & d << 1 + 2"),
+        "(| a (^ b (& c (<< d (+ 1 2)))))"
+    );
     assert_eq!(shape("a >> 1 << 2"), "(<< (>> a 1) 2)");
     assert_eq!(shape("a & b == c"), "(== (& a b) c)");
 }
@@ -168,7 +196,10 @@ fn calls_and_casts() {
     assert_eq!(shape("f(a,)"), "f(a)");
     assert_eq!(shape("Float32(x)"), "Float32(x)");
     assert_eq!(shape("select(c, a, b)"), "select(c, a, b)");
-    assert_eq!(shape("range(B * BLOCKSIZE, (B + 1) * BLOCKSIZE)"), "range((* B BLOCKSIZE), (* (+ B 1) BLOCKSIZE))");
+    assert_eq!(
+        shape("range(B * BLOCKSIZE, (B + 1) * BLOCKSIZE)"),
+        "range((* B BLOCKSIZE), (* (+ B 1) BLOCKSIZE))"
+    );
     assert_eq!(shape("block(B)[[0]]"), "block(B)[[0]]");
 }
 
@@ -188,7 +219,10 @@ fn literals() {
     assert_eq!(shape("{first: 1, second: x}"), "{first: 1, second: x}");
     assert_eq!(shape("[1, 2, 3]"), "[1, 2, 3]");
     assert_eq!(shape("[]"), "[]");
-    assert_eq!(shape("340282366920938463463374607431768211455"), u128::MAX.to_string());
+    assert_eq!(
+        shape("340282366920938463463374607431768211455"),
+        u128::MAX.to_string()
+    );
 }
 
 #[test]
@@ -199,11 +233,20 @@ fn malformed_numbers() {
     assert_eq!(codes("kernel k()\n  x <- 0b102\n"), vec!["E0011"]);
     assert_eq!(codes("kernel k()\n  x <- 12ab\n"), vec!["E0011"]);
     assert_eq!(codes("kernel k()\n  x <- 1.5.2\n"), vec!["E0011"]);
-    assert_eq!(codes("kernel k()\n  x <- 340282366920938463463374607431768211456\n"), vec!["E0012"]);
-    assert_eq!(codes("kernel k()\n  x <- 0xfffffffffffffffffffffffffffffffff\n"), vec!["E0012"]);
+    assert_eq!(
+        codes("kernel k()\n  x <- 340282366920938463463374607431768211456\n"),
+        vec!["E0012"]
+    );
+    assert_eq!(
+        codes("kernel k()\n  x <- 0xfffffffffffffffffffffffffffffffff\n"),
+        vec!["E0012"]
+    );
     assert_eq!(codes("kernel k()\n  x <- 1e999\n"), vec!["E0012"]);
     // Independent errors are all reported.
-    assert_eq!(codes("kernel k()\n  x <- 0x + 1e\n"), vec!["E0011", "E0011"]);
+    assert_eq!(
+        codes("kernel k()\n  x <- 0x + 1e\n"),
+        vec!["E0011", "E0011"]
+    );
 }
 
 #[test]
@@ -228,8 +271,12 @@ fn collectives() {
 fn collective_func_ref_spans() {
     let source = "kernel k()\n  x <- f(1) /~ v\n";
     let program = parse_ok(source);
-    let Stmt::Assign { value, .. } = &body(&program)[0] else { panic!() };
-    let ExprKind::Collective { func, op_span, .. } = &value.kind else { panic!() };
+    let Stmt::Assign { value, .. } = &body(&program)[0] else {
+        panic!()
+    };
+    let ExprKind::Collective { func, op_span, .. } = &value.kind else {
+        panic!()
+    };
     assert_eq!(text(source, func.span), "f(1)");
     assert_eq!(text(source, *op_span), "/~");
     assert_eq!(text(source, value.span), "f(1) /~ v");
@@ -239,11 +286,20 @@ fn collective_func_ref_spans() {
 fn expression_spans_include_parentheses() {
     let source = "kernel k()\n  x <- ((a + b)) * c -- note\n";
     let program = parse_ok(source);
-    let Stmt::Assign { value, span, target } = &body(&program)[0] else { panic!() };
+    let Stmt::Assign {
+        value,
+        span,
+        target,
+    } = &body(&program)[0]
+    else {
+        panic!()
+    };
     assert_eq!(text(source, *span), "x <- ((a + b)) * c");
     assert_eq!(text(source, target.span), "x");
     assert_eq!(text(source, value.span), "((a + b)) * c");
-    let ExprKind::Binary { lhs, op_span, .. } = &value.kind else { panic!() };
+    let ExprKind::Binary { lhs, op_span, .. } = &value.kind else {
+        panic!()
+    };
     assert_eq!(text(source, lhs.span), "((a + b))");
     assert_eq!(text(source, *op_span), "*");
 }
@@ -253,13 +309,20 @@ fn node_spans() {
     let source =
         "kernel k(a: Float32[THREADS], n: Int32)\n  current: Range <- block(B)\n  out[[current]] <- a[[current]]\n";
     let program = parse_ok(source);
-    let Item::Kernel(k) = &program.items[0] else { panic!() };
+    let Item::Kernel(k) = &program.items[0] else {
+        panic!()
+    };
     assert_eq!(text(source, k.name.span), "k");
     assert_eq!(text(source, k.params[0].span), "a: Float32[THREADS]");
     assert_eq!(text(source, k.params[0].ty.span()), "Float32[THREADS]");
     assert_eq!(text(source, k.span), source.trim_end());
-    assert_eq!(text(source, k.body.span), "current: Range <- block(B)\n  out[[current]] <- a[[current]]");
-    let Stmt::Assign { target, .. } = &k.body.stmts[1] else { panic!() };
+    assert_eq!(
+        text(source, k.body.span),
+        "current: Range <- block(B)\n  out[[current]] <- a[[current]]"
+    );
+    let Stmt::Assign { target, .. } = &k.body.stmts[1] else {
+        panic!()
+    };
     assert_eq!(text(source, target.span), "out[[current]]");
 }
 
@@ -310,24 +373,52 @@ kernel sumOfSquares(in: Float32[THREADS], out: Float32[BLOCKS], ps: {a: Int32}[n
 ";
     let program = parse_ok(source);
     assert_eq!(program.items.len(), 5);
-    let Item::TypeAlias(pair) = &program.items[0] else { panic!() };
+    let Item::TypeAlias(pair) = &program.items[0] else {
+        panic!()
+    };
     assert_eq!(pair.name.name, "Pair");
-    let TypeExpr::Record { fields, .. } = &pair.ty else { panic!() };
-    assert_eq!(fields.iter().map(|f| f.name.name.as_str()).collect::<Vec<_>>(), ["first", "second"]);
-    let Item::TypeAlias(grid) = &program.items[1] else { panic!() };
-    let TypeExpr::Array { elem, dims, .. } = &grid.ty else { panic!() };
+    let TypeExpr::Record { fields, .. } = &pair.ty else {
+        panic!()
+    };
+    assert_eq!(
+        fields
+            .iter()
+            .map(|f| f.name.name.as_str())
+            .collect::<Vec<_>>(),
+        ["first", "second"]
+    );
+    let Item::TypeAlias(grid) = &program.items[1] else {
+        panic!()
+    };
+    let TypeExpr::Array { elem, dims, .. } = &grid.ty else {
+        panic!()
+    };
     assert!(matches!(&**elem, TypeExpr::Named { name } if name.name == "Float32"));
     assert_eq!(dims.iter().map(sx).collect::<Vec<_>>(), ["rows", "cols"]);
-    let Item::Func(sqr) = &program.items[2] else { panic!() };
+    let Item::Func(sqr) = &program.items[2] else {
+        panic!()
+    };
     assert!(matches!(&sqr.ret, Some(TypeExpr::Named { name }) if name.name == "Float32"));
-    let Item::Func(no_result) = &program.items[3] else { panic!() };
+    let Item::Func(no_result) = &program.items[3] else {
+        panic!()
+    };
     assert!(no_result.ret.is_none());
     assert_eq!(no_result.params.len(), 1);
-    assert!(matches!(&no_result.body.stmts[..], [Stmt::Return { value: None, .. }]));
-    let Item::Kernel(kernel) = &program.items[4] else { panic!() };
-    let block_size = kernel.block_size.as_ref().map(|b| (b.value, text(source, b.span)));
+    assert!(matches!(
+        &no_result.body.stmts[..],
+        [Stmt::Return { value: None, .. }]
+    ));
+    let Item::Kernel(kernel) = &program.items[4] else {
+        panic!()
+    };
+    let block_size = kernel
+        .block_size
+        .as_ref()
+        .map(|b| (b.value, text(source, b.span)));
     assert_eq!(block_size, Some((128, "@blocksize(128)")));
-    let TypeExpr::Array { elem, dims, .. } = &kernel.params[2].ty else { panic!() };
+    let TypeExpr::Array { elem, dims, .. } = &kernel.params[2].ty else {
+        panic!()
+    };
     assert!(matches!(&**elem, TypeExpr::Record { .. }));
     assert_eq!(sx(&dims[0]), "(* n 2)");
     assert!(matches!(&kernel.params[3].ty, TypeExpr::Array { dims, .. } if dims.is_empty()));
@@ -345,11 +436,24 @@ fn empty_files() {
 
 #[test]
 fn let_and_shared() {
-    let program =
-        kernel_body("  x: Int32 <- 1\n  shared t: Float32[] <- in[current]\n  shared s: Float32[BLOCKSIZE]\n");
+    let program = kernel_body(
+        "  x: Int32 <- 1\n  shared t: Float32[] <- in[current]\n  shared s: Float32[BLOCKSIZE]\n",
+    );
     match body(&program) {
-        [Stmt::Let { shared: false, init: Some(_), .. }, Stmt::Let { shared: true, init: Some(_), .. }, Stmt::Let { name, shared: true, init: None, .. }] =>
-        {
+        [Stmt::Let {
+            shared: false,
+            init: Some(_),
+            ..
+        }, Stmt::Let {
+            shared: true,
+            init: Some(_),
+            ..
+        }, Stmt::Let {
+            name,
+            shared: true,
+            init: None,
+            ..
+        }] => {
             assert_eq!(name.name, "s")
         }
         other => panic!("{other:?}"),
@@ -358,7 +462,8 @@ fn let_and_shared() {
 
 #[test]
 fn assignment_targets() {
-    let program = kernel_body("  out[[current]] <- in[[previous]]\n  a[i, j] <- 1\n  p.first <- 2\n");
+    let program =
+        kernel_body("  out[[current]] <- in[[previous]]\n  a[i, j] <- 1\n  p.first <- 2\n");
     let targets: Vec<String> = body(&program)
         .iter()
         .map(|s| match s {
@@ -371,13 +476,19 @@ fn assignment_targets() {
 
 #[test]
 fn loops_and_return() {
-    let program =
-        kernel_body("  for i: Int32 <- range(0, 10)\n    x <- i\n    while x > 0\n      x <- x - 1\n  return\n");
+    let program = kernel_body(
+        "  for i: Int32 <- range(0, 10)\n    x <- i\n    while x > 0\n      x <- x - 1\n  return\n",
+    );
     match body(&program) {
-        [Stmt::For { var, range, body, .. }, Stmt::Return { value: None, .. }] => {
+        [Stmt::For {
+            var, range, body, ..
+        }, Stmt::Return { value: None, .. }] => {
             assert_eq!(var.name, "i");
             assert_eq!(sx(range), "range(0, 10)");
-            assert!(matches!(&body.stmts[..], [Stmt::Assign { .. }, Stmt::While { .. }]));
+            assert!(matches!(
+                &body.stmts[..],
+                [Stmt::Assign { .. }, Stmt::While { .. }]
+            ));
         }
         other => panic!("{other:?}"),
     }
@@ -402,9 +513,16 @@ fn if_shape(stmt: &Stmt) -> (String, Vec<&'static str>, Option<Vec<&'static str>
             .collect()
     }
     match stmt {
-        Stmt::If { cond, then_branch, else_branch, .. } => {
-            (sx(cond), kinds(then_branch), else_branch.as_ref().map(kinds))
-        }
+        Stmt::If {
+            cond,
+            then_branch,
+            else_branch,
+            ..
+        } => (
+            sx(cond),
+            kinds(then_branch),
+            else_branch.as_ref().map(kinds),
+        ),
         other => panic!("not an if: {other:?}"),
     }
 }
@@ -416,11 +534,19 @@ fn one_line_if() {
     let stmts = body(&program);
     assert_eq!(stmts.len(), 3);
     assert_eq!(if_shape(&stmts[0]), ("a".to_string(), vec!["assign"], None));
-    assert_eq!(if_shape(&stmts[1]), ("a".to_string(), vec!["assign"], Some(vec!["return"])));
+    assert_eq!(
+        if_shape(&stmts[1]),
+        ("a".to_string(), vec!["assign"], Some(vec!["return"]))
+    );
     // A dangling `else` on one line belongs to the innermost `if`.
     assert_eq!(if_shape(&stmts[2]), ("a".to_string(), vec!["if"], None));
-    let Stmt::If { then_branch, .. } = &stmts[2] else { panic!() };
-    assert_eq!(if_shape(&then_branch.stmts[0]), ("b".to_string(), vec!["assign"], Some(vec!["assign"])));
+    let Stmt::If { then_branch, .. } = &stmts[2] else {
+        panic!()
+    };
+    assert_eq!(
+        if_shape(&then_branch.stmts[0]),
+        ("b".to_string(), vec!["assign"], Some(vec!["assign"]))
+    );
 }
 
 #[test]
@@ -436,13 +562,38 @@ kernel shiftLeft1(in: Float32[THREADS], out: Float32[THREADS])
     let program = parse_ok(source);
     let stmts = body(&program);
     assert_eq!(stmts.len(), 1);
-    assert_eq!(if_shape(&stmts[0]), ("(> B 0)".to_string(), vec!["for"], Some(vec!["for"])));
-    let Stmt::If { then_branch, else_branch: Some(else_branch), span, .. } = &stmts[0] else { panic!() };
-    let Stmt::For { body: then_body, .. } = &then_branch.stmts[0] else { panic!() };
-    let Stmt::Assign { value, .. } = &then_body.stmts[0] else { panic!() };
+    assert_eq!(
+        if_shape(&stmts[0]),
+        ("(> B 0)".to_string(), vec!["for"], Some(vec!["for"]))
+    );
+    let Stmt::If {
+        then_branch,
+        else_branch: Some(else_branch),
+        span,
+        ..
+    } = &stmts[0]
+    else {
+        panic!()
+    };
+    let Stmt::For {
+        body: then_body, ..
+    } = &then_branch.stmts[0]
+    else {
+        panic!()
+    };
+    let Stmt::Assign { value, .. } = &then_body.stmts[0] else {
+        panic!()
+    };
     assert_eq!(sx(value), "in[(- i BLOCKSIZE)]");
-    let Stmt::For { body: else_body, .. } = &else_branch.stmts[0] else { panic!() };
-    let Stmt::Assign { value, .. } = &else_body.stmts[0] else { panic!() };
+    let Stmt::For {
+        body: else_body, ..
+    } = &else_branch.stmts[0]
+    else {
+        panic!()
+    };
+    let Stmt::Assign { value, .. } = &else_body.stmts[0] else {
+        panic!()
+    };
     assert_eq!(sx(value), "0");
     assert!(text(source, *span).starts_with("if B > 0"));
     assert!(text(source, *span).ends_with("out[i] <- 0"));
@@ -450,13 +601,25 @@ kernel shiftLeft1(in: Float32[THREADS], out: Float32[THREADS])
 
 #[test]
 fn clause_form_with_blocks() {
-    let program = kernel_body("  if c\n    then\n      x <- 1\n      y <- 2\n    else\n      z <- 3\n  w <- 4\n");
+    let program = kernel_body(
+        "  if c\n    then\n      x <- 1\n      y <- 2\n    else\n      z <- 3\n  w <- 4\n",
+    );
     let stmts = body(&program);
     assert_eq!(stmts.len(), 2);
-    assert_eq!(if_shape(&stmts[0]), ("c".to_string(), vec!["assign", "assign"], Some(vec!["assign"])));
+    assert_eq!(
+        if_shape(&stmts[0]),
+        (
+            "c".to_string(),
+            vec!["assign", "assign"],
+            Some(vec!["assign"])
+        )
+    );
     // A `then` clause without an `else`.
     let program = kernel_body("  if c\n    then x <- 1\n  w <- 4\n");
-    assert_eq!(if_shape(&body(&program)[0]), ("c".to_string(), vec!["assign"], None));
+    assert_eq!(
+        if_shape(&body(&program)[0]),
+        ("c".to_string(), vec!["assign"], None)
+    );
 }
 
 #[test]
@@ -464,10 +627,20 @@ fn block_form_with_else_at_if_column() {
     let program = kernel_body("  if c\n    x <- 1\n  else\n    y <- 2\n    z <- 3\n");
     let stmts = body(&program);
     assert_eq!(stmts.len(), 1);
-    assert_eq!(if_shape(&stmts[0]), ("c".to_string(), vec!["assign"], Some(vec!["assign", "assign"])));
+    assert_eq!(
+        if_shape(&stmts[0]),
+        (
+            "c".to_string(),
+            vec!["assign"],
+            Some(vec!["assign", "assign"])
+        )
+    );
     // `if c then` with an indented block.
     let program = kernel_body("  if c then\n    x <- 1\n  else y <- 2\n");
-    assert_eq!(if_shape(&body(&program)[0]), ("c".to_string(), vec!["assign"], Some(vec!["assign"])));
+    assert_eq!(
+        if_shape(&body(&program)[0]),
+        ("c".to_string(), vec!["assign"], Some(vec!["assign"]))
+    );
 }
 
 #[test]
@@ -476,19 +649,48 @@ fn else_if_chains() {
         kernel_body("  if a\n    x <- 1\n  else if b\n    x <- 2\n  else if c\n    x <- 3\n  else\n    x <- 4\n");
     let stmts = body(&program);
     assert_eq!(stmts.len(), 1);
-    assert_eq!(if_shape(&stmts[0]), ("a".to_string(), vec!["assign"], Some(vec!["if"])));
-    let Stmt::If { else_branch: Some(e1), .. } = &stmts[0] else { panic!() };
-    assert_eq!(if_shape(&e1.stmts[0]), ("b".to_string(), vec!["assign"], Some(vec!["if"])));
-    let Stmt::If { else_branch: Some(e2), .. } = &e1.stmts[0] else { panic!() };
-    assert_eq!(if_shape(&e2.stmts[0]), ("c".to_string(), vec!["assign"], Some(vec!["assign"])));
+    assert_eq!(
+        if_shape(&stmts[0]),
+        ("a".to_string(), vec!["assign"], Some(vec!["if"]))
+    );
+    let Stmt::If {
+        else_branch: Some(e1),
+        ..
+    } = &stmts[0]
+    else {
+        panic!()
+    };
+    assert_eq!(
+        if_shape(&e1.stmts[0]),
+        ("b".to_string(), vec!["assign"], Some(vec!["if"]))
+    );
+    let Stmt::If {
+        else_branch: Some(e2),
+        ..
+    } = &e1.stmts[0]
+    else {
+        panic!()
+    };
+    assert_eq!(
+        if_shape(&e2.stmts[0]),
+        ("c".to_string(), vec!["assign"], Some(vec!["assign"]))
+    );
 
     // In the clause form, too.
-    let program = kernel_body("  if a\n    then x <- 1\n    else if b\n      then x <- 2\n      else x <- 3\n");
+    let program = kernel_body(
+        "  if a\n    then x <- 1\n    else if b\n      then x <- 2\n      else x <- 3\n",
+    );
     let stmts = body(&program);
-    assert_eq!(if_shape(&stmts[0]), ("a".to_string(), vec!["assign"], Some(vec!["if"])));
+    assert_eq!(
+        if_shape(&stmts[0]),
+        ("a".to_string(), vec!["assign"], Some(vec!["if"]))
+    );
     // One line.
     let program = kernel_body("  if a then x <- 1 else if b then x <- 2 else x <- 3\n");
-    assert_eq!(if_shape(&body(&program)[0]), ("a".to_string(), vec!["assign"], Some(vec!["if"])));
+    assert_eq!(
+        if_shape(&body(&program)[0]),
+        ("a".to_string(), vec!["assign"], Some(vec!["if"]))
+    );
 }
 
 #[test]
@@ -496,11 +698,22 @@ fn else_lines_up_with_then_not_with_an_inner_if() {
     // The `else` belongs to the outer `if`: it lines up with the outer `then`.
     let program = kernel_body("  if a\n    then if b\n           x <- 1\n    else y <- 2\n");
     let stmts = body(&program);
-    assert_eq!(if_shape(&stmts[0]), ("a".to_string(), vec!["if"], Some(vec!["assign"])));
-    let Stmt::If { then_branch, .. } = &stmts[0] else { panic!() };
-    assert_eq!(if_shape(&then_branch.stmts[0]), ("b".to_string(), vec!["assign"], None));
+    assert_eq!(
+        if_shape(&stmts[0]),
+        ("a".to_string(), vec!["if"], Some(vec!["assign"]))
+    );
+    let Stmt::If { then_branch, .. } = &stmts[0] else {
+        panic!()
+    };
+    assert_eq!(
+        if_shape(&then_branch.stmts[0]),
+        ("b".to_string(), vec!["assign"], None)
+    );
     let program = kernel_body("  if a\n    then if b then x <- 1\n    else y <- 2\n");
-    assert_eq!(if_shape(&body(&program)[0]), ("a".to_string(), vec!["if"], Some(vec!["assign"])));
+    assert_eq!(
+        if_shape(&body(&program)[0]),
+        ("a".to_string(), vec!["if"], Some(vec!["assign"]))
+    );
 }
 
 #[test]
@@ -512,9 +725,13 @@ fn comments_blank_lines_crlf_and_no_trailing_newline() {
     let crlf = source.replace('\n', "\r\n");
     let program = parse_ok(&crlf);
     assert_eq!(program.items.len(), 2);
-    let Item::Func(f) = &program.items[1] else { panic!() };
+    let Item::Func(f) = &program.items[1] else {
+        panic!()
+    };
     assert_eq!(text(&crlf, f.span), "func f(): Int32\r\n  return 1");
-    let Stmt::Assign { span, .. } = &body(&program)[0] else { panic!() };
+    let Stmt::Assign { span, .. } = &body(&program)[0] else {
+        panic!()
+    };
     assert_eq!(text(&crlf, *span), "x <- 1");
     // Trailing spaces and a final comment without a newline.
     parse_ok("kernel k()\n  x <- 1   \n  \n-- end");
@@ -523,7 +740,9 @@ fn comments_blank_lines_crlf_and_no_trailing_newline() {
 
 #[test]
 fn any_consistent_indentation() {
-    let program = parse_ok("kernel k()\n      x <- 1\n      for i: Int32 <- r\n       y <- 2\n      z <- 3\n");
+    let program = parse_ok(
+        "kernel k()\n      x <- 1\n      for i: Int32 <- r\n       y <- 2\n      z <- 3\n",
+    );
     assert_eq!(body(&program).len(), 3);
 }
 
@@ -548,8 +767,13 @@ fn comments_may_hold_any_character() {
 #[test]
 fn delimiter_errors() {
     let diagnostics = parse_err("kernel k()\n  x <- f(1, (2 + 3)\n  y <- a[[1\n  z <- {a: 1\n");
-    assert_eq!(diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(), vec!["E0004", "E0004", "E0004"]);
-    assert!(diagnostics.iter().all(|d| d.message.starts_with("unclosed")));
+    assert_eq!(
+        diagnostics.iter().map(|d| d.code).collect::<Vec<_>>(),
+        vec!["E0004", "E0004", "E0004"]
+    );
+    assert!(diagnostics
+        .iter()
+        .all(|d| d.message.starts_with("unclosed")));
     assert_eq!(diagnostics[1].message, "unclosed `[[`");
     assert_eq!(codes("kernel k()\n  x <- (a))\n"), vec!["E0005"]);
     assert_eq!(codes("kernel k()\n  x <- (a]\n"), vec!["E0005"]);
@@ -559,7 +783,10 @@ fn delimiter_errors() {
 fn indentation_errors() {
     assert_eq!(codes("kernel k()\n  x <- 1\n    y <- 2\n"), vec!["E0006"]);
     assert_eq!(codes("  kernel k()\n    y <- 2\n"), vec!["E0006"]);
-    assert_eq!(codes("kernel k()\n  if c\n      x <- 1\n    y <- 2\n"), vec!["E0007"]);
+    assert_eq!(
+        codes("kernel k()\n  if c\n      x <- 1\n    y <- 2\n"),
+        vec!["E0007"]
+    );
     assert_eq!(codes("kernel k()\nkernel j()\n  return\n"), vec!["E0008"]);
     assert_eq!(codes("kernel k()\n  for i: Int32 <- r\n"), vec!["E0008"]);
     assert_eq!(codes("kernel k()\n  if c\n  x <- 1\n"), vec!["E0008"]);
@@ -569,11 +796,17 @@ fn indentation_errors() {
 
 #[test]
 fn misplaced_then_else() {
-    assert_eq!(codes("kernel k()\n  x <- 1\n  else x <- 2\n"), vec!["E0009"]);
+    assert_eq!(
+        codes("kernel k()\n  x <- 1\n  else x <- 2\n"),
+        vec!["E0009"]
+    );
     assert_eq!(codes("kernel k()\n  x <- 1 else x <- 2\n"), vec!["E0009"]);
     assert_eq!(codes("kernel k()\n  then x <- 2\n"), vec!["E0009"]);
     // An `else` under the `if` after `then` clauses must line up with the `then`.
-    assert_eq!(codes("kernel k()\n  if c\n    then x <- 1\n  else x <- 2\n"), vec!["E0009"]);
+    assert_eq!(
+        codes("kernel k()\n  if c\n    then x <- 1\n  else x <- 2\n"),
+        vec!["E0009"]
+    );
 }
 
 #[test]
@@ -590,8 +823,16 @@ fn unexpected_tokens_read_well() {
     let d = parse_err("kernel k(a Int32)\n  return\n");
     assert!(d[0].message.contains("expected `:`"), "{}", d[0].message);
     let d = parse_err("kernel k()\n  return\nx <- 1\n");
-    assert!(d[0].message.contains("`kernel`, `func` or `type`"), "{}", d[0].message);
-    for source in ["kernel k()\n  x <- if\n", "kernel k()\n  x <- a +\n", "kernel k(\n"] {
+    assert!(
+        d[0].message.contains("`kernel`, `func` or `type`"),
+        "{}",
+        d[0].message
+    );
+    for source in [
+        "kernel k()\n  x <- if\n",
+        "kernel k()\n  x <- a +\n",
+        "kernel k(\n",
+    ] {
         for d in parse_err(source) {
             assert!(!d.message.contains('_'), "rule name leaked: {}", d.message);
         }
@@ -603,21 +844,41 @@ fn reserved_words() {
     assert_eq!(codes("kernel for(a: Int32)\n  return\n"), vec!["E0014"]);
     assert_eq!(codes("kernel k(then: Int32)\n  return\n"), vec!["E0014"]);
     assert_eq!(codes("kernel k()\n  x: Int32 <- if\n"), vec!["E0014"]);
-    assert_eq!(codes("func f(x: Int32, return: Int32)\n  return\n"), vec!["E0014"]);
+    assert_eq!(
+        codes("func f(x: Int32, return: Int32)\n  return\n"),
+        vec!["E0014"]
+    );
 }
 
 #[test]
 fn block_size_attribute() {
-    assert_eq!(codes("@blocksize(1.5)\nkernel k()\n  return\n"), vec!["E0016"]);
-    assert_eq!(codes("@blocksize(0)\nkernel k()\n  return\n"), vec!["E0016"]);
-    assert_eq!(codes("@blocksize(128)\nfunc f()\n  return\n"), vec!["E0001"]);
+    assert_eq!(
+        codes("@blocksize(1.5)\nkernel k()\n  return\n"),
+        vec!["E0016"]
+    );
+    assert_eq!(
+        codes("@blocksize(0)\nkernel k()\n  return\n"),
+        vec!["E0016"]
+    );
+    assert_eq!(
+        codes("@blocksize(128)\nfunc f()\n  return\n"),
+        vec!["E0001"]
+    );
 }
 
 #[test]
 fn deep_nesting_is_an_error_not_a_crash() {
-    let within = format!("kernel k()\n  x <- {}1{}\n", "(".repeat(100), ")".repeat(100));
+    let within = format!(
+        "kernel k()\n  x <- {}1{}\n",
+        "(".repeat(100),
+        ")".repeat(100)
+    );
     parse_ok(&within);
-    let deep = format!("kernel k()\n  x <- {}1{}\n", "(".repeat(5000), ")".repeat(5000));
+    let deep = format!(
+        "kernel k()\n  x <- {}1{}\n",
+        "(".repeat(5000),
+        ")".repeat(5000)
+    );
     assert_eq!(codes(&deep), vec!["E0013"]);
     let negations = format!("kernel k()\n  x <- {}1\n", "- ".repeat(5000));
     assert_eq!(codes(&negations), vec!["E0013"]);
@@ -739,7 +1000,11 @@ fn never_panics_on_token_soup() {
     };
     for _ in 0..3000 {
         let len = (next() % 40) as usize;
-        let mut source = String::from(if next() % 2 == 0 { "kernel k(a: Int32)\n  " } else { "" });
+        let mut source = String::from(if next() % 2 == 0 {
+            "kernel k(a: Int32)\n  "
+        } else {
+            ""
+        });
         for _ in 0..len {
             source.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
             if next() % 3 == 0 {
@@ -757,12 +1022,26 @@ fn never_panics_on_token_soup() {
 fn nesting_up_to_the_limit_fits_on_a_test_thread_stack() {
     // Test threads have 2 MiB of stack, less than a CLI's main thread.
     let n = layout::MAX_EXPR_DEPTH - 1;
-    for (open, close) in
-        [("(", ")"), ("f(", ")"), ("a[", "]"), ("a[[", "]]"), ("{x: ", "}"), ("[1, ", "]"), ("g(1) /~ ", "")]
-    {
-        let source = format!("kernel k()\n  x <- {}1{}\n", open.repeat(n), close.repeat(n));
+    for (open, close) in [
+        ("(", ")"),
+        ("f(", ")"),
+        ("a[", "]"),
+        ("a[[", "]]"),
+        ("{x: ", "}"),
+        ("[1, ", "]"),
+        ("g(1) /~ ", ""),
+    ] {
+        let source = format!(
+            "kernel k()\n  x <- {}1{}\n",
+            open.repeat(n),
+            close.repeat(n)
+        );
         assert!(parse(FILE, &source, 0).is_ok(), "{open}");
     }
-    let mixed = format!("kernel k()\n  x <- {}1{}\n", "-f(not a[[~".repeat(n / 5), "]])".repeat(n / 5));
+    let mixed = format!(
+        "kernel k()\n  x <- {}1{}\n",
+        "-f(not a[[~".repeat(n / 5),
+        "]])".repeat(n / 5)
+    );
     assert!(parse(FILE, &mixed, 0).is_ok());
 }
