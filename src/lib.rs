@@ -3,6 +3,12 @@
 //! syntax (pest → AST) → check (names, types, uniformity) → codegen (LLVM IR) → verification
 //! (`llvm-passes`) → target (optimise, PTX).
 
+// An internal error is a diagnostic with a bug note, never a panic (tests may unwrap).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod check;
 pub mod codegen;
 pub mod diagnostics;

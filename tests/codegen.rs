@@ -12,7 +12,7 @@
 mod support;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 fn main() {
@@ -125,7 +125,7 @@ fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
     }
 }
 
-fn run_ptxas_case(path: &PathBuf, arch: &str) -> Result<(), Failed> {
+fn run_ptxas_case(path: &Path, arch: &str) -> Result<(), Failed> {
     let args = vec!["--emit=ptx".to_string(), format!("--arch={arch}")];
     let ptx = expect_success(&loomc(&args, path)?, path)?;
     support::assemble(&ptx, arch).map_err(|e| format!("{}: {e}", path.display()).into())
