@@ -96,6 +96,23 @@ impl Diagnostic {
     }
 }
 
+mod explanations {
+    include!(concat!(env!("OUT_DIR"), "/error_docs.rs"));
+}
+
+/// The long explanation of a diagnostic code (`docs/errors/<code>.md`), if it has one.
+pub fn explanation(code: &str) -> Option<&'static str> {
+    explanations::ERROR_DOCS
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, text)| *text)
+}
+
+/// Every code with a long explanation.
+pub fn explained_codes() -> impl Iterator<Item = &'static str> {
+    explanations::ERROR_DOCS.iter().map(|(code, _)| *code)
+}
+
 /// The ids of an internal compiler error: a bug in loomc, never the user's fault.
 pub const INTERNAL_ERROR: &str = "E9999";
 

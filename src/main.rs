@@ -1,79 +1,32 @@
-//! `loomc`: parses arguments, runs the driver, prints diagnostics, writes outputs.
+//! `loomc`: parses the command line and hands each command to its module under `cli/`.
 
-use clap::{Parser, ValueEnum};
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use loomc::diagnostics::{Diagnostic, SourceFiles, INTERNAL_ERROR};
-use loomc::driver::{self, Emit, Options};
-use loomc::target::OptLevel;
-use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+mod cli;
+
+use clap::{Parser, Subcommand};
+use cli::{EXIT_INTERNAL_ERROR, EXIT_USAGE};
+use loomc::diagnostics::INTERNAL_ERROR;
 use std::process::ExitCode;
 
-/// Exit statuses, as users of compilers expect them.
-const EXIT_PROGRAM_ERRORS: u8 = 1;
-const EXIT_USAGE: u8 = 2;
-const EXIT_INTERNAL_ERROR: u8 = 101;
-
+/// `loomc FILE.loom [options]` compiles; `loomc COMMAND ...` does something else.
 #[derive(Parser, Debug)]
 #[command(
     name = "loomc",
     version,
-    about = "Compiles LOOM GPU kernels to LLVM IR and PTX"
+    about = "Compiles LOOM GPU kernels to LLVM IR and PTX",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true
 )]
 struct Cli {
-    /// The .loom source file; `-` reads standard input.
-    file: String,
-
-    /// Output file. With several --emit kinds, the path without its extension: each kind is
-    /// written beside it (`-o build/k --emit=llvm,ptx` writes build/k.ll and build/k.ptx).
-    /// `-` writes to standard output. Default: the input's name with the kind's extension, in the
-    /// current directory (standard output when reading standard input).
-    #[arg(short = 'o', value_name = "OUT")]
-    output: Option<PathBuf>,
-
-    /// What to produce; several kinds separated by commas.
-    #[arg(long, value_enum, value_delimiter = ',', default_value = "ptx")]
-    emit: Vec<EmitArg>,
-
-    /// Optimisation level, -O0 to -O3.
-    #[arg(short = 'O', value_name = "LEVEL", default_value = "3", value_parser = ["0", "1", "2", "3"])]
-    opt_level: String,
-
-    /// The GPU architecture of the PTX (`.target`).
-    #[arg(long, default_value = "sm_80", value_name = "sm_XX")]
-    arch: String,
-
-    /// BLOCKSIZE of kernels without `@blocksize(N)`: threads per block, 1 to 1024.
-    #[arg(long, default_value_t = 256, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
-    block_size: u32,
-
-    /// How diagnostics are printed: for people, or one JSON object per line for tools.
-    #[arg(long, value_enum, default_value = "human")]
-    error_format: ErrorFormat,
-
-    /// Colour in human diagnostics.
-    #[arg(long, value_enum, default_value = "auto")]
-    color: ColorArg,
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    compile: cli::compile::CompileArgs,
 }
 
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum EmitArg {
-    Ast,
-    Llvm,
-    Ptx,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ErrorFormat {
-    Human,
-    Json,
-}
-
-#[derive(Clone, Copy, Debug, ValueEnum)]
-enum ColorArg {
-    Auto,
-    Always,
-    Never,
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Explains a diagnostic code at length: `loomc explain E0300`.
+    Explain(cli::explain::ExplainArgs),
 }
 
 fn main() -> ExitCode {
@@ -89,172 +42,9 @@ fn main() -> ExitCode {
         eprintln!("error[{INTERNAL_ERROR}]: internal compiler error: {info}");
         eprintln!("note: this is a bug in loomc: please report it with the program that caused it");
     }));
-    match std::panic::catch_unwind(|| run(&cli)) {
-        Ok(code) => code,
-        Err(_) => ExitCode::from(EXIT_INTERNAL_ERROR),
-    }
-}
-
-fn run(cli: &Cli) -> ExitCode {
-    let source = match read_source(&cli.file) {
-        Ok(source) => source,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
-    };
-    let options = Options {
-        emit: dedup(cli.emit.iter().map(|e| match e {
-            EmitArg::Ast => Emit::Ast,
-            EmitArg::Llvm => Emit::Llvm,
-            EmitArg::Ptx => Emit::Ptx,
-        })),
-        opt: match cli.opt_level.as_str() {
-            "0" => OptLevel::O0,
-            "1" => OptLevel::O1,
-            "2" => OptLevel::O2,
-            _ => OptLevel::O3,
-        },
-        arch: cli.arch.clone(),
-        block_size: cli.block_size,
-    };
-    let name = if cli.file == "-" {
-        "<stdin>"
-    } else {
-        cli.file.as_str()
-    };
-    let mut files = SourceFiles::default();
-    let compilation = driver::compile(&mut files, name, &source, &options);
-    print_diagnostics(cli, &files, &compilation.diagnostics);
-    if compilation.has_internal_error() {
-        return ExitCode::from(EXIT_INTERNAL_ERROR);
-    }
-    let Some(outputs) = compilation.outputs else {
-        return ExitCode::from(EXIT_PROGRAM_ERRORS);
-    };
-    match write_outputs(cli, &outputs) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_PROGRAM_ERRORS)
-        }
-    }
-}
-
-fn dedup(emits: impl Iterator<Item = Emit>) -> Vec<Emit> {
-    let mut out: Vec<Emit> = Vec::new();
-    for emit in emits {
-        if !out.contains(&emit) {
-            out.push(emit);
-        }
-    }
-    out
-}
-
-fn read_source(file: &str) -> Result<String, String> {
-    let mut bytes = Vec::new();
-    let result = if file == "-" {
-        std::io::stdin().read_to_end(&mut bytes).map(|_| ())
-    } else {
-        std::fs::File::open(file)
-            .and_then(|mut f| f.read_to_end(&mut bytes))
-            .map(|_| ())
-    };
-    result.map_err(|e| format!("cannot read `{file}`: {e}"))?;
-    // Spans are 32-bit byte offsets.
-    if bytes.len() >= u32::MAX as usize {
-        return Err(format!(
-            "`{file}` is too large: LOOM sources must be smaller than 4 GiB"
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "`{file}` is not valid UTF-8 (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
-        )
-    })
-}
-
-fn print_diagnostics(cli: &Cli, files: &SourceFiles, diagnostics: &[Diagnostic]) {
-    match cli.error_format {
-        ErrorFormat::Json => {
-            let mut stderr = std::io::stderr().lock();
-            for diagnostic in diagnostics {
-                let _ = writeln!(stderr, "{}", files.render_json(diagnostic));
-            }
-        }
-        ErrorFormat::Human => {
-            let choice = match cli.color {
-                ColorArg::Always => ColorChoice::Always,
-                ColorArg::Never => ColorChoice::Never,
-                ColorArg::Auto if std::io::stderr().is_terminal() => ColorChoice::Auto,
-                ColorArg::Auto => ColorChoice::Never,
-            };
-            let mut stderr = StandardStream::stderr(choice);
-            for diagnostic in diagnostics {
-                let _ = files.render_human(diagnostic, &mut stderr);
-            }
-            let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-            if errors > 0 {
-                let plural = if errors == 1 { "" } else { "s" };
-                let _ = writeln!(
-                    stderr,
-                    "error: could not compile `{}` ({errors} error{plural})",
-                    cli.file
-                );
-            }
-        }
-    }
-}
-
-/// Writes every output through a temporary file in the destination's directory, renamed into
-/// place, so that an interrupted or failed run never leaves a partial file behind.
-fn write_outputs(cli: &Cli, outputs: &driver::Outputs) -> Result<(), String> {
-    let several = outputs.len() > 1;
-    for (emit, text) in outputs {
-        match destination(cli, *emit, several) {
-            None => std::io::stdout()
-                .write_all(text.as_bytes())
-                .map_err(|e| format!("cannot write to standard output: {e}"))?,
-            Some(path) => write_atomically(&path, text)?,
-        }
-    }
-    Ok(())
-}
-
-/// Where one kind of output goes; `None` is standard output.
-fn destination(cli: &Cli, emit: Emit, several: bool) -> Option<PathBuf> {
-    match &cli.output {
-        Some(path) if path.as_os_str() == "-" => None,
-        // With several kinds, `-o` names them all: its own extension, if any, is replaced.
-        Some(path) if several => Some(with_extension(&path.with_extension(""), emit)),
-        Some(path) => Some(path.clone()),
-        None if cli.file == "-" => None,
-        None => {
-            let stem = Path::new(&cli.file)
-                .file_stem()
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("out"));
-            Some(with_extension(&stem, emit))
-        }
-    }
-}
-
-fn with_extension(path: &Path, emit: Emit) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".");
-    name.push(emit.extension());
-    PathBuf::from(name)
-}
-
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let fail = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    temp.write_all(text.as_bytes()).map_err(fail)?;
-    temp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+    let outcome = std::panic::catch_unwind(|| match &cli.command {
+        None => cli::compile::run(&cli.compile),
+        Some(Command::Explain(args)) => cli::explain::run(args),
+    });
+    outcome.unwrap_or(ExitCode::from(EXIT_INTERNAL_ERROR))
 }

@@ -203,3 +203,51 @@ fn every_optimisation_level_and_arch_gives_ptx_that_ptxas_accepts() {
         }
     }
 }
+
+#[test]
+fn explain_prints_the_long_explanation_of_a_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let output = loomc(&["explain", "E0300"], dir.path(), None);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.starts_with("# E0300"), "{text}");
+    let unknown = loomc(&["explain", "E4242"], dir.path(), None);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("E0300"),
+        "lists the codes that have explanations"
+    );
+}
+
+#[test]
+fn every_explanation_is_of_a_code_the_compiler_defines() {
+    let defined: Vec<&str> = [
+        loomc::syntax::CODES,
+        loomc::check::CODES,
+        loomc::codegen::CODES,
+        loomc::target::CODES,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+    .collect();
+    for code in loomc::diagnostics::explained_codes() {
+        assert!(
+            defined.contains(&code),
+            "docs/errors/{code}.md explains no defined code"
+        );
+    }
+}
+
+#[test]
+fn a_failed_compile_points_at_the_explanation() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "kernel k(x: Float32[THREADS])\n  if x[block(B)] > 0.0 then x[0] <- 1.0\n";
+    let output = loomc(&["-", "--color=never"], dir.path(), Some(source));
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains("try `loomc explain E0300`"),
+        "{}",
+        stderr(&output)
+    );
+}
