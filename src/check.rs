@@ -24,8 +24,10 @@ pub use error::{CheckError, CODES};
 
 /// The standard library: `(path, source)` of every file, parsed by the driver after the user's
 /// file and appended to its items.
-pub const STDLIB: &[(&str, &str)] =
-    &[("stdlib/reduce.loom", include_str!("../stdlib/reduce.loom"))];
+pub const STDLIB: &[(&str, &str)] = &[
+    ("stdlib/reduce.loom", include_str!("../stdlib/reduce.loom")),
+    ("stdlib/math.loom", include_str!("../stdlib/math.loom")),
+];
 
 #[derive(Debug, Clone)]
 pub struct CheckOptions {
@@ -51,6 +53,88 @@ pub enum Builtin {
     Range,
     /// `select(c, a, b)`: elementwise choice.
     Select,
+    /// A math primitive, `__sqrt(x)` and friends: callable from the standard library only, which
+    /// wraps them in overloaded `func`s (`stdlib/math.loom`).
+    Math(MathFn),
+}
+
+/// The math primitives the standard library is written with. Each takes and returns values of
+/// one scalar type (floats only, except `Abs`, `Min` and `Max`, which take any numeric type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum MathFn {
+    Sqrt,
+    Rsqrt,
+    Exp,
+    Exp2,
+    Log,
+    Log2,
+    Sin,
+    Cos,
+    Pow,
+    Abs,
+    Fma,
+    Floor,
+    Ceil,
+    Min,
+    Max,
+}
+
+impl MathFn {
+    pub const ALL: [MathFn; 15] = [
+        MathFn::Sqrt,
+        MathFn::Rsqrt,
+        MathFn::Exp,
+        MathFn::Exp2,
+        MathFn::Log,
+        MathFn::Log2,
+        MathFn::Sin,
+        MathFn::Cos,
+        MathFn::Pow,
+        MathFn::Abs,
+        MathFn::Fma,
+        MathFn::Floor,
+        MathFn::Ceil,
+        MathFn::Min,
+        MathFn::Max,
+    ];
+
+    /// The name after `__`.
+    pub fn name(self) -> &'static str {
+        match self {
+            MathFn::Sqrt => "sqrt",
+            MathFn::Rsqrt => "rsqrt",
+            MathFn::Exp => "exp",
+            MathFn::Exp2 => "exp2",
+            MathFn::Log => "log",
+            MathFn::Log2 => "log2",
+            MathFn::Sin => "sin",
+            MathFn::Cos => "cos",
+            MathFn::Pow => "pow",
+            MathFn::Abs => "abs",
+            MathFn::Fma => "fma",
+            MathFn::Floor => "floor",
+            MathFn::Ceil => "ceil",
+            MathFn::Min => "min",
+            MathFn::Max => "max",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<MathFn> {
+        MathFn::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Pow | MathFn::Min | MathFn::Max => 2,
+            MathFn::Fma => 3,
+            _ => 1,
+        }
+    }
+
+    /// Only for `Float32` and `Float64`.
+    pub fn float_only(self) -> bool {
+        !matches!(self, MathFn::Abs | MathFn::Min | MathFn::Max)
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -2,6 +2,8 @@
 
 pub mod compile;
 pub mod explain;
+pub mod run;
+pub mod verify;
 
 /// Exit statuses, as users of compilers expect them.
 pub const EXIT_PROGRAM_ERRORS: u8 = 1;

@@ -4,26 +4,42 @@
 //! - `kernel.rs`: a kernel's entry point, calling convention and launch bounds;
 //! - `func.rs`: `func`s, as internal `alwaysinline` functions;
 //! - `body.rs`: the lowering of one body (scopes, variables, loops, barriers);
-//! - `stmt.rs`, `expr.rs`, `memory.rs`, `vector.rs`: statements, uniform expressions, arrays,
-//!   block vectors and collectives;
-//! - `hazards.rs`: where once-per-block stores need barriers;
+//! - `stmt.rs`, `expr.rs`, `memory.rs`: statements, uniform expressions, arrays;
+//! - `vector.rs`: block vectors, fusion, register vectors, vector assignment;
+//! - `reduce.rs`, `scan.rs`, `warp.rs`: reductions and scans with warp shuffles;
+//! - `commute.rs`: which combining functions are commutative;
+//! - `sync.rs`: barrier placement and removal; `affine.rs`: subscripts as polynomials;
+//! - `distribute.rs`: dependence tests that spread `for` loops over the block's threads;
+//! - `math.rs`: the standard library's math primitives; `debug.rs`: debug locations;
+//! - `limits.rs`: the target's launch limits; `remarks.rs`: `--remarks`;
 //! - `types.rs`, `intrinsics.rs`: LLVM types and NVVM intrinsics.
 //!
 //! Execution model (design §1): every thread of a block runs the kernel body. Uniform values are
 //! computed redundantly by every thread; a uniform store happens once per block (thread 0); a
 //! block vector's element `k` is handled by thread `k mod BLOCKSIZE`.
 
+mod affine;
 mod body;
+mod commute;
+mod debug;
+mod distribute;
 mod error;
 mod expr;
 mod func;
-mod hazards;
 mod intrinsics;
 mod kernel;
+mod limits;
+mod math;
 mod memory;
+mod reduce;
+mod remarks;
+mod scan;
 mod stmt;
+mod sync;
 mod types;
 mod vector;
+mod visit;
+mod warp;
 
 #[cfg(test)]
 pub(crate) mod tests;
@@ -34,6 +50,7 @@ use crate::syntax::ast::{ExprKind, Item};
 use crate::target::NvptxTarget;
 use inkwell::context::Context;
 use inkwell::module::Module;
+use inkwell::targets::TargetData;
 use inkwell::values::FunctionValue;
 use std::cell::RefCell;
 use std::collections::{BTreeSet, HashMap};
@@ -41,10 +58,29 @@ use std::collections::{BTreeSet, HashMap};
 pub use error::{CodegenError, CODES};
 pub use intrinsics::Intrinsic;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct CodegenOptions {
     /// Name of the module (the source file's name).
     pub module_name: String,
+    /// `--remarks`: collect what barrier placement and loop distribution decided.
+    pub remarks: bool,
+    /// `-g`/`--lineinfo`: debug locations that reach the PTX (`.file`/`.loc`). Locations are
+    /// attached to the IR either way, for the verifier; without this flag the compile unit says
+    /// `NoDebug` and the NVPTX backend leaves them out of the PTX.
+    pub line_info: bool,
+    /// `--fast-math`: fast-math flags on float arithmetic and the fast approximations of the
+    /// math library.
+    pub fast_math: bool,
+    /// Every source file (the user's and the standard library's) by `FileId`: name and text,
+    /// for line numbers in debug locations.
+    pub sources: Vec<(String, String)>,
+}
+
+/// What code generation produced besides the module.
+pub struct Lowered<'ctx> {
+    pub module: Module<'ctx>,
+    /// `--remarks`, as note-level diagnostics in source order (empty without the flag).
+    pub remarks: Vec<Diagnostic>,
 }
 
 /// What every body's lowering shares: the module, the checker's facts, types, declared `func`s.
@@ -52,10 +88,15 @@ pub struct Cx<'a, 'ctx> {
     pub context: &'ctx Context,
     pub module: &'a Module<'ctx>,
     pub checked: &'a Checked,
+    pub options: &'a CodegenOptions,
+    pub target_data: TargetData,
+    pub arch: String,
     pub types: types::Types<'ctx>,
     pub resolver: RefCell<types::TypeResolver>,
     /// `func`s by item index, declared before any body is lowered.
     pub funcs: HashMap<usize, FunctionValue<'ctx>>,
+    pub debug: Option<debug::DebugInfo<'ctx>>,
+    pub remarks: RefCell<Vec<remarks::Remark>>,
 }
 
 /// Lowers every kernel (and the `func`s they call) of `checked` into one module, verified.
@@ -65,28 +106,35 @@ pub fn lower<'ctx>(
     target: &NvptxTarget,
     options: &CodegenOptions,
 ) -> Result<Module<'ctx>, Vec<Diagnostic>> {
-    let module = lower_unverified(context, checked, target, options)?;
-    verify(&module).map_err(|d| vec![d])?;
-    Ok(module)
+    let lowered = lower_unverified(context, checked, target, options)?;
+    verify(&lowered.module).map_err(|d| vec![d])?;
+    Ok(lowered.module)
 }
 
-/// [`lower`] without LLVM's verifier, so that a broken module can still be printed.
+/// [`lower`] without LLVM's verifier, so that a broken module can still be printed; with the
+/// remarks.
 pub fn lower_unverified<'ctx>(
     context: &'ctx Context,
     checked: &Checked,
     target: &NvptxTarget,
     options: &CodegenOptions,
-) -> Result<Module<'ctx>, Vec<Diagnostic>> {
+) -> Result<Lowered<'ctx>, Vec<Diagnostic>> {
     let module = context.create_module(&options.module_name);
     target.configure(&module);
     let mut errors: Vec<CodegenError> = Vec::new();
+    let debug = debug::DebugInfo::new(&module, options);
     let mut cx = Cx {
         context,
         module: &module,
         checked,
+        options,
+        target_data: target.target_data(),
+        arch: target.arch.clone(),
         types: types::Types::new(context),
         resolver: RefCell::new(types::TypeResolver::new(&checked.program, &checked.records)),
         funcs: HashMap::new(),
+        debug: Some(debug),
+        remarks: RefCell::new(Vec::new()),
     };
     let used = used_funcs(checked);
     for &item in &used {
@@ -122,12 +170,31 @@ pub fn lower_unverified<'ctx>(
             errors.push(e);
         }
     }
-    drop(cx);
-    if errors.is_empty() {
-        Ok(module)
-    } else {
-        Err(errors.into_iter().map(Diagnostic::from).collect())
+    if let Some(debug) = &cx.debug {
+        debug.finalize();
     }
+    let mut remarks = cx.remarks.take();
+    drop(cx);
+    if !errors.is_empty() {
+        return Err(errors.into_iter().map(Diagnostic::from).collect());
+    }
+    let module = if options.line_info {
+        debug::with_directives_only(module).map_err(|message| {
+            vec![Diagnostic::from(CodegenError::Internal {
+                message: format!("re-reading the module with line information: {message}"),
+                span: None,
+            })]
+        })?
+    } else {
+        module
+    };
+    remarks.sort_by_key(remarks::Remark::order);
+    let remarks = if options.remarks {
+        remarks.into_iter().map(Diagnostic::from).collect()
+    } else {
+        Vec::new()
+    };
+    Ok(Lowered { module, remarks })
 }
 
 /// LLVM's verifier; a failure is a loomc bug.
@@ -170,10 +237,10 @@ fn used_funcs(checked: &Checked) -> BTreeSet<usize> {
             Some(Item::Kernel(k)) => {
                 k.params
                     .iter()
-                    .for_each(|p| hazards::visit_type_dims(&p.ty, &mut note));
-                hazards::visit_block(&k.body, &mut note);
+                    .for_each(|p| visit::visit_type_dims(&p.ty, &mut note));
+                visit::visit_block(&k.body, &mut note);
             }
-            Some(Item::Func(f)) => hazards::visit_block(&f.body, &mut note),
+            Some(Item::Func(f)) => visit::visit_block(&f.body, &mut note),
             _ => {}
         }
         for f in found {

@@ -1,4 +1,5 @@
-//! The pipeline, in one place: parse → check → lower → verify → optimise → emit.
+//! The pipeline, in one place: parse → check → lower → verify IR → optimise → verify kernels →
+//! emit.
 //!
 //! Each stage collects diagnostics; the driver stops after a stage that reported an error, so one
 //! run shows every independent problem of that stage. Outputs are produced in memory and returned;
@@ -18,6 +19,8 @@ pub enum Emit {
     Ast,
     /// LLVM IR after optimisation: what goes to the NVPTX backend.
     Llvm,
+    /// The kernels' calling convention as JSON (docs/abi.md).
+    Metadata,
     Ptx,
 }
 
@@ -26,6 +29,7 @@ impl Emit {
         match self {
             Emit::Ast => "ast.json",
             Emit::Llvm => "ll",
+            Emit::Metadata => "json",
             Emit::Ptx => "ptx",
         }
     }
@@ -37,6 +41,29 @@ pub struct Options {
     pub opt: OptLevel,
     pub arch: String,
     pub block_size: u32,
+    /// `--remarks`: report barriers kept and removed, loops distributed or not, launch facts.
+    pub remarks: bool,
+    /// `-g` / `--lineinfo`: `.file`/`.loc` in the PTX.
+    pub line_info: bool,
+    /// `--fast-math`: fast-math flags and approximate math functions.
+    pub fast_math: bool,
+    /// The kernel verifier (barrier placement, shared-memory races); `--no-verify` turns it off.
+    pub verify: crate::verify::VerifyOptions,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            emit: vec![Emit::Ptx],
+            opt: OptLevel::O3,
+            arch: "sm_80".to_string(),
+            block_size: 256,
+            remarks: false,
+            line_info: false,
+            fast_math: false,
+            verify: crate::verify::VerifyOptions::default(),
+        }
+    }
 }
 
 /// The outputs asked for, in the order of `Options::emit`.
@@ -112,11 +139,17 @@ fn run_pipeline(
     let context = Context::create();
     let codegen_options = CodegenOptions {
         module_name: name.to_string(),
+        remarks: options.remarks,
+        line_info: options.line_info,
+        fast_math: options.fast_math,
+        sources: source_table(files),
     };
-    let module = stop_on_error(
+    let lowered = stop_on_error(
         codegen::lower_unverified(&context, &checked, &target, &codegen_options),
         diagnostics,
     )?;
+    diagnostics.extend(lowered.remarks);
+    let module = lowered.module;
 
     // Verification runs on the module as lowered, before the optimiser: what it proves about
     // loomc's IR, the optimiser must preserve. A finding on loomc's own IR is a loomc bug.
@@ -129,8 +162,33 @@ fn run_pipeline(
         target.optimise(&module, options.opt).map_err(|d| vec![d]),
         diagnostics,
     )?;
+    // The kernel verifier proves barrier placement and race freedom on what ships: the module
+    // after LOOM's barrier removal and LLVM's optimiser, right before emission.
+    stop_on_error(
+        crate::verify::mutate(&module, &options.verify.mutations).map_err(|d| vec![d]),
+        diagnostics,
+    )?;
+    if options.verify.enabled {
+        let found = crate::verify::verify_loom_module(&module, files, &options.verify);
+        let failed = found.iter().any(Diagnostic::is_error);
+        diagnostics.extend(found);
+        if failed {
+            return None;
+        }
+    }
     if options.emit.contains(&Emit::Llvm) {
         outputs.push((Emit::Llvm, module.print_to_string().to_string()));
+    }
+    if options.emit.contains(&Emit::Metadata) {
+        let metadata = crate::metadata::module_metadata(
+            &checked,
+            &module,
+            &target.target_data(),
+            &target.arch,
+            name,
+            source,
+        );
+        outputs.push((Emit::Metadata, metadata.to_json()));
     }
     if options.emit.contains(&Emit::Ptx) {
         let ptx = stop_on_error(target.emit_ptx(&module).map_err(|d| vec![d]), diagnostics)?;
@@ -138,6 +196,17 @@ fn run_pipeline(
     }
     outputs.sort_by_key(|(emit, _)| options.emit.iter().position(|e| e == emit));
     Some(outputs)
+}
+
+/// Every source file's name and text, by `FileId` (for debug locations).
+fn source_table(files: &SourceFiles) -> Vec<(String, String)> {
+    (0..)
+        .map(crate::syntax::span::FileId)
+        .map_while(|id| {
+            let name = files.name(id);
+            (name != "<unknown>").then(|| (name.to_string(), files.source(id).to_string()))
+        })
+        .collect()
 }
 
 /// Appends the standard library's items to the user's program.

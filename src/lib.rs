@@ -13,5 +13,7 @@ pub mod check;
 pub mod codegen;
 pub mod diagnostics;
 pub mod driver;
+pub mod metadata;
 pub mod syntax;
 pub mod target;
+pub mod verify;

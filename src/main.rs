@@ -27,6 +27,12 @@ struct Cli {
 enum Command {
     /// Explains a diagnostic code at length: `loomc explain E0300`.
     Explain(cli::explain::ExplainArgs),
+    /// Runs a kernel on the CPU backend or a GPU: `loomc run k.loom --kernel k --blocks 4
+    /// --arg n=1000 --in x=x.npy --out y=y.npy`.
+    Run(cli::run::RunArgs),
+    /// Verifies NVPTX LLVM IR from any front end: barrier placement and shared-memory races
+    /// (`loomc verify kernel.ll`, e.g. from `clang --cuda-device-only -S -emit-llvm`).
+    Verify(cli::verify::VerifyArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +51,8 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(|| match &cli.command {
         None => cli::compile::run(&cli.compile),
         Some(Command::Explain(args)) => cli::explain::run(args),
+        Some(Command::Run(args)) => cli::run::run(args),
+        Some(Command::Verify(args)) => cli::verify::run(args),
     });
     outcome.unwrap_or(ExitCode::from(EXIT_INTERNAL_ERROR))
 }

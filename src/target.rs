@@ -2,6 +2,7 @@
 
 mod arch;
 mod error;
+pub mod host;
 
 use crate::diagnostics::Diagnostic;
 use inkwell::module::Module;
@@ -101,8 +102,11 @@ impl NvptxTarget {
         module.set_data_layout(&self.target_data().get_data_layout());
     }
 
-    /// Runs LLVM's new-pass-manager pipeline for `opt` over the module.
+    /// Runs LLVM's new-pass-manager pipeline for `opt` over the module, after linking the
+    /// libdevice functions it calls (`LOOM_LIBDEVICE`).
     pub fn optimise(&self, module: &Module<'_>, opt: OptLevel) -> Result<(), Diagnostic> {
+        let libdevice = std::env::var("LOOM_LIBDEVICE").ok();
+        self.link_libdevice(module, libdevice.as_deref())?;
         let pipeline = opt.pipeline();
         module
             .run_passes(pipeline, &self.machine, PassBuilderOptions::create())
@@ -113,6 +117,63 @@ impl NvptxTarget {
                 }
                 .into()
             })
+    }
+
+    /// Links NVIDIA's libdevice into `module` when code generation declared one of its
+    /// functions (`__nv_expf`, ...), from the bitcode at `path`. Everything libdevice brings is
+    /// made internal, so that the optimiser keeps only what the kernels call; `__nvvm_reflect`
+    /// is resolved by LLVM's NVVMReflect pass (`__CUDA_FTZ` = 0: no flush to zero;
+    /// `__CUDA_PREC_SQRT` = 0, which only the fast-math `__nv_sqrtf` asks about).
+    pub fn link_libdevice(
+        &self,
+        module: &Module<'_>,
+        path: Option<&str>,
+    ) -> Result<(), Diagnostic> {
+        let wanted = module
+            .get_functions()
+            .find(|f| f.count_basic_blocks() == 0 && f.get_name().to_bytes().starts_with(b"__nv_"));
+        let Some(wanted) = wanted else {
+            return Ok(());
+        };
+        let function = wanted.get_name().to_string_lossy().into_owned();
+        let fail = |problem: String| {
+            Diagnostic::from(TargetError::Libdevice {
+                function: function.clone(),
+                path: path.map(str::to_string),
+                problem,
+            })
+        };
+        let path = path.ok_or_else(|| fail("LOOM_LIBDEVICE is not set".to_string()))?;
+        let defined_before: std::collections::HashSet<String> = module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0)
+            .map(|f| f.get_name().to_string_lossy().into_owned())
+            .chain(
+                module
+                    .get_globals()
+                    .map(|g| g.get_name().to_string_lossy().into_owned()),
+            )
+            .collect();
+        let library = Module::parse_bitcode_from_path(path, module.get_context())
+            .map_err(|e| fail(e.to_string()))?;
+        // libdevice says `nvptx64-nvidia-gpulibs`: give it ours, so linking does not warn.
+        self.configure(&library);
+        module
+            .link_in_module(library)
+            .map_err(|e| fail(e.to_string()))?;
+        for f in module.get_functions() {
+            let name = f.get_name().to_string_lossy().into_owned();
+            if f.count_basic_blocks() > 0 && !defined_before.contains(&name) {
+                f.set_linkage(inkwell::module::Linkage::Internal);
+            }
+        }
+        for g in module.get_globals() {
+            let name = g.get_name().to_string_lossy().into_owned();
+            if g.get_initializer().is_some() && !defined_before.contains(&name) {
+                g.set_linkage(inkwell::module::Linkage::Internal);
+            }
+        }
+        Ok(())
     }
 
     /// PTX text for the module.
@@ -232,6 +293,54 @@ mod tests {
             module.verify().unwrap();
             assert!(target.emit_ptx(&module).unwrap().contains(".entry k"));
         }
+    }
+
+    /// A module that calls libdevice's `expf`.
+    fn calls_expf<'ctx>(context: &'ctx Context, target: &NvptxTarget) -> Module<'ctx> {
+        let module = tiny_kernel(context, target);
+        let f32t = context.f32_type();
+        module.add_function("__nv_expf", f32t.fn_type(&[f32t.into()], false), None);
+        module
+    }
+
+    #[test]
+    fn libdevice_is_linked_only_when_needed_and_made_internal() {
+        let target = NvptxTarget::new("sm_80", OptLevel::O3).unwrap();
+        let context = Context::create();
+        // Nothing to link: no path needed.
+        let plain = tiny_kernel(&context, &target);
+        target.link_libdevice(&plain, None).unwrap();
+        let Ok(path) = std::env::var("LOOM_LIBDEVICE") else {
+            return;
+        };
+        let module = calls_expf(&context, &target);
+        target.link_libdevice(&module, Some(&path)).unwrap();
+        let expf = module.get_function("__nv_expf").unwrap();
+        assert!(expf.count_basic_blocks() > 0);
+        assert_eq!(
+            expf.as_global_value().get_linkage(),
+            inkwell::module::Linkage::Internal
+        );
+        module.verify().unwrap();
+    }
+
+    #[test]
+    fn missing_libdevice_is_a_diagnostic() {
+        let target = NvptxTarget::new("sm_80", OptLevel::O3).unwrap();
+        let context = Context::create();
+        let module = calls_expf(&context, &target);
+        let unset = target.link_libdevice(&module, None).unwrap_err();
+        assert_eq!(unset.code, error::LIBDEVICE);
+        assert!(unset.message.contains("__nv_expf"), "{unset:?}");
+        let module = calls_expf(&context, &target);
+        let missing = target
+            .link_libdevice(&module, Some("/nonexistent/libdevice.10.bc"))
+            .unwrap_err();
+        assert_eq!(missing.code, error::LIBDEVICE);
+        assert!(
+            missing.notes.iter().any(|n| n.contains("/nonexistent")),
+            "{missing:?}"
+        );
     }
 
     #[test]

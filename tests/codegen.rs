@@ -1,8 +1,9 @@
 //! Codegen tests: one named test per `tests/codegen/*.loom` file, checked with LLVM's FileCheck.
 //!
 //! The file's first line says how to compile it: `-- RUN: --emit=llvm -O0` (the arguments given to
-//! loomc; the output goes to standard output). Its `-- CHECK:`, `-- CHECK-NEXT:`, `-- CHECK-NOT:`,
-//! `-- CHECK-LABEL:` (any FileCheck directive) lines are matched against that output.
+//! loomc; the output goes to standard output; with `--remarks`, the remarks on standard error
+//! follow it). Its `-- CHECK:`, `-- CHECK-NEXT:`, `-- CHECK-NOT:`, `-- CHECK-LABEL:` (any
+//! FileCheck directive) lines are matched against that output.
 //!
 //! Every PTX that loomc produces for these files, for the examples and for the programs under
 //! every UI case that expects no diagnostic must also be accepted by ptxas for each of
@@ -101,7 +102,12 @@ fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
         )
         .into());
     }
-    let output = expect_success(&loomc(&args, path)?, path)?;
+    let run = loomc(&args, path)?;
+    let mut output = expect_success(&run, path)?;
+    if args.iter().any(|a| a == "--remarks") {
+        // Remarks are notes on standard error: check them after the output.
+        output.push_str(&String::from_utf8_lossy(&run.stderr));
+    }
     let dir = tempfile::tempdir()?;
     let check_file = dir.path().join("checks.txt");
     let input_file = dir.path().join("output.txt");
@@ -128,5 +134,36 @@ fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
 fn run_ptxas_case(path: &Path, arch: &str) -> Result<(), Failed> {
     let args = vec!["--emit=ptx".to_string(), format!("--arch={arch}")];
     let ptx = expect_success(&loomc(&args, path)?, path)?;
-    support::assemble(&ptx, arch).map_err(|e| format!("{}: {e}", path.display()).into())
+    support::assemble(&ptx, arch).map_err(|e| format!("{}: {e}", path.display()))?;
+    no_spills(&ptx, arch).map_err(|e| format!("{}: {e}", path.display()).into())
+}
+
+/// `ptxas -v` must report no spill stores or loads for any kernel or function.
+fn no_spills(ptx: &str, arch: &str) -> Result<(), String> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let input = dir.path().join("kernel.ptx");
+    std::fs::write(&input, ptx).map_err(|e| e.to_string())?;
+    let output = Command::new(support::ptxas()?)
+        .arg(format!("-arch={arch}"))
+        .arg("-v")
+        .arg(&input)
+        .arg("-o")
+        .arg(dir.path().join("kernel.cubin"))
+        .output()
+        .map_err(|e| format!("cannot run ptxas: {e}"))?;
+    let report = String::from_utf8_lossy(&output.stderr);
+    let spilling: Vec<&str> = report
+        .lines()
+        .filter(|l| {
+            l.contains("spill") && !l.contains(" 0 bytes spill stores, 0 bytes spill loads")
+        })
+        .collect();
+    if spilling.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "ptxas -arch={arch} -v reports spills:\n{}",
+            spilling.join("\n")
+        ))
+    }
 }

@@ -7,7 +7,9 @@
 //! diagnostic must appear and every error or warning that appears must be expected, so a file
 //! without annotations must compile cleanly all the way to PTX. The rendered diagnostics are
 //! also compared with the sibling `.stderr` snapshot; `LOOM_BLESS=1` rewrites the snapshots.
-//! A first-line directive `--! block-size: N` or `--! arch: sm_XX` sets that option.
+//! A first-line directive `--! block-size: N` or `--! arch: sm_XX` sets that option;
+//! `--! mutate: remove-barrier N` (or `guard-barrier N`, `opaque-guard-barrier N`) seeds a bug
+//! in the optimised IR for the kernel verifier to find (`src/verify.rs`).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -107,6 +109,7 @@ fn options_for(source: &str) -> Result<Options, String> {
         opt: OptLevel::O3,
         arch: "sm_80".to_string(),
         block_size: 256,
+        ..Options::default()
     };
     for line in source.lines().take_while(|l| l.starts_with("--!")) {
         let (key, value) = line[3..]
@@ -120,10 +123,29 @@ fn options_for(source: &str) -> Result<Options, String> {
                     .map_err(|_| format!("bad block size in `{line}`"))?
             }
             "arch" => options.arch = value.trim().to_string(),
+            // A seeded bug for the kernel verifier: `remove-barrier N` or `guard-barrier N`.
+            "mutate" => options.verify.mutations.push(mutation(value.trim(), line)?),
             other => return Err(format!("unknown directive `{other}`")),
         }
     }
     Ok(options)
+}
+
+fn mutation(value: &str, line: &str) -> Result<loomc::verify::Mutation, String> {
+    let bad = || {
+        format!(
+            "bad mutation in `{line}`: want `remove-barrier N`, `guard-barrier N` or \
+             `opaque-guard-barrier N`"
+        )
+    };
+    let (kind, index) = value.split_once(' ').ok_or_else(bad)?;
+    let index: usize = index.trim().parse().map_err(|_| bad())?;
+    match kind {
+        "remove-barrier" => Ok(loomc::verify::Mutation::RemoveBarrier(index)),
+        "guard-barrier" => Ok(loomc::verify::Mutation::GuardBarrier(index)),
+        "opaque-guard-barrier" => Ok(loomc::verify::Mutation::OpaqueGuardBarrier(index)),
+        _ => Err(bad()),
+    }
 }
 
 struct Seen {
@@ -258,7 +280,8 @@ fn every_id_has_a_case(files: &[PathBuf]) -> Result<(), Failed> {
     let defined = loomc::syntax::CODES
         .iter()
         .chain(loomc::check::CODES)
-        .chain(loomc::codegen::CODES);
+        .chain(loomc::codegen::CODES)
+        .chain(loomc::verify::CODES);
     let untested: Vec<_> = defined.filter(|code| !tested.contains(**code)).collect();
     if untested.is_empty() {
         Ok(())

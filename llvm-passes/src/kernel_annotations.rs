@@ -17,6 +17,8 @@ pub struct KernelAnnotation {
     pub function: String,
     /// `reqntidx` (exact threads per block in x) if annotated.
     pub required_threads: Option<u64>,
+    /// `reqntidy` and `reqntidz`, if annotated.
+    pub required_threads_yz: [Option<u64>; 2],
     /// `maxntidx` if annotated.
     pub max_threads: Option<u64>,
 }
@@ -108,6 +110,7 @@ pub fn kernel_annotations(
                         KernelAnnotation {
                             function: name.clone(),
                             required_threads: None,
+                            required_threads_yz: [None, None],
                             max_threads: None,
                         },
                     ));
@@ -123,6 +126,8 @@ pub fn kernel_annotations(
                 }),
                 ("kernel", Some(_)) => {}
                 ("reqntidx", Some(v)) => annotation.required_threads = Some(v),
+                ("reqntidy", Some(v)) => annotation.required_threads_yz[0] = Some(v),
+                ("reqntidz", Some(v)) => annotation.required_threads_yz[1] = Some(v),
                 ("maxntidx", Some(v)) => annotation.max_threads = Some(v),
                 // Other keys (reqntidy, minctasm, ...) are NVPTX's business.
                 (_, Some(_)) => {}
@@ -150,6 +155,8 @@ fn check_kernel(
     }
     for (key, bound) in [
         ("reqntidx", kernel.required_threads),
+        ("reqntidy", kernel.required_threads_yz[0]),
+        ("reqntidz", kernel.required_threads_yz[1]),
         ("maxntidx", kernel.max_threads),
     ] {
         if let Some(value) = bound.filter(|v| *v == 0 || *v > MAX_THREADS_PER_BLOCK) {

@@ -1,33 +1,71 @@
 //! Analyses and checks over LLVM IR for GPU kernels.
 //!
 //! This crate knows LLVM IR, not LOOM: it checks modules that any front end produced (loomc, or
-//! clang's CUDA output read from a `.ll` file). The barrier-divergence and shared-memory race
-//! verifier lands here (issue #4). For now it holds the structural checks every module must pass
-//! before the optimiser sees it: LLVM's own verifier and the consistency of the NVPTX kernel
-//! annotations, which LLVM's verifier does not look at.
+//! clang's CUDA output read from a `.ll` file), in the spirit of verifying at the level where
+//! every language meets. Two layers:
+//!
+//! - [`verify_module`]: the structural checks every module must pass before the optimiser sees
+//!   it: LLVM's own verifier and the consistency of the NVPTX kernel annotations.
+//! - [`verify_kernels`]: the kernel verifier. For every kernel, a divergence analysis
+//!   (`divergence.rs`) finds the values and branches that differ between threads; the barrier
+//!   placement check (`barriers.rs`) proves that every barrier and full-mask warp collective is
+//!   reached by every thread that must reach it; the race analysis (`races.rs`) cuts the kernel
+//!   into barrier intervals (`intervals.rs`), writes each shared-memory address as an affine
+//!   expression (`races/address.rs`) and decides, by enumerating the block's threads
+//!   (`threads.rs`) and GCD and bounds tests (`races/solve.rs`), whether two different threads
+//!   can touch the same bytes in one interval.
+//!
+//! The analyses read a snapshot of the module (`ir.rs`), so the only unsafe code is the reader.
+//! Findings are data ([`Finding`]); front ends render them. [`print_analysis`] prints the facts
+//! the analyses computed, for tests.
 
+// An internal error is a finding, never a panic (tests may unwrap).
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+mod barriers;
+mod cfg;
+mod divergence;
+mod findings;
+mod intervals;
+mod ir;
+mod kernel;
 mod kernel_annotations;
+pub mod mutate;
+mod nvvm;
+mod races;
+mod ranges;
+mod threads;
 
 use inkwell::module::Module;
+use std::ffi::CString;
 
-pub use kernel_annotations::{kernel_annotations, AnnotationProblem, KernelAnnotation};
+pub use findings::{
+    AccessKind, ConvergentKind, Finding, Hazard, InstRef, Race, RaceAccess, Severity, Unproven,
+};
+pub use ir::DebugLoc;
+pub use kernel_annotations::{
+    kernel_annotations, AnnotationProblem, KernelAnnotation, MAX_THREADS_PER_BLOCK,
+};
+pub use threads::ThreadId;
 
-/// A reason a module cannot be compiled as it stands.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Finding {
-    /// LLVM's verifier rejected the module; its explanation.
-    InvalidIr(String),
-    /// `!nvvm.annotations` is inconsistent with the functions it describes.
-    Annotation(AnnotationProblem),
-}
+pub(crate) use kernel::Context;
 
-impl std::fmt::Display for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Finding::InvalidIr(message) => write!(f, "invalid LLVM IR: {message}"),
-            Finding::Annotation(problem) => write!(f, "{problem}"),
-        }
-    }
+/// Choices of the kernel verifier.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VerifyOptions {
+    /// Threads per block (x, y, z) for kernels whose IR does not say (`reqntid`). Without it,
+    /// a kernel that reads only x-coordinates is checked for every block of up to 1024 threads,
+    /// and one that reads y or z by GCD and bounds tests alone.
+    pub block_size: Option<[u32; 3]>,
+    /// Threads per block for one kernel, by name; takes precedence over `block_size` (but not
+    /// over `reqntid`).
+    pub kernel_block_sizes: Vec<(String, [u32; 3])>,
+    /// Do not report two stores of the same uniform value to one location as a race (they are
+    /// one by the memory model, and the default is strict).
+    pub tolerate_same_value_writes: bool,
 }
 
 /// Runs every structural check on `module`; an empty result means it may be optimised and emitted.
@@ -41,4 +79,147 @@ pub fn verify_module(module: &Module<'_>) -> Vec<Finding> {
         Err(problems) => findings.extend(problems.into_iter().map(Finding::Annotation)),
     }
     findings
+}
+
+/// Verifies every kernel of `module`: barrier placement and shared-memory races. Errors are
+/// proven problems; warnings are what the analysis could not decide. Kernels are the functions
+/// `!nvvm.annotations` marks, or every defined function if it marks none.
+pub fn verify_kernels(module: &Module<'_>, options: &VerifyOptions) -> Vec<Finding> {
+    run(module, options, None)
+}
+
+/// What the analyses computed for each kernel, as text: the values and branches that are not
+/// uniform, the convergent operations, the barrier intervals and the shared accesses.
+pub fn print_analysis(module: &Module<'_>, options: &VerifyOptions) -> String {
+    let mut out = String::new();
+    run(module, options, Some(&mut out));
+    out
+}
+
+/// A kernel, with its block's dimensions if `reqntid` fixes them and its `maxntidx`.
+type Target<'a> = (&'a ir::Function, Option<[u32; 3]>, Option<u32>);
+
+fn run(
+    module: &Module<'_>,
+    options: &VerifyOptions,
+    mut dump: Option<&mut String>,
+) -> Vec<Finding> {
+    // Structural problems are `verify_module`'s to report; a module with them is not analysed.
+    if module.verify().is_err() {
+        return Vec::new();
+    }
+    let Ok(kernels) = kernel_annotations(module) else {
+        return Vec::new();
+    };
+    let copy = match canonical_copy(module) {
+        Ok(copy) => copy,
+        Err(message) => return vec![Finding::InvalidIr(message)],
+    };
+    let snapshot = ir::read_module(&copy);
+    let with_barriers = barriers::functions_with_barriers(&snapshot);
+    // Each kernel with what its annotations say of the block: exact (`reqntid`) or a bound
+    // (`maxntid`).
+    let targets: Vec<Target<'_>> = if kernels.is_empty() {
+        snapshot.functions.iter().map(|f| (f, None, None)).collect()
+    } else {
+        kernels
+            .iter()
+            .filter_map(|k| {
+                let function = snapshot.function(&k.function)?;
+                let required = k.required_threads.map(|x| {
+                    [
+                        x as u32,
+                        k.required_threads_yz[0].unwrap_or(1) as u32,
+                        k.required_threads_yz[1].unwrap_or(1) as u32,
+                    ]
+                });
+                let most = k.max_threads.map(|m| m.min(MAX_THREADS_PER_BLOCK) as u32);
+                Some((function, required, most))
+            })
+            .collect()
+    };
+    let mut findings = Vec::new();
+    for (function, required, most) in targets {
+        let given = options
+            .kernel_block_sizes
+            .iter()
+            .find(|(name, _)| *name == function.name)
+            .map(|(_, dims)| *dims)
+            .or(options.block_size);
+        let geometry = match required.or(given) {
+            Some(dims) if dims.iter().map(|d| u64::from(*d)).product::<u64>() <= 1024 => {
+                threads::Geometry::Known(dims)
+            }
+            _ if threads::uses_more_than_x(&snapshot, function) => threads::Geometry::Unknown,
+            _ => threads::Geometry::UpTo(most.unwrap_or(threads::MAX_THREADS).max(1)),
+        };
+        findings.extend(kernel::verify(
+            &snapshot,
+            function,
+            geometry,
+            options,
+            &with_barriers,
+            dump.as_deref_mut(),
+        ));
+    }
+    findings
+}
+
+/// The passes of [`canonical_copy`].
+pub const CANONICAL_PASSES: &str =
+    "function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse)";
+
+/// A copy of `module` with private variables promoted to registers (SROA, mem2reg) and
+/// redundant computations folded (instcombine, early CSE), so that unoptimised IR, which keeps
+/// every local in an `alloca` and recomputes `block(B).lo` at each use, shows its data flow.
+/// These passes preserve the program's meaning, barriers included (a barrier is a call with
+/// unknown memory effects: no load is merged across one), so what is proven of the copy holds of
+/// the module.
+fn canonical_copy<'ctx>(module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
+    let copy = module.clone();
+    // Unoptimised clang output marks every function `optnone`, which the passes respect.
+    // SAFETY: reads and removes attributes of the copy's functions, which it owns.
+    unsafe {
+        use llvm_sys::core::{
+            LLVMGetEnumAttributeKindForName, LLVMGetFirstFunction, LLVMGetNextFunction,
+            LLVMRemoveEnumAttributeAtIndex,
+        };
+        let name = "optnone";
+        let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+        let mut function = LLVMGetFirstFunction(copy.as_mut_ptr());
+        while !function.is_null() {
+            LLVMRemoveEnumAttributeAtIndex(function, u32::MAX, kind);
+            function = LLVMGetNextFunction(function);
+        }
+    }
+    // `no-verify-fixpoint`: LLVM 19 otherwise aborts the process when instcombine needs a
+    // second round, which is a quality check of instcombine, not of the module.
+    let passes = CString::new(CANONICAL_PASSES).map_err(|e| e.to_string())?;
+    // SAFETY: `copy` is a live module we own; LLVMRunPasses accepts a null target machine and
+    // its own options, which are disposed of here.
+    unsafe {
+        use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMGetErrorMessage};
+        use llvm_sys::transforms::pass_builder::{
+            LLVMCreatePassBuilderOptions, LLVMDisposePassBuilderOptions, LLVMRunPasses,
+        };
+        let options = LLVMCreatePassBuilderOptions();
+        let error = LLVMRunPasses(
+            copy.as_mut_ptr(),
+            passes.as_ptr(),
+            std::ptr::null_mut(),
+            options,
+        );
+        LLVMDisposePassBuilderOptions(options);
+        if !error.is_null() {
+            let message = LLVMGetErrorMessage(error);
+            let text = std::ffi::CStr::from_ptr(message)
+                .to_string_lossy()
+                .into_owned();
+            LLVMDisposeErrorMessage(message);
+            return Err(format!(
+                "cannot prepare the module for verification: {text}"
+            ));
+        }
+    }
+    Ok(copy)
 }

@@ -6,7 +6,7 @@ use super::items::{Lookup, BUILTIN_FUNCS};
 use super::scope::suggest;
 use super::stmt::{BodyKind, FnCtx};
 use super::types::{Len, Scalar, Ty};
-use super::{fold, Builtin, CallEdge, Callee, Signature};
+use super::{fold, Builtin, CallEdge, Callee, MathFn, Signature};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId, FuncRef, Ident, Item};
 use crate::syntax::span::Span;
 
@@ -114,6 +114,11 @@ impl FnCtx<'_, '_> {
             "range" => return self.builtin_range(e, args),
             "select" => return self.builtin_select(e, args, expect),
             _ => {}
+        }
+        if self.from_stdlib {
+            if let Some(op) = name.strip_prefix("__").and_then(MathFn::from_name) {
+                return self.builtin_math(e, op, callee, args, expect);
+            }
         }
         match self.cx.items.lookup(name, self.from_stdlib) {
             Some(Lookup::One(i)) => match self.cx.program.items.get(i) {
@@ -441,6 +446,50 @@ impl FnCtx<'_, '_> {
             }
         }
         Ty::Range
+    }
+
+    /// `__sqrt(x)` and the other math primitives of the standard library: every argument and the
+    /// result have the first argument's scalar type.
+    fn builtin_math(
+        &mut self,
+        e: &Expr,
+        op: MathFn,
+        callee: &Ident,
+        args: &[Expr],
+        expect: Option<&Ty>,
+    ) -> Ty {
+        self.cx
+            .callees
+            .insert(e.id, Callee::Builtin(Builtin::Math(op)));
+        if !self.builtin_arity(e, &callee.name, args, op.arity()) {
+            return Ty::Error;
+        }
+        let Some((first, rest)) = args.split_first() else {
+            return Ty::Error;
+        };
+        let ty = self.expr(first, expect);
+        let fits = match ty.scalar() {
+            Some(s) if s.is_float() => true,
+            Some(s) => s.is_integer() && !op.float_only(),
+            None => false,
+        };
+        if !fits && !ty.is_error() {
+            self.error(CheckError::BadOperand {
+                op: op.name(),
+                op_span: callee.span,
+                span: first.span,
+                ty: ty.clone(),
+            });
+        }
+        for a in rest {
+            let t = self.expr(a, Some(&ty));
+            self.expect(&t, &ty, a, None, UniformContext::Argument);
+        }
+        if fits {
+            ty
+        } else {
+            Ty::Error
+        }
     }
 
     /// `select(c, a, b)`: `a` where `c`, else `b`; elementwise when any of them is a vector.

@@ -698,7 +698,7 @@ impl CheckError {
                 let (message, note) = match context {
                     TypeContext::ArrayElement => (
                         format!("{shown} cannot be an array element"),
-                        "array elements are scalars (Int32, Int64, UInt32, UInt64, Float32, Float64, Bool)",
+                        "array elements are scalars (Int32, Int64, UInt32, UInt64, Float32, Float64, Bool) or records",
                     ),
                     TypeContext::RecordField => {
                         (format!("{shown} cannot be a record field"), "record fields are scalars, Ranges or records")

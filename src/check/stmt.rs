@@ -170,14 +170,15 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         }
     }
 
-    /// The element type of an array type: a scalar.
+    /// The element type of an array type: a scalar, or a record (an array of records is laid
+    /// out like an array of C structs).
     pub fn element_type(&mut self, elem: &TypeExpr) -> Ty {
         let from_stdlib = self.from_stdlib;
         let ty = self
             .cx
             .plain_type(elem, TypeContext::ArrayElement, from_stdlib);
         match ty {
-            Ty::Scalar(_) | Ty::Error => ty,
+            Ty::Scalar(_) | Ty::Record(_) | Ty::Error => ty,
             other => {
                 self.error(CheckError::TypeNotAllowed {
                     span: elem.span(),

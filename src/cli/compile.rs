@@ -47,6 +47,27 @@ pub struct CompileArgs {
     /// Colour in human diagnostics.
     #[arg(long, value_enum, default_value = "auto")]
     color: ColorArg,
+
+    /// Report code generation's decisions as notes: each barrier kept or removed and why, each
+    /// `for` loop distributed over the block's threads or kept sequential and why, and each
+    /// kernel's launch facts.
+    #[arg(long)]
+    remarks: bool,
+
+    /// Put source line information in the PTX (`.file`/`.loc`), for cuda-gdb, Nsight and
+    /// compute-sanitizer. `-g` and `--lineinfo` are the same.
+    #[arg(short = 'g', long = "lineinfo")]
+    line_info: bool,
+
+    /// Allow float reassociation and contraction (fma), approximate division and the fast
+    /// approximations of exp, log, sin, cos, pow and sqrt (like CUDA's -use_fast_math).
+    #[arg(long)]
+    fast_math: bool,
+
+    /// Skip the kernel verifier, which proves before emission that every barrier is reached by
+    /// every thread and that no two threads race on shared memory (docs/verifier.md).
+    #[arg(long)]
+    no_verify: bool,
 }
 
 impl CompileArgs {
@@ -60,6 +81,7 @@ impl CompileArgs {
 enum EmitArg {
     Ast,
     Llvm,
+    Metadata,
     Ptx,
 }
 
@@ -88,6 +110,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
         emit: dedup(cli.emit.iter().map(|e| match e {
             EmitArg::Ast => Emit::Ast,
             EmitArg::Llvm => Emit::Llvm,
+            EmitArg::Metadata => Emit::Metadata,
             EmitArg::Ptx => Emit::Ptx,
         })),
         opt: match cli.opt_level.as_str() {
@@ -98,6 +121,13 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
         },
         arch: cli.arch.clone(),
         block_size: cli.block_size,
+        remarks: cli.remarks,
+        line_info: cli.line_info,
+        fast_math: cli.fast_math,
+        verify: loomc::verify::VerifyOptions {
+            enabled: !cli.no_verify,
+            ..loomc::verify::VerifyOptions::default()
+        },
     };
     let name = if cli.file() == "-" {
         "<stdin>"

@@ -1,31 +1,47 @@
 //! The lowering of one body (a kernel's or a `func`'s): builder, scopes, variables, and the
 //! control-flow helpers every statement and expression lowering uses.
 
+use super::affine::{Poly, Symbols};
 use super::error::CodegenError;
-use super::hazards::Hazards;
 use super::intrinsics::Intrinsic;
+use super::sync::{Access, Sync};
 use super::Cx;
 use crate::check::types::Ty;
 use crate::syntax::ast::ExprId;
 use crate::syntax::span::Span;
 use inkwell::basic_block::BasicBlock;
 use inkwell::builder::Builder;
-use inkwell::types::BasicTypeEnum;
+use inkwell::types::{BasicType, BasicTypeEnum};
 use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 pub type Result<T> = std::result::Result<T, CodegenError>;
 
 /// An array in memory: a kernel's global array parameter, or a block's shared array.
 #[derive(Debug, Clone)]
 pub struct ArrayRef<'ctx> {
-    /// What hazard tracking calls this array (its name; compiler-made arrays get unique names).
+    /// What barrier placement calls this array: unique in the kernel.
     pub key: String,
+    /// The array's name in the source, for messages.
+    pub name: String,
     pub ptr: PointerValue<'ctx>,
     pub elem: Ty,
     /// One `i32` per dimension, row-major (`[rows, cols]` for two dimensions).
     pub dims: Vec<IntValue<'ctx>>,
+    /// The dimensions as polynomials, where they have one (for subscript comparisons).
+    pub dim_polys: Vec<Option<Poly>>,
+}
+
+/// A block vector variable in registers: thread `t` holds elements `t + s * BLOCKSIZE` in slot
+/// `s` of a private array that the optimiser turns into registers (every slot index is a
+/// constant).
+#[derive(Debug, Clone)]
+pub struct RegVector<'ctx> {
+    pub ptr: PointerValue<'ctx>,
+    pub elem: Ty,
+    pub len: u64,
+    pub slots: u32,
 }
 
 #[derive(Debug, Clone)]
@@ -36,6 +52,7 @@ pub enum Var<'ctx> {
         ty: Ty,
     },
     Array(ArrayRef<'ctx>),
+    Registers(RegVector<'ctx>),
 }
 
 #[derive(Debug, Clone)]
@@ -56,13 +73,30 @@ pub struct Body<'a, 'ctx> {
     first: BasicBlock<'ctx>,
     scopes: Vec<HashMap<String, Var<'ctx>>>,
     pub mode: Mode,
-    pub hazards: Hazards,
+    /// Barrier placement (kernels only).
+    pub sync: Sync,
+    /// What integer and `Range` variables hold, for subscript comparisons.
+    pub symbols: Symbols,
+    /// Declarations (by the span of their name) of vector variables that live in registers.
+    pub registers: HashSet<Span>,
     /// Uniform operands of the vector expression being lowered, evaluated once before its loop.
     pub hoisted: HashMap<ExprId, BasicValueEnum<'ctx>>,
-    /// Scans written to shared memory before the loop that reads them.
-    pub materialized: HashMap<ExprId, ArrayRef<'ctx>>,
+    /// Per-element values of the current position that need the whole block to compute (scan
+    /// results), computed before the element itself.
+    pub tile_vals: HashMap<ExprId, BasicValueEnum<'ctx>>,
+    /// The element-level array reads of the vector expression being prepared.
+    pub elem_reads: Vec<Access>,
+    /// Scratch shared memory of each collective, made once per collective.
+    pub scratch: HashMap<ExprId, ArrayRef<'ctx>>,
+    /// Every shared array of this body, for the launch-limit check.
+    pub shared_decls: Vec<super::limits::SharedDecl>,
+    /// The carry of each scan across tiles.
+    pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
+    /// The body's debug scope (its subprogram).
+    pub scope: Option<inkwell::debug_info::DISubprogram<'ctx>>,
     /// Above zero while emitting code that only some threads run (block-stride loops, the
-    /// once-per-block store): no barrier may be placed there, and reads need no hazard tracking.
+    /// once-per-block store, distributed loops): no barrier may be placed there, and accesses
+    /// are accounted for by the construct that made the code divergent.
     pub lane_depth: u32,
     fresh: u32,
 }
@@ -85,12 +119,49 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             first,
             scopes: vec![HashMap::new()],
             mode,
-            hazards: Hazards::default(),
+            sync: Sync::default(),
+            symbols: Symbols::default(),
+            registers: HashSet::new(),
             hoisted: HashMap::new(),
-            materialized: HashMap::new(),
+            tile_vals: HashMap::new(),
+            elem_reads: Vec::new(),
+            scratch: HashMap::new(),
+            shared_decls: Vec::new(),
+            scan_carries: HashMap::new(),
+            scope: None,
             lane_depth: 0,
             fresh: 0,
         }
+    }
+
+    /// Gives the function its debug subprogram (`name`, declared at `span`) and starts emitting
+    /// locations.
+    pub fn attach_debug(&mut self, name: &str, span: Span) {
+        if let Some(debug) = &self.cx.debug {
+            let subprogram = debug.subprogram(name, span);
+            self.function.set_subprogram(subprogram);
+            self.scope = Some(subprogram);
+            self.set_location(span);
+        }
+    }
+
+    /// Instructions emitted from now on come from `span`.
+    pub fn set_location(&self, span: Span) {
+        if let (Some(debug), Some(scope)) = (&self.cx.debug, self.scope) {
+            self.b
+                .set_current_debug_location(debug.location(span, scope));
+        }
+    }
+
+    /// Runs `f` with instructions located at `span`, then goes back to the current location.
+    pub fn located<T>(&mut self, span: Span, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let saved = self.b.get_current_debug_location();
+        self.set_location(span);
+        let result = f(self);
+        if let (Some(location), Some(_)) = (saved, self.scope) {
+            self.b.set_current_debug_location(location);
+        }
+        result
     }
 
     /// Closes the entry block. Called once, after the body is lowered.
@@ -181,7 +252,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// `bar.sync 0`. Only ever placed in block-uniform control flow.
-    pub fn barrier(&mut self) -> Result<()> {
+    fn emit_barrier(&mut self) -> Result<()> {
         if self.lane_depth > 0 {
             return Err(CodegenError::Internal {
                 message: "a barrier in thread-divergent code".into(),
@@ -190,7 +261,50 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         self.b
             .build_call(self.intrinsic(Intrinsic::Barrier0), &[], "")?;
-        self.hazards.clear();
+        Ok(())
+    }
+
+    /// Announces memory accesses that are about to be emitted (in block-uniform code, before
+    /// the divergent code that makes them): places a barrier first if one of them may touch an
+    /// element another thread touched since the last barrier, at least one of the two writing.
+    pub fn touch(&mut self, accesses: Vec<Access>) -> Result<()> {
+        if !self.is_kernel() || self.lane_depth > 0 || accesses.is_empty() {
+            return Ok(());
+        }
+        let block_size = self.block_size(accesses[0].span)?;
+        if let Some((earlier, later)) = self.sync.check(&accesses, block_size) {
+            self.emit_barrier_for(&earlier, &later, later.span)?;
+        }
+        self.sync.record(accesses);
+        Ok(())
+    }
+
+    /// A barrier placed for the conflict between `earlier` and `later`, at `at`.
+    pub fn emit_barrier_for(&mut self, earlier: &Access, later: &Access, at: Span) -> Result<()> {
+        self.emit_barrier()?;
+        self.sync.barrier_placed(earlier, later, at, false);
+        Ok(())
+    }
+
+    /// A barrier inside a collective. `clears`: every access announced so far happens before it
+    /// (not so in a loop over tiles, whose later tiles access memory after it).
+    pub fn collective_barrier(&mut self, at: Span, what: &'static str, clears: bool) -> Result<()> {
+        self.emit_barrier()?;
+        self.sync.collective_barrier(at, what, clears);
+        Ok(())
+    }
+
+    /// At the end of a loop body: a barrier if the next iteration's first accesses may race
+    /// with this iteration's last ones.
+    pub fn loop_back_barrier(&mut self, span: Span) -> Result<()> {
+        if !self.is_kernel() || self.terminated() {
+            return Ok(());
+        }
+        let block_size = self.block_size(span)?;
+        if let Some((earlier, later)) = self.sync.loop_back_conflict(block_size) {
+            self.emit_barrier()?;
+            self.sync.barrier_placed(&earlier, &later, span, true);
+        }
         Ok(())
     }
 
@@ -227,6 +341,28 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.b.build_conditional_branch(cond, then_bb, join)?;
         self.b.position_at_end(then_bb);
         then(self)?;
+        self.branch_to(join)?;
+        self.b.position_at_end(join);
+        Ok(())
+    }
+
+    /// `if cond { then(self) } else { otherwise(self) }`.
+    pub fn build_if_else(
+        &mut self,
+        cond: IntValue<'ctx>,
+        then: &mut dyn FnMut(&mut Self) -> Result<()>,
+        otherwise: &mut dyn FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        let context = self.cx.context;
+        let then_bb = context.append_basic_block(self.function, "then");
+        let else_bb = context.append_basic_block(self.function, "else");
+        let join = context.append_basic_block(self.function, "endif");
+        self.b.build_conditional_branch(cond, then_bb, else_bb)?;
+        self.b.position_at_end(then_bb);
+        then(self)?;
+        self.branch_to(join)?;
+        self.b.position_at_end(else_bb);
+        otherwise(self)?;
         self.branch_to(join)?;
         self.b.position_at_end(join);
         Ok(())
@@ -310,5 +446,100 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let bm1 = self.b.build_int_sub(b, self.i32(1), "")?;
         let sum = self.b.build_int_add(a, bm1, "")?;
         Ok(self.b.build_int_signed_div(sum, b, "ceil")?)
+    }
+
+    /// Runs `then` only where `cond` holds: directly when `cond` is the constant true, not at all
+    /// when it is the constant false, else in a branch (thread-divergent code).
+    pub fn when(
+        &mut self,
+        cond: IntValue<'ctx>,
+        then: &mut dyn FnMut(&mut Self) -> Result<()>,
+    ) -> Result<()> {
+        match cond.get_zero_extended_constant() {
+            Some(1) => then(self),
+            Some(_) => Ok(()),
+            None => {
+                self.lane_depth += 1;
+                let result = self.build_if(cond, then);
+                self.lane_depth -= 1;
+                result
+            }
+        }
+    }
+
+    /// `cond ? then() : otherwise`, with `then` computed only where `cond` holds (it may be a
+    /// `func` call that must not see another lane's garbage).
+    pub fn value_when(
+        &mut self,
+        cond: IntValue<'ctx>,
+        otherwise: BasicValueEnum<'ctx>,
+        then: &mut dyn FnMut(&mut Self) -> Result<BasicValueEnum<'ctx>>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        match cond.get_zero_extended_constant() {
+            Some(1) => return then(self),
+            Some(_) => return Ok(otherwise),
+            None => {}
+        }
+        let context = self.cx.context;
+        let before = self.current_block()?;
+        let then_bb = context.append_basic_block(self.function, "then");
+        let join = context.append_basic_block(self.function, "endif");
+        self.b.build_conditional_branch(cond, then_bb, join)?;
+        self.b.position_at_end(then_bb);
+        self.lane_depth += 1;
+        let result = then(self);
+        self.lane_depth -= 1;
+        let v = result?;
+        let then_end = self.current_block()?;
+        self.b.build_unconditional_branch(join)?;
+        self.b.position_at_end(join);
+        let phi = self.b.build_phi(otherwise.get_type(), "when")?;
+        phi.add_incoming(&[(&otherwise, before), (&v, then_end)]);
+        Ok(phi.as_basic_value())
+    }
+
+    pub fn current_block(&self) -> Result<BasicBlock<'ctx>> {
+        self.b
+            .get_insert_block()
+            .ok_or_else(|| CodegenError::Internal {
+                message: "the builder has no block".into(),
+                span: None,
+            })
+    }
+
+    /// An `i1` constant.
+    pub fn bool_const(&self, v: bool) -> IntValue<'ctx> {
+        self.cx.context.bool_type().const_int(v as u64, false)
+    }
+
+    /// A private array of `count` values of `ty`, in the entry block (promoted to registers when
+    /// every index is a constant).
+    pub fn alloca_array(
+        &self,
+        ty: BasicTypeEnum<'ctx>,
+        count: u32,
+        name: &str,
+    ) -> Result<PointerValue<'ctx>> {
+        self.alloca(ty.array_type(count.max(1)).as_basic_type_enum(), name)
+    }
+
+    /// The address of slot `slot` of a private array made by [`Body::alloca_array`].
+    pub fn slot_ptr(
+        &self,
+        ptr: PointerValue<'ctx>,
+        ty: BasicTypeEnum<'ctx>,
+        count: u32,
+        slot: u32,
+    ) -> Result<PointerValue<'ctx>> {
+        let array_ty = ty.array_type(count.max(1));
+        // SAFETY: slot < count, checked by the callers' loops over the slots.
+        Ok(unsafe {
+            self.b.build_in_bounds_gep(
+                array_ty,
+                ptr,
+                &[self.i32(0), self.i32(slot as i64)],
+                "slot",
+            )?
+        })
     }
 }

@@ -9,16 +9,34 @@ pub const NOT_IMPLEMENTED: &str = "E0810";
 /// A `shared` array, vector variable or scan whose length is not known at compile time.
 pub const NEEDS_STATIC_LENGTH: &str = "E0811";
 
+/// A kernel's shared memory exceeds what one block may have on the target.
+pub const SHARED_MEMORY_LIMIT: &str = "E0812";
+
 /// Every diagnostic id this stage can produce (the UI suite checks each one is tested).
 /// Internal errors use [`INTERNAL_ERROR`] and are not listed: no valid program reaches them.
-pub const CODES: &[&str] = &[NOT_IMPLEMENTED, NEEDS_STATIC_LENGTH];
+pub const CODES: &[&str] = &[NOT_IMPLEMENTED, NEEDS_STATIC_LENGTH, SHARED_MEMORY_LIMIT];
 
 #[derive(Debug, Clone)]
 pub enum CodegenError {
     /// `what` names the construct, as a user would ("a scan inside a `func`").
     NotImplemented { what: String, span: Span },
-    /// `what` is the thing that needs the length ("a `shared` array", "a scan").
-    NeedsStaticLength { what: &'static str, span: Span },
+    /// `what` is the thing that needs the length ("a `shared` array"); `why` says what is
+    /// sized when the kernel is compiled.
+    NeedsStaticLength {
+        what: &'static str,
+        why: &'static str,
+        span: Span,
+    },
+    /// The kernel's static shared memory is more than a block may have on `arch`. `decls`: every
+    /// shared array (name, declaration, bytes), largest first.
+    SharedMemoryLimit {
+        kernel: String,
+        kernel_span: Span,
+        total: u64,
+        limit: u64,
+        arch: String,
+        decls: Vec<(String, Span, u64)>,
+    },
     /// The checker's facts and the AST disagree, or inkwell refused an instruction: a loomc bug.
     Internal { message: String, span: Option<Span> },
     /// LLVM's verifier rejected the module: a loomc bug.
@@ -58,13 +76,36 @@ impl From<CodegenError> for Diagnostic {
                     .primary(span, "not supported by this version of loomc")
                     .note("planned in issue #3")
             }
-            CodegenError::NeedsStaticLength { what, span } => Diagnostic::error(
+            CodegenError::NeedsStaticLength { what, why, span } => Diagnostic::error(
                 NEEDS_STATIC_LENGTH,
                 format!("{what} needs a length known at compile time"),
             )
             .primary(span, "the length of this depends on run-time values")
-            .note("shared memory is allocated per block when the kernel is compiled")
+            .note(why)
             .help("use a length made of literals and `BLOCKSIZE`, or store the values to a global array"),
+            CodegenError::SharedMemoryLimit {
+                kernel,
+                kernel_span,
+                total,
+                limit,
+                arch,
+                decls,
+            } => {
+                let mut d = Diagnostic::error(
+                    SHARED_MEMORY_LIMIT,
+                    format!("kernel `{kernel}` needs {total} bytes of shared memory per block, more than the {limit} that {arch} allows"),
+                );
+                for (i, (name, span, bytes)) in decls.iter().enumerate() {
+                    d = if i == 0 {
+                        d.primary(*span, format!("`{name}` takes {bytes} bytes"))
+                    } else {
+                        d.secondary(*span, format!("`{name}` takes {bytes} bytes"))
+                    };
+                }
+                d.secondary(kernel_span, "in this kernel")
+                    .note(format!("static shared memory is limited to {limit} bytes per block; the size of a `shared` array is its length times its element size, and a length may depend on BLOCKSIZE"))
+                    .help("make the arrays shorter (or the block smaller with `@blocksize(N)`), or keep the data in a global array")
+            }
             CodegenError::Internal { message, span } => {
                 let d = Diagnostic::error(INTERNAL_ERROR, format!("internal error in code generation: {message}"))
                     .note("this is a bug in loomc; please report it with the program that triggered it");

@@ -18,7 +18,9 @@ use crate::check::types::{Scalar, Ty};
 use crate::check::{Builtin, Callee};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, Ident, UnaryOp};
 use crate::syntax::span::Span;
-use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, IntValue, StructValue};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValue, BasicValueEnum, FastMathFlags, IntValue, StructValue,
+};
 use inkwell::{FloatPredicate, IntPredicate};
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
@@ -136,7 +138,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let llvm = self.reg_type(&ty, e.span)?;
                 Ok(self.b.build_load(llvm, ptr, &ident.name)?)
             }
-            Some(Var::Array(_)) => Err(CodegenError::not_implemented(
+            Some(Var::Array(_)) | Some(Var::Registers(_)) => Err(CodegenError::not_implemented(
                 format!("the whole array `{}` used as a value here", ident.name),
                 e.span,
             )),
@@ -391,20 +393,35 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<BasicValueEnum<'ctx>> {
         let (l, r) = (l.into_float_value(), r.into_float_value());
         let b = &self.b;
-        Ok(match op {
-            BinaryOp::Add => b.build_float_add(l, r, "fadd")?.into(),
-            BinaryOp::Sub => b.build_float_sub(l, r, "fsub")?.into(),
-            BinaryOp::Mul => b.build_float_mul(l, r, "fmul")?.into(),
-            BinaryOp::Div => b.build_float_div(l, r, "fdiv")?.into(),
-            BinaryOp::Rem => b.build_float_rem(l, r, "frem")?.into(),
-            cmp => {
-                let predicate = float_predicate(cmp).ok_or_else(|| CodegenError::Internal {
-                    message: format!("float operator {cmp:?}"),
-                    span: None,
-                })?;
-                b.build_float_compare(predicate, l, r, "fcmp")?.into()
+        let arithmetic = match op {
+            BinaryOp::Add => Some(b.build_float_add(l, r, "fadd")?),
+            BinaryOp::Sub => Some(b.build_float_sub(l, r, "fsub")?),
+            BinaryOp::Mul => Some(b.build_float_mul(l, r, "fmul")?),
+            BinaryOp::Div => Some(b.build_float_div(l, r, "fdiv")?),
+            BinaryOp::Rem => Some(b.build_float_rem(l, r, "frem")?),
+            _ => None,
+        };
+        if let Some(v) = arithmetic {
+            if self.cx.options.fast_math {
+                // Like CUDA's -use_fast_math: reassociation, contraction into fma, approximate
+                // division and functions, signs of zeros ignored. NaNs and infinities keep
+                // their meaning (programs test for them).
+                if let Some(instruction) = v.as_instruction() {
+                    let flags = FastMathFlags::AllowReassoc
+                        | FastMathFlags::AllowContract
+                        | FastMathFlags::AllowReciprocal
+                        | FastMathFlags::ApproxFunc
+                        | FastMathFlags::NoSignedZeros;
+                    let _ = instruction.set_fast_math_flags(flags);
+                }
             }
-        })
+            return Ok(v.into());
+        }
+        let predicate = float_predicate(op).ok_or_else(|| CodegenError::Internal {
+            message: format!("float operator {op:?}"),
+            span: None,
+        })?;
+        Ok(b.build_float_compare(predicate, l, r, "fcmp")?.into())
     }
 
     // ---- calls ----
@@ -418,9 +435,90 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         })?;
         let mut values = Vec::with_capacity(args.len());
         for arg in args {
-            values.push(self.expr(arg)?);
+            values.push(self.arg_value(arg)?);
         }
         self.apply(target, e, &values, args)
+    }
+
+    /// An argument's value: an array (a `func`'s array parameter) as its address and
+    /// dimensions, read by the callee from any thread; anything else as itself.
+    pub fn arg_value(&mut self, arg: &Expr) -> Result<BasicValueEnum<'ctx>> {
+        if !matches!(self.ty_of(arg), Ty::Array { .. }) {
+            return self.expr(arg);
+        }
+        if let Some(v) = self.hoisted.get(&arg.id) {
+            return Ok(*v);
+        }
+        let array = self.array(arg)?;
+        self.touch(vec![super::sync::Access {
+            array: array.key.clone(),
+            name: array.name.clone(),
+            kind: super::sync::AccessKind::Read,
+            who: super::sync::Who::Any,
+            span: arg.span,
+        }])?;
+        self.pack_array_arg(&array, arg.span)
+    }
+
+    /// `{ptr, dims...}` of a global array, for a `func` call.
+    pub fn pack_array_arg(
+        &self,
+        array: &super::body::ArrayRef<'ctx>,
+        span: Span,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        if !array
+            .ptr
+            .get_type()
+            .get_address_space()
+            .eq(&inkwell::AddressSpace::from(super::types::GLOBAL))
+        {
+            return Err(CodegenError::not_implemented(
+                "passing a `shared` array to a `func`",
+                span,
+            ));
+        }
+        let ty = self.cx.types.array_arg(array.dims.len());
+        let mut packed = self
+            .b
+            .build_insert_value(ty.get_undef(), array.ptr, 0, "")?
+            .into_struct_value();
+        for (i, dim) in array.dims.iter().enumerate() {
+            packed = self
+                .b
+                .build_insert_value(packed, *dim, i as u32 + 1, "")?
+                .into_struct_value();
+        }
+        Ok(packed.into())
+    }
+
+    /// The array a `func` receives as `{ptr, dims...}`.
+    pub fn unpack_array_arg(
+        &self,
+        value: BasicValueEnum<'ctx>,
+        name: &str,
+        elem: &Ty,
+    ) -> Result<super::body::ArrayRef<'ctx>> {
+        let packed = value.into_struct_value();
+        let ptr = self
+            .b
+            .build_extract_value(packed, 0, name)?
+            .into_pointer_value();
+        let mut dims = Vec::new();
+        for i in 1..packed.get_type().count_fields() {
+            dims.push(
+                self.b
+                    .build_extract_value(packed, i, "dim")?
+                    .into_int_value(),
+            );
+        }
+        Ok(super::body::ArrayRef {
+            key: name.to_string(),
+            name: name.to_string(),
+            ptr,
+            elem: elem.clone(),
+            dim_polys: vec![None; dims.len()],
+            dims,
+        })
     }
 
     /// A call on already evaluated arguments (the elementwise form passes element values).
@@ -468,6 +566,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     values[2],
                     "select",
                 )?)
+            }
+            Callee::Builtin(Builtin::Math(op)) => {
+                let first = args.first().ok_or_else(|| {
+                    CodegenError::internal("a math primitive without arguments", e.span)
+                })?;
+                let scalar = self.scalar_of(first)?;
+                self.math(op, values, scalar, e.span)
             }
         }
     }

@@ -1,6 +1,7 @@
 //! A `func`: element-level code, an internal `alwaysinline` LLVM function. The optimiser inlines
 //! it at every call at every `-O` level (the `O0` pipeline runs the always-inliner), so a `func`
-//! never becomes a PTX function.
+//! never becomes a PTX function. An array parameter (read-only global memory) is passed as one
+//! value holding the array's address and dimensions.
 
 use super::body::{Body, Mode, Result, Var};
 use super::error::CodegenError;
@@ -21,11 +22,9 @@ pub fn declare<'ctx>(
     let mut params: Vec<BasicMetadataTypeEnum> = Vec::with_capacity(decl.params.len());
     for param in &decl.params {
         let ty = cx.resolver.borrow_mut().resolve(&param.ty, Space::Global)?;
-        if matches!(ty, Ty::Array { .. }) {
-            return Err(CodegenError::not_implemented(
-                "an array parameter of a `func`",
-                param.span,
-            ));
+        if let Ty::Array { dims, .. } = &ty {
+            params.push(cx.types.array_arg(dims.len()).into());
+            continue;
         }
         let llvm = cx
             .types
@@ -79,6 +78,7 @@ impl<'a, 'ctx> FuncLowering<'a, 'ctx> {
             None => None,
         };
         let mut body = Body::new(self.cx, self.function, Mode::Func { ret });
+        body.attach_debug(&self.decl.name.name, self.decl.name.span);
         for (i, param) in self.decl.params.iter().enumerate() {
             let ty = self
                 .cx
@@ -90,6 +90,12 @@ impl<'a, 'ctx> FuncLowering<'a, 'ctx> {
                 .get_nth_param(i as u32)
                 .ok_or_else(|| CodegenError::internal("parameter", param.span))?;
             value.set_name(&param.name.name);
+            if let Ty::Array { elem, .. } = &ty {
+                // A global array: its address and dimensions travel together (`Types::array_arg`).
+                let array = body.unpack_array_arg(value, &param.name.name, elem)?;
+                body.bind(&param.name.name, Var::Array(array));
+                continue;
+            }
             // Parameters are variables: they may be assigned.
             let ptr = body.alloca(value.get_type(), &param.name.name)?;
             body.b.build_store(ptr, value)?;

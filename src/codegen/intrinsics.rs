@@ -1,12 +1,117 @@
-//! The NVVM and LLVM intrinsics code generation calls, declared on first use.
+//! The NVVM and LLVM intrinsics code generation calls, and the libdevice functions it may call,
+//! declared on first use.
 //!
 //! LLVM recognises an `llvm.*` function declared by name as the intrinsic and gives it the
-//! intrinsic's attributes (`convergent` for the barrier, `readnone` for the id registers).
+//! intrinsic's attributes (`convergent` for barriers and shuffles, `readnone` for the id
+//! registers). The NVVM intrinsics used are exactly those the CPU backend's SIMT runtime
+//! implements: the special registers, `llvm.nvvm.barrier0` and `llvm.nvvm.shfl.sync.*.i32`.
+//! Everything wider or narrower than 32 bits is shuffled as `i32` pieces (`warp.rs`).
 
 use inkwell::context::Context;
 use inkwell::module::Module;
-use inkwell::types::BasicMetadataTypeEnum;
+use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum, FloatType};
 use inkwell::values::FunctionValue;
+
+/// Which lanes a warp shuffle reads from (PTX `shfl.sync.{idx,up,down,bfly}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ShuffleKind {
+    /// From lane `arg`.
+    Idx,
+    /// From lane `lane - arg` (own value when that is below 0).
+    Up,
+    /// From lane `lane + arg` (own value when that is past the last lane).
+    Down,
+}
+
+impl ShuffleKind {
+    fn name(self) -> &'static str {
+        match self {
+            ShuffleKind::Idx => "idx",
+            ShuffleKind::Up => "up",
+            ShuffleKind::Down => "down",
+        }
+    }
+}
+
+/// A floating-point width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FloatWidth {
+    F32,
+    F64,
+}
+
+impl FloatWidth {
+    fn suffix(self) -> &'static str {
+        match self {
+            FloatWidth::F32 => "f32",
+            FloatWidth::F64 => "f64",
+        }
+    }
+
+    fn ty(self, context: &Context) -> FloatType<'_> {
+        match self {
+            FloatWidth::F32 => context.f32_type(),
+            FloatWidth::F64 => context.f64_type(),
+        }
+    }
+}
+
+/// Floating-point math LLVM lowers on NVPTX by itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LlvmMath {
+    Sqrt,
+    Fabs,
+    Floor,
+    Ceil,
+    Fma,
+    MinNum,
+    MaxNum,
+}
+
+impl LlvmMath {
+    fn stem(self) -> &'static str {
+        match self {
+            LlvmMath::Sqrt => "sqrt",
+            LlvmMath::Fabs => "fabs",
+            LlvmMath::Floor => "floor",
+            LlvmMath::Ceil => "ceil",
+            LlvmMath::Fma => "fma",
+            LlvmMath::MinNum => "minnum",
+            LlvmMath::MaxNum => "maxnum",
+        }
+    }
+
+    fn arity(self) -> usize {
+        match self {
+            LlvmMath::Sqrt | LlvmMath::Fabs | LlvmMath::Floor | LlvmMath::Ceil => 1,
+            LlvmMath::MinNum | LlvmMath::MaxNum => 2,
+            LlvmMath::Fma => 3,
+        }
+    }
+}
+
+/// Integer intrinsics (`llvm.smin.i32`, ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IntMath {
+    SMin,
+    SMax,
+    UMin,
+    UMax,
+    /// `llvm.abs` with `is_int_min_poison = false`: `abs(MIN) == MIN`, wrapping.
+    Abs,
+}
+
+impl IntMath {
+    fn stem(self) -> &'static str {
+        match self {
+            IntMath::SMin => "smin",
+            IntMath::SMax => "smax",
+            IntMath::UMin => "umin",
+            IntMath::UMax => "umax",
+            IntMath::Abs => "abs",
+        }
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Intrinsic {
@@ -20,10 +125,16 @@ pub enum Intrinsic {
     NctaidX,
     /// `bar.sync 0`: the block-wide barrier.
     Barrier0,
+    /// `shfl.sync.{idx,up,down}.b32 d, a, b, c, membermask` on an `i32`.
+    Shuffle(ShuffleKind),
     /// `llvm.fptosi.sat`: float to signed integer, saturating, NaN to 0 (PTX `cvt.rzi.sat`).
     FpToSiSat { int_bits: u32, float_bits: u32 },
     /// `llvm.fptoui.sat`: float to unsigned integer, saturating, NaN to 0.
     FpToUiSat { int_bits: u32, float_bits: u32 },
+    /// `llvm.sqrt.f32` and friends.
+    Math(LlvmMath, FloatWidth),
+    /// `llvm.smin.i32` and friends; `bits` is 32 or 64.
+    Int(IntMath, u32),
 }
 
 impl Intrinsic {
@@ -34,6 +145,7 @@ impl Intrinsic {
             Intrinsic::NtidX => "llvm.nvvm.read.ptx.sreg.ntid.x".into(),
             Intrinsic::NctaidX => "llvm.nvvm.read.ptx.sreg.nctaid.x".into(),
             Intrinsic::Barrier0 => "llvm.nvvm.barrier0".into(),
+            Intrinsic::Shuffle(kind) => format!("llvm.nvvm.shfl.sync.{}.i32", kind.name()),
             Intrinsic::FpToSiSat {
                 int_bits,
                 float_bits,
@@ -42,6 +154,8 @@ impl Intrinsic {
                 int_bits,
                 float_bits,
             } => format!("llvm.fptoui.sat.i{int_bits}.f{float_bits}"),
+            Intrinsic::Math(op, width) => format!("llvm.{}.{}", op.stem(), width.suffix()),
+            Intrinsic::Int(op, bits) => format!("llvm.{}.i{bits}", op.stem()),
         }
     }
 
@@ -61,6 +175,10 @@ impl Intrinsic {
                 i32t.fn_type(&[], false)
             }
             Intrinsic::Barrier0 => context.void_type().fn_type(&[], false),
+            // (membermask, value, lane or offset, clamp/segment mask)
+            Intrinsic::Shuffle(_) => {
+                i32t.fn_type(&[i32t.into(), i32t.into(), i32t.into(), i32t.into()], false)
+            }
             Intrinsic::FpToSiSat {
                 int_bits,
                 float_bits,
@@ -81,7 +199,53 @@ impl Intrinsic {
                 };
                 int.fn_type(&[float], false)
             }
+            Intrinsic::Math(op, width) => {
+                let f = width.ty(context);
+                let params: Vec<BasicMetadataTypeEnum> = vec![f.into(); op.arity()];
+                f.fn_type(&params, false)
+            }
+            Intrinsic::Int(IntMath::Abs, bits) => {
+                let int = int_type(context, bits);
+                int.fn_type(&[int.into(), context.bool_type().into()], false)
+            }
+            Intrinsic::Int(_, bits) => {
+                let int = int_type(context, bits);
+                int.fn_type(&[int.into(), int.into()], false)
+            }
         };
         module.add_function(&name, fn_type, None)
+    }
+}
+
+fn int_type(context: &Context, bits: u32) -> inkwell::types::IntType<'_> {
+    if bits == 64 {
+        context.i64_type()
+    } else {
+        context.i32_type()
+    }
+}
+
+/// A function of NVIDIA's libdevice (`__nv_expf`, ...), linked into the module by the NVPTX
+/// target before optimisation; used where LLVM has no lowering of its own for NVPTX.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Libdevice {
+    pub name: String,
+    pub width: FloatWidth,
+    pub arity: usize,
+}
+
+impl Libdevice {
+    pub fn declare<'ctx>(
+        &self,
+        context: &'ctx Context,
+        module: &Module<'ctx>,
+    ) -> FunctionValue<'ctx> {
+        if let Some(function) = module.get_function(&self.name) {
+            return function;
+        }
+        let f: BasicTypeEnum = self.width.ty(context).into();
+        let params: Vec<BasicMetadataTypeEnum> = vec![f.into(); self.arity];
+        let fn_type = self.width.ty(context).fn_type(&params, false);
+        module.add_function(&self.name, fn_type, None)
     }
 }

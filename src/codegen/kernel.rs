@@ -78,6 +78,12 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             block_size: self.facts.block_size,
         };
         let mut body = Body::new(self.cx, function, mode);
+        body.attach_debug(&self.facts.name, self.decl.name.span);
+        body.registers = super::vector::register_vectors(
+            self.cx.checked,
+            &self.decl.body,
+            self.facts.block_size,
+        );
         // Scalars first: array dimensions may use any scalar parameter.
         for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
             let Ty::Scalar(s) = ty else { continue };
@@ -85,6 +91,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 .get_nth_param(i as u32)
                 .ok_or_else(|| CodegenError::internal("parameter", param.span))?;
             let value = body.to_reg(value, ty)?;
+            body.symbols.bind_parameter(&param.name.name);
             let ptr = body.alloca(self.cx.types.scalar(*s), &param.name.name)?;
             body.b.build_store(ptr, value)?;
             body.bind(
@@ -107,7 +114,12 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 ));
             };
             let mut dims = Vec::with_capacity(dim_exprs.len());
+            let mut dim_polys = Vec::with_capacity(dim_exprs.len());
             for dim in dim_exprs {
+                dim_polys.push(
+                    body.symbols
+                        .poly(dim, self.cx.checked, self.facts.block_size),
+                );
                 let v = body.expr(dim)?.into_int_value();
                 let v =
                     body.b
@@ -126,14 +138,31 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 .into_pointer_value();
             let array = ArrayRef {
                 key: param.name.name.clone(),
+                name: param.name.name.clone(),
                 ptr,
                 elem: (**elem).clone(),
                 dims,
+                dim_polys,
             };
             body.bind(&param.name.name, Var::Array(array));
         }
         body.block(&self.decl.body)?;
         body.finish(self.decl.span)?;
+        body.sync.finish();
+        let remarks = std::mem::take(&mut body.sync.remarks);
+        let shared = std::mem::take(&mut body.shared_decls);
+        let register_vectors = body.registers.len();
+        drop(body);
+        self.cx.remarks.borrow_mut().extend(remarks);
+        let facts = super::limits::check(
+            self.cx,
+            &self.facts.name,
+            self.decl.name.span,
+            self.facts.block_size,
+            &shared,
+            register_vectors,
+        )?;
+        self.cx.remarks.borrow_mut().push(facts);
         Ok(function)
     }
 

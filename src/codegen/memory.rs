@@ -4,8 +4,10 @@
 //! is checked: a read outside gives zero of the element type, a write outside is dropped; the
 //! access is branched around, so nothing outside the array is ever touched.
 
+use super::affine::Poly;
 use super::body::{ArrayRef, Body, Result, Var};
 use super::error::CodegenError;
+use super::sync::{Access, AccessKind, Who};
 use crate::check::types::Ty;
 use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::span::Span;
@@ -20,11 +22,8 @@ pub struct Element<'ctx> {
 }
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// The array `e` names (a variable) or holds (a materialized scan).
+    /// The array `e` names.
     pub fn array(&self, e: &Expr) -> Result<ArrayRef<'ctx>> {
-        if let Some(array) = self.materialized.get(&e.id) {
-            return Ok(array.clone());
-        }
         match &e.kind {
             ExprKind::Name(name) => match self.lookup(&name.name) {
                 Some(Var::Array(array)) => Ok(array.clone()),
@@ -188,17 +187,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         let array = self.array(base)?;
         let at = self.subscripts(&array, indices, checked, e.span)?;
-        if self.is_kernel()
-            && self.lane_depth == 0
-            && self.hazards.written_by_leader.contains(&array.key)
-        {
-            // Thread 0 stored to this array since the last barrier: make its store visible.
-            self.barrier()?;
-        }
-        if self.lane_depth == 0 {
-            self.hazards.read_by_all.insert(array.key.clone());
-        }
+        let location = self.location(&array, indices);
+        self.touch(vec![Access {
+            array: array.key.clone(),
+            name: array.name.clone(),
+            kind: AccessKind::Read,
+            who: Who::All(location),
+            span: e.span,
+        }])?;
         self.load_element(&array, &at, e.span)
+    }
+
+    /// The row-major index of `array[indices...]` as a polynomial, when it has one.
+    pub fn location(&self, array: &ArrayRef<'ctx>, indices: &[Expr]) -> Option<Poly> {
+        let block_size = self.block_size_or_default();
+        let mut linear = Poly::default();
+        for (d, index) in indices.iter().enumerate() {
+            let sub = self.symbols.poly(index, self.cx.checked, block_size)?;
+            let stride = array.dims_poly_product(d + 1)?;
+            linear = linear.add(&sub.mul(&stride)?)?;
+        }
+        Some(linear)
     }
 
     /// Evaluates scalar subscripts and finds the element.
@@ -224,7 +233,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.element(array, &values, checked, span)
     }
 
-    /// Declares a block's shared array of `len` elements of `elem` (one per block, uninitialised).
+    /// Declares a block's shared array of `dims` elements of `elem` (one per block,
+    /// uninitialised). `name` is the user's name for it (or what the compiler made it for).
     pub fn shared_array(
         &mut self,
         name: &str,
@@ -234,7 +244,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<ArrayRef<'ctx>> {
         let count: u64 = dims.iter().product();
         let elem_ty = self.mem_type(elem, span)?;
-        let array_ty = elem_ty.array_type(count.max(1) as u32);
+        let count32 = u32::try_from(count.max(1)).map_err(|_| {
+            CodegenError::not_implemented("an array of more than 2^32 elements", span)
+        })?;
+        let array_ty = elem_ty.array_type(count32);
         let symbol = self.fresh_name(name);
         let global = self.cx.module.add_global(
             array_ty,
@@ -244,12 +257,22 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         global.set_linkage(inkwell::module::Linkage::Internal);
         global.set_initializer(&array_ty.get_undef());
         global.set_alignment(16);
-        let dims = dims.iter().map(|d| self.i32(*d as i64)).collect();
+        self.shared_decls.push(super::limits::SharedDecl {
+            name: name.to_string(),
+            span,
+            bytes: self.cx.target_data.get_abi_size(&array_ty),
+        });
+        let dim_values = dims.iter().map(|d| self.i32(*d as i64)).collect();
         Ok(ArrayRef {
             key: symbol,
+            name: name.to_string(),
             ptr: global.as_pointer_value(),
             elem: elem.clone(),
-            dims,
+            dims: dim_values,
+            dim_polys: dims
+                .iter()
+                .map(|d| i64::try_from(*d).ok().map(Poly::constant))
+                .collect(),
         })
     }
 

@@ -1,13 +1,14 @@
 //! Statements. In a kernel every statement is block-uniform: all threads run it, with the same
 //! values, and only stores to memory are narrowed (to thread 0, or to each element's owner).
 
-use super::body::{Body, Mode, Result, Var};
+use super::body::{Body, Mode, RegVector, Result, Var};
 use super::error::CodegenError;
-use super::hazards::Hazards;
+use super::sync::{Access, AccessKind, Who};
 use crate::check::types::{Len, Space, Ty};
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident, Stmt, TypeExpr};
 use crate::syntax::span::Span;
 use inkwell::values::{BasicValue, PointerValue};
+use std::collections::BTreeSet;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
     pub fn block(&mut self, block: &Block) -> Result<()> {
@@ -20,7 +21,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     fn stmt(&mut self, stmt: &Stmt) -> Result<()> {
         // Between statements nothing is hoisted: hoisted values belong to one statement.
         self.hoisted.clear();
-        self.materialized.clear();
+        self.tile_vals.clear();
+        self.elem_reads.clear();
+        self.set_location(stmt.span());
         match stmt {
             Stmt::Let {
                 name,
@@ -47,7 +50,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 body,
                 span,
             } => self.for_stmt(var, ty, range, body, *span),
-            Stmt::While { cond, body, .. } => self.while_stmt(cond, body),
+            Stmt::While { cond, body, span } => self.while_stmt(cond, body, *span),
             Stmt::Return { value, span } => self.return_stmt(value.as_ref(), *span),
         }
     }
@@ -71,15 +74,66 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     span,
                 ));
             }
+            if !shared && self.registers.contains(&name.span) {
+                return self.let_registers(name, &declared, init, span);
+            }
             return self.let_array(name, ty, &declared, init, span);
         }
         let init =
             init.ok_or_else(|| CodegenError::internal("a variable without an initializer", span))?;
         let v = self.expr(init)?;
+        self.note_value(&name.name, &declared, Some(init));
         let ptr = self.alloca(self.reg_type(&declared, span)?, &name.name)?;
         self.b.build_store(ptr, v)?;
         self.bind(&name.name, Var::Local { ptr, ty: declared });
         Ok(())
+    }
+
+    /// Records what an integer or `Range` variable holds for the subscript analyses: the
+    /// polynomial of `value` if it has one, an unknown symbol otherwise.
+    fn note_value(&mut self, name: &str, ty: &Ty, value: Option<&Expr>) {
+        let tracked = *ty == Ty::Range || ty.scalar().is_some_and(|s| s.is_integer());
+        if !tracked || !self.is_kernel() {
+            return;
+        }
+        let block_size = self.block_size_or_default();
+        let known = value.and_then(|v| self.symbols.known(v, self.cx.checked, block_size));
+        self.symbols.set(name, known, *ty == Ty::Range);
+    }
+
+    /// `x: T[] <- v` whose length is a compile-time constant and whose elements are only ever
+    /// used by their owners: a register vector.
+    fn let_registers(
+        &mut self,
+        name: &Ident,
+        declared: &Ty,
+        init: Option<&Expr>,
+        span: Span,
+    ) -> Result<()> {
+        let len = match self.cx.checked.locals.get(&name.span) {
+            Some(Ty::Array { dims, .. }) => match dims.as_slice() {
+                [Len::Static(n)] => *n,
+                _ => 0,
+            },
+            _ => 0,
+        };
+        let block_size = u64::from(self.block_size(span)?);
+        let slots = u32::try_from(len.div_ceil(block_size))
+            .map_err(|_| CodegenError::internal("a register vector too long", span))?;
+        let elem = declared.element().clone();
+        let elem_ty = self.reg_type(&elem, span)?;
+        let ptr = self.alloca_array(elem_ty, slots, &name.name)?;
+        let r = RegVector {
+            ptr,
+            elem,
+            len,
+            slots,
+        };
+        self.bind(&name.name, Var::Registers(r.clone()));
+        match init {
+            Some(init) => self.init_registers(r, init, span),
+            None => Ok(()),
+        }
     }
 
     /// `shared x: T[n] <- v`, `shared x: T[] <- v`, `x: T[] <- v`: a block's array in shared
@@ -106,6 +160,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 _ => {
                     return Err(CodegenError::NeedsStaticLength {
                         what: "a `shared` array",
+                        why: "shared memory is allocated per block when the kernel is compiled",
                         span: dim.span,
                     })
                 }
@@ -122,20 +177,16 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 _ => {
                     return Err(CodegenError::NeedsStaticLength {
                         what: "a block vector variable",
+                        why: "a vector variable lives in registers or shared memory, both sized when the kernel is compiled",
                         span,
                     })
                 }
             }
         }
-        let mut array = self.shared_array(&name.name, &elem, &dims, span)?;
-        array.key = name.name.clone();
+        let array = self.shared_array(&name.name, &elem, &dims, span)?;
         self.bind(&name.name, Var::Array(array.clone()));
         match init {
-            Some(init) if dims.len() == 1 => self.init_vector(array, init, span),
-            Some(init) => Err(CodegenError::not_implemented(
-                "initialising a two-dimensional array",
-                init.span,
-            )),
+            Some(init) => self.init_array(array, init, span),
             None => Ok(()),
         }
     }
@@ -144,9 +195,26 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if matches!(self.ty_of(target), Ty::Vector { .. } | Ty::Array { .. }) {
             return self.assign_vector(target, value, span);
         }
+        if let Some((base, indices, checked, fields)) = element_field(target) {
+            return self.store_element_field(base, indices, checked, &fields, value, span);
+        }
         match &target.kind {
             ExprKind::Name(_) | ExprKind::Field { .. } => {
                 let v = self.expr(value)?;
+                match &target.kind {
+                    ExprKind::Name(name) => {
+                        let ty = self.ty_of(target).clone();
+                        self.note_value(&name.name, &ty, Some(value));
+                    }
+                    _ => {
+                        if let Some(root) = root_name(target) {
+                            let ty = self.ty_of(root).clone();
+                            if let ExprKind::Name(name) = &root.kind {
+                                self.note_value(&name.name, &ty, None);
+                            }
+                        }
+                    }
+                }
                 let (ptr, ty) = self.place(target)?;
                 let v = if matches!(target.kind, ExprKind::Field { .. }) {
                     self.to_mem(v, &ty)?
@@ -207,15 +275,75 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let array = self.array(base)?;
         let v = self.expr(value)?;
         let at = self.subscripts(&array, indices, checked, span)?;
-        if !self.is_kernel() {
+        if !self.is_kernel() || self.lane_depth > 0 {
+            // Element-level code (a `func`, a distributed loop): this thread's own store.
             return self.store_element(&array, &at, v, span);
         }
-        if self.hazards.read_by_all.contains(&array.key) {
-            // Every thread read this array since the last barrier: let them finish first.
-            self.barrier()?;
-        }
+        let location = self.location(&array, indices);
+        self.touch(vec![Access {
+            array: array.key.clone(),
+            name: array.name.clone(),
+            kind: AccessKind::Write,
+            who: Who::Leader(location),
+            span,
+        }])?;
         self.once_per_block(&mut |this| this.store_element(&array, &at, v, span))?;
-        self.hazards.written_by_leader.insert(array.key.clone());
+        self.sync
+            .candidate(span, vec![(array.key.clone(), array.name.clone())]);
+        Ok(())
+    }
+
+    /// `a[i].f.g <- v`: one field of one element of an array of records, stored once per block
+    /// (by thread 0) in kernel code, like any uniform store.
+    fn store_element_field(
+        &mut self,
+        base: &Expr,
+        indices: &[Expr],
+        checked: bool,
+        fields: &[&Ident],
+        value: &Expr,
+        span: Span,
+    ) -> Result<()> {
+        let array = self.array(base)?;
+        let v = self.expr(value)?;
+        let at = self.subscripts(&array, indices, checked, span)?;
+        // The field's position, walking down the record types.
+        let mut path = Vec::with_capacity(fields.len());
+        let mut ty = array.elem.clone();
+        for field in fields {
+            let (index, field_ty) = self.field_index(&ty, field)?;
+            path.push((self.reg_type(&ty, span)?.into_struct_type(), index));
+            ty = field_ty;
+        }
+        let v = self.to_mem(v, &ty)?;
+        let store = |this: &mut Self| -> Result<()> {
+            let mut ptr = this.element_ptr(&array, at.index, span)?;
+            for (struct_ty, index) in &path {
+                ptr = this.b.build_struct_gep(*struct_ty, ptr, *index, "field")?;
+            }
+            let guarded = |this: &mut Self| -> Result<()> {
+                this.b.build_store(ptr, v)?;
+                Ok(())
+            };
+            match at.in_bounds {
+                Some(inside) => this.build_if(inside, &mut |this| guarded(this)),
+                None => guarded(this),
+            }
+        };
+        if !self.is_kernel() || self.lane_depth > 0 {
+            return store(self);
+        }
+        let location = self.location(&array, indices);
+        self.touch(vec![Access {
+            array: array.key.clone(),
+            name: array.name.clone(),
+            kind: AccessKind::Write,
+            who: Who::Leader(location),
+            span,
+        }])?;
+        self.once_per_block(&mut |this| store(this))?;
+        self.sync
+            .candidate(span, vec![(array.key.clone(), array.name.clone())]);
         Ok(())
     }
 
@@ -231,22 +359,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let else_bb = context.append_basic_block(self.function, "else");
         let join = context.append_basic_block(self.function, "endif");
         self.b.build_conditional_branch(c, then_bb, else_bb)?;
-        let before = self.hazards.clone();
+        let before = self.sync.state.clone();
         self.b.position_at_end(then_bb);
         self.block(then_branch)?;
         self.branch_to(join)?;
-        let after_then = std::mem::replace(&mut self.hazards, before);
+        let after_then = std::mem::replace(&mut self.sync.state, before);
         self.b.position_at_end(else_bb);
         if let Some(else_branch) = else_branch {
             self.block(else_branch)?;
         }
         self.branch_to(join)?;
-        self.hazards.union(&after_then);
+        let after_else = std::mem::take(&mut self.sync.state);
+        self.sync.state = after_else.join(after_then);
         self.b.position_at_end(join);
         Ok(())
     }
 
-    /// `for i: Int32 <- r`: a uniform sequential loop over `[r.lo, r.hi)`. The range is evaluated
+    /// `for i: Int32 <- r`: a uniform loop over `[r.lo, r.hi)`, sequential unless dependence
+    /// analysis spreads it over the block's threads (`distribute.rs`). The range is evaluated
     /// once; assigning to `i` in the body does not change the iteration.
     fn for_stmt(
         &mut self,
@@ -256,8 +386,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         body: &Block,
         span: Span,
     ) -> Result<()> {
-        let r = self.expr(range)?;
-        let (lo, hi) = self.range_bounds(r)?;
         let var_ty = self.cx.resolver.borrow_mut().resolve(ty, Space::Local)?;
         if var_ty != Ty::INT32 {
             return Err(CodegenError::not_implemented(
@@ -265,10 +393,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 span,
             ));
         }
-        self.hazards
-            .union(&Hazards::of_block(self.cx.checked, body));
-        let entry = self.hazards.clone();
+        if self.is_kernel() && self.lane_depth == 0 {
+            if let Some(plan) = self.distribution(var, range, body, span)? {
+                return self.distributed_for(var, range, body, plan, span);
+            }
+        }
+        let r = self.expr(range)?;
+        let (lo, hi) = self.range_bounds(r)?;
         let var_ptr = self.alloca(self.cx.context.i32_type().into(), &var.name)?;
+        let before = self.enter_loop(body, Some(&var.name), span)?;
         self.build_counted_loop(lo, hi, self.i32(1), &mut |this, i| {
             this.b.build_store(var_ptr, i)?;
             this.push_scope();
@@ -281,30 +414,90 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             );
             let result = this.block(body);
             this.pop_scope();
-            result
+            result?;
+            this.set_location(span);
+            this.loop_back_barrier(span)
         })?;
-        self.hazards = entry;
+        self.sync.leave_loop(before);
         Ok(())
     }
 
-    fn while_stmt(&mut self, cond: &Expr, body: &Block) -> Result<()> {
-        self.hazards
-            .union(&Hazards::of_block(self.cx.checked, body));
-        self.hazards.union(&Hazards::of_expr(self.cx.checked, cond));
-        let entry = self.hazards.clone();
+    /// Starts a loop for barrier placement and the subscript analyses: every variable the body
+    /// assigns (and the loop variable) holds a new unknown value from here on. Returns the state
+    /// at the loop head, for [`super::sync::Sync::leave_loop`].
+    fn enter_loop(
+        &mut self,
+        body: &Block,
+        var: Option<&str>,
+        span: Span,
+    ) -> Result<super::sync::SyncState> {
+        self.barrier_before_loop(body, span)?;
+        let watermark = self.symbols.watermark();
+        let mut assigned = BTreeSet::new();
+        assigned_names(body, &mut assigned);
+        if let Some(var) = var {
+            assigned.insert(var.to_string());
+        }
+        for name in assigned {
+            let is_range = matches!(self.lookup(&name), Some(Var::Local { ty: Ty::Range, .. }));
+            self.symbols.set(&name, None, is_range);
+        }
+        let before = self.sync.state.clone();
+        self.sync.enter_loop(watermark);
+        Ok(before)
+    }
+
+    /// A barrier in front of a loop when something pending conflicts with an array the body
+    /// touches: placed here once rather than inside the body, where it would run every
+    /// iteration. (Any thread is assumed to touch any element of what the body names.)
+    fn barrier_before_loop(&mut self, body: &Block, span: Span) -> Result<()> {
+        if !self.is_kernel() || self.lane_depth > 0 {
+            return Ok(());
+        }
+        let mut touched: Vec<(String, bool)> = Vec::new();
+        let mut note = |name: &str, write: bool| touched.push((name.to_string(), write));
+        arrays_touched(self.cx.checked, body, &mut note);
+        let mut later = Vec::new();
+        for (name, write) in touched {
+            if let Some(Var::Array(array)) = self.lookup(&name) {
+                later.push(Access {
+                    array: array.key.clone(),
+                    name: array.name.clone(),
+                    kind: if write {
+                        AccessKind::Write
+                    } else {
+                        AccessKind::Read
+                    },
+                    who: Who::Any,
+                    span,
+                });
+            }
+        }
+        let block_size = self.block_size(span)?;
+        if let Some((earlier, later)) = self.sync.check(&later, block_size) {
+            self.emit_barrier_for(&earlier, &later, span)?;
+        }
+        Ok(())
+    }
+
+    fn while_stmt(&mut self, cond: &Expr, body: &Block, span: Span) -> Result<()> {
+        let before = self.enter_loop(body, None, span)?;
         let context = self.cx.context;
         let head = context.append_basic_block(self.function, "while");
         let body_bb = context.append_basic_block(self.function, "while.body");
         let exit = context.append_basic_block(self.function, "while.end");
         self.b.build_unconditional_branch(head)?;
         self.b.position_at_end(head);
+        self.set_location(cond.span);
         let c = self.expr(cond)?.into_int_value();
         self.b.build_conditional_branch(c, body_bb, exit)?;
         self.b.position_at_end(body_bb);
         self.block(body)?;
+        self.set_location(cond.span);
+        self.loop_back_barrier(cond.span)?;
         self.branch_to(head)?;
         self.b.position_at_end(exit);
-        self.hazards = entry;
+        self.sync.leave_loop(before);
         Ok(())
     }
 
@@ -345,5 +538,108 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
         }
         self.finish_entry()
+    }
+}
+
+/// The variable at the root of a place (`p` in `p.first.x`).
+fn root_name(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        ExprKind::Name(_) => Some(e),
+        ExprKind::Field { base, .. } => root_name(base),
+        _ => None,
+    }
+}
+
+/// Every variable a block assigns (`x <- ...`, `x.f <- ...`), nested blocks included.
+pub fn assigned_names(block: &Block, out: &mut BTreeSet<String>) {
+    for stmt in &block.stmts {
+        match stmt {
+            Stmt::Assign { target, .. } => {
+                if let Some(ExprKind::Name(name)) = root_name(target).map(|e| &e.kind) {
+                    out.insert(name.name.clone());
+                }
+            }
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                assigned_names(then_branch, out);
+                if let Some(e) = else_branch {
+                    assigned_names(e, out);
+                }
+            }
+            Stmt::For { var, body, .. } => {
+                out.insert(var.name.clone());
+                assigned_names(body, out);
+            }
+            Stmt::While { body, .. } => assigned_names(body, out),
+            Stmt::Let { .. } | Stmt::Return { .. } => {}
+        }
+    }
+}
+
+/// `a[i].f.g` as (`a`, `[i]`, checked, `[f, g]`): a field of an element of an array.
+fn element_field(e: &Expr) -> Option<(&Expr, &[Expr], bool, Vec<&Ident>)> {
+    match &e.kind {
+        ExprKind::Field { base, field } => match &base.kind {
+            ExprKind::Index {
+                base: array,
+                indices,
+                checked,
+            } => Some((array, indices.as_slice(), *checked, vec![field])),
+            _ => {
+                let (array, indices, checked, mut fields) = element_field(base)?;
+                fields.push(field);
+                Some((array, indices, checked, fields))
+            }
+        },
+        _ => None,
+    }
+}
+
+/// Every array a block names, and whether it may write it (`a[i] <- ...`, `a <- ...`,
+/// `a[r] <- ...`); nested blocks and loop conditions included.
+fn arrays_touched(
+    checked: &crate::check::Checked,
+    block: &Block,
+    note: &mut dyn FnMut(&str, bool),
+) {
+    let mut reads = |e: &Expr| {
+        if let ExprKind::Name(name) = &e.kind {
+            if matches!(checked.ty(e.id), Ty::Array { .. }) {
+                note(&name.name, false);
+            }
+        }
+    };
+    super::visit::visit_block(block, &mut reads);
+    for_each_assignment(block, &mut |target| {
+        let mut root = target;
+        while let ExprKind::Index { base, .. } | ExprKind::Field { base, .. } = &root.kind {
+            root = base;
+        }
+        if let ExprKind::Name(name) = &root.kind {
+            note(&name.name, true);
+        }
+    });
+}
+
+fn for_each_assignment(block: &Block, f: &mut dyn FnMut(&Expr)) {
+    for stmt in &block.stmts {
+        match stmt {
+            Stmt::Assign { target, .. } => f(target),
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_assignment(then_branch, f);
+                if let Some(e) = else_branch {
+                    for_each_assignment(e, f);
+                }
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => for_each_assignment(body, f),
+            Stmt::Let { .. } | Stmt::Return { .. } => {}
+        }
     }
 }

@@ -78,6 +78,16 @@ impl<'ctx> Types<'ctx> {
         }
     }
 
+    /// How an array argument of a `func` travels: `{ptr addrspace(1), i32 x dims}`.
+    pub fn array_arg(&self, dims: usize) -> inkwell::types::StructType<'ctx> {
+        let mut fields: Vec<BasicTypeEnum> = vec![self.global_ptr()];
+        fields.extend(std::iter::repeat_n(
+            BasicTypeEnum::from(self.context.i32_type()),
+            dims,
+        ));
+        self.context.struct_type(&fields, false)
+    }
+
     pub fn global_ptr(&self) -> BasicTypeEnum<'ctx> {
         self.context
             .ptr_type(AddressSpace::from(GLOBAL))

@@ -1,33 +1,86 @@
-//! Block vectors: slices, ranges, maps, elementwise operators, vector assignment, reductions and
-//! scans.
+//! Block vectors: slices, ranges, maps, elementwise operators, register vectors, and the
+//! vector assignment. Reductions are in `reduce.rs`, scans in `scan.rs`.
 //!
-//! A vector expression is never built in memory. [`Body::prepare`] evaluates its uniform parts
-//! (slice bounds, broadcast operands, bound arguments) once, in block-uniform code, materialises
-//! the scans it contains, and returns its length; [`Body::elem`] then computes element `k` inside a
-//! loop. The consumer decides who computes which `k`: a vector assignment uses a block-stride loop
-//! (thread `t` handles `k = t, t + BLOCKSIZE, ...`, so element `k` belongs to thread
-//! `k mod BLOCKSIZE`), reductions and scans give each thread a contiguous chunk so that the
-//! combining order is the vector's order.
+//! **Fusion.** A vector expression is never built in memory. [`Body::prepare`] evaluates its
+//! uniform parts once (slice bounds, broadcast operands, bound arguments: *hoisting*), notes the
+//! arrays it reads element by element (for barrier placement), and returns its [`Shape`];
+//! [`Body::elem`] then computes the element at one position inside the consumer's loop. A whole
+//! chain of slices, operators and maps thus becomes one loop that ends in a store, a reduction
+//! or a scan.
 //!
-//! This is the simple, correct lowering; issue #3 replaces it with warp shuffles, registers and
-//! fewer barriers.
+//! **Positions.** Element `k` belongs to thread `k mod BLOCKSIZE` everywhere: thread `t` handles
+//! `k = t, t + BLOCKSIZE, ...` (coalesced: a warp touches 32 consecutive elements at a time). A
+//! consumer walks the positions with a [`Sweep`]:
+//! - `Unrolled`: the length has a small compile-time bound (or a register vector is involved):
+//!   one straight-line copy per slot `s` (`k = t + s * BLOCKSIZE`), so register vectors are
+//!   indexed with constants and stay in registers;
+//! - `Stride`: a block-stride loop, thread-divergent (the usual CUDA loop);
+//! - `Tiles`: a loop over tiles of `BLOCKSIZE` elements that every thread runs the same number of
+//!   times, for consumers that need the whole block at every tile (scans, order-preserving
+//!   reductions): their barriers stay in uniform control flow.
+//!
+//! In `Unrolled` and `Tiles` the body runs in uniform code with a `valid` flag (`k < n`) that
+//! guards every per-element computation; in `Stride` it runs only for valid positions.
 
-use super::body::{ArrayRef, Body, Result, Var};
+use super::body::{ArrayRef, Body, RegVector, Result, Var};
 use super::error::CodegenError;
-use super::hazards::Hazards;
 use super::memory::Element;
-use crate::check::types::{Len, Ty};
+use super::sync::{Access, AccessKind, Who};
+use crate::check::types::{Len, Space, Ty};
 use crate::check::Callee;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
-use inkwell::types::BasicType;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 
+/// Up to this many slots per thread, a vector with a compile-time length bound is walked with
+/// straight-line code instead of a loop.
+const UNROLL_SLOTS: u64 = 4;
+
+/// What [`Body::prepare`] learnt about a vector expression.
+#[derive(Debug, Clone, Copy)]
+pub struct Shape<'ctx> {
+    /// The number of elements (`i32`; a constant when known at compile time).
+    pub len: IntValue<'ctx>,
+    /// A compile-time upper bound of the length.
+    pub bound: Option<u64>,
+    /// The expression reads a register vector: its positions must be unrolled slots.
+    pub registers: bool,
+    pub left_scan: bool,
+    pub right_scan: bool,
+}
+
+/// One position of a sweep.
+#[derive(Debug, Clone, Copy)]
+pub struct Pos<'ctx> {
+    /// The element index (`i32`).
+    pub k: IntValue<'ctx>,
+    /// `k < n` (`i1`); the constant true when every position is valid.
+    pub valid: IntValue<'ctx>,
+    /// The slot (`k / BLOCKSIZE`) when it is a compile-time constant.
+    pub slot: Option<u32>,
+    /// How many positions of this tile are valid (uniform `i32`): threads `0 .. count`.
+    pub count: IntValue<'ctx>,
+    /// True for the first tile the sweep visits (uniform `i1`).
+    pub first: IntValue<'ctx>,
+    /// 0 or 1, alternating from tile to tile (uniform `i32`): double-buffered scratch memory.
+    pub parity: IntValue<'ctx>,
+    /// The sweep has this one tile only: nothing is carried from tile to tile.
+    pub single: bool,
+}
+
+/// How a consumer walks the positions of a vector (see the module comment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sweep {
+    Unrolled { slots: u32 },
+    Stride,
+    Tiles,
+}
+
 /// Where a vector assignment writes element `k`.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum Dest<'ctx> {
-    /// `x <- v` for an array variable `x`: element `k`.
+    /// `x <- v` for an array variable `x`: element `k` (row-major for two dimensions).
     Whole,
     /// `a[r] <- v` / `a[[r]] <- v`: element `lo + k`.
     Slice { lo: IntValue<'ctx>, checked: bool },
@@ -35,17 +88,31 @@ enum Dest<'ctx> {
     Row { row: IntValue<'ctx>, checked: bool },
 }
 
+/// What a vector assignment writes to.
+#[derive(Clone)]
+enum Target<'ctx> {
+    Memory {
+        array: ArrayRef<'ctx>,
+        dest: Dest<'ctx>,
+        who: Who,
+    },
+    Registers(RegVector<'ctx>),
+}
+
 impl<'a, 'ctx> Body<'a, 'ctx> {
     /// True for an operand that is a block vector in an elementwise position.
-    fn is_vector_operand(&self, e: &Expr) -> bool {
+    pub fn is_vector_operand(&self, e: &Expr) -> bool {
         matches!(
             self.ty_of(e),
             Ty::Vector { .. } | Ty::Array { .. } | Ty::Range
         )
     }
 
-    fn hoist(&mut self, e: &Expr) -> Result<()> {
-        let v = self.expr(e)?;
+    pub fn hoist(&mut self, e: &Expr) -> Result<()> {
+        if self.hoisted.contains_key(&e.id) {
+            return Ok(());
+        }
+        let v = self.arg_value(e)?;
         self.hoisted.insert(e.id, v);
         Ok(())
     }
@@ -55,66 +122,107 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.smax(len, self.i32(0))
     }
 
-    /// Evaluates the uniform parts of vector expression `e` and returns its length (`i32`).
-    /// Must run in block-uniform code: scans inside `e` place barriers.
-    pub fn prepare(&mut self, e: &Expr) -> Result<IntValue<'ctx>> {
+    /// The length of vector expression `e` when the checker knows it at compile time.
+    pub fn static_len(&self, e: &Expr) -> Option<u64> {
+        match self.ty_of(e) {
+            Ty::Vector {
+                len: Len::Static(n),
+                ..
+            } => Some(*n),
+            Ty::Array { dims, .. } => dims.iter().try_fold(1u64, |acc, d| match d {
+                Len::Static(n) => acc.checked_mul(*n),
+                Len::Dynamic => None,
+            }),
+            Ty::Range => match self.cx.checked.range_lens.get(&e.id) {
+                Some(Len::Static(n)) => Some(*n),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn shape(&self, len: IntValue<'ctx>) -> Shape<'ctx> {
+        Shape {
+            len,
+            bound: len
+                .get_sign_extended_constant()
+                .map(|n| u64::try_from(n).unwrap_or(0)),
+            registers: false,
+            left_scan: false,
+            right_scan: false,
+        }
+    }
+
+    /// Both operands' shapes: the length is the shorter one (the checker makes them equal when
+    /// it can), the bound the smaller one.
+    fn meet(&self, a: Shape<'ctx>, b: Shape<'ctx>) -> Result<Shape<'ctx>> {
+        let len = match (a.bound, b.bound) {
+            (Some(x), Some(y)) if a.len.is_const() && b.len.is_const() => self.i32(x.min(y) as i64),
+            _ => self.smin(a.len, b.len)?,
+        };
+        Ok(Shape {
+            len,
+            bound: match (a.bound, b.bound) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            },
+            registers: a.registers || b.registers,
+            left_scan: a.left_scan || b.left_scan,
+            right_scan: a.right_scan || b.right_scan,
+        })
+    }
+
+    /// Evaluates the uniform parts of vector expression `e`, records the arrays it reads
+    /// element by element in `elem_reads`, and returns its shape. Runs in block-uniform code.
+    pub fn prepare(&mut self, e: &Expr) -> Result<Shape<'ctx>> {
         if self.lane_depth > 0 {
             return Err(CodegenError::not_implemented(
                 "a block vector inside per-element code",
                 e.span,
             ));
         }
+        let mut shape = self.prepare_kind(e)?;
+        if let Some(n) = self.static_len(e) {
+            // The checker's length is exact: use it, so that the sweep knows it.
+            shape.len = self.i32(n as i64);
+            shape.bound = Some(n);
+        }
+        Ok(shape)
+    }
+
+    fn prepare_kind(&mut self, e: &Expr) -> Result<Shape<'ctx>> {
         if *self.ty_of(e) == Ty::Range {
             self.hoist(e)?;
             let (lo, hi) = self.range_bounds(self.hoisted[&e.id])?;
-            return self.range_len(lo, hi);
+            let len = self.range_len(lo, hi)?;
+            return Ok(self.shape(len));
         }
         match &e.kind {
-            ExprKind::Name(_) => {
-                let array = self.array(e)?;
-                if array.dims.len() != 1 {
-                    return Err(CodegenError::not_implemented(
-                        "a two-dimensional array used as a block vector",
-                        e.span,
-                    ));
-                }
-                Ok(self.length(&array))
-            }
-            ExprKind::Index { base, indices, .. } => {
-                let array = self.array(base)?;
-                if let [index] = indices.as_slice() {
-                    if array.dims.len() == 2 && matches!(self.ty_of(index), Ty::Scalar(_)) {
-                        // A row of a two-dimensional array.
-                        self.hoist(index)?;
-                        return Ok(array.dims[1]);
-                    }
-                }
-                // A slice or gather: some subscripts are vectors (ranges), the others uniform.
-                let mut len: Option<IntValue> = None;
-                for index in indices {
-                    let n = match self.ty_of(index) {
-                        Ty::Range => {
-                            self.hoist(index)?;
-                            let (lo, hi) = self.range_bounds(self.hoisted[&index.id])?;
-                            Some(self.range_len(lo, hi)?)
-                        }
-                        Ty::Vector { .. } | Ty::Array { .. } => Some(self.prepare(index)?),
+            ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
+                Some(Var::Registers(r)) => Ok(Shape {
+                    registers: true,
+                    ..self.shape(self.i32(r.len as i64))
+                }),
+                Some(Var::Array(array)) => {
+                    let len = match array.dims.as_slice() {
+                        [n] => *n,
+                        [r, c] => self.b.build_int_mul(*r, *c, "len")?,
                         _ => {
-                            self.hoist(index)?;
-                            None
+                            return Err(CodegenError::internal(
+                                "an array without dimensions",
+                                e.span,
+                            ))
                         }
                     };
-                    if let Some(n) = n {
-                        len = Some(match len {
-                            Some(m) => self.smin(m, n)?,
-                            None => n,
-                        });
-                    }
+                    self.note_read(&array, Who::Owner(super::affine::Poly::default()), e.span);
+                    Ok(self.shape(len))
                 }
-                len.ok_or_else(|| {
-                    CodegenError::internal("a subscript that makes no block vector", e.span)
-                })
-            }
+                _ => Err(CodegenError::internal(
+                    format!("`{}` is not a block vector", name.name),
+                    e.span,
+                )),
+            },
+            ExprKind::Index { base, indices, .. } => self.prepare_index(e, base, indices),
             ExprKind::Unary { operand, .. } => self.prepare(operand),
             ExprKind::Field { base, .. } => self.prepare(base),
             ExprKind::Binary { lhs, rhs, .. } => {
@@ -125,30 +233,36 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.prepare_operands(e, &args)
             }
             ExprKind::Collective {
-                op: CollectiveOp::Map,
-                func,
-                operand,
-                ..
+                op, func, operand, ..
             } => {
                 for arg in &func.bound_args {
                     self.hoist(arg)?;
                 }
-                self.prepare(operand)
-            }
-            ExprKind::Collective {
-                op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-                ..
-            } => {
-                let array = self.scan(e)?;
-                let len = self.length(&array);
-                self.materialized.insert(e.id, array);
-                Ok(len)
+                let mut shape = self.prepare(operand)?;
+                match op {
+                    CollectiveOp::ScanLeft => shape.left_scan = true,
+                    CollectiveOp::ScanRight => shape.right_scan = true,
+                    CollectiveOp::Map => {}
+                    CollectiveOp::Reduce => {
+                        return Err(CodegenError::internal(
+                            "a reduction where a block vector was expected",
+                            e.span,
+                        ))
+                    }
+                }
+                Ok(shape)
             }
             ExprKind::VectorLit { elems } => {
+                if elems.is_empty() {
+                    return Err(CodegenError::not_implemented(
+                        "an empty vector literal",
+                        e.span,
+                    ));
+                }
                 for elem in elems {
                     self.hoist(elem)?;
                 }
-                Ok(self.i32(elems.len() as i64))
+                Ok(self.shape(self.i32(elems.len() as i64)))
             }
             _ => Err(CodegenError::internal(
                 "a uniform value where a block vector was expected",
@@ -157,28 +271,142 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
+    /// `a[r]`, `a[[r]]`, a row `a[i]` of a 2-D array, `a[i, r]`, and gathers `a[v]`.
+    fn prepare_index(&mut self, e: &Expr, base: &Expr, indices: &[Expr]) -> Result<Shape<'ctx>> {
+        let array = self.array(base)?;
+        if let [index] = indices {
+            if array.dims.len() == 2 && matches!(self.ty_of(index), Ty::Scalar(_)) {
+                // A row of a two-dimensional array: elements (i, 0..cols).
+                self.hoist(index)?;
+                let who = self.owner_at(&array, &[Some(index)], None);
+                self.note_read(&array, who, e.span);
+                return Ok(self.shape(array.dims[1]));
+            }
+        }
+        let mut shape: Option<Shape> = None;
+        let mut range_index: Option<&Expr> = None;
+        let mut gathers = false;
+        for index in indices {
+            let s = match self.ty_of(index) {
+                Ty::Range => {
+                    self.hoist(index)?;
+                    let (lo, hi) = self.range_bounds(self.hoisted[&index.id])?;
+                    range_index = Some(index);
+                    let mut s = self.shape(self.range_len(lo, hi)?);
+                    if let Some(n) = self.static_len(index) {
+                        s.len = self.i32(n as i64);
+                        s.bound = Some(n);
+                    }
+                    Some(s)
+                }
+                Ty::Vector { .. } | Ty::Array { .. } => {
+                    gathers = true;
+                    Some(self.prepare(index)?)
+                }
+                _ => {
+                    self.hoist(index)?;
+                    None
+                }
+            };
+            if let Some(s) = s {
+                shape = Some(match shape {
+                    Some(m) => self.meet(m, s)?,
+                    None => s,
+                });
+            }
+        }
+        let shape = shape.ok_or_else(|| {
+            CodegenError::internal("a subscript that makes no block vector", e.span)
+        })?;
+        let last_is_range = indices.last().is_some_and(|i| *self.ty_of(i) == Ty::Range);
+        let who = match range_index {
+            Some(r) if !gathers && last_is_range => {
+                let leading: Vec<Option<&Expr>> =
+                    indices[..indices.len() - 1].iter().map(Some).collect();
+                self.owner_at(&array, &leading, Some(r))
+            }
+            _ => Who::Any,
+        };
+        self.note_read(&array, who, e.span);
+        Ok(shape)
+    }
+
+    /// Who touches `array[leading..., (range start) + k]` (row-major): the owner of `k`, at an
+    /// offset that is a polynomial when every subscript has one.
+    pub fn owner_at(
+        &mut self,
+        array: &ArrayRef<'ctx>,
+        leading: &[Option<&Expr>],
+        range: Option<&Expr>,
+    ) -> Who {
+        let block_size = self.block_size_or_default();
+        let checked = self.cx.checked;
+        let mut offset = Some(super::affine::Poly::default());
+        for (d, index) in leading.iter().enumerate() {
+            let stride = array.dims_poly_product(d + 1);
+            let sub = index.and_then(|i| self.symbols.poly(i, checked, block_size));
+            offset = match (offset, sub, stride) {
+                (Some(o), Some(s), Some(st)) => s.mul(&st).and_then(|t| o.add(&t)),
+                _ => None,
+            };
+        }
+        if let Some(r) = range {
+            let lo = self.symbols.range(r, checked, block_size).map(|(lo, _)| lo);
+            offset = offset.zip(lo).and_then(|(o, lo)| o.add(&lo));
+        }
+        match offset {
+            Some(p) => Who::Owner(p),
+            // Unknown offsets are symbols of their own: equal to nothing else.
+            None => Who::Owner(super::affine::Poly::sym(self.symbols.fresh("offset"))),
+        }
+    }
+
+    pub fn block_size_or_default(&self) -> u32 {
+        match &self.mode {
+            super::body::Mode::Kernel { block_size, .. } => *block_size,
+            super::body::Mode::Func { .. } => 1,
+        }
+    }
+
+    fn note_read(&mut self, array: &ArrayRef<'ctx>, who: Who, span: Span) {
+        self.elem_reads.push(Access {
+            array: array.key.clone(),
+            name: array.name.clone(),
+            kind: AccessKind::Read,
+            who,
+            span,
+        });
+    }
+
     /// Elementwise operands: vectors are prepared, uniform ones evaluated once (broadcast).
-    /// The length is the shortest vector operand's (the checker makes them equal when it can).
-    fn prepare_operands(&mut self, e: &Expr, operands: &[&Expr]) -> Result<IntValue<'ctx>> {
-        let mut len: Option<IntValue> = None;
+    /// A `func`'s array argument is passed whole, like a uniform value.
+    fn prepare_operands(&mut self, e: &Expr, operands: &[&Expr]) -> Result<Shape<'ctx>> {
+        let mut shape: Option<Shape> = None;
+        let calls_func = matches!(self.cx.checked.callees.get(&e.id), Some(Callee::Func(_)));
         for operand in operands {
-            if self.is_vector_operand(operand) {
-                let n = self.prepare(operand)?;
-                len = Some(match len {
-                    Some(m) => self.smin(m, n)?,
-                    None => n,
+            if calls_func && matches!(self.ty_of(operand), Ty::Array { .. }) {
+                let array = self.array(operand)?;
+                self.note_read(&array, Who::Any, operand.span);
+                let packed = self.pack_array_arg(&array, operand.span)?;
+                self.hoisted.insert(operand.id, packed);
+            } else if self.is_vector_operand(operand) {
+                let s = self.prepare(operand)?;
+                shape = Some(match shape {
+                    Some(m) => self.meet(m, s)?,
+                    None => s,
                 });
             } else {
                 self.hoist(operand)?;
             }
         }
-        len.ok_or_else(|| {
+        shape.ok_or_else(|| {
             CodegenError::internal("an elementwise operation without a vector operand", e.span)
         })
     }
 
-    /// Element `k` of prepared vector expression `e` (or `e` itself when it is uniform).
-    pub fn elem(&mut self, e: &Expr, k: IntValue<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+    /// Element `pos.k` of prepared vector expression `e` (or `e` itself when it is uniform).
+    pub fn elem(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        let k = pos.k;
         if *self.ty_of(e) == Ty::Range {
             let range = *self
                 .hoisted
@@ -190,28 +418,44 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if let Some(v) = self.hoisted.get(&e.id) {
             return Ok(*v);
         }
-        if let Some(array) = self.materialized.get(&e.id).cloned() {
-            let k64 = self.index64(k, true)?;
-            let at = self.element(&array, &[k64], false, e.span)?;
-            return self.load_element(&array, &at, e.span);
+        if let Some(v) = self.tile_vals.get(&e.id) {
+            return Ok(*v);
         }
         match &e.kind {
-            ExprKind::Name(_) => {
-                let array = self.array(e)?;
-                let k64 = self.index64(k, true)?;
-                let at = self.element(&array, &[k64], false, e.span)?;
-                self.load_element(&array, &at, e.span)
-            }
+            ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
+                Some(Var::Registers(r)) => {
+                    let slot = pos.slot.ok_or_else(|| {
+                        CodegenError::internal(
+                            "a register vector read at a run-time position",
+                            e.span,
+                        )
+                    })?;
+                    let ty = self.reg_type(&r.elem, e.span)?;
+                    let ptr = self.slot_ptr(r.ptr, ty, r.slots, slot)?;
+                    Ok(self.b.build_load(ty, ptr, &name.name)?)
+                }
+                _ => {
+                    let array = self.array(e)?;
+                    let k64 = self.index64(k, true)?;
+                    let at = Element {
+                        index: k64,
+                        in_bounds: None,
+                    };
+                    self.load_element(&array, &at, e.span)
+                }
+            },
             ExprKind::Index {
                 base,
                 indices,
                 checked,
             } => {
                 let array = self.array(base)?;
-                let row_of_2d = indices.len() == 1 && array.dims.len() == 2;
+                let row_of_2d = indices.len() == 1
+                    && array.dims.len() == 2
+                    && matches!(self.ty_of(&indices[0]), Ty::Scalar(_));
                 let mut subscripts = Vec::with_capacity(2);
                 for index in indices {
-                    let i = self.elem(index, k)?.into_int_value();
+                    let i = self.elem(index, pos)?.into_int_value();
                     subscripts.push(self.index64(i, self.scalar_of(index)?.is_signed())?);
                 }
                 if row_of_2d {
@@ -221,25 +465,25 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.load_element(&array, &at, e.span)
             }
             ExprKind::Unary { op, operand, .. } => {
-                let v = self.elem(operand, k)?;
+                let v = self.elem(operand, pos)?;
                 let scalar = self.scalar_of(operand)?;
                 self.unary(*op, v, scalar)
             }
             ExprKind::Binary { op, lhs, rhs, .. } => {
-                let l = self.elem(lhs, k)?;
-                let r = self.elem(rhs, k)?;
+                let l = self.elem(lhs, pos)?;
+                let r = self.elem(rhs, pos)?;
                 let (ls, rs) = (self.scalar_of(lhs)?, self.scalar_of(rhs)?);
                 self.binary(*op, l, r, ls, rs)
             }
             ExprKind::Field { base, field } => {
-                let v = self.elem(base, k)?;
+                let v = self.elem(base, pos)?;
                 self.field(base, v, field)
             }
             ExprKind::Call { args, .. } => {
                 let target = self.callee(e)?;
                 let mut values = Vec::with_capacity(args.len());
                 for arg in args {
-                    values.push(self.elem(arg, k)?);
+                    values.push(self.elem(arg, pos)?);
                 }
                 self.apply(target, e, &values, args)
             }
@@ -252,9 +496,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let target = self.callee(e)?;
                 let mut values = Vec::with_capacity(func.bound_args.len() + 1);
                 for arg in &func.bound_args {
-                    values.push(self.elem(arg, k)?);
+                    values.push(self.elem(arg, pos)?);
                 }
-                values.push(self.elem(operand, k)?);
+                values.push(self.elem(operand, pos)?);
                 let mut args = func.bound_args.clone();
                 args.push(operand.as_ref().clone());
                 self.apply(target, e, &values, &args)
@@ -266,9 +510,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         e.span,
                     ));
                 };
-                let mut v = self.elem(first, k)?;
+                let mut v = self.elem(first, pos)?;
                 for (i, elem) in elems.iter().enumerate().skip(1) {
-                    let x = self.elem(elem, k)?;
+                    let x = self.elem(elem, pos)?;
                     let here =
                         self.b
                             .build_int_compare(IntPredicate::EQ, k, self.i32(i as i64), "")?;
@@ -289,11 +533,244 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         })
     }
 
+    /// The vector operands of `e` that are computed per element (its block-vector children).
+    fn vector_children<'e>(&self, e: &'e Expr) -> Vec<&'e Expr> {
+        let children: Vec<&Expr> = match &e.kind {
+            ExprKind::Unary { operand, .. } => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            ExprKind::Call { args, .. } => args.iter().collect(),
+            ExprKind::Field { base, .. } => vec![base],
+            ExprKind::Index { indices, .. } => indices.iter().collect(),
+            ExprKind::Collective { operand, .. } => vec![operand],
+            _ => Vec::new(),
+        };
+        children
+            .into_iter()
+            .filter(|c| !self.hoisted.contains_key(&c.id) && self.is_vector_operand(c))
+            .collect()
+    }
+
+    /// Computes, at `pos`, the values inside `e` that need the whole block (scans, innermost
+    /// first). Runs in block-uniform code, once per position of a `Tiles` or `Unrolled` sweep.
+    pub fn tile_prepare(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<()> {
+        for child in self.vector_children(e) {
+            self.tile_prepare(child, pos)?;
+        }
+        if let ExprKind::Collective {
+            op: op @ (CollectiveOp::ScanLeft | CollectiveOp::ScanRight),
+            operand,
+            ..
+        } = &e.kind
+        {
+            let zero = self.zero_of(self.ty_of(operand).element(), operand.span)?;
+            let x = self.value_when(pos.valid, zero, &mut |this| this.elem(operand, pos))?;
+            let y = self.located(e.span, |this| this.block_scan(e, *op, x, pos))?;
+            self.tile_vals.insert(e.id, y);
+        }
+        Ok(())
+    }
+
+    // ---- sweeps ----
+
+    /// How a consumer should walk a vector of this shape. `uniform_body`: the consumer needs
+    /// every thread at every position (block-wide combining).
+    pub fn plan(&self, shape: &Shape<'ctx>, uniform_body: bool, span: Span) -> Result<Sweep> {
+        let block_size = u64::from(self.block_size(span)?);
+        let scans = shape.left_scan || shape.right_scan;
+        if let Some(bound) = shape.bound {
+            let slots = bound.div_ceil(block_size);
+            if shape.registers || slots <= UNROLL_SLOTS {
+                if shape.left_scan && shape.right_scan && slots > 1 {
+                    return Err(mixed_scans(span));
+                }
+                return Ok(Sweep::Unrolled {
+                    slots: u32::try_from(slots).map_err(|_| {
+                        CodegenError::internal("too many slots for a register vector", span)
+                    })?,
+                });
+            }
+        }
+        if shape.registers {
+            return Err(CodegenError::internal(
+                "a register vector without a compile-time length",
+                span,
+            ));
+        }
+        if shape.left_scan && shape.right_scan {
+            return Err(mixed_scans(span));
+        }
+        Ok(if uniform_body || scans {
+            Sweep::Tiles
+        } else {
+            Sweep::Stride
+        })
+    }
+
+    /// Walks the positions `0 .. shape.len` the way `sweep` says, calling `body` at each;
+    /// `reverse` visits the tiles from the last to the first (right scans).
+    pub fn sweep(
+        &mut self,
+        shape: &Shape<'ctx>,
+        sweep: Sweep,
+        reverse: bool,
+        span: Span,
+        body: &mut dyn FnMut(&mut Self, &Pos<'ctx>) -> Result<()>,
+    ) -> Result<()> {
+        let block_size = self.block_size(span)?;
+        let size = self.i32(block_size as i64);
+        let n = shape.len;
+        match sweep {
+            Sweep::Unrolled { slots } => {
+                let tid = self.tid()?;
+                let order: Vec<u32> = if reverse {
+                    (0..slots).rev().collect()
+                } else {
+                    (0..slots).collect()
+                };
+                for (visit, s) in order.into_iter().enumerate() {
+                    let base = self.i32(i64::from(s) * i64::from(block_size));
+                    let count = self.tile_count(n, base, size)?;
+                    let k = self.b.build_int_add(tid, base, "k")?;
+                    let valid = match count.get_sign_extended_constant() {
+                        Some(c) if c >= i64::from(block_size) => self.bool_const(true),
+                        Some(c) if c <= 0 => continue,
+                        _ => self
+                            .b
+                            .build_int_compare(IntPredicate::ULT, tid, count, "valid")?,
+                    };
+                    let pos = Pos {
+                        k,
+                        valid,
+                        slot: Some(s),
+                        count,
+                        first: self.bool_const(visit == 0),
+                        parity: self.i32((visit % 2) as i64),
+                        single: slots == 1,
+                    };
+                    if count.is_const() {
+                        body(self, &pos)?;
+                    } else {
+                        // A uniform condition (n is uniform): every thread takes the branch.
+                        let any = self.b.build_int_compare(
+                            IntPredicate::SGT,
+                            count,
+                            self.i32(0),
+                            "tile.any",
+                        )?;
+                        self.build_if(any, &mut |this| body(this, &pos))?;
+                    }
+                }
+                Ok(())
+            }
+            Sweep::Stride => self.block_stride_loop(n, span, &mut |this, k| {
+                let pos = Pos {
+                    k,
+                    valid: this.bool_const(true),
+                    slot: None,
+                    count: n,
+                    first: this.bool_const(true),
+                    parity: this.i32(0),
+                    single: false,
+                };
+                body(this, &pos)
+            }),
+            Sweep::Tiles => {
+                // Two tiles per trip, so that the parity of each (which half of a double-buffered
+                // scratch array it uses) is a constant: plain for the optimiser, and for the
+                // verifier, which must see that consecutive tiles touch different halves.
+                let tiles = self.ceil_div(n, size)?;
+                self.build_counted_loop(self.i32(0), tiles, self.i32(2), &mut |this, visit| {
+                    this.tile(n, tiles, visit, 0, reverse, &mut *body)?;
+                    let next = this.b.build_int_add(visit, this.i32(1), "")?;
+                    let more =
+                        this.b
+                            .build_int_compare(IntPredicate::SLT, next, tiles, "more.tiles")?;
+                    // Uniform: every thread agrees on the number of tiles. When there is no
+                    // second tile the loop ends, but a barrier there lets every analysis see
+                    // that no path from this tile's reads of a scratch array reaches the next
+                    // trip's writes without one (the path is never taken: one barrier at most).
+                    this.build_if_else(
+                        more,
+                        &mut |this| this.tile(n, tiles, next, 1, reverse, &mut *body),
+                        &mut |this| {
+                            this.collective_barrier(
+                                span,
+                                "a loop over tiles (its last trip)",
+                                false,
+                            )
+                        },
+                    )
+                })
+            }
+        }
+    }
+
+    /// One tile of a `Tiles` sweep: the `visit`-th visited (`parity` is `visit mod 2`).
+    fn tile(
+        &mut self,
+        n: IntValue<'ctx>,
+        tiles: IntValue<'ctx>,
+        visit: IntValue<'ctx>,
+        parity: i64,
+        reverse: bool,
+        body: &mut dyn FnMut(&mut Self, &Pos<'ctx>) -> Result<()>,
+    ) -> Result<()> {
+        let size = self.i32(i64::from(self.block_size_or_default()));
+        let j = if reverse {
+            let last = self.b.build_int_sub(tiles, self.i32(1), "")?;
+            self.b.build_int_sub(last, visit, "tile")?
+        } else {
+            visit
+        };
+        let base = self.b.build_int_mul(j, size, "base")?;
+        let count = self.tile_count(n, base, size)?;
+        let tid = self.tid()?;
+        let k = self.b.build_int_add(base, tid, "k")?;
+        let valid = self
+            .b
+            .build_int_compare(IntPredicate::ULT, tid, count, "valid")?;
+        let first = if parity == 0 {
+            self.b
+                .build_int_compare(IntPredicate::EQ, visit, self.i32(0), "first")?
+        } else {
+            self.bool_const(false)
+        };
+        let pos = Pos {
+            k,
+            valid,
+            slot: None,
+            count,
+            first,
+            parity: self.i32(parity),
+            single: false,
+        };
+        body(self, &pos)
+    }
+
+    /// `clamp(n - base, 0, size)`: the valid positions of the tile that starts at `base`.
+    fn tile_count(
+        &self,
+        n: IntValue<'ctx>,
+        base: IntValue<'ctx>,
+        size: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        if let (Some(n), Some(base), Some(size)) = (
+            n.get_sign_extended_constant(),
+            base.get_sign_extended_constant(),
+            size.get_sign_extended_constant(),
+        ) {
+            return Ok(self.i32((n - base).clamp(0, size)));
+        }
+        let left = self.b.build_int_sub(n, base, "left")?;
+        let left = self.smax(left, self.i32(0))?;
+        self.smin(left, size)
+    }
+
     // ---- vector assignment ----
 
-    /// `target <- value` where `target` is an array, a slice or a row: every element of `value`
-    /// is read before any element of `target` is written, and the writes are visible to every
-    /// thread afterwards.
+    /// `target <- value` where `target` is an array, a slice, a row or a register vector: every
+    /// element of `value` is read before any element of `target` is written, and the writes are
+    /// visible to every thread at the next statement.
     pub fn assign_vector(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
         if self.lane_depth > 0 || !self.is_kernel() {
             return Err(CodegenError::not_implemented(
@@ -301,115 +778,200 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 span,
             ));
         }
-        let (array, dest, n_dest) = self.destination(target)?;
-        self.store_vector(array, dest, n_dest, value, span)
+        let (target_kind, n_dest, bound) = self.destination(target)?;
+        self.store_vector(target_kind, n_dest, bound, value, span)
     }
 
-    /// `x <- value` for a freshly declared array variable `x` (its initializer).
-    pub fn init_vector(&mut self, array: ArrayRef<'ctx>, value: &Expr, span: Span) -> Result<()> {
-        let n = self.length(&array);
-        self.store_vector(array, Dest::Whole, n, value, span)
+    /// The initializer of a freshly declared array variable.
+    /// A two-dimensional array is filled in row-major order: element `k` is `(k / cols, k % cols)`.
+    pub fn init_array(&mut self, array: ArrayRef<'ctx>, value: &Expr, span: Span) -> Result<()> {
+        let n = match array.dims.as_slice() {
+            [rows, cols] => self.b.build_int_mul(*rows, *cols, "len")?,
+            _ => self.length(&array),
+        };
+        let bound = n.get_sign_extended_constant().map(|n| n.max(0) as u64);
+        let who = Who::Owner(super::affine::Poly::default());
+        let target = Target::Memory {
+            array,
+            dest: Dest::Whole,
+            who,
+        };
+        self.store_vector(target, n, bound, value, span)
+    }
+
+    /// The initializer of a freshly declared register vector.
+    pub fn init_registers(&mut self, r: RegVector<'ctx>, value: &Expr, span: Span) -> Result<()> {
+        let n = self.i32(r.len as i64);
+        let bound = Some(r.len);
+        self.store_vector(Target::Registers(r), n, bound, value, span)
     }
 
     fn store_vector(
         &mut self,
-        array: ArrayRef<'ctx>,
-        dest: Dest<'ctx>,
+        target: Target<'ctx>,
         n_dest: IntValue<'ctx>,
+        dest_bound: Option<u64>,
         value: &Expr,
         span: Span,
     ) -> Result<()> {
-        let n_src = if self.is_vector_operand(value) {
-            self.prepare(value)?
+        self.elem_reads.clear();
+        let dest_shape = Shape {
+            len: n_dest,
+            bound: dest_bound,
+            registers: matches!(target, Target::Registers(_)),
+            left_scan: false,
+            right_scan: false,
+        };
+        let shape = if self.is_vector_operand(value) {
+            let src = self.prepare(value)?;
+            self.meet(dest_shape, src)?
         } else {
             self.hoist(value)?;
-            n_dest
+            dest_shape
         };
-        let n = self.smin(n_dest, n_src)?;
-        let reads_target = Hazards::of_expr(self.cx.checked, value)
-            .read_by_all
-            .contains(&array.key);
-        if !self.hazards.is_clean() {
-            self.barrier()?;
+        let reads = std::mem::take(&mut self.elem_reads);
+        match target {
+            Target::Registers(r) => {
+                // Private to each thread: no memory, no barrier. Every slot is read before it
+                // is written, and no slot reads another's element.
+                self.touch(reads)?;
+                self.before_scans(value)?;
+                let sweep = self.plan(&shape, false, span)?;
+                let elem_ty = self.reg_type(&r.elem, span)?;
+                self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
+                    this.tile_prepare(value, pos)?;
+                    let slot = pos.slot.ok_or_else(|| {
+                        CodegenError::internal(
+                            "a register vector written at a run-time position",
+                            span,
+                        )
+                    })?;
+                    let ptr = this.slot_ptr(r.ptr, elem_ty, r.slots, slot)?;
+                    this.when(pos.valid, &mut |this| {
+                        let v = this.elem(value, pos)?;
+                        this.b.build_store(ptr, v)?;
+                        Ok(())
+                    })
+                })?;
+                self.after_scans(value);
+                Ok(())
+            }
+            Target::Memory { array, dest, who } => {
+                let write = Access {
+                    array: array.key.clone(),
+                    name: array.name.clone(),
+                    kind: AccessKind::Write,
+                    who: who.clone(),
+                    span,
+                };
+                // Reading an element the statement writes at another position would see the
+                // new value: such statements read everything first (into registers), then write.
+                let in_place = reads.iter().all(|r| {
+                    r.array != array.key
+                        || matches!((&r.who, &who), (Who::Owner(a), Who::Owner(b)) if a == b)
+                });
+                if in_place {
+                    let mut accesses = reads;
+                    accesses.push(write);
+                    self.touch(accesses)?;
+                    self.before_scans(value)?;
+                    let sweep = self.plan(&shape, false, span)?;
+                    self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
+                        this.tile_prepare(value, pos)?;
+                        this.when(pos.valid, &mut |this| {
+                            let v = this.elem(value, pos)?;
+                            let at = this.dest_element(&array, &dest, pos.k, span)?;
+                            this.store_element(&array, &at, v, span)
+                        })
+                    })?;
+                    self.after_scans(value);
+                } else {
+                    self.touch(reads)?;
+                    self.before_scans(value)?;
+                    self.store_buffered(&array, &dest, write, &shape, value, span)?;
+                    self.after_scans(value);
+                }
+                self.sync
+                    .candidate(span, vec![(array.key.clone(), array.name.clone())]);
+                Ok(())
+            }
         }
-        if reads_target {
-            self.assign_vector_buffered(&array, dest, value, n, span)?;
-        } else {
-            self.block_stride_loop(n, span, &mut |this, k| {
-                let v = this.elem(value, k)?;
-                let at = this.dest_element(&array, dest, k, span)?;
-                this.store_element(&array, &at, v, span)
-            })?;
-        }
-        self.barrier()
     }
 
-    /// A vector assignment whose right side reads the array it writes: each thread first reads
-    /// its elements into a private buffer, then, after a barrier, writes them.
-    fn assign_vector_buffered(
+    /// A vector assignment whose right side reads its destination at other positions: each
+    /// thread first computes its elements into registers, then (after a barrier, when another
+    /// thread may have read what it overwrites) stores them.
+    fn store_buffered(
         &mut self,
         array: &ArrayRef<'ctx>,
-        dest: Dest<'ctx>,
+        dest: &Dest<'ctx>,
+        write: Access,
+        shape: &Shape<'ctx>,
         value: &Expr,
-        n: IntValue<'ctx>,
         span: Span,
     ) -> Result<()> {
-        let block_size = self.block_size(span)?;
-        let max_len = match (self.ty_of(value), n.get_sign_extended_constant()) {
-            (
-                Ty::Vector {
-                    len: Len::Static(len),
-                    ..
-                },
-                _,
-            ) => *len,
-            (_, Some(len)) => len.max(0) as u64,
-            _ => {
-                return Err(CodegenError::NeedsStaticLength {
-                    what: "a vector assignment that reads its own target",
-                    span,
-                })
-            }
+        let sweep = self.plan(shape, false, span)?;
+        let Sweep::Unrolled { slots } = sweep else {
+            return Err(CodegenError::NeedsStaticLength {
+                what: "a vector assignment that reads its own target",
+                why: "it computes every element into registers before it writes any, and each thread's number of registers is fixed when the kernel is compiled",
+                span,
+            });
         };
-        let slots = max_len.div_ceil(block_size as u64).max(1) as u32;
         let elem_ty = self.reg_type(&array.elem, span)?;
-        let buffer_ty = elem_ty.array_type(slots);
-        let buffer = self.alloca(buffer_ty.into(), "buffer")?;
-        let size = self.i32(block_size as i64);
-        let slot =
-            |this: &Self, k: IntValue<'ctx>| -> Result<inkwell::values::PointerValue<'ctx>> {
-                let j = this.b.build_int_signed_div(k, size, "slot")?;
-                // SAFETY: j < slots because k < n <= max_len.
-                Ok(unsafe {
-                    this.b
-                        .build_in_bounds_gep(buffer_ty, buffer, &[this.i32(0), j], "")?
-                })
-            };
-        self.block_stride_loop(n, span, &mut |this, k| {
-            let v = this.elem(value, k)?;
-            let p = slot(this, k)?;
-            this.b.build_store(p, v)?;
-            Ok(())
+        let buffer = self.alloca_array(elem_ty, slots, "buffer")?;
+        self.sweep(shape, sweep, shape.right_scan, span, &mut |this, pos| {
+            this.tile_prepare(value, pos)?;
+            let slot = pos.slot.unwrap_or(0);
+            let ptr = this.slot_ptr(buffer, elem_ty, slots, slot)?;
+            this.when(pos.valid, &mut |this| {
+                let v = this.elem(value, pos)?;
+                this.b.build_store(ptr, v)?;
+                Ok(())
+            })
         })?;
-        self.barrier()?;
-        self.block_stride_loop(n, span, &mut |this, k| {
-            let p = slot(this, k)?;
-            let v = this.b.build_load(elem_ty, p, "")?;
-            let at = this.dest_element(array, dest, k, span)?;
-            this.store_element(array, &at, v, span)
+        self.touch(vec![write])?;
+        let plain = Shape {
+            left_scan: false,
+            right_scan: false,
+            ..*shape
+        };
+        self.sweep(&plain, sweep, false, span, &mut |this, pos| {
+            let slot = pos.slot.unwrap_or(0);
+            let ptr = this.slot_ptr(buffer, elem_ty, slots, slot)?;
+            this.when(pos.valid, &mut |this| {
+                let v = this.b.build_load(elem_ty, ptr, "buffered")?;
+                let at = this.dest_element(array, dest, pos.k, span)?;
+                this.store_element(array, &at, v, span)
+            })
         })
     }
 
+    /// What `target` names, its length and its compile-time length bound.
     fn destination(
         &mut self,
         target: &Expr,
-    ) -> Result<(ArrayRef<'ctx>, Dest<'ctx>, IntValue<'ctx>)> {
+    ) -> Result<(Target<'ctx>, IntValue<'ctx>, Option<u64>)> {
+        let bound_of = |n: IntValue<'ctx>| n.get_sign_extended_constant().map(|n| n.max(0) as u64);
         match &target.kind {
-            ExprKind::Name(name) => match self.lookup(&name.name) {
+            ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
                 Some(Var::Array(array)) if array.dims.len() == 1 => {
-                    let array = array.clone();
                     let n = self.length(&array);
-                    Ok((array, Dest::Whole, n))
+                    let who = Who::Owner(super::affine::Poly::default());
+                    Ok((
+                        Target::Memory {
+                            array,
+                            dest: Dest::Whole,
+                            who,
+                        },
+                        n,
+                        bound_of(n),
+                    ))
+                }
+                Some(Var::Registers(r)) => {
+                    let n = self.i32(r.len as i64);
+                    let bound = Some(r.len);
+                    Ok((Target::Registers(r), n, bound))
                 }
                 _ => Err(CodegenError::not_implemented(
                     "assigning a block vector to this variable",
@@ -427,28 +989,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     Ty::Range => {
                         let range = self.expr(index)?;
                         let (lo, hi) = self.range_bounds(range)?;
-                        let n = self.range_len(lo, hi)?;
-                        Ok((
-                            array,
-                            Dest::Slice {
-                                lo,
-                                checked: *checked,
-                            },
-                            n,
-                        ))
+                        let (n, bound) = match self.static_len(index) {
+                            Some(n) => (self.i32(n as i64), Some(n)),
+                            None => (self.range_len(lo, hi)?, None),
+                        };
+                        let who = self.owner_at(&array, &[], Some(index));
+                        let dest = Dest::Slice {
+                            lo,
+                            checked: *checked,
+                        };
+                        Ok((Target::Memory { array, dest, who }, n, bound))
                     }
                     Ty::Scalar(s) if array.dims.len() == 2 => {
                         let row = self.expr(index)?.into_int_value();
                         let row = self.index64(row, s.is_signed())?;
                         let n = array.dims[1];
-                        Ok((
-                            array,
-                            Dest::Row {
-                                row,
-                                checked: *checked,
-                            },
-                            n,
-                        ))
+                        let who = self.owner_at(&array, &[Some(index)], None);
+                        let dest = Dest::Row {
+                            row,
+                            checked: *checked,
+                        };
+                        Ok((Target::Memory { array, dest, who }, n, bound_of(n)))
                     }
                     _ => Err(CodegenError::not_implemented(
                         "this kind of vector assignment target",
@@ -466,312 +1027,142 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     fn dest_element(
         &self,
         array: &ArrayRef<'ctx>,
-        dest: Dest<'ctx>,
+        dest: &Dest<'ctx>,
         k: IntValue<'ctx>,
         span: Span,
     ) -> Result<Element<'ctx>> {
         match dest {
             Dest::Whole => {
                 let k64 = self.index64(k, true)?;
-                self.element(array, &[k64], false, span)
+                Ok(Element {
+                    index: k64,
+                    in_bounds: None,
+                })
             }
             Dest::Slice { lo, checked } => {
-                let i = self.b.build_int_add(lo, k, "i")?;
+                let i = self.b.build_int_add(*lo, k, "i")?;
                 let i64v = self.index64(i, true)?;
-                self.element(array, &[i64v], checked, span)
+                self.element(array, &[i64v], *checked, span)
             }
             Dest::Row { row, checked } => {
                 let k64 = self.index64(k, true)?;
-                self.element(array, &[row, k64], checked, span)
+                self.element(array, &[*row, k64], *checked, span)
             }
         }
     }
+}
 
-    // ---- collectives ----
+fn mixed_scans(span: Span) -> CodegenError {
+    CodegenError::not_implemented(
+        "a left scan and a right scan in one statement over more than a few blocks' worth of elements",
+        span,
+    )
+}
 
-    fn collective_parts<'e>(
-        &self,
-        e: &'e Expr,
-    ) -> Result<(Callee, &'e [Expr], &'e Expr, CollectiveOp)> {
-        match &e.kind {
-            ExprKind::Collective {
-                op, func, operand, ..
-            } => {
-                if self.lane_depth > 0 || !self.is_kernel() {
-                    return Err(CodegenError::not_implemented(
-                        format!("`{}` inside per-element code", op.symbol()),
-                        e.span,
-                    ));
-                }
-                Ok((self.callee(e)?, &func.bound_args, operand, *op))
-            }
-            _ => Err(CodegenError::internal("not a collective", e.span)),
-        }
+impl<'ctx> ArrayRef<'ctx> {
+    /// The product of the dimensions from `from` on (the stride of dimension `from - 1`).
+    pub fn dims_poly_product(&self, from: usize) -> Option<super::affine::Poly> {
+        self.dim_polys
+            .iter()
+            .skip(from)
+            .try_fold(super::affine::Poly::constant(1), |acc, d| {
+                d.as_ref().and_then(|d| acc.mul(d))
+            })
     }
+}
 
-    fn combine(
-        &mut self,
-        f: Callee,
-        e: &Expr,
-        bound: &[BasicValueEnum<'ctx>],
-        a: BasicValueEnum<'ctx>,
-        b: BasicValueEnum<'ctx>,
-    ) -> Result<BasicValueEnum<'ctx>> {
-        let mut values = bound.to_vec();
-        values.push(a);
-        values.push(b);
-        match f {
-            Callee::Func(item) => self.call_func(item, &values, e.span),
-            _ => Err(CodegenError::not_implemented(
-                "a builtin as the function of a reduction or scan",
-                e.span,
-            )),
-        }
-    }
+/// At most this many elements per thread live in registers; a longer vector variable goes to
+/// shared memory.
+const REGISTER_SLOTS: u64 = 8;
 
-    fn uniform_values(&mut self, exprs: &[Expr]) -> Result<Vec<BasicValueEnum<'ctx>>> {
-        exprs.iter().map(|a| self.expr(a)).collect()
-    }
-
-    /// `f /. v`: one uniform value per block.
-    ///
-    /// Thread `t` folds the contiguous chunk `[t*c, min((t+1)*c, n))`, `c = ceil(n / BLOCKSIZE)`,
-    /// into `partial[t]`; then a tree combines neighbours (`partial[i]` with `partial[i + s]` for
-    /// `s = 1, 2, 4, ...`), so the combining order is the vector's order and a non-commutative
-    /// `f` is safe. Threads without elements (`t*c >= n`) take no part: no identity element is
-    /// needed. The reduction of an empty vector is zero of the element type.
-    pub fn reduce(&mut self, e: &Expr) -> Result<BasicValueEnum<'ctx>> {
-        let (f, bound, operand, _) = self.collective_parts(e)?;
-        let result_ty = self.ty_of(e).clone();
-        let block_size = self.block_size(e.span)?;
-        let bound = self.uniform_values(bound)?;
-        let n = self.prepare(operand)?;
-        if !self.hazards.written_by_leader.is_empty() {
-            self.barrier()?;
-        }
-        let partial = self.shared_array("reduce", &result_ty, &[block_size as u64], e.span)?;
-        let reg_ty = self.reg_type(&result_ty, e.span)?;
-        let tid = self.tid()?;
-        let size = self.i32(block_size as i64);
-        let chunk = self.ceil_div(n, size)?;
-        let chunk = self.smax(chunk, self.i32(1))?;
-        let lo = self.b.build_int_mul(tid, chunk, "lo")?;
-        let hi = self.b.build_int_add(lo, chunk, "")?;
-        let hi = self.smin(hi, n)?;
-        let acc = self.alloca(reg_ty, "acc")?;
-        let has_elements = self
-            .b
-            .build_int_compare(IntPredicate::SLT, lo, hi, "has_elements")?;
-        self.lane_depth += 1;
-        self.build_if(has_elements, &mut |this| {
-            let first = this.elem(operand, lo)?;
-            this.b.build_store(acc, first)?;
-            let next = this.b.build_int_add(lo, this.i32(1), "")?;
-            this.build_counted_loop(next, hi, this.i32(1), &mut |this, k| {
-                let a = this.b.build_load(reg_ty, acc, "acc")?;
-                let x = this.elem(operand, k)?;
-                let r = this.combine(f, e, &bound, a, x)?;
-                this.b.build_store(acc, r)?;
-                Ok(())
-            })?;
-            let a = this.b.build_load(reg_ty, acc, "acc")?;
-            let at = this.partial_at(&partial, tid)?;
-            this.store_element(&partial, &at, a, e.span)
-        })?;
-        self.lane_depth -= 1;
-        self.barrier()?;
-        // Threads with elements: the first `ceil(n / chunk)`.
-        let active = self.ceil_div(n, chunk)?;
-        let mut stride = 1u32;
-        while stride < block_size {
-            let mask = self.i32((2 * stride - 1) as i64);
-            let low_bits = self.b.build_and(tid, mask, "")?;
-            let leads = self
-                .b
-                .build_int_compare(IntPredicate::EQ, low_bits, self.i32(0), "")?;
-            let other = self
-                .b
-                .build_int_add(tid, self.i32(stride as i64), "other")?;
-            let other_active = self
-                .b
-                .build_int_compare(IntPredicate::SLT, other, active, "")?;
-            let combines = self.b.build_and(leads, other_active, "combines")?;
-            self.lane_depth += 1;
-            self.build_if(combines, &mut |this| {
-                let mine = this.partial_at(&partial, tid)?;
-                let theirs = this.partial_at(&partial, other)?;
-                let a = this.load_element(&partial, &mine, e.span)?;
-                let b = this.load_element(&partial, &theirs, e.span)?;
-                let r = this.combine(f, e, &bound, a, b)?;
-                this.store_element(&partial, &mine, r, e.span)
-            })?;
-            self.lane_depth -= 1;
-            self.barrier()?;
-            stride *= 2;
-        }
-        let at = self.partial_at(&partial, self.i32(0))?;
-        let total = self.load_element(&partial, &at, e.span)?;
-        // The scratch array is reused if this reduction runs again (in a loop).
-        self.barrier()?;
-        let nonempty = self
-            .b
-            .build_int_compare(IntPredicate::SGT, n, self.i32(0), "nonempty")?;
-        let zero = self.zero_of(&result_ty, e.span)?;
-        Ok(self.b.build_select(nonempty, total, zero, "reduced")?)
-    }
-
-    fn partial_at(&self, _array: &ArrayRef<'ctx>, i: IntValue<'ctx>) -> Result<Element<'ctx>> {
-        let i = self.index64(i, true)?;
-        Ok(Element {
-            index: i,
-            in_bounds: None,
-        })
-    }
-
-    /// `f /: v` and `f :/ v`, inclusive, into a shared array of the vector's (static) length.
-    ///
-    /// Thread `t` scans its contiguous chunk sequentially, a Hillis-Steele scan over the chunk
-    /// totals (in shared memory) gives each chunk the combination of all chunks before it, and
-    /// every thread then folds that into its chunk. The suffix scan is the prefix scan of the
-    /// reversed vector with `f`'s arguments swapped.
-    fn scan(&mut self, e: &Expr) -> Result<ArrayRef<'ctx>> {
-        let (f, bound, operand, op) = self.collective_parts(e)?;
-        let elem_ty = self.ty_of(e).element().clone();
-        let block_size = self.block_size(e.span)? as i64;
-        let bound = self.uniform_values(bound)?;
-        let n = self.prepare(operand)?;
-        let len = match (self.ty_of(e), n.get_sign_extended_constant()) {
-            (
-                Ty::Vector {
-                    len: Len::Static(len),
+/// The vector variables of a kernel body that live in registers (by the span of their name):
+/// not `shared`, of a compile-time length of at most `REGISTER_SLOTS * BLOCKSIZE`, and never
+/// indexed, so that each element is only ever used by the thread that owns it (whole-vector
+/// operands, maps, reductions, scans, assignments of the whole variable).
+pub fn register_vectors(
+    checked: &crate::check::Checked,
+    body: &crate::syntax::ast::Block,
+    block_size: u32,
+) -> std::collections::HashSet<Span> {
+    use crate::syntax::ast::Stmt;
+    let mut candidates: Vec<(String, Span)> = Vec::new();
+    let mut indexed: std::collections::HashSet<String> = std::collections::HashSet::new();
+    fn walk(
+        block: &crate::syntax::ast::Block,
+        checked: &crate::check::Checked,
+        block_size: u32,
+        candidates: &mut Vec<(String, Span)>,
+        indexed: &mut std::collections::HashSet<String>,
+    ) {
+        for stmt in &block.stmts {
+            if let Stmt::Let {
+                name,
+                shared: false,
+                ..
+            } = stmt
+            {
+                if let Some(Ty::Array {
+                    dims,
+                    space: Space::Local,
                     ..
-                },
-                _,
-            ) => *len as i64,
-            (_, Some(len)) => len.max(0),
-            _ => {
-                return Err(CodegenError::NeedsStaticLength {
-                    what: "a scan",
-                    span: e.span,
-                })
+                }) = checked.locals.get(&name.span)
+                {
+                    if let [Len::Static(n)] = dims.as_slice() {
+                        if *n > 0 && *n <= REGISTER_SLOTS * u64::from(block_size) {
+                            candidates.push((name.name.clone(), name.span));
+                        }
+                    }
+                }
             }
-        };
-        let out = self.shared_array("scan", &elem_ty, &[len.max(1) as u64], e.span)?;
-        let out = ArrayRef {
-            dims: vec![self.i32(len)],
-            ..out
-        };
-        if len == 0 {
-            return Ok(out);
-        }
-        if !self.hazards.written_by_leader.is_empty() {
-            self.barrier()?;
-        }
-        let partials =
-            self.shared_array("scan.partials", &elem_ty, &[block_size as u64], e.span)?;
-        let right = op == CollectiveOp::ScanRight;
-        let chunk = (len + block_size - 1) / block_size;
-        let active = (len + chunk - 1) / chunk;
-        let reg_ty = self.reg_type(&elem_ty, e.span)?;
-        let tid = self.tid()?;
-        let lo = self.b.build_int_mul(tid, self.i32(chunk), "lo")?;
-        let hi = self.b.build_int_add(lo, self.i32(chunk), "")?;
-        let hi = self.smin(hi, self.i32(len))?;
-        let acc = self.alloca(reg_ty, "acc")?;
-        // Position in the vector of the k-th element in scan order.
-        let position = move |this: &Self, k: IntValue<'ctx>| -> Result<IntValue<'ctx>> {
-            if right {
-                Ok(this.b.build_int_sub(this.i32(len - 1), k, "pos")?)
-            } else {
-                Ok(k)
-            }
-        };
-        // `earlier` combined with `later` in scan order.
-        let combine =
-            move |this: &mut Self, earlier: BasicValueEnum<'ctx>, later: BasicValueEnum<'ctx>| {
-                if right {
-                    this.combine(f, e, &bound, later, earlier)
-                } else {
-                    this.combine(f, e, &bound, earlier, later)
+            let mut note = |e: &Expr| {
+                if let ExprKind::Index { base, .. } = &e.kind {
+                    if let ExprKind::Name(name) = &base.kind {
+                        indexed.insert(name.name.clone());
+                    }
                 }
             };
-        let has_elements = self
-            .b
-            .build_int_compare(IntPredicate::SLT, lo, hi, "has_elements")?;
-        self.lane_depth += 1;
-        self.build_if(has_elements, &mut |this| {
-            let p = position(this, lo)?;
-            let first = this.elem(operand, p)?;
-            this.b.build_store(acc, first)?;
-            let at = this.partial_at(&out, p)?;
-            this.store_element(&out, &at, first, e.span)?;
-            let next = this.b.build_int_add(lo, this.i32(1), "")?;
-            this.build_counted_loop(next, hi, this.i32(1), &mut |this, k| {
-                let p = position(this, k)?;
-                let a = this.b.build_load(reg_ty, acc, "acc")?;
-                let x = this.elem(operand, p)?;
-                let r = combine(this, a, x)?;
-                this.b.build_store(acc, r)?;
-                let at = this.partial_at(&out, p)?;
-                this.store_element(&out, &at, r, e.span)
-            })?;
-            let a = this.b.build_load(reg_ty, acc, "acc")?;
-            let at = this.partial_at(&partials, tid)?;
-            this.store_element(&partials, &at, a, e.span)
-        })?;
-        self.lane_depth -= 1;
-        self.barrier()?;
-        let mut stride = 1i64;
-        let tmp = self.alloca(reg_ty, "tmp")?;
-        while stride < active {
-            let s = self.i32(stride);
-            let far_enough = self.b.build_int_compare(IntPredicate::SGE, tid, s, "")?;
-            let in_range =
-                self.b
-                    .build_int_compare(IntPredicate::SLT, tid, self.i32(active), "")?;
-            let takes = self.b.build_and(far_enough, in_range, "takes")?;
-            self.lane_depth += 1;
-            self.build_if(takes, &mut |this| {
-                let before = this.b.build_int_sub(tid, s, "")?;
-                let at_before = this.partial_at(&partials, before)?;
-                let at_mine = this.partial_at(&partials, tid)?;
-                let a = this.load_element(&partials, &at_before, e.span)?;
-                let b = this.load_element(&partials, &at_mine, e.span)?;
-                let r = combine(this, a, b)?;
-                this.b.build_store(tmp, r)?;
-                Ok(())
-            })?;
-            self.lane_depth -= 1;
-            self.barrier()?;
-            self.lane_depth += 1;
-            self.build_if(takes, &mut |this| {
-                let r = this.b.build_load(reg_ty, tmp, "")?;
-                let at = this.partial_at(&partials, tid)?;
-                this.store_element(&partials, &at, r, e.span)
-            })?;
-            self.lane_depth -= 1;
-            self.barrier()?;
-            stride *= 2;
+            match stmt {
+                Stmt::If {
+                    cond,
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    super::visit::visit_expr(cond, &mut note);
+                    walk(then_branch, checked, block_size, candidates, indexed);
+                    if let Some(e) = else_branch {
+                        walk(e, checked, block_size, candidates, indexed);
+                    }
+                }
+                Stmt::For { range, body, .. } => {
+                    super::visit::visit_expr(range, &mut note);
+                    walk(body, checked, block_size, candidates, indexed);
+                }
+                Stmt::While { cond, body, .. } => {
+                    super::visit::visit_expr(cond, &mut note);
+                    walk(body, checked, block_size, candidates, indexed);
+                }
+                Stmt::Let { init, .. } => {
+                    if let Some(init) = init {
+                        super::visit::visit_expr(init, &mut note);
+                    }
+                }
+                Stmt::Assign { target, value, .. } => {
+                    super::visit::visit_expr(target, &mut note);
+                    super::visit::visit_expr(value, &mut note);
+                }
+                Stmt::Return { value, .. } => {
+                    if let Some(v) = value {
+                        super::visit::visit_expr(v, &mut note);
+                    }
+                }
+            }
         }
-        let not_first = self
-            .b
-            .build_int_compare(IntPredicate::SGT, tid, self.i32(0), "")?;
-        let adds_prefix = self.b.build_and(not_first, has_elements, "adds_prefix")?;
-        self.lane_depth += 1;
-        self.build_if(adds_prefix, &mut |this| {
-            let before = this.b.build_int_sub(tid, this.i32(1), "")?;
-            let at = this.partial_at(&partials, before)?;
-            let prefix = this.load_element(&partials, &at, e.span)?;
-            this.build_counted_loop(lo, hi, this.i32(1), &mut |this, k| {
-                let p = position(this, k)?;
-                let at = this.partial_at(&out, p)?;
-                let x = this.load_element(&out, &at, e.span)?;
-                let r = combine(this, prefix, x)?;
-                this.store_element(&out, &at, r, e.span)
-            })
-        })?;
-        self.lane_depth -= 1;
-        self.barrier()?;
-        Ok(out)
     }
+    walk(body, checked, block_size, &mut candidates, &mut indexed);
+    candidates
+        .into_iter()
+        .filter(|(name, _)| !indexed.contains(name))
+        .map(|(_, span)| span)
+        .collect()
 }

@@ -3,10 +3,13 @@
 use crate::diagnostics::{Diagnostic, INTERNAL_ERROR};
 
 /// Every diagnostic id this stage can produce.
-pub const CODES: &[&str] = &[UNKNOWN_ARCH];
+pub const CODES: &[&str] = &[UNKNOWN_ARCH, LIBDEVICE];
 
 /// `--arch` names no architecture loomc targets.
 pub const UNKNOWN_ARCH: &str = "E0801";
+
+/// The program calls a math function that needs NVIDIA's libdevice, and it cannot be loaded.
+pub const LIBDEVICE: &str = "E0802";
 
 #[derive(Debug, Clone)]
 pub enum TargetError {
@@ -23,6 +26,12 @@ pub enum TargetError {
     },
     /// The NVPTX backend failed to emit PTX.
     EmissionFailed { llvm_message: String },
+    /// libdevice is needed (for `function`) but could not be read or linked.
+    Libdevice {
+        function: String,
+        path: Option<String>,
+        problem: String,
+    },
 }
 
 impl From<TargetError> for Diagnostic {
@@ -48,6 +57,24 @@ impl From<TargetError> for Diagnostic {
                 format!("LLVM's optimiser failed running `{pipeline}`: {llvm_message}"),
             )
             .note("this is a bug in loomc"),
+            TargetError::Libdevice {
+                function,
+                path,
+                problem,
+            } => {
+                let d = Diagnostic::error(
+                    LIBDEVICE,
+                    format!("cannot link NVIDIA's libdevice, needed for `{function}`: {problem}"),
+                )
+                .note("exp, exp2, log, log2, sin, cos, pow and rsqrt come from libdevice.10.bc, which the CUDA toolkit ships (scripts/setup installs it)");
+                match path {
+                    Some(path) => d.note(format!("LOOM_LIBDEVICE is `{path}`")),
+                    None => d,
+                }
+                .help(
+                    "set LOOM_LIBDEVICE to the path of libdevice.10.bc (`source .tools/env` does)",
+                )
+            }
             TargetError::EmissionFailed { llvm_message } => Diagnostic::error(
                 INTERNAL_ERROR,
                 format!("the NVPTX backend failed to emit PTX: {llvm_message}"),

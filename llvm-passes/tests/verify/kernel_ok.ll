@@ -1,10 +1,15 @@
-; A well-formed kernel with exact launch bounds: no finding.
+; A well-formed kernel with exact launch bounds, each thread storing to its own element: no
+; finding.
 target triple = "nvptx64-nvidia-cuda"
 
 define void @k(ptr addrspace(1) %out) {
-  store i32 1, ptr addrspace(1) %out
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %slot = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %t
+  store i32 1, ptr addrspace(1) %slot
   ret void
 }
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 
 !nvvm.annotations = !{!0, !1}
 !0 = !{ptr @k, !"kernel", i32 1}

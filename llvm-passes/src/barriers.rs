@@ -1,0 +1,247 @@
+//! Barrier placement: every barrier must be reached by every thread of the block, and every
+//! full-mask warp collective by every lane of its warp, the same number of times.
+//!
+//! The analysis lists the convergent operations of a kernel with their role for the race
+//! analysis (which ones end a barrier interval); the check compares each operation's position
+//! with the divergent branches of `divergence.rs`.
+
+use crate::cfg::{components, Cfg};
+use crate::divergence::{Divergence, DivergenceInfo};
+use crate::findings::{ConvergentKind, Finding, Hazard};
+use crate::ir::{Callee, Function, InstId, Module, Op, Val};
+use crate::nvvm::{self, BarrierKind, Intrinsic};
+use crate::threads::{Geometry, ThreadSet, ThreadValues, WARP_SIZE};
+use crate::Context;
+use std::collections::HashSet;
+
+/// How a convergent operation orders memory accesses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SyncRole {
+    /// Orders the accesses of every thread of the block: ends a barrier interval.
+    Block,
+    /// Orders the accesses of the threads of each warp (`bar.warp.sync` with a full mask).
+    Warp,
+    /// Orders nothing (shuffles, votes, partial barriers).
+    None,
+}
+
+#[derive(Debug, Clone)]
+pub struct ConvergentOp {
+    pub inst: InstId,
+    /// `None` when the placement is not checked (partial masks, counted barriers).
+    pub kind: Option<ConvergentKind>,
+    pub role: SyncRole,
+}
+
+/// The defined functions that contain a block barrier, directly or through calls.
+pub fn functions_with_barriers(module: &Module) -> HashSet<usize> {
+    let mut with: HashSet<usize> = HashSet::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for function in &module.functions {
+            if with.contains(&function.global) {
+                continue;
+            }
+            let has = function.insts.iter().any(|inst| match inst.op {
+                Op::Call(Callee::Function(g)) => {
+                    with.contains(&g)
+                        || matches!(
+                            module.globals.get(g).map(|g| nvvm::classify(&g.name)),
+                            Some(Intrinsic::Barrier(_))
+                        )
+                }
+                _ => false,
+            });
+            if has {
+                with.insert(function.global);
+                changed = true;
+            }
+        }
+    }
+    with
+}
+
+fn full_mask(value: Option<&Val>) -> bool {
+    matches!(value, Some(Val::Int { value, bits: 32 }) if (*value as u64) & 0xffff_ffff == 0xffff_ffff)
+}
+
+pub fn convergent_ops(
+    module: &Module,
+    function: &Function,
+    with_barriers: &HashSet<usize>,
+    threads: &ThreadValues<'_>,
+) -> Vec<ConvergentOp> {
+    let mut ops = Vec::new();
+    for block in &function.blocks {
+        for &id in &block.insts {
+            let inst = function.inst(id);
+            let Op::Call(callee) = inst.op else { continue };
+            let name = module.callee_name(callee).unwrap_or("");
+            let op = match nvvm::classify(name) {
+                Intrinsic::Barrier(BarrierKind::Block) => ConvergentOp {
+                    inst: id,
+                    kind: Some(ConvergentKind::BlockBarrier),
+                    role: SyncRole::Block,
+                },
+                Intrinsic::Barrier(BarrierKind::Counted { count_arg }) => {
+                    // A count of the whole block is a full barrier; fewer threads synchronise
+                    // only some of them, which the analyses do not model.
+                    let whole = inst
+                        .args
+                        .get(count_arg)
+                        .and_then(|c| threads.values(*c))
+                        .is_some_and(|v| v.first().is_some_and(|c| *c as usize == threads.count()));
+                    ConvergentOp {
+                        inst: id,
+                        kind: whole.then_some(ConvergentKind::BlockBarrier),
+                        role: if whole {
+                            SyncRole::Block
+                        } else {
+                            SyncRole::None
+                        },
+                    }
+                }
+                Intrinsic::WarpSync => {
+                    let full = full_mask(inst.args.first());
+                    ConvergentOp {
+                        inst: id,
+                        kind: full.then_some(ConvergentKind::WarpBarrier),
+                        role: if full { SyncRole::Warp } else { SyncRole::None },
+                    }
+                }
+                Intrinsic::Warp(_) => ConvergentOp {
+                    inst: id,
+                    kind: full_mask(inst.args.first()).then_some(ConvergentKind::WarpCollective),
+                    role: SyncRole::None,
+                },
+                _ => match callee {
+                    Callee::Function(g) if with_barriers.contains(&g) => ConvergentOp {
+                        inst: id,
+                        kind: Some(ConvergentKind::CallWithBarrier {
+                            callee: name.to_string(),
+                        }),
+                        role: SyncRole::Block,
+                    },
+                    _ => continue,
+                },
+            };
+            ops.push(op);
+        }
+    }
+    ops
+}
+
+/// The placement findings of one kernel.
+pub fn check_placement(
+    cx: &Context<'_>,
+    cfg: &Cfg,
+    divergence: &DivergenceInfo,
+    reach: &[ThreadSet],
+    ops: &[ConvergentOp],
+) -> Vec<Finding> {
+    let function = cx.function;
+    let mut findings = Vec::new();
+    let scc = components(&cfg.succs);
+    for op in ops {
+        let Some(kind) = &op.kind else { continue };
+        let Some(block) = function.inst(op.inst).block else {
+            continue;
+        };
+        if !cfg.reachable[block] {
+            continue;
+        }
+        // Block barriers need every thread of the block; warp collectives every lane of the
+        // warp, so a branch that is uniform within each warp is fine for them.
+        let tolerated = if kind.is_block_level() {
+            Divergence::Uniform
+        } else {
+            Divergence::WarpUniform
+        };
+        let controllers: Vec<_> = divergence
+            .controllers(block)
+            .into_iter()
+            .filter(|b| b.divergence > tolerated)
+            .collect();
+        if let Some(branch) = controllers
+            .iter()
+            .find(|b| b.divergence != Divergence::Unknown)
+        {
+            let witness = witness(cx.threads, &reach[block], kind.is_block_level());
+            let in_loop = scc.cyclic[block] && scc.id[block] == scc.id[branch.block];
+            let after_return = function.blocks.iter().enumerate().any(|(b, data)| {
+                branch.region[b]
+                    && data
+                        .insts
+                        .last()
+                        .is_some_and(|t| matches!(function.inst(*t).op, Op::Ret))
+            }) && cfg.ipdom(branch.block) == Some(cfg.exit());
+            findings.push(Finding::DivergentConvergent {
+                function: function.name.clone(),
+                op: cx.inst_ref(op.inst),
+                kind: kind.clone(),
+                hazard: Box::new(Hazard::DivergentBranch {
+                    branch: cx.inst_ref(branch.terminator),
+                    source: branch.origin.map(|o| cx.inst_ref(o)),
+                    witness,
+                    in_loop,
+                    after_return,
+                }),
+            });
+            continue;
+        }
+        if let Some(branch) = controllers.first() {
+            findings.push(Finding::UnprovenConvergent {
+                function: function.name.clone(),
+                op: cx.inst_ref(op.inst),
+                kind: kind.clone(),
+                branch: cx.inst_ref(branch.terminator),
+                source: branch.origin.map(|o| cx.inst_ref(o)),
+            });
+            continue;
+        }
+        // A full-mask warp collective needs 32 lanes in every warp that reaches it.
+        if !kind.is_block_level() {
+            if let Geometry::Known(_) = cx.threads.geometry() {
+                let threads = cx.threads.count() as u32;
+                let lanes = threads % WARP_SIZE;
+                let last_warp_reaches = reach[block]
+                    .iter()
+                    .any(|t| Geometry::warp(t) == (threads / WARP_SIZE) as usize);
+                if lanes != 0 && last_warp_reaches {
+                    findings.push(Finding::DivergentConvergent {
+                        function: function.name.clone(),
+                        op: cx.inst_ref(op.inst),
+                        kind: kind.clone(),
+                        hazard: Box::new(Hazard::PartialWarp { threads, lanes }),
+                    });
+                }
+            }
+        }
+    }
+    findings
+}
+
+/// A thread that reaches the operation and one that does not (in the same warp for warp-level
+/// operations), if the per-thread reachability tells them apart.
+fn witness(
+    threads: &ThreadValues<'_>,
+    reached: &ThreadSet,
+    block_level: bool,
+) -> Option<(crate::threads::ThreadId, crate::threads::ThreadId)> {
+    let geometry = threads.geometry();
+    let n = threads.count();
+    if block_level {
+        let yes = (0..n).find(|t| reached.contains(*t))?;
+        let no = (0..n).find(|t| !reached.contains(*t))?;
+        return Some((geometry.thread(yes), geometry.thread(no)));
+    }
+    for warp in (0..n).collect::<Vec<_>>().chunks(WARP_SIZE as usize) {
+        let yes = warp.iter().find(|t| reached.contains(**t));
+        let no = warp.iter().find(|t| !reached.contains(**t));
+        if let (Some(y), Some(n)) = (yes, no) {
+            return Some((geometry.thread(*y), geometry.thread(*n)));
+        }
+    }
+    None
+}

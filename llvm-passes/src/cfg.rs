@@ -1,0 +1,307 @@
+//! Control-flow facts about one function: dominators, post-dominators (with a virtual exit, so
+//! that several `ret`s and `unreachable`s have one common post-dominator), and the blocks a
+//! branch controls until its paths join again.
+
+use crate::ir::{BlockId, Function};
+
+pub struct Cfg {
+    pub succs: Vec<Vec<BlockId>>,
+    /// Reachable from the entry.
+    pub reachable: Vec<bool>,
+    /// Immediate dominator of each reachable block (the entry's is itself).
+    idom: Vec<Option<BlockId>>,
+    /// Immediate post-dominator; [`Cfg::exit`] is the virtual exit node.
+    ipdom: Vec<Option<BlockId>>,
+    /// Reverse post-order of the reachable blocks.
+    pub rpo: Vec<BlockId>,
+}
+
+impl Cfg {
+    pub fn new(function: &Function) -> Cfg {
+        let succs: Vec<Vec<BlockId>> = function.blocks.iter().map(|b| b.succs.clone()).collect();
+        let preds: Vec<Vec<BlockId>> = function.blocks.iter().map(|b| b.preds.clone()).collect();
+        Cfg::from_edges(succs, preds)
+    }
+
+    /// The facts of a graph given by its edges; node 0 is the entry.
+    pub fn from_edges(succs: Vec<Vec<BlockId>>, preds: Vec<Vec<BlockId>>) -> Cfg {
+        let n = succs.len();
+        let rpo = reverse_post_order(&succs, 0);
+        let mut reachable = vec![false; n];
+        for b in &rpo {
+            reachable[*b] = true;
+        }
+        let idom = dominators(&preds, &rpo, 0);
+
+        // The reverse graph with a virtual exit `n`: blocks without successors lead to it, and so
+        // does every block that cannot reach one (an infinite loop), so that every block has a
+        // post-dominator.
+        let exit = n;
+        let mut rsuccs: Vec<Vec<BlockId>> = vec![Vec::new(); n + 1];
+        let mut rpreds: Vec<Vec<BlockId>> = vec![Vec::new(); n + 1];
+        for b in 0..n {
+            for s in &succs[b] {
+                rsuccs[*s].push(b);
+                rpreds[b].push(*s);
+            }
+            if succs[b].is_empty() {
+                rsuccs[exit].push(b);
+                rpreds[b].push(exit);
+            }
+        }
+        let mut reaches_exit = vec![false; n + 1];
+        for b in reverse_post_order(&rsuccs, exit) {
+            reaches_exit[b] = true;
+        }
+        for b in 0..n {
+            if !reaches_exit[b] {
+                rsuccs[exit].push(b);
+                rpreds[b].push(exit);
+            }
+        }
+        let rrpo = reverse_post_order(&rsuccs, exit);
+        let mut ipdom = dominators(&rpreds, &rrpo, exit);
+        ipdom.truncate(n + 1);
+        Cfg {
+            succs,
+            reachable,
+            idom,
+            ipdom,
+            rpo,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.succs.len()
+    }
+
+    /// The virtual exit node's id (one past the last block).
+    pub fn exit(&self) -> BlockId {
+        self.succs.len()
+    }
+
+    pub fn ipdom(&self, block: BlockId) -> Option<BlockId> {
+        self.ipdom.get(block).copied().flatten()
+    }
+
+    /// The immediate dominator of a reachable block other than the entry.
+    pub fn idom(&self, block: BlockId) -> Option<BlockId> {
+        self.idom
+            .get(block)
+            .copied()
+            .flatten()
+            .filter(|d| *d != block)
+    }
+
+    /// Whether `a` dominates `b` (both reachable).
+    pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
+        let mut x = b;
+        loop {
+            if x == a {
+                return true;
+            }
+            match self.idom.get(x).copied().flatten() {
+                Some(p) if p != x => x = p,
+                _ => return false,
+            }
+        }
+    }
+
+    /// The blocks whose execution depends on which way `branch` (a block ending in a conditional
+    /// branch or switch) goes: everything reachable from its successors before the paths meet
+    /// again at its immediate post-dominator. With a divergent branch, these are the blocks that
+    /// some threads of the block run and others do not (or run a different number of times).
+    pub fn influence_region(&self, branch: BlockId) -> Vec<bool> {
+        let join = self.ipdom(branch).unwrap_or(self.exit());
+        let mut inside = vec![false; self.len()];
+        let mut stack: Vec<BlockId> = self.succs[branch].clone();
+        while let Some(b) = stack.pop() {
+            if b == join || b >= self.len() || inside[b] {
+                continue;
+            }
+            inside[b] = true;
+            stack.extend(self.succs[b].iter().copied());
+        }
+        inside
+    }
+}
+
+/// Reverse post-order of the nodes reachable from `root`.
+pub fn reverse_post_order(succs: &[Vec<usize>], root: usize) -> Vec<usize> {
+    let mut visited = vec![false; succs.len()];
+    let mut order = Vec::new();
+    // Iterative depth-first search: (node, next successor index).
+    let mut stack = vec![(root, 0usize)];
+    if root < succs.len() {
+        visited[root] = true;
+    }
+    while let Some((node, next)) = stack.pop() {
+        match succs.get(node).and_then(|s| s.get(next)) {
+            Some(&s) => {
+                stack.push((node, next + 1));
+                if s < succs.len() && !visited[s] {
+                    visited[s] = true;
+                    stack.push((s, 0));
+                }
+            }
+            None => order.push(node),
+        }
+    }
+    order.reverse();
+    order
+}
+
+/// Immediate dominators (Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm").
+fn dominators(preds: &[Vec<usize>], rpo: &[usize], root: usize) -> Vec<Option<usize>> {
+    let n = preds.len();
+    let mut order = vec![usize::MAX; n];
+    for (i, b) in rpo.iter().enumerate() {
+        order[*b] = i;
+    }
+    let mut idom: Vec<Option<usize>> = vec![None; n];
+    if root >= n {
+        return idom;
+    }
+    idom[root] = Some(root);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in rpo.iter().skip(1) {
+            let mut new: Option<usize> = None;
+            for &p in &preds[b] {
+                if idom[p].is_none() {
+                    continue;
+                }
+                new = Some(match new {
+                    None => p,
+                    Some(q) => intersect(&idom, &order, p, q),
+                });
+            }
+            if new.is_some() && idom[b] != new {
+                idom[b] = new;
+                changed = true;
+            }
+        }
+    }
+    idom
+}
+
+fn intersect(idom: &[Option<usize>], order: &[usize], a: usize, b: usize) -> usize {
+    let (mut x, mut y) = (a, b);
+    while x != y {
+        while order[x] > order[y] {
+            match idom[x] {
+                Some(p) => x = p,
+                None => return y,
+            }
+        }
+        while order[y] > order[x] {
+            match idom[y] {
+                Some(p) => y = p,
+                None => return x,
+            }
+        }
+    }
+    x
+}
+
+/// Strongly connected components of a graph given by successor lists (Tarjan's algorithm,
+/// iterative): a component id per node, and per node whether its component contains a cycle.
+pub struct Components {
+    pub id: Vec<usize>,
+    pub cyclic: Vec<bool>,
+}
+
+pub fn components(succs: &[Vec<usize>]) -> Components {
+    let n = succs.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut id = vec![usize::MAX; n];
+    let mut cyclic = vec![false; n];
+    let mut counter = 0usize;
+    let mut next_component = 0usize;
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut work = vec![(root, 0usize)];
+        index[root] = counter;
+        low[root] = counter;
+        counter += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some((node, next)) = work.pop() {
+            if let Some(&s) = succs[node].get(next) {
+                work.push((node, next + 1));
+                if s >= n {
+                    continue;
+                }
+                if index[s] == usize::MAX {
+                    index[s] = counter;
+                    low[s] = counter;
+                    counter += 1;
+                    stack.push(s);
+                    on_stack[s] = true;
+                    work.push((s, 0));
+                } else if on_stack[s] {
+                    low[node] = low[node].min(index[s]);
+                }
+                continue;
+            }
+            if let Some(&(parent, _)) = work.last() {
+                low[parent] = low[parent].min(low[node]);
+            }
+            if low[node] == index[node] {
+                let mut members = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    members.push(w);
+                    if w == node {
+                        break;
+                    }
+                }
+                let is_cyclic = members.len() > 1 || succs[node].contains(&node);
+                for w in members {
+                    id[w] = next_component;
+                    cyclic[w] = is_cyclic;
+                }
+                next_component += 1;
+            }
+        }
+    }
+    Components { id, cyclic }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Post-dominators with two returns and a loop: the diamond's join post-dominates the branch,
+    /// the early return makes the virtual exit the branch's post-dominator.
+    #[test]
+    fn post_dominators_and_regions() {
+        // 0 -> 1, 2; 1 -> 3; 2 -> 3; 3 -> 4 (ret), 5; 5 -> 5 (infinite loop)
+        let succs = vec![vec![1, 2], vec![3], vec![3], vec![4, 5], vec![], vec![5]];
+        let preds = {
+            let mut p = vec![Vec::new(); succs.len()];
+            for (b, s) in succs.iter().enumerate() {
+                for t in s {
+                    p[*t].push(b);
+                }
+            }
+            p
+        };
+        let cfg = Cfg::from_edges(succs, preds);
+        assert_eq!(cfg.ipdom(0), Some(3));
+        assert_eq!(cfg.ipdom(3), Some(cfg.exit()));
+        assert!(cfg.dominates(0, 3) && !cfg.dominates(1, 3));
+        let region = cfg.influence_region(0);
+        assert_eq!(region, vec![false, true, true, false, false, false]);
+        let region = cfg.influence_region(3);
+        assert_eq!(region, vec![false, false, false, false, true, true]);
+        let scc = components(&cfg.succs);
+        assert!(scc.cyclic[5] && !scc.cyclic[3]);
+    }
+}

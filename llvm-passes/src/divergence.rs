@@ -1,0 +1,431 @@
+//! Divergence analysis: which values may differ between the threads of a block.
+//!
+//! Divergence starts at thread-id and lane-id reads, atomics, and loads through divergent
+//! addresses; it flows through data dependence and through control dependence (a branch on a
+//! divergent value makes the values merged after it divergent, and the values a loop with a
+//! divergent exit carries out of it). Block ids, block and grid dimensions, kernel parameters and
+//! constants are uniform.
+//!
+//! Values that depend on the thread id alone are not judged by their operands but evaluated for
+//! every thread (`threads.rs`): `tid.x < 2048` is uniform in every legal block, `tid.x / 32` is the
+//! same within each warp, `tid.x & 1` is divergent.
+
+use crate::cfg::Cfg;
+use crate::ir::{BlockId, CastOp, Function, InstId, Module, Op, Val};
+use crate::nvvm::{self, Intrinsic, Sreg, WarpOp};
+use crate::threads::{Geometry, ThreadValues, WARP_SIZE};
+
+/// How much a value may differ between the threads of a block, from least to most.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Divergence {
+    /// The same in every thread of the block.
+    Uniform,
+    /// The same in every thread of a warp, but warps may differ (`tid.x / 32`, a vote).
+    WarpUniform,
+    /// Comes from something the analysis cannot see through (an opaque call, private memory):
+    /// it may or may not differ.
+    Unknown,
+    /// Depends on the thread id.
+    Divergent,
+}
+
+impl std::fmt::Display for Divergence {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Divergence::Uniform => "uniform",
+            Divergence::WarpUniform => "warp-uniform",
+            Divergence::Unknown => "unknown",
+            Divergence::Divergent => "divergent",
+        })
+    }
+}
+
+/// A branch whose condition may differ between threads, and the blocks it controls.
+#[derive(Debug, Clone)]
+pub struct DivergentBranch {
+    pub block: BlockId,
+    pub terminator: InstId,
+    pub divergence: Divergence,
+    /// The instruction the divergence comes from (a thread-id read, an atomic, ...).
+    pub origin: Option<InstId>,
+    /// Per block: whether it lies between the branch and the point where its paths join.
+    pub region: Vec<bool>,
+}
+
+pub struct DivergenceInfo {
+    /// Per instruction (constant expressions included).
+    pub class: Vec<Divergence>,
+    /// Per instruction: the source of its divergence, if any.
+    pub origin: Vec<Option<InstId>>,
+    /// Per instruction: the divergence that control dependence alone gives it (a phi merging
+    /// the paths of a divergent branch).
+    pub control: Vec<Divergence>,
+    pub branches: Vec<DivergentBranch>,
+}
+
+impl DivergenceInfo {
+    pub fn of(&self, value: Val) -> Divergence {
+        match value {
+            Val::Inst(i) => self.class.get(i).copied().unwrap_or(Divergence::Unknown),
+            _ => Divergence::Uniform,
+        }
+    }
+
+    /// The divergence control dependence gives an instruction: for a phi, whether threads may
+    /// come to it along different edges.
+    pub fn control_of(&self, id: InstId) -> Divergence {
+        self.control.get(id).copied().unwrap_or(Divergence::Unknown)
+    }
+
+    pub fn origin_of(&self, value: Val) -> Option<InstId> {
+        match value {
+            Val::Inst(i) => self.origin.get(i).copied().flatten(),
+            _ => None,
+        }
+    }
+
+    /// The divergent branches that control `block`, most divergent first.
+    pub fn controllers(&self, block: BlockId) -> Vec<&DivergentBranch> {
+        let mut found: Vec<&DivergentBranch> = self
+            .branches
+            .iter()
+            .filter(|b| b.region.get(block).copied().unwrap_or(false))
+            .collect();
+        found.sort_by_key(|b| std::cmp::Reverse(b.divergence));
+        found
+    }
+}
+
+pub fn analyse(
+    module: &Module,
+    function: &Function,
+    cfg: &Cfg,
+    threads: &ThreadValues<'_>,
+) -> DivergenceInfo {
+    let n = function.insts.len();
+    let mut info = DivergenceInfo {
+        class: vec![Divergence::Uniform; n],
+        origin: vec![None; n],
+        control: vec![Divergence::Uniform; n],
+        branches: Vec::new(),
+    };
+    // Control-induced divergence, per instruction, found by the branches so far.
+    let mut forced: Vec<(Divergence, Option<InstId>)> = vec![(Divergence::Uniform, None); n];
+    let order = evaluation_order(function, cfg);
+    loop {
+        // Data dependence to a fixed point (phis make the graph cyclic).
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &id in &order {
+                let (mut class, mut origin) = transfer(module, function, threads, &info, id);
+                let (f, fo) = forced[id];
+                if f > class {
+                    class = f;
+                    origin = fo;
+                }
+                if class > info.class[id] {
+                    info.class[id] = class;
+                    info.origin[id] = origin;
+                    changed = true;
+                }
+            }
+        }
+        // Control dependence: every divergent branch taints what its paths merge.
+        let mut branches = Vec::new();
+        let mut grew = false;
+        for block in 0..function.blocks.len() {
+            if !cfg.reachable[block] {
+                continue;
+            }
+            let Some(term) = function.terminator(block) else {
+                continue;
+            };
+            let inst = function.inst(term);
+            if !matches!(inst.op, Op::CondBr | Op::Switch) {
+                continue;
+            }
+            let Some(condition) = inst.args.first().copied() else {
+                continue;
+            };
+            let level = info.of(condition);
+            if level == Divergence::Uniform {
+                continue;
+            }
+            let origin = info.origin_of(condition).or(match condition {
+                Val::Inst(i) => Some(i),
+                _ => None,
+            });
+            let region = cfg.influence_region(block);
+            let join = cfg.ipdom(block).filter(|j| *j < function.blocks.len());
+            let taint = |id: InstId, forced: &mut Vec<(Divergence, Option<InstId>)>| {
+                if forced[id].0 < level {
+                    forced[id] = (level, origin);
+                    true
+                } else {
+                    false
+                }
+            };
+            // Merges: phis where paths from different successors of the branch meet (the
+            // threads that went one way and those that went the other).
+            for b in joins(cfg, block, &region, join) {
+                for &id in &function.blocks[b].insts {
+                    if matches!(function.inst(id).op, Op::Phi(_)) {
+                        grew |= taint(id, &mut forced);
+                    }
+                }
+            }
+            // Values defined under the branch and used after the join: a loop with a divergent
+            // exit hands out the value of a thread-dependent iteration. Inside the loop the
+            // value is the same for the threads still running it; its uses outside differ
+            // ("temporal divergence"), so the users are tainted, not the value.
+            for user in users_outside(function, &region) {
+                grew |= taint(user, &mut forced);
+            }
+            branches.push(DivergentBranch {
+                block,
+                terminator: term,
+                divergence: level,
+                origin,
+                region,
+            });
+        }
+        info.branches = branches;
+        info.control = forced.iter().map(|(level, _)| *level).collect();
+        if !grew {
+            break;
+        }
+    }
+    info
+}
+
+/// Blocks in reverse post-order, their instructions in order; constant expressions first.
+fn evaluation_order(function: &Function, cfg: &Cfg) -> Vec<InstId> {
+    let mut order: Vec<InstId> = (0..function.insts.len())
+        .filter(|i| function.insts[*i].block.is_none())
+        .collect();
+    for &b in &cfg.rpo {
+        order.extend(function.blocks[b].insts.iter().copied());
+    }
+    order
+}
+
+/// The blocks of `region` (and its join) that paths from two different successors of `branch`
+/// reach without passing through `branch` again.
+fn joins(cfg: &Cfg, branch: BlockId, region: &[bool], join: Option<BlockId>) -> Vec<BlockId> {
+    let mut successors = cfg.succs[branch].clone();
+    successors.sort_unstable();
+    successors.dedup();
+    let mut count = vec![0usize; cfg.len()];
+    for s in successors {
+        let mut seen = vec![false; cfg.len()];
+        let mut stack = vec![s];
+        while let Some(b) = stack.pop() {
+            if b >= cfg.len() || b == branch || seen[b] {
+                continue;
+            }
+            let inside = region.get(b).copied().unwrap_or(false);
+            if !inside && Some(b) != join {
+                continue;
+            }
+            seen[b] = true;
+            count[b] += 1;
+            if inside {
+                stack.extend(cfg.succs[b].iter().copied());
+            }
+        }
+    }
+    (0..cfg.len()).filter(|b| count[*b] >= 2).collect()
+}
+
+/// The instructions outside `region` that use a value defined inside it.
+fn users_outside(function: &Function, region: &[bool]) -> Vec<InstId> {
+    let inside = |v: &Val| match v {
+        Val::Inst(i) => function.insts[*i]
+            .block
+            .is_some_and(|b| region.get(b).copied().unwrap_or(false)),
+        _ => false,
+    };
+    (0..function.insts.len())
+        .filter(|u| {
+            let user = &function.insts[*u];
+            user.block
+                .is_some_and(|b| !region.get(b).copied().unwrap_or(false))
+                && user.args.iter().any(inside)
+        })
+        .collect()
+}
+
+/// The divergence of one instruction from its operands.
+fn transfer(
+    module: &Module,
+    function: &Function,
+    threads: &ThreadValues<'_>,
+    info: &DivergenceInfo,
+    id: InstId,
+) -> (Divergence, Option<InstId>) {
+    let inst = function.inst(id);
+    // Thread-only values: decided exactly by evaluating them in every thread.
+    if threads.is_evaluable(Val::Inst(id)) {
+        return (
+            exact(threads, id),
+            Some(thread_source(function, id, module)),
+        );
+    }
+    let join = |values: &[Val]| -> (Divergence, Option<InstId>) {
+        values
+            .iter()
+            .map(|v| (info.of(*v), info.origin_of(*v)))
+            .fold((Divergence::Uniform, None), |acc, x| {
+                if x.0 > acc.0 {
+                    x
+                } else {
+                    acc
+                }
+            })
+    };
+    let source = |level: Divergence| (level, Some(id));
+    match &inst.op {
+        Op::AtomicRmw { .. } | Op::CmpXchg { .. } => source(Divergence::Divergent),
+        Op::Load { atomic: true, .. } => source(Divergence::Divergent),
+        Op::Load { .. } => {
+            let address = join(&inst.args);
+            if points_to_private(function, inst.args[0]) {
+                max(address, source(Divergence::Unknown))
+            } else {
+                address
+            }
+        }
+        Op::Call(callee) => {
+            let name = module.callee_name(*callee);
+            let kind = name.map(nvvm::classify).unwrap_or(Intrinsic::Unknown);
+            match kind {
+                Intrinsic::Sreg(Sreg::Tid(_) | Sreg::LaneId | Sreg::LaneMask(_)) => {
+                    source(Divergence::Divergent)
+                }
+                Intrinsic::Sreg(Sreg::Varying) => source(Divergence::Divergent),
+                Intrinsic::Sreg(Sreg::Ntid(_) | Sreg::BlockUniform | Sreg::WarpSize) => {
+                    (Divergence::Uniform, None)
+                }
+                // The reducing barriers (`barrier0.popc` ...) give every thread the same result.
+                Intrinsic::Barrier(_) | Intrinsic::WarpSync => (Divergence::Uniform, None),
+                Intrinsic::Warp(op) => warp_result(op, inst.args.as_slice(), info, id),
+                Intrinsic::Atomic => source(Divergence::Divergent),
+                Intrinsic::Pure | Intrinsic::Load | Intrinsic::MemTransfer { .. } => {
+                    join(&inst.args)
+                }
+                Intrinsic::NoEffect => (Divergence::Uniform, None),
+                Intrinsic::Unknown => max(join(&inst.args), source(Divergence::Unknown)),
+            }
+        }
+        Op::Alloca => (Divergence::Uniform, None),
+        _ => join(&inst.args),
+    }
+}
+
+fn max(
+    a: (Divergence, Option<InstId>),
+    b: (Divergence, Option<InstId>),
+) -> (Divergence, Option<InstId>) {
+    if b.0 > a.0 {
+        b
+    } else {
+        a
+    }
+}
+
+/// Shuffles and votes: the value read from another lane, or one result per warp.
+fn warp_result(
+    op: WarpOp,
+    args: &[Val],
+    info: &DivergenceInfo,
+    id: InstId,
+) -> (Divergence, Option<InstId>) {
+    let value = args
+        .get(1)
+        .map(|v| info.of(*v))
+        .unwrap_or(Divergence::Unknown);
+    match op {
+        WarpOp::ShuffleIndexed => {
+            let lane = args
+                .get(2)
+                .map(|v| info.of(*v))
+                .unwrap_or(Divergence::Unknown);
+            if value == Divergence::Uniform {
+                (Divergence::Uniform, None)
+            } else if lane <= Divergence::WarpUniform {
+                // Every lane reads the same lane: a broadcast within the warp.
+                (Divergence::WarpUniform, Some(id))
+            } else {
+                (value.max(lane), Some(id))
+            }
+        }
+        WarpOp::Shuffle if value == Divergence::Uniform => (Divergence::Uniform, None),
+        WarpOp::Shuffle => (value, Some(id)),
+        WarpOp::Vote if value == Divergence::Unknown => (Divergence::Unknown, Some(id)),
+        WarpOp::Vote => (Divergence::WarpUniform, Some(id)),
+    }
+}
+
+/// The exact divergence of a thread-only value.
+fn exact(threads: &ThreadValues<'_>, id: InstId) -> Divergence {
+    let Some(values) = threads.values(Val::Inst(id)) else {
+        return Divergence::Divergent;
+    };
+    let Some(first) = values.first() else {
+        return Divergence::Uniform;
+    };
+    if values.iter().all(|v| v == first) {
+        return Divergence::Uniform;
+    }
+    if matches!(threads.geometry(), Geometry::Known(_) | Geometry::UpTo(_))
+        && values
+            .chunks(WARP_SIZE as usize)
+            .all(|warp| warp.iter().all(|v| *v == warp[0]))
+    {
+        return Divergence::WarpUniform;
+    }
+    Divergence::Divergent
+}
+
+/// The thread-id read a thread-only value comes from (for reports).
+fn thread_source(function: &Function, id: InstId, module: &Module) -> InstId {
+    let mut stack = vec![id];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(i) = stack.pop() {
+        if !seen.insert(i) {
+            continue;
+        }
+        let inst = function.inst(i);
+        if let Op::Call(callee) = inst.op {
+            if let Some(Intrinsic::Sreg(Sreg::Tid(_) | Sreg::LaneId | Sreg::LaneMask(_))) =
+                module.callee_name(callee).map(nvvm::classify)
+            {
+                return i;
+            }
+        }
+        for a in &inst.args {
+            if let Val::Inst(j) = a {
+                stack.push(*j);
+            }
+        }
+    }
+    id
+}
+
+/// Whether a pointer is rooted at an `alloca` (the thread's private memory).
+pub fn points_to_private(function: &Function, pointer: Val) -> bool {
+    let mut value = pointer;
+    for _ in 0..64 {
+        let Val::Inst(id) = value else { return false };
+        let inst = function.inst(id);
+        match inst.op {
+            Op::Alloca => return true,
+            Op::Gep(_) | Op::Cast(CastOp::BitCast | CastOp::AddrSpaceCast) => {
+                value = inst.args[0];
+            }
+            _ => return false,
+        }
+    }
+    false
+}

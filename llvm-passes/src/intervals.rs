@@ -1,0 +1,147 @@
+//! Barrier intervals: the kernel cut at its barriers.
+//!
+//! Each basic block is split at its barriers into segments; segments are joined by the
+//! control-flow edges that cross no barrier. An interval starts at the kernel's entry or right
+//! after a barrier, and holds every segment reachable from there without crossing another
+//! barrier — loops included, so an interval can hold several iterations of a barrier-free loop,
+//! or the end of one iteration of a loop with a barrier and the start of the next.
+//!
+//! Every barrier is reached by all threads the same number of times (the placement check proves
+//! it), so all threads are in the same interval between two barriers: two accesses can run at
+//! the same time in different threads exactly when some interval holds both.
+
+use crate::cfg::{components, Cfg};
+use crate::ir::{BlockId, Function, InstId};
+use std::collections::HashSet;
+
+#[derive(Debug, Clone)]
+pub struct Segment {
+    pub block: BlockId,
+    /// How many boundaries precede it in its block.
+    pub index: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct Start {
+    pub segment: usize,
+    /// The boundary the interval starts after; `None` for the kernel's entry.
+    pub after: Option<InstId>,
+}
+
+pub struct Intervals {
+    pub segments: Vec<Segment>,
+    /// Per instruction: its segment (`None` for boundaries and constant expressions).
+    pub segment_of: Vec<Option<usize>>,
+    /// Barrier-free edges between segments.
+    pub succs: Vec<Vec<usize>>,
+    pub starts: Vec<Start>,
+    /// Per start, per segment: whether the segment belongs to the interval.
+    pub regions: Vec<Vec<bool>>,
+    /// Per segment: whether it lies on a barrier-free cycle (a loop without a barrier).
+    pub cyclic: Vec<bool>,
+}
+
+impl Intervals {
+    pub fn new(function: &Function, cfg: &Cfg, boundaries: &HashSet<InstId>) -> Intervals {
+        let mut segments = Vec::new();
+        let mut first_segment = vec![0usize; function.blocks.len()];
+        let mut last_segment = vec![0usize; function.blocks.len()];
+        let mut segment_of = vec![None; function.insts.len()];
+        let mut starts = Vec::new();
+        for (b, block) in function.blocks.iter().enumerate() {
+            first_segment[b] = segments.len();
+            segments.push(Segment { block: b, index: 0 });
+            for &id in &block.insts {
+                if boundaries.contains(&id) {
+                    let next = segments.len();
+                    segments.push(Segment {
+                        block: b,
+                        index: segments.len() - first_segment[b],
+                    });
+                    starts.push(Start {
+                        segment: next,
+                        after: Some(id),
+                    });
+                } else {
+                    segment_of[id] = Some(segments.len() - 1);
+                }
+            }
+            last_segment[b] = segments.len() - 1;
+        }
+        let mut succs = vec![Vec::new(); segments.len()];
+        for (b, block) in function.blocks.iter().enumerate() {
+            for s in &block.succs {
+                succs[last_segment[b]].push(first_segment[*s]);
+            }
+        }
+        if !function.blocks.is_empty() {
+            starts.insert(
+                0,
+                Start {
+                    segment: first_segment[0],
+                    after: None,
+                },
+            );
+        }
+        // Only intervals the kernel can enter matter.
+        starts.retain(|s| cfg.reachable[segments[s.segment].block]);
+        let regions = starts
+            .iter()
+            .map(|s| reachable_from(&succs, s.segment, None))
+            .collect();
+        let cyclic = components(&succs).cyclic;
+        Intervals {
+            segments,
+            segment_of,
+            succs,
+            starts,
+            regions,
+            cyclic,
+        }
+    }
+
+    /// Whether every barrier-free path from the start of interval `start` to segment `target`
+    /// passes through segment `through`.
+    pub fn all_paths_pass(&self, start: usize, through: usize, target: usize) -> bool {
+        let origin = self.starts[start].segment;
+        if through == origin || through == target {
+            return true;
+        }
+        !reachable_from(&self.succs, origin, Some(through))[target]
+    }
+
+    /// Whether some barrier-free path from the start of interval `start` to `target` passes
+    /// through `through`.
+    pub fn some_path_passes(&self, start: usize, through: usize, target: usize) -> bool {
+        if !self.regions[start][through] {
+            return false;
+        }
+        through == target || reachable_from(&self.succs, through, None)[target]
+    }
+}
+
+impl Intervals {
+    /// Segments reachable from `from` without crossing a barrier (itself included).
+    pub fn reachable(&self, from: usize) -> Vec<bool> {
+        reachable_from(&self.succs, from, None)
+    }
+
+    /// The last segment of each block (the one that ends with its terminator).
+    pub fn last_segment_of(&self, block: usize) -> Option<usize> {
+        self.segments.iter().rposition(|s| s.block == block)
+    }
+}
+
+/// Segments reachable from `origin` (itself included) without entering `avoid`.
+fn reachable_from(succs: &[Vec<usize>], origin: usize, avoid: Option<usize>) -> Vec<bool> {
+    let mut seen = vec![false; succs.len()];
+    let mut stack = vec![origin];
+    while let Some(s) = stack.pop() {
+        if seen[s] || Some(s) == avoid {
+            continue;
+        }
+        seen[s] = true;
+        stack.extend(succs[s].iter().copied());
+    }
+    seen
+}

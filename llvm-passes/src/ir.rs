@@ -1,0 +1,287 @@
+//! A read-only snapshot of the parts of an LLVM module that the kernel analyses need.
+//!
+//! The analyses (divergence, barrier placement, races) are plain Rust over this snapshot rather
+//! than calls into LLVM's C API: they are easier to test, cannot corrupt the module, and the only
+//! unsafe code is the reader in `ir/read.rs`. The snapshot keeps what a proof needs (control flow,
+//! integer arithmetic, address computations with their byte scales, memory accesses, calls,
+//! debug locations) and reduces everything else to `Op::Other`.
+
+mod read;
+
+pub(crate) use read::read_module;
+
+pub type InstId = usize;
+pub type BlockId = usize;
+
+/// An operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Val {
+    /// The result of an instruction (or of a constant expression, which the reader turns into an
+    /// instruction without a block).
+    Inst(InstId),
+    /// A function argument, by position.
+    Arg(usize),
+    /// An integer constant (sign-extended) and its width.
+    Int {
+        value: i128,
+        bits: u32,
+    },
+    /// A global variable or function, by index into [`Module::globals`].
+    Global(usize),
+    Null,
+    /// `undef` or `poison`.
+    Undef,
+    /// Anything else: floating-point constants, aggregates, metadata.
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    Int(u32),
+    Ptr(u32),
+    Void,
+    Other,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    /// `disjoint`: no bit is set in both operands, so the `or` is an `add`.
+    Or {
+        disjoint: bool,
+    },
+    Xor,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pred {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CastOp {
+    Trunc,
+    ZExt,
+    SExt,
+    PtrToInt,
+    IntToPtr,
+    BitCast,
+    AddrSpaceCast,
+    Freeze,
+}
+
+/// How one index of a `getelementptr` moves the address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GepIndex {
+    /// The index times this many bytes (array elements, the pointer operand's stride).
+    Scaled(i64),
+    /// A struct field: a constant offset in bytes (the index operand is a constant).
+    Field(i64),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Op {
+    Bin(BinOp),
+    ICmp(Pred),
+    /// Operands: condition, true value, false value.
+    Select,
+    /// Incoming blocks, parallel to the operands.
+    Phi(Vec<BlockId>),
+    Cast(CastOp),
+    /// Operand 0 is the base pointer; operands 1.. are the indices, one step each.
+    Gep(Vec<GepIndex>),
+    /// Operand 0: the address.
+    Load {
+        bytes: u64,
+        atomic: bool,
+    },
+    /// Operands: value, address.
+    Store {
+        bytes: u64,
+        atomic: bool,
+    },
+    /// Operands: address, value.
+    AtomicRmw {
+        bytes: u64,
+    },
+    /// Operands: address, expected, new.
+    CmpXchg {
+        bytes: u64,
+    },
+    /// Operands: the call's arguments.
+    Call(Callee),
+    Alloca,
+    ExtractValue(Vec<u32>),
+    Br,
+    /// Operand 0: the condition; successors `[true, false]`.
+    CondBr,
+    /// Operand 0: the condition, then the case values; successors `[default, case 0, ...]`.
+    Switch,
+    Ret,
+    Unreachable,
+    Fence,
+    /// Any other instruction, by LLVM's opcode name.
+    Other(&'static str),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Callee {
+    /// A function of the module (defined or declared), by index into [`Module::globals`].
+    Function(usize),
+    InlineAsm,
+    Indirect,
+}
+
+/// A source position from an instruction's `!dbg` attachment.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DebugLoc {
+    pub file: String,
+    pub directory: String,
+    pub line: u32,
+    pub column: u32,
+    /// Where the code was inlined, innermost call site first; the last entry is in the function
+    /// that was analysed.
+    pub inlined_at: Vec<DebugLoc>,
+}
+
+impl DebugLoc {
+    /// The outermost position: the statement of the analysed function itself.
+    pub fn outermost(&self) -> &DebugLoc {
+        self.inlined_at.last().unwrap_or(self)
+    }
+}
+
+impl std::fmt::Display for DebugLoc {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Inst {
+    pub op: Op,
+    pub args: Vec<Val>,
+    pub ty: Ty,
+    /// `None` for constant expressions.
+    pub block: Option<BlockId>,
+    /// The printed instruction, for reports.
+    pub text: String,
+    pub loc: Option<DebugLoc>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Block {
+    pub name: String,
+    pub insts: Vec<InstId>,
+    pub succs: Vec<BlockId>,
+    pub preds: Vec<BlockId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Argument {
+    pub name: String,
+    pub ty: Ty,
+}
+
+/// A defined function. Block 0 is the entry.
+#[derive(Debug, Clone)]
+pub struct Function {
+    pub name: String,
+    /// Index of this function in [`Module::globals`].
+    pub global: usize,
+    pub args: Vec<Argument>,
+    pub blocks: Vec<Block>,
+    pub insts: Vec<Inst>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Global {
+    pub name: String,
+    pub addrspace: u32,
+    pub function: Option<FunctionInfo>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FunctionInfo {
+    pub defined: bool,
+    /// The function carries the `convergent` attribute.
+    pub convergent: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct Module {
+    pub globals: Vec<Global>,
+    pub functions: Vec<Function>,
+}
+
+impl Module {
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
+
+    pub fn callee_name(&self, callee: Callee) -> Option<&str> {
+        match callee {
+            Callee::Function(g) => self.globals.get(g).map(|g| g.name.as_str()),
+            Callee::InlineAsm | Callee::Indirect => None,
+        }
+    }
+}
+
+impl Function {
+    pub fn inst(&self, id: InstId) -> &Inst {
+        &self.insts[id]
+    }
+
+    /// The terminator of a block (its last instruction).
+    pub fn terminator(&self, block: BlockId) -> Option<InstId> {
+        self.blocks[block].insts.last().copied()
+    }
+
+    /// The width of an integer or pointer value (pointers count as 64 bits).
+    pub fn bits(&self, value: Val) -> Option<u32> {
+        match value {
+            Val::Int { bits, .. } => Some(bits),
+            Val::Inst(i) => ty_bits(self.insts[i].ty),
+            Val::Arg(a) => self.args.get(a).and_then(|a| ty_bits(a.ty)),
+            Val::Global(_) | Val::Null => Some(64),
+            Val::Undef | Val::Other => None,
+        }
+    }
+
+    pub fn ty(&self, value: Val) -> Ty {
+        match value {
+            Val::Int { bits, .. } => Ty::Int(bits),
+            Val::Inst(i) => self.insts[i].ty,
+            Val::Arg(a) => self.args.get(a).map(|a| a.ty).unwrap_or(Ty::Other),
+            Val::Global(_) | Val::Null => Ty::Ptr(0),
+            Val::Undef | Val::Other => Ty::Other,
+        }
+    }
+}
+
+fn ty_bits(ty: Ty) -> Option<u32> {
+    match ty {
+        Ty::Int(bits) => Some(bits),
+        Ty::Ptr(_) => Some(64),
+        Ty::Void | Ty::Other => None,
+    }
+}

@@ -1,0 +1,630 @@
+//! Shared-memory races: for every barrier interval, every pair of shared accesses of which one
+//! writes, decide whether two different threads can touch the same bytes.
+//!
+//! Warps are never assumed to run in lock-step (sm_70 and later schedule threads
+//! independently): only block barriers order the threads of a block, and `bar.warp.sync` those of
+//! a warp.
+
+pub mod address;
+mod guards;
+mod solve;
+
+use crate::barriers::{ConvergentOp, SyncRole};
+use crate::cfg::Cfg;
+use crate::divergence::{Divergence, DivergenceInfo};
+use crate::findings::{AccessKind, Finding, Race, RaceAccess, Unproven};
+use crate::intervals::Intervals;
+use crate::ir::{Callee, InstId, Op, Ty, Val};
+use crate::nvvm::{self, Intrinsic};
+use crate::threads::{Geometry, ThreadSet};
+use crate::{Context, VerifyOptions};
+use address::{Address, Failure, Linearizer, Space, VarKey};
+use solve::{Outcome, Side};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// One memory access that may touch shared memory.
+#[derive(Debug, Clone)]
+pub struct Access {
+    pub inst: InstId,
+    pub pointer: Val,
+    pub kind: AccessKind,
+    /// Atomic accesses do not race with each other.
+    pub atomic: bool,
+    /// Bytes touched; `None` when not a constant.
+    pub bytes: Option<u64>,
+    pub space: Space,
+    /// The value a store writes.
+    pub stored: Option<Val>,
+}
+
+impl Access {
+    fn writes(&self) -> bool {
+        self.kind.writes()
+    }
+}
+
+/// The accesses of a kernel that may touch shared memory, and the calls the analysis cannot
+/// look into although they may.
+pub fn accesses(cx: &Context<'_>) -> (Vec<Access>, Vec<(InstId, String)>) {
+    let function = cx.function;
+    let mut found = Vec::new();
+    let mut opaque = Vec::new();
+    for block in &function.blocks {
+        for &id in &block.insts {
+            let inst = function.inst(id);
+            let mut push = |pointer: Val, kind, atomic, bytes, stored| {
+                let space = address::space(cx, pointer);
+                if space != Space::Untracked {
+                    found.push(Access {
+                        inst: id,
+                        pointer,
+                        kind,
+                        atomic,
+                        bytes,
+                        space,
+                        stored,
+                    });
+                }
+            };
+            match &inst.op {
+                Op::Load { bytes, atomic } => {
+                    push(inst.args[0], AccessKind::Read, *atomic, Some(*bytes), None)
+                }
+                Op::Store { bytes, atomic } => push(
+                    inst.args[1],
+                    AccessKind::Write,
+                    *atomic,
+                    Some(*bytes),
+                    Some(inst.args[0]),
+                ),
+                Op::AtomicRmw { bytes } | Op::CmpXchg { bytes } => {
+                    push(inst.args[0], AccessKind::Atomic, true, Some(*bytes), None)
+                }
+                Op::Call(callee) => {
+                    let name = cx.module.callee_name(*callee).unwrap_or("");
+                    match nvvm::classify(name) {
+                        Intrinsic::MemTransfer { reads_arg1 } => {
+                            let length = match inst.args.get(2) {
+                                Some(Val::Int { value, .. }) if *value > 0 => Some(*value as u64),
+                                _ => None,
+                            };
+                            push(inst.args[0], AccessKind::Write, false, length, None);
+                            if reads_arg1 {
+                                push(inst.args[1], AccessKind::Read, false, length, None);
+                            }
+                        }
+                        Intrinsic::Atomic => {
+                            let bytes = match inst.ty {
+                                Ty::Int(bits) => Some(u64::from(bits.div_ceil(8))),
+                                _ => Some(4),
+                            };
+                            if let Some(pointer) = inst.args.first() {
+                                push(*pointer, AccessKind::Atomic, true, bytes, None);
+                            }
+                        }
+                        Intrinsic::Load => {
+                            let bytes = match inst.ty {
+                                Ty::Int(bits) => Some(u64::from(bits.div_ceil(8))),
+                                _ => None,
+                            };
+                            if let Some(pointer) = inst.args.first() {
+                                push(*pointer, AccessKind::Read, false, bytes, None);
+                            }
+                        }
+                        Intrinsic::Unknown => {
+                            let shared_argument = inst.args.iter().any(|a| {
+                                matches!(function.ty(*a), Ty::Ptr(_))
+                                    && address::space(cx, *a) == Space::Unknown
+                            });
+                            // Inline assembly touches memory through pointer operands or
+                            // when it says so (a memory clobber); libdevice's arithmetic
+                            // snippets do neither.
+                            let asm = matches!(callee, Callee::InlineAsm)
+                                && inst.text.contains("~{memory}");
+                            if shared_argument || asm {
+                                opaque.push((
+                                    id,
+                                    if asm {
+                                        "inline assembly may access shared memory".to_string()
+                                    } else {
+                                        format!(
+                                            "the call to `{name}` receives a shared-memory pointer \
+                                             and is not analysed"
+                                        )
+                                    },
+                                ));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    (found, opaque)
+}
+
+/// Everything the pair check needs about one kernel.
+pub struct RaceInput<'a> {
+    pub cfg: &'a Cfg,
+    pub ranges: &'a crate::ranges::Ranges,
+    pub divergence: &'a DivergenceInfo,
+    pub reach: &'a [ThreadSet],
+    pub ops: &'a [ConvergentOp],
+    pub options: &'a VerifyOptions,
+}
+
+/// The barrier intervals of a kernel, at block and at warp level.
+pub fn intervals(cx: &Context<'_>, cfg: &Cfg, ops: &[ConvergentOp]) -> (Intervals, Intervals) {
+    let block: HashSet<InstId> = ops
+        .iter()
+        .filter(|o| o.role == SyncRole::Block)
+        .map(|o| o.inst)
+        .collect();
+    let warp: HashSet<InstId> = ops
+        .iter()
+        .filter(|o| o.role != SyncRole::None)
+        .map(|o| o.inst)
+        .collect();
+    (
+        Intervals::new(cx.function, cfg, &block),
+        Intervals::new(cx.function, cfg, &warp),
+    )
+}
+
+pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
+    let function = cx.function;
+    let (found, opaque) = accesses(cx);
+    let mut findings: Vec<Finding> = opaque
+        .into_iter()
+        .map(|(id, reason)| {
+            Finding::UnprovenRace(Unproven {
+                function: function.name.clone(),
+                inst: cx.inst_ref(id),
+                other: None,
+                culprit: None,
+                reason,
+            })
+        })
+        .collect();
+    let (block_intervals, warp_intervals) = intervals(cx, input.cfg, input.ops);
+    let everyone = ThreadSet::all(cx.threads.count());
+    let active = |access: &Access| -> &ThreadSet {
+        function
+            .inst(access.inst)
+            .block
+            .and_then(|b| input.reach.get(b))
+            .unwrap_or(&everyone)
+    };
+    // Per access: the warp-level intervals that hold it.
+    let warp_membership: Vec<Vec<bool>> = found
+        .iter()
+        .map(|a| {
+            let segment = warp_intervals.segment_of.get(a.inst).copied().flatten();
+            warp_intervals
+                .regions
+                .iter()
+                .map(|r| segment.is_some_and(|s| r[s]))
+                .collect()
+        })
+        .collect();
+
+    // Where threads of a block can part ways: the segments that end in a branch that is not
+    // uniform. Everywhere else all threads go the same way.
+    let parting: Vec<usize> = input
+        .divergence
+        .branches
+        .iter()
+        .filter_map(|b| block_intervals.last_segment_of(b.block))
+        .collect();
+    // Barrier-free reachability from the segments that matter: those of accesses and those
+    // where threads can part.
+    let mut reach: HashMap<usize, Vec<bool>> = HashMap::new();
+    for segment in found
+        .iter()
+        .filter_map(|a| block_intervals.segment_of.get(a.inst).copied().flatten())
+        .chain(parting.iter().copied())
+    {
+        reach
+            .entry(segment)
+            .or_insert_with(|| block_intervals.reachable(segment));
+    }
+    let reaches = |from: usize, to: usize| reach.get(&from).is_some_and(|r| r[to]);
+    // Addresses, guards and variable ranges per interval, access and side of a pair, when no
+    // uniform branch needs deciding case by case.
+    let mut prepared: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>> = HashMap::new();
+    let mut decided: HashSet<(usize, usize)> = HashSet::new();
+    let mut unexpressed: HashSet<usize> = HashSet::new();
+    for (start, region) in block_intervals.regions.iter().enumerate() {
+        let members: Vec<usize> = (0..found.len())
+            .filter(|i| {
+                block_intervals
+                    .segment_of
+                    .get(found[*i].inst)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|s| region[s])
+            })
+            .collect();
+        for (x, &i) in members.iter().enumerate() {
+            for &j in &members[x..] {
+                let (a, b) = (&found[i], &found[j]);
+                if !(a.writes() || b.writes()) || (a.atomic && b.atomic) {
+                    continue;
+                }
+                // Two threads can be at `a` and `b` in one interval only if one access can
+                // follow the other, or the threads part at a non-uniform branch that leads to
+                // both: at uniform branches every thread goes the same way.
+                let (Some(sa), Some(sb)) = (
+                    block_intervals.segment_of[a.inst],
+                    block_intervals.segment_of[b.inst],
+                ) else {
+                    continue;
+                };
+                let together = reaches(sa, sb)
+                    || reaches(sb, sa)
+                    || parting
+                        .iter()
+                        .any(|d| region[*d] && reaches(*d, sa) && reaches(*d, sb));
+                if !together {
+                    continue;
+                }
+                if decided.contains(&(i, j)) {
+                    continue;
+                }
+                // Distinct objects never overlap (distinct parameters are assumed not to: LOOM
+                // marks them `noalias`).
+                if let (Space::Known(p), Space::Known(q)) = (a.space, b.space) {
+                    if p != q {
+                        continue;
+                    }
+                }
+                if input.options.tolerate_same_value_writes && same_value_writes(input, a, b) {
+                    continue;
+                }
+                let different_warps = !warp_membership[i]
+                    .iter()
+                    .zip(&warp_membership[j])
+                    .any(|(x, y)| *x && *y);
+                // Phis whose incoming edge is the same for every thread (a uniform branch before
+                // them) are decided case by case: both threads of a pair take the same edge.
+                let mut queue: Vec<HashMap<InstId, usize>> = vec![HashMap::new()];
+                let mut cases = 0;
+                while let Some(choices) = queue.pop() {
+                    cases += 1;
+                    if cases > 16 {
+                        decided.insert((i, j));
+                        findings.push(unproven(
+                            cx,
+                            a.inst,
+                            Some(b.inst),
+                            "the addresses depend on too many uniform branches",
+                        ));
+                        break;
+                    }
+                    let context = Preparation {
+                        cx,
+                        input,
+                        intervals: &block_intervals,
+                        start,
+                    };
+                    let mut get = |index: usize, side: u8| {
+                        if choices.is_empty() {
+                            prepared
+                                .entry((start, index, side))
+                                .or_insert_with(|| {
+                                    Rc::new(context.prepare(&found[index], side, &choices))
+                                })
+                                .clone()
+                        } else {
+                            Rc::new(context.prepare(&found[index], side, &choices))
+                        }
+                    };
+                    let first = get(i, 0);
+                    let second = get(j, 1);
+                    let (first, second) = match (first.as_ref(), second.as_ref()) {
+                        (Ok(f), Ok(s)) => (f, s),
+                        (Err(Failure::Choice { phi, arity }), _)
+                        | (_, Err(Failure::Choice { phi, arity })) => {
+                            for c in 0..*arity {
+                                let mut more = choices.clone();
+                                more.insert(*phi, c);
+                                queue.push(more);
+                            }
+                            continue;
+                        }
+                        (f, s) => {
+                            for (index, result) in [(i, f), (j, s)] {
+                                if let Err(failure) = result {
+                                    // Global memory is checked for proven races only.
+                                    let quiet = matches!(
+                                        found[index].space,
+                                        Space::Known(o) if !o.is_shared(cx)
+                                    );
+                                    if !quiet && unexpressed.insert(index) {
+                                        findings.push(inexpressible(
+                                            cx,
+                                            found[index].inst,
+                                            failure,
+                                        ));
+                                    }
+                                }
+                            }
+                            break;
+                        }
+                    };
+                    if first.address.base != second.address.base {
+                        continue;
+                    }
+                    let mut ranges = first.ranges.clone();
+                    ranges.extend(second.ranges.iter().map(|(k, v)| (*k, *v)));
+                    let outcome = solve::solve(
+                        cx.threads,
+                        Side {
+                            lin: &first.address.offset,
+                            thread: first.thread.as_deref(),
+                            guards: &first.guards,
+                            active: active(a),
+                            bytes: a.bytes.unwrap_or(1),
+                        },
+                        Side {
+                            lin: &second.address.offset,
+                            thread: second.thread.as_deref(),
+                            guards: &second.guards,
+                            active: active(b),
+                            bytes: b.bytes.unwrap_or(1),
+                        },
+                        different_warps,
+                        &ranges,
+                    );
+                    match outcome {
+                        Outcome::Free => {}
+                        Outcome::Undecided(reason) => {
+                            decided.insert((i, j));
+                            if first.address.base.is_shared(cx) {
+                                findings.push(unproven(cx, a.inst, Some(b.inst), &reason));
+                            }
+                            break;
+                        }
+                        Outcome::Conflict(witness) => {
+                            decided.insert((i, j));
+                            findings.push(report(
+                                cx,
+                                (a, &first.address),
+                                (b, &second.address),
+                                &witness,
+                                block_intervals.starts[start].after,
+                                different_warps,
+                            ));
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    merge_repeats(findings)
+}
+
+/// Races between the same two source positions (an unrolled loop makes many) are reported once,
+/// with a count of the others.
+fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
+    let mut out: Vec<Finding> = Vec::new();
+    for finding in findings {
+        if let Finding::Race(race) = &finding {
+            let key = |r: &Race| {
+                (
+                    r.object.clone(),
+                    r.hazard(),
+                    r.first.inst.loc.as_ref().map(|l| l.outermost().clone()),
+                    r.second.inst.loc.as_ref().map(|l| l.outermost().clone()),
+                )
+            };
+            let mine = key(race);
+            if mine.2.is_some() && mine.3.is_some() {
+                if let Some(Finding::Race(earlier)) = out
+                    .iter_mut()
+                    .find(|f| matches!(f, Finding::Race(r) if key(r) == mine))
+                {
+                    earlier.similar += 1;
+                    continue;
+                }
+            }
+        }
+        out.push(finding);
+    }
+    out
+}
+
+/// What the pair test needs of one access, for one side of a pair.
+struct Prepared {
+    address: Address,
+    /// The thread part of the offset, per thread.
+    thread: Option<Vec<i128>>,
+    guards: Vec<guards::Guard>,
+    ranges: HashMap<VarKey, (i128, i128)>,
+}
+
+struct Preparation<'a> {
+    cx: &'a Context<'a>,
+    input: &'a RaceInput<'a>,
+    intervals: &'a Intervals,
+    start: usize,
+}
+
+impl Preparation<'_> {
+    fn prepare(
+        &self,
+        access: &Access,
+        side: u8,
+        choices: &HashMap<InstId, usize>,
+    ) -> Result<Prepared, Failure> {
+        let mut linearizer = Linearizer {
+            cx: self.cx,
+            cfg: self.input.cfg,
+            value_ranges: self.input.ranges,
+            divergence: self.input.divergence,
+            intervals: self.intervals,
+            start: self.start,
+            access: access.inst,
+            side,
+            choices: choices.clone(),
+            ranges: HashMap::new(),
+            invariant: HashMap::new(),
+        };
+        let address = address_of(&mut linearizer, access)?;
+        let guards = guards_of(self.cx.function, self.input.cfg, &mut linearizer, access);
+        Ok(Prepared {
+            thread: solve::thread_part(self.cx.threads, &address.offset),
+            address,
+            guards,
+            ranges: linearizer.ranges,
+        })
+    }
+}
+
+/// The address of an access, if the analysis can express it.
+fn address_of(linearizer: &mut Linearizer<'_>, access: &Access) -> Result<Address, Failure> {
+    if access.space == Space::Unknown {
+        return Err(Failure::UnknownBase {
+            culprit: None,
+            why: "cannot tell which variable the pointer points into".to_string(),
+        });
+    }
+    if access.bytes.is_none() {
+        return Err(Failure::inexpressible(
+            "the number of bytes it touches is not a constant",
+        ));
+    }
+    linearizer.address(access.pointer)
+}
+
+/// The affine comparisons that hold where an access runs.
+fn guards_of(
+    function: &crate::ir::Function,
+    cfg: &Cfg,
+    linearizer: &mut Linearizer<'_>,
+    access: &Access,
+) -> Vec<guards::Guard> {
+    let Some(block) = function.inst(access.inst).block else {
+        return Vec::new();
+    };
+    let conditions = guards::dominating_conditions(function, cfg, block);
+    guards::guards(linearizer, &conditions)
+}
+
+fn same_value_writes(input: &RaceInput<'_>, a: &Access, b: &Access) -> bool {
+    match (a.stored, b.stored) {
+        (Some(x), Some(y)) if x == y => match x {
+            Val::Int { .. } | Val::Null => true,
+            other => input.divergence.of(other) == Divergence::Uniform,
+        },
+        _ => false,
+    }
+}
+
+fn unproven(cx: &Context<'_>, inst: InstId, other: Option<InstId>, reason: &str) -> Finding {
+    Finding::UnprovenRace(Unproven {
+        function: cx.function.name.clone(),
+        inst: cx.inst_ref(inst),
+        other: other.filter(|o| *o != inst).map(|o| cx.inst_ref(o)),
+        culprit: None,
+        reason: reason.to_string(),
+    })
+}
+
+/// An access the analysis cannot express, and why.
+fn inexpressible(cx: &Context<'_>, inst: InstId, failure: &Failure) -> Finding {
+    Finding::UnprovenRace(Unproven {
+        function: cx.function.name.clone(),
+        inst: cx.inst_ref(inst),
+        other: None,
+        culprit: failure.culprit().map(|c| cx.inst_ref(c)),
+        reason: failure.reason().to_string(),
+    })
+}
+
+/// A name for a variable of the witness, in the IR's terms.
+fn variable_name(cx: &Context<'_>, key: &VarKey) -> Option<String> {
+    match key {
+        VarKey::Shared { value, .. } => Some(match value {
+            Val::Arg(a) => match cx.function.args.get(*a) {
+                Some(arg) if !arg.name.is_empty() => format!("%{}", arg.name),
+                _ => format!("argument {a}"),
+            },
+            Val::Inst(i) => {
+                let text = &cx.function.inst(*i).text;
+                match text.split_once(" = ") {
+                    Some((name, _)) => name.to_string(),
+                    None => format!("`{text}`"),
+                }
+            }
+            _ => return None,
+        }),
+        _ => None,
+    }
+}
+
+fn report(
+    cx: &Context<'_>,
+    (a, _): (&Access, &Address),
+    (b, second): (&Access, &Address),
+    witness: &solve::Witness,
+    interval_start: Option<InstId>,
+    across_warps_only: bool,
+) -> Finding {
+    let geometry = cx.threads.geometry();
+    let object = second.base.name(cx);
+    let assumptions: Vec<(String, i128)> = witness
+        .values
+        .iter()
+        .filter_map(|(key, value)| variable_name(cx, key).map(|name| (name, *value)))
+        .collect();
+    let unconfirmed: Vec<String> = witness
+        .values
+        .iter()
+        .filter(|(key, _)| !key.is_free())
+        .filter_map(|(key, _)| variable_name(cx, key))
+        .collect();
+    let side = |access: &Access, thread: usize, offset: i128| RaceAccess {
+        inst: cx.inst_ref(access.inst),
+        kind: access.kind,
+        thread: geometry.thread(thread),
+        offset,
+        bytes: access.bytes.unwrap_or(1),
+    };
+    let race = Race {
+        function: cx.function.name.clone(),
+        object,
+        shared_memory: second.base.is_shared(cx),
+        first: side(a, witness.first_thread, witness.first_offset),
+        second: side(b, witness.second_thread, witness.second_offset),
+        interval_start: interval_start.map(|i| cx.inst_ref(i)),
+        assumptions,
+        across_warps_only,
+        similar: 0,
+        needs_threads: matches!(geometry, Geometry::UpTo(_))
+            .then(|| (witness.first_thread.max(witness.second_thread) + 1) as u32),
+    };
+    if unconfirmed.is_empty() {
+        Finding::Race(Box::new(race))
+    } else {
+        // The conflict needs particular values of things loaded or computed at run time: it is
+        // possible, not proven.
+        Finding::UnprovenRace(Unproven {
+            function: race.function.clone(),
+            inst: race.first.inst.clone(),
+            other: Some(race.second.inst.clone()),
+            culprit: None,
+            reason: format!(
+                "{} and {} conflict on `{}` if {} take particular values",
+                race.first.thread,
+                race.second.thread,
+                race.object,
+                unconfirmed.join(", ")
+            ),
+        })
+    }
+}

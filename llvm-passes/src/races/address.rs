@@ -1,0 +1,1059 @@
+//! Shared-memory addresses as affine expressions.
+//!
+//! An address is a shared variable plus a byte offset
+//!
+//! ```text
+//! offset = constant + Σ c·T(thread) + Σ c·x
+//! ```
+//!
+//! where each `T` is a value that depends on the thread id alone (evaluated exactly, thread by
+//! thread, so `tid & 31` or `(tid >> 5) * 33` are as good as `tid`), and each `x` is a variable:
+//! a uniform value both threads of a pair see the same (a kernel parameter, a block id, a loop
+//! counter of a loop with a barrier, as it was when the interval began), or a per-thread one with
+//! a range (how many iterations of a barrier-free loop a thread has run). Anything else (a value
+//! loaded by each thread, a product of two unknowns) cannot be expressed, and the access is
+//! reported as one the analysis could not decide.
+
+use crate::cfg::Cfg;
+use crate::divergence::{Divergence, DivergenceInfo};
+use crate::intervals::Intervals;
+use crate::ir::{BinOp, CastOp, Function, GepIndex, InstId, Op, Pred, Ty, Val};
+use crate::nvvm::{self, Intrinsic, Sreg};
+use crate::threads::{Geometry, ThreadValues};
+use crate::Context;
+use std::collections::HashMap;
+
+/// Stands for "no bound" in variable ranges.
+pub const UNBOUNDED: i128 = 1 << 100;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VarKey {
+    /// A uniform value, the same for both threads of a pair. `in_interval`: the instance
+    /// computed inside the interval, as opposed to the one from before it began. `invariant`:
+    /// the value is the same for the whole kernel (parameters, block ids and their arithmetic).
+    Shared {
+        value: Val,
+        in_interval: bool,
+        invariant: bool,
+    },
+    /// How many times a thread has gone round the loop of an induction variable (`phi`) since
+    /// it started; `side` says which thread of the pair.
+    Iterations { side: u8, phi: InstId },
+    /// 0 or 1: whether a thread has already advanced a loop counter past the interval's barrier.
+    Advanced { side: u8, phi: InstId },
+    /// How many iterations of a uniform loop ran before the interval began (shared).
+    Completed { phi: InstId },
+    /// A thread coordinate, when the block's shape is unknown and threads cannot be enumerated.
+    Thread { side: u8, axis: u8 },
+}
+
+impl VarKey {
+    /// Whether a conflict that needs a particular value of this variable is still a proven one:
+    /// kernel parameters and block ids can take any value, iteration counts any in their range.
+    pub fn is_free(&self) -> bool {
+        match self {
+            VarKey::Shared { invariant, .. } => *invariant,
+            _ => true,
+        }
+    }
+}
+
+/// A value that depends on the thread id alone, times a coefficient.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadTerm {
+    pub value: Val,
+    pub coeff: i128,
+    /// Read the value as signed (it was sign-extended, or never extended).
+    pub signed: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Lin {
+    pub konst: i128,
+    pub thread: Vec<ThreadTerm>,
+    pub vars: Vec<(VarKey, i128)>,
+}
+
+impl Lin {
+    fn constant(konst: i128) -> Lin {
+        Lin {
+            konst,
+            ..Lin::default()
+        }
+    }
+
+    fn var(key: VarKey) -> Lin {
+        Lin {
+            vars: vec![(key, 1)],
+            ..Lin::default()
+        }
+    }
+
+    // Coefficients and constants stay far below i128's range: addresses are 64-bit, scales
+    // come from 64-bit constants, and `UNBOUNDED` ranges are only multiplied by saturation.
+    fn add(mut self, other: Lin) -> Lin {
+        self.konst = self.konst.saturating_add(other.konst);
+        self.thread.extend(other.thread);
+        for (key, coeff) in other.vars {
+            match self.vars.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, c)) => *c = c.saturating_add(coeff),
+                None => self.vars.push((key, coeff)),
+            }
+        }
+        self.vars.retain(|(_, c)| *c != 0);
+        self
+    }
+
+    fn scale(mut self, factor: i128) -> Lin {
+        self.konst = self.konst.saturating_mul(factor);
+        for t in &mut self.thread {
+            t.coeff = t.coeff.saturating_mul(factor);
+        }
+        for (_, c) in &mut self.vars {
+            *c = c.saturating_mul(factor);
+        }
+        self.vars.retain(|(_, c)| *c != 0);
+        self.thread.retain(|t| t.coeff != 0);
+        self
+    }
+}
+
+/// A memory object an access can touch: a global variable (in shared or global memory), or the
+/// array a pointer parameter points to (global memory).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Object {
+    Global(usize),
+    Param(usize),
+}
+
+impl Object {
+    pub fn is_shared(self, cx: &Context<'_>) -> bool {
+        match self {
+            Object::Global(g) => cx.module.globals[g].addrspace == 3,
+            Object::Param(_) => false,
+        }
+    }
+
+    pub fn name(self, cx: &Context<'_>) -> String {
+        match self {
+            Object::Global(g) => cx.module.globals[g].name.clone(),
+            Object::Param(a) => match cx.function.args.get(a) {
+                Some(arg) if !arg.name.is_empty() => format!("%{}", arg.name),
+                _ => format!("argument {a}"),
+            },
+        }
+    }
+}
+
+/// An address: a memory object and a byte offset into it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Address {
+    pub base: Object,
+    pub offset: Lin,
+}
+
+/// Why an address could not be expressed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Failure {
+    /// The pointer may point into shared memory, but to which variable is unknown.
+    UnknownBase {
+        culprit: Option<InstId>,
+        why: String,
+    },
+    /// The offset is not affine in the analysis's terms; `culprit` is the value that is not.
+    Inexpressible {
+        culprit: Option<InstId>,
+        why: String,
+    },
+    /// The address goes through a phi whose incoming edge is the same for every thread: decide
+    /// each of its `arity` cases separately.
+    Choice { phi: InstId, arity: usize },
+}
+
+impl Failure {
+    pub fn inexpressible(why: &str) -> Failure {
+        Failure::Inexpressible {
+            culprit: None,
+            why: why.to_string(),
+        }
+    }
+
+    /// The value the failure is about, if one.
+    pub fn culprit(&self) -> Option<InstId> {
+        match self {
+            Failure::UnknownBase { culprit, .. } | Failure::Inexpressible { culprit, .. } => {
+                *culprit
+            }
+            Failure::Choice { .. } => None,
+        }
+    }
+
+    pub fn reason(&self) -> &str {
+        match self {
+            Failure::UnknownBase { why, .. } | Failure::Inexpressible { why, .. } => why,
+            Failure::Choice { .. } => "the address depends on a uniform branch",
+        }
+    }
+}
+
+/// Where the pointer of an access may point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// Certainly into this object.
+    Known(Object),
+    /// Possibly into shared memory, but it is not known where.
+    Unknown,
+    /// Private or constant memory, or global memory the analysis does not track (a pointer
+    /// loaded from memory, or one of several parameters): never reported.
+    Untracked,
+}
+
+pub fn space(cx: &Context<'_>, pointer: Val) -> Space {
+    let mut roots = Vec::new();
+    collect_roots(cx, pointer, &mut roots, 0, &mut Vec::new());
+    if roots.contains(&Space::Unknown) {
+        return Space::Unknown;
+    }
+    let known: Vec<Object> = roots
+        .iter()
+        .filter_map(|r| match r {
+            Space::Known(o) => Some(*o),
+            _ => None,
+        })
+        .collect();
+    let any_shared = known.iter().any(|o| o.is_shared(cx));
+    match known.as_slice() {
+        [] if cx.function.ty(pointer) == Ty::Ptr(3) => Space::Unknown,
+        [] => Space::Untracked,
+        [o, rest @ ..] if rest.iter().all(|r| r == o) && !roots.contains(&Space::Untracked) => {
+            Space::Known(*o)
+        }
+        _ if any_shared => Space::Unknown,
+        _ => Space::Untracked,
+    }
+}
+
+fn collect_roots(
+    cx: &Context<'_>,
+    value: Val,
+    roots: &mut Vec<Space>,
+    depth: usize,
+    seen: &mut Vec<InstId>,
+) {
+    if depth > 64 {
+        roots.push(Space::Unknown);
+        return;
+    }
+    match value {
+        Val::Global(g) => {
+            let global = &cx.module.globals[g];
+            // Constant memory (4) is read-only.
+            roots.push(if global.function.is_none() && global.addrspace != 4 {
+                Space::Known(Object::Global(g))
+            } else {
+                Space::Untracked
+            });
+        }
+        Val::Arg(a) => roots.push(match cx.function.args.get(a).map(|a| a.ty) {
+            Some(Ty::Ptr(3)) => Space::Unknown,
+            // A kernel's generic pointer parameters point to global memory: the host cannot
+            // know a block's shared addresses.
+            Some(Ty::Ptr(0 | 1)) => Space::Known(Object::Param(a)),
+            _ => Space::Untracked,
+        }),
+        Val::Inst(id) => {
+            if seen.contains(&id) {
+                return;
+            }
+            seen.push(id);
+            let inst = cx.function.inst(id);
+            match &inst.op {
+                Op::Gep(_) | Op::Cast(CastOp::AddrSpaceCast | CastOp::BitCast | CastOp::Freeze) => {
+                    collect_roots(cx, inst.args[0], roots, depth + 1, seen)
+                }
+                Op::Phi(_) => {
+                    for a in &inst.args {
+                        collect_roots(cx, *a, roots, depth + 1, seen);
+                    }
+                }
+                Op::Select => {
+                    for a in &inst.args[1..] {
+                        collect_roots(cx, *a, roots, depth + 1, seen);
+                    }
+                }
+                Op::Alloca => roots.push(Space::Untracked),
+                // A pointer from memory or a call: a generic or shared one may point anywhere.
+                _ => roots.push(if inst.ty == Ty::Ptr(3) || inst.ty == Ty::Ptr(0) {
+                    Space::Unknown
+                } else {
+                    Space::Untracked
+                }),
+            }
+        }
+        Val::Null | Val::Undef | Val::Int { .. } | Val::Other => roots.push(Space::Untracked),
+    }
+}
+
+/// Linearises the addresses of the accesses of one interval, for one thread of a pair.
+pub struct Linearizer<'a> {
+    pub cx: &'a Context<'a>,
+    pub cfg: &'a Cfg,
+    /// What interval analysis knows of the values' ranges.
+    pub value_ranges: &'a crate::ranges::Ranges,
+    pub divergence: &'a DivergenceInfo,
+    pub intervals: &'a Intervals,
+    /// The interval (index into `intervals.starts`).
+    pub start: usize,
+    /// The access whose address is linearised.
+    pub access: InstId,
+    /// Which thread of the pair (0 or 1).
+    pub side: u8,
+    /// For phis whose incoming edge is uniform: which edge this case takes.
+    pub choices: HashMap<InstId, usize>,
+    /// Ranges of the variables met, filled in as they are met.
+    pub ranges: HashMap<VarKey, (i128, i128)>,
+    /// Which values are the same in the whole kernel (memoised).
+    pub invariant: HashMap<InstId, bool>,
+}
+
+impl Linearizer<'_> {
+    fn threads(&self) -> &ThreadValues<'_> {
+        self.cx.threads
+    }
+
+    fn function(&self) -> &Function {
+        self.cx.function
+    }
+
+    pub fn address(&mut self, pointer: Val) -> Result<Address, Failure> {
+        self.pointer(pointer, 0)
+    }
+
+    fn pointer(&mut self, value: Val, depth: usize) -> Result<Address, Failure> {
+        if depth > 64 {
+            return Err(Failure::inexpressible("address computation too deep"));
+        }
+        match value {
+            Val::Global(g) => {
+                let global = &self.cx.module.globals[g];
+                if global.function.is_none() {
+                    Ok(Address {
+                        base: Object::Global(g),
+                        offset: Lin::default(),
+                    })
+                } else {
+                    Err(Failure::UnknownBase {
+                        culprit: None,
+                        why: format!("`@{}` is a function", global.name),
+                    })
+                }
+            }
+            Val::Arg(a) if matches!(self.function().ty(value), Ty::Ptr(0 | 1)) => Ok(Address {
+                base: Object::Param(a),
+                offset: Lin::default(),
+            }),
+            Val::Inst(id) => {
+                let inst = self.function().inst(id).clone();
+                match &inst.op {
+                    Op::Cast(CastOp::AddrSpaceCast | CastOp::BitCast | CastOp::Freeze) => {
+                        self.pointer(inst.args[0], depth + 1)
+                    }
+                    Op::Gep(steps) => {
+                        let mut address = self.pointer(inst.args[0], depth + 1)?;
+                        for (step, index) in steps.iter().zip(&inst.args[1..]) {
+                            let part = match step {
+                                GepIndex::Field(offset) => Lin::constant(i128::from(*offset)),
+                                GepIndex::Scaled(scale) => {
+                                    self.int(*index, true, depth + 1)?.scale(i128::from(*scale))
+                                }
+                            };
+                            address.offset = address.offset.add(part);
+                        }
+                        Ok(address)
+                    }
+                    Op::Phi(_) => self.pointer_phi(id, depth),
+                    Op::Select if inst.args[1] == inst.args[2] => {
+                        self.pointer(inst.args[1], depth + 1)
+                    }
+                    _ => Err(Failure::UnknownBase {
+                        culprit: Some(id),
+                        why: "is a pointer the analysis cannot follow".to_string(),
+                    }),
+                }
+            }
+            _ => Err(Failure::UnknownBase {
+                culprit: None,
+                why: "the pointer is neither a variable nor a parameter".to_string(),
+            }),
+        }
+    }
+
+    /// A pointer phi: only an induction (`p = phi [start], [p + step]`) has a known base.
+    fn pointer_phi(&mut self, phi: InstId, depth: usize) -> Result<Address, Failure> {
+        if induction(self.cx.function, self.cfg, phi).is_none() {
+            if let Some(Err(Failure::Choice { .. })) | Some(Ok(_)) = self.uniform_choice_probe(phi)
+            {
+                return match self.choices.get(&phi) {
+                    Some(c) => {
+                        let value = self.function().inst(phi).args.get(*c).copied();
+                        match value {
+                            Some(v) => self.pointer(v, depth + 1),
+                            None => Err(self.cannot(phi, "has no such incoming value")),
+                        }
+                    }
+                    None => Err(Failure::Choice {
+                        phi,
+                        arity: self.function().inst(phi).args.len(),
+                    }),
+                };
+            }
+        }
+        let Some(induction) = induction(self.cx.function, self.cfg, phi) else {
+            return Err(Failure::Inexpressible {
+                culprit: Some(phi),
+                why: "merges different addresses".to_string(),
+            });
+        };
+        let mut address = self.pointer(induction.start, depth + 1)?;
+        let progress = self.progress(phi, &induction)?;
+        address.offset = address.offset.add(progress);
+        Ok(address)
+    }
+
+    /// The integer `value` as an affine expression; `signed` says how thread values are read.
+    /// An integer operand of a guard or address, as an affine expression.
+    pub fn integer(&mut self, value: Val, signed: bool) -> Result<Lin, Failure> {
+        self.int(value, signed, 0)
+    }
+
+    fn int(&mut self, value: Val, signed: bool, depth: usize) -> Result<Lin, Failure> {
+        if depth > 64 {
+            return Err(Failure::inexpressible("index computation too deep"));
+        }
+        if self.threads().is_evaluable(value) {
+            if let Val::Int { value, bits } = value {
+                return Ok(Lin::constant(constant(value, bits, signed)));
+            }
+            return Ok(Lin {
+                thread: vec![ThreadTerm {
+                    value,
+                    coeff: 1,
+                    signed,
+                }],
+                ..Lin::default()
+            });
+        }
+        let id = match value {
+            Val::Int { value, bits } => return Ok(Lin::constant(constant(value, bits, signed))),
+            Val::Arg(_) => return Ok(self.shared(value, false, true)),
+            Val::Inst(id) => id,
+            Val::Null => return Ok(Lin::constant(0)),
+            Val::Global(_) | Val::Undef | Val::Other => {
+                return Err(Failure::inexpressible(
+                    "the index is not an integer expression",
+                ))
+            }
+        };
+        let inst = self.function().inst(id).clone();
+        let args = &inst.args;
+        let constant_of = |v: &Val| match v {
+            Val::Int { value, .. } => Some(*value),
+            _ => None,
+        };
+        match &inst.op {
+            Op::Bin(BinOp::Add | BinOp::Or { disjoint: true }) => {
+                let a = self.int(args[0], signed, depth + 1)?;
+                let b = self.int(args[1], signed, depth + 1)?;
+                Ok(a.add(b))
+            }
+            Op::Bin(BinOp::Sub) => {
+                let a = self.int(args[0], signed, depth + 1)?;
+                let b = self.int(args[1], signed, depth + 1)?;
+                Ok(a.add(b.scale(-1)))
+            }
+            Op::Bin(BinOp::Mul) if constant_of(&args[1]).is_some() => {
+                let c = constant_of(&args[1]).unwrap_or(0);
+                Ok(self.int(args[0], signed, depth + 1)?.scale(c))
+            }
+            Op::Bin(BinOp::Mul) if constant_of(&args[0]).is_some() => {
+                let c = constant_of(&args[0]).unwrap_or(0);
+                Ok(self.int(args[1], signed, depth + 1)?.scale(c))
+            }
+            Op::Bin(BinOp::Shl) if constant_of(&args[1]).is_some_and(|c| (0..64).contains(&c)) => {
+                let c = constant_of(&args[1]).unwrap_or(0);
+                Ok(self.int(args[0], signed, depth + 1)?.scale(1i128 << c))
+            }
+            Op::Cast(CastOp::SExt) => self.int(args[0], true, depth + 1),
+            Op::Cast(CastOp::ZExt) => self.int(args[0], false, depth + 1),
+            // Truncation is assumed not to wrap, as for the additions above: an index that
+            // wraps around is an out-of-bounds access, which this analysis does not judge.
+            Op::Cast(CastOp::Trunc | CastOp::Freeze) => self.int(args[0], signed, depth + 1),
+            Op::Select if args[1] == args[2] => self.int(args[1], signed, depth + 1),
+            _ => self.leaf(id, depth),
+        }
+    }
+
+    /// A value the arithmetic above does not decompose.
+    fn leaf(&mut self, id: InstId, depth: usize) -> Result<Lin, Failure> {
+        let value = Val::Inst(id);
+        if self.is_invariant(id) {
+            return Ok(self.shared(value, false, true));
+        }
+        let inst = self.function().inst(id).clone();
+        if let Some(lin) = self.same_incoming(id, depth) {
+            return Ok(lin);
+        }
+        if let Some(choice) = self.uniform_choice(id, depth) {
+            return choice;
+        }
+        if let (Op::Call(callee), Geometry::Unknown) = (&inst.op, self.threads().geometry()) {
+            if let Some(Intrinsic::Sreg(Sreg::Tid(axis))) =
+                self.cx.module.callee_name(*callee).map(nvvm::classify)
+            {
+                let key = VarKey::Thread {
+                    side: self.side,
+                    axis: axis as u8,
+                };
+                let max = if axis == 2 { 63 } else { 1023 };
+                self.ranges.insert(key, (0, max));
+                return Ok(Lin::var(key));
+            }
+        }
+        let Some(def) = self.intervals.segment_of.get(id).copied().flatten() else {
+            return Err(self.cannot(id, "is not computed where the analysis can follow it"));
+        };
+        let Some(target) = self
+            .intervals
+            .segment_of
+            .get(self.access)
+            .copied()
+            .flatten()
+        else {
+            return Err(self.cannot(id, "is not computed where the analysis can follow it"));
+        };
+        let uniform = self.divergence.of(value) == Divergence::Uniform;
+        let in_interval = self.intervals.regions[self.start][def];
+        let is_phi = matches!(inst.op, Op::Phi(_));
+        let differs = if matches!(inst.op, Op::Load { .. }) {
+            "is loaded from memory and may differ between threads"
+        } else {
+            "differs between threads in a way the analysis cannot follow"
+        };
+        if !in_interval {
+            // Computed before the interval began: one instance for the whole interval.
+            if !uniform {
+                return Err(self.cannot(id, differs));
+            }
+            if is_phi {
+                if let Some(induction) = induction(self.cx.function, self.cfg, id) {
+                    let start = self.int(induction.start, true, depth + 1)?;
+                    return Ok(start.add(self.completed(id, &induction)));
+                }
+            }
+            return Ok(self.shared(value, false, false));
+        }
+        if self.intervals.cyclic[def] {
+            // Inside a barrier-free loop: each thread has its own iteration.
+            if is_phi {
+                if let Some(induction) = induction(self.cx.function, self.cfg, id) {
+                    let start = self.int(induction.start, true, depth + 1)?;
+                    let key = VarKey::Iterations {
+                        side: self.side,
+                        phi: id,
+                    };
+                    let bound = self.iteration_bound(id, &induction);
+                    self.ranges.insert(key, (0, bound));
+                    return Ok(start.add(Lin::var(key).scale(induction.step)));
+                }
+            }
+            return Err(self.cannot(
+                id,
+                "changes from one iteration of a barrier-free loop to the next",
+            ));
+        }
+        let all = self.intervals.all_paths_pass(self.start, def, target);
+        let some = self.intervals.some_path_passes(self.start, def, target);
+        if uniform && is_phi {
+            if let Some(induction) = induction(self.cx.function, self.cfg, id) {
+                // A counter of a loop with a barrier: as it was when the interval began, plus
+                // one step if this thread has already gone round the loop's back edge.
+                let start = self.int(induction.start, true, depth + 1)?;
+                let mut lin = start.add(self.completed(id, &induction));
+                if all {
+                    lin = lin.add(Lin::constant(induction.step));
+                } else if some {
+                    let key = VarKey::Advanced {
+                        side: self.side,
+                        phi: id,
+                    };
+                    self.ranges.insert(key, (0, 1));
+                    lin = lin.add(Lin::var(key).scale(induction.step));
+                }
+                return Ok(lin);
+            }
+        }
+        if uniform && all {
+            return Ok(self.shared(value, true, false));
+        }
+        if uniform && !some {
+            return Ok(self.shared(value, false, false));
+        }
+        if !uniform {
+            return Err(self.cannot(id, differs));
+        }
+        Err(self.cannot(
+            id,
+            "may or may not have been recomputed since the interval began",
+        ))
+    }
+
+    /// A phi whose incoming values are all the same affine expression (a store sunk out of
+    /// the two arms of an `if`, say) is that expression, whichever way each thread came.
+    fn same_incoming(&mut self, phi: InstId, depth: usize) -> Option<Lin> {
+        let inst = self.function().inst(phi).clone();
+        if !matches!(inst.op, Op::Phi(_)) || inst.args.is_empty() {
+            return None;
+        }
+        let first = self.int(inst.args[0], true, depth + 1).ok()?;
+        for value in &inst.args[1..] {
+            let other = self.int(*value, true, depth + 1).ok()?;
+            if !self.same_lin(&first, &other) {
+                return None;
+            }
+        }
+        Some(first)
+    }
+
+    /// A phi that is not a loop counter and whose incoming edge every thread takes alike (the
+    /// branches before it are uniform), computed once where both threads of a pair see the same
+    /// instance: the incoming value of the case being decided.
+    fn uniform_choice(&mut self, phi: InstId, depth: usize) -> Option<Result<Lin, Failure>> {
+        let inst = self.function().inst(phi).clone();
+        if !matches!(inst.op, Op::Phi(_)) || induction(self.cx.function, self.cfg, phi).is_some() {
+            return None;
+        }
+        if self.divergence.control_of(phi) != Divergence::Uniform {
+            return None;
+        }
+        let def = self.intervals.segment_of.get(phi).copied().flatten()?;
+        let target = self
+            .intervals
+            .segment_of
+            .get(self.access)
+            .copied()
+            .flatten()?;
+        let in_interval = self.intervals.regions[self.start][def];
+        let one_instance = !in_interval
+            || (!self.intervals.cyclic[def]
+                && self.intervals.all_paths_pass(self.start, def, target));
+        if !one_instance {
+            return None;
+        }
+        Some(match self.choices.get(&phi) {
+            Some(c) => match inst.args.get(*c) {
+                Some(value) => self.int(*value, true, depth + 1),
+                None => Err(self.cannot(phi, "has no such incoming value")),
+            },
+            None => Err(Failure::Choice {
+                phi,
+                arity: inst.args.len(),
+            }),
+        })
+    }
+
+    /// Whether `phi` qualifies as a uniform choice (see [`Self::uniform_choice`]), without
+    /// linearising its incoming values.
+    fn uniform_choice_probe(&mut self, phi: InstId) -> Option<Result<(), Failure>> {
+        let saved = self.choices.remove(&phi);
+        let probe = self.uniform_choice(phi, 0).map(|r| r.map(|_| ()));
+        if let Some(c) = saved {
+            self.choices.insert(phi, c);
+        }
+        probe
+    }
+
+    /// Whether two expressions have the same value in every thread.
+    fn same_lin(&self, a: &Lin, b: &Lin) -> bool {
+        if a.konst != b.konst || a.vars.len() != b.vars.len() {
+            return false;
+        }
+        if !a.vars.iter().all(|v| b.vars.contains(v)) {
+            return false;
+        }
+        if a.thread == b.thread {
+            return true;
+        }
+        let threads = self.cx.threads;
+        let part = |lin: &Lin| -> Option<Vec<i128>> {
+            let mut total = vec![0i128; threads.count()];
+            for term in &lin.thread {
+                let values = threads.values(term.value)?;
+                let bits = threads.bits(term.value).unwrap_or(64);
+                for (t, v) in values.iter().enumerate() {
+                    let x = if term.signed {
+                        i128::from(crate::threads::signed(*v, bits))
+                    } else {
+                        i128::from(*v)
+                    };
+                    total[t] = total[t].saturating_add(term.coeff.saturating_mul(x));
+                }
+            }
+            Some(total)
+        };
+        threads.count() > 0 && matches!((part(a), part(b)), (Some(x), Some(y)) if x == y)
+    }
+
+    fn cannot(&self, id: InstId, why: &str) -> Failure {
+        Failure::Inexpressible {
+            culprit: Some(id),
+            why: why.to_string(),
+        }
+    }
+
+    fn shared(&mut self, value: Val, in_interval: bool, invariant: bool) -> Lin {
+        let key = VarKey::Shared {
+            value,
+            in_interval,
+            invariant,
+        };
+        let bits = self.function().bits(value).unwrap_or(64);
+        let full = if bits >= 64 {
+            (-UNBOUNDED, UNBOUNDED)
+        } else {
+            (-(1i128 << (bits - 1)), (1i128 << bits) - 1)
+        };
+        let range = match self.value_ranges.of(self.cx.function, value) {
+            Some((lo, hi)) => (lo.max(full.0), hi.min(full.1)),
+            None => full,
+        };
+        self.ranges.insert(key, range);
+        Lin::var(key)
+    }
+
+    fn completed(&mut self, phi: InstId, induction: &Induction) -> Lin {
+        let key = VarKey::Completed { phi };
+        self.ranges.insert(key, (0, UNBOUNDED));
+        Lin::var(key).scale(induction.step)
+    }
+
+    /// The progress of a pointer induction since its start, in the current interval.
+    fn progress(&mut self, phi: InstId, induction: &Induction) -> Result<Lin, Failure> {
+        let def = self.intervals.segment_of.get(phi).copied().flatten();
+        let target = self
+            .intervals
+            .segment_of
+            .get(self.access)
+            .copied()
+            .flatten();
+        let (Some(def), Some(target)) = (def, target) else {
+            return Err(self.cannot(phi, "is not computed where the analysis can follow it"));
+        };
+        let uniform = self.divergence.of(Val::Inst(phi)) == Divergence::Uniform;
+        if self.intervals.regions[self.start][def] && self.intervals.cyclic[def] {
+            let key = VarKey::Iterations {
+                side: self.side,
+                phi,
+            };
+            let bound = self.iteration_bound(phi, induction);
+            self.ranges.insert(key, (0, bound));
+            return Ok(Lin::var(key).scale(induction.step));
+        }
+        if !uniform {
+            return Err(self.cannot(
+                phi,
+                "differs between threads in a way the analysis cannot follow",
+            ));
+        }
+        let mut lin = self.completed(phi, induction);
+        if self.intervals.regions[self.start][def] {
+            if self.intervals.all_paths_pass(self.start, def, target) {
+                lin = lin.add(Lin::constant(induction.step));
+            } else if self.intervals.some_path_passes(self.start, def, target) {
+                let key = VarKey::Advanced {
+                    side: self.side,
+                    phi,
+                };
+                self.ranges.insert(key, (0, 1));
+                lin = lin.add(Lin::var(key).scale(induction.step));
+            }
+        }
+        Ok(lin)
+    }
+
+    /// Whether a value is the same in the whole kernel: computed from parameters, block ids and
+    /// block dimensions, without memory or phis.
+    fn is_invariant(&mut self, id: InstId) -> bool {
+        if let Some(known) = self.invariant.get(&id) {
+            return *known;
+        }
+        self.invariant.insert(id, false);
+        let inst = self.function().inst(id).clone();
+        let operands = |this: &mut Self| {
+            inst.args.iter().all(|a| match a {
+                Val::Inst(i) => this.is_invariant(*i),
+                _ => true,
+            })
+        };
+        let result = match &inst.op {
+            Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_) | Op::Gep(_) => operands(self),
+            Op::ExtractValue(_) => operands(self),
+            Op::Call(callee) => match self.cx.module.callee_name(*callee).map(nvvm::classify) {
+                Some(Intrinsic::Sreg(Sreg::BlockUniform | Sreg::Ntid(_) | Sreg::WarpSize)) => true,
+                Some(Intrinsic::Pure) => operands(self),
+                _ => false,
+            },
+            _ => false,
+        };
+        self.invariant.insert(id, result);
+        result
+    }
+
+    /// An upper bound on the iteration count of an induction variable at the access, if its
+    /// loop's exit test compares it with a thread-evaluable limit.
+    fn iteration_bound(&self, phi: InstId, induction: &Induction) -> i128 {
+        bound(self.cx, self.cfg, phi, induction, self.access).unwrap_or(UNBOUNDED)
+    }
+}
+
+fn constant(value: i128, bits: u32, signed: bool) -> i128 {
+    if signed || bits >= 64 || value >= 0 {
+        value
+    } else {
+        value + (1i128 << bits)
+    }
+}
+
+/// `phi = phi [start, outside the loop], [phi + step, around the loop]`.
+#[derive(Debug, Clone, Copy)]
+pub struct Induction {
+    pub start: Val,
+    /// Units of the integer, or bytes for a pointer.
+    pub step: i128,
+    /// The value on the back edge.
+    pub next: Val,
+}
+
+pub fn induction(function: &Function, cfg: &Cfg, phi: InstId) -> Option<Induction> {
+    let inst = function.inst(phi);
+    let Op::Phi(blocks) = &inst.op else {
+        return None;
+    };
+    let header = inst.block?;
+    let mut start = None;
+    let mut next = None;
+    for (value, from) in inst.args.iter().zip(blocks) {
+        let back_edge =
+            *from < function.blocks.len() && cfg.reachable[*from] && cfg.dominates(header, *from);
+        let slot = if back_edge { &mut next } else { &mut start };
+        match slot {
+            None => *slot = Some(*value),
+            Some(v) if v == value => {}
+            Some(_) => return None,
+        }
+    }
+    let (start, next) = (start?, next?);
+    let step = step_from(function, next, phi, 0)?;
+    Some(Induction { start, step, next })
+}
+
+/// `value - phi` if `value` is `phi` plus constants.
+fn step_from(function: &Function, value: Val, phi: InstId, depth: usize) -> Option<i128> {
+    if value == Val::Inst(phi) {
+        return Some(0);
+    }
+    if depth > 16 {
+        return None;
+    }
+    let Val::Inst(id) = value else { return None };
+    let inst = function.inst(id);
+    let constant_of = |v: &Val| match v {
+        Val::Int { value, .. } => Some(*value),
+        _ => None,
+    };
+    match &inst.op {
+        Op::Bin(BinOp::Add | BinOp::Or { disjoint: true }) => {
+            if let Some(c) = constant_of(&inst.args[1]) {
+                Some(step_from(function, inst.args[0], phi, depth + 1)? + c)
+            } else {
+                let c = constant_of(&inst.args[0])?;
+                Some(step_from(function, inst.args[1], phi, depth + 1)? + c)
+            }
+        }
+        Op::Bin(BinOp::Sub) => {
+            let c = constant_of(&inst.args[1])?;
+            Some(step_from(function, inst.args[0], phi, depth + 1)? - c)
+        }
+        Op::Gep(steps) => {
+            let mut total = 0i128;
+            for (step, index) in steps.iter().zip(&inst.args[1..]) {
+                total += match step {
+                    GepIndex::Field(offset) => i128::from(*offset),
+                    GepIndex::Scaled(scale) => constant_of(index)? * i128::from(*scale),
+                };
+            }
+            Some(step_from(function, inst.args[0], phi, depth + 1)? + total)
+        }
+        Op::Cast(
+            CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::BitCast | CastOp::Freeze,
+        ) => step_from(function, inst.args[0], phi, depth + 1),
+        _ => None,
+    }
+}
+
+/// The largest iteration count `j` (`phi = start + step·j`) a thread can have at `access`, from
+/// an exit test `phi (or next) <pred> limit` that runs on every iteration, with thread-evaluable
+/// start and limit (constants included). At an access under the test's staying edge the exit
+/// value is never seen, so the bound is one less there. `None`: no such test.
+fn bound(
+    cx: &Context<'_>,
+    cfg: &Cfg,
+    phi: InstId,
+    induction: &Induction,
+    access: InstId,
+) -> Option<i128> {
+    let function = cx.function;
+    let header = function.inst(phi).block?;
+    let access_block = function.inst(access).block?;
+    if induction.step == 0 {
+        return Some(0);
+    }
+    let scc = crate::cfg::components(&cfg.succs);
+    let in_loop = |b: usize| scc.id[b] == scc.id[header];
+    let latches: Vec<usize> = function.blocks[header]
+        .preds
+        .iter()
+        .copied()
+        .filter(|p| in_loop(*p))
+        .collect();
+    let starts = cx.threads.values(induction.start)?;
+    let start_bits = function.bits(induction.start)?;
+    let mut best: Option<i128> = None;
+    for (b, block) in function.blocks.iter().enumerate() {
+        if !in_loop(b) || !latches.iter().all(|l| cfg.dominates(b, *l)) {
+            continue;
+        }
+        let Some(term) = block.insts.last() else {
+            continue;
+        };
+        let term = function.inst(*term);
+        if term.op != Op::CondBr || block.succs.len() != 2 {
+            continue;
+        }
+        let stay_on_true = in_loop(block.succs[0]);
+        if stay_on_true == in_loop(block.succs[1]) {
+            continue;
+        }
+        let stay = if stay_on_true {
+            block.succs[0]
+        } else {
+            block.succs[1]
+        };
+        let Val::Inst(condition) = term.args[0] else {
+            continue;
+        };
+        let condition = function.inst(condition);
+        let Op::ICmp(pred) = condition.op else {
+            continue;
+        };
+        let (x, limit, mut pred) = if induction_operand(condition.args[0], phi, induction) {
+            (condition.args[0], condition.args[1], pred)
+        } else if induction_operand(condition.args[1], phi, induction) {
+            (condition.args[1], condition.args[0], swap(pred))
+        } else {
+            continue;
+        };
+        let Some(limits) = cx.threads.values(limit) else {
+            continue;
+        };
+        if !stay_on_true {
+            pred = invert(pred);
+        }
+        let tests_next = x != Val::Inst(phi);
+        let unsigned = matches!(pred, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge);
+        let read = |v: u64| {
+            if unsigned {
+                i128::from(v)
+            } else {
+                i128::from(crate::threads::signed(v, start_bits))
+            }
+        };
+        let mut most: Option<i128> = None;
+        for (s, l) in starts.iter().zip(limits.iter()) {
+            let first = read(*s) + if tests_next { induction.step } else { 0 };
+            let count = passes(pred, first, read(*l), induction.step)?;
+            // Values of j the phi takes: with the test on the phi, 0..=count (the last one
+            // exits); with the test on the next value, the body runs for j = 0..=count.
+            let seen = if !tests_next && cfg.dominates(stay, access_block) && stay != header {
+                count - 1
+            } else {
+                count
+            };
+            most = Some(most.map_or(seen, |m: i128| m.max(seen)));
+        }
+        if let Some(m) = most {
+            best = Some(best.map_or(m, |b: i128| b.min(m)));
+        }
+    }
+    best
+}
+
+fn induction_operand(value: Val, phi: InstId, induction: &Induction) -> bool {
+    value == Val::Inst(phi) || value == induction.next
+}
+
+/// How many consecutive values `first, first + step, ...` satisfy `x <pred> limit` (the test
+/// being monotone in `x`); `None` if unbounded or not monotone in the step's direction.
+fn passes(pred: Pred, first: i128, limit: i128, step: i128) -> Option<i128> {
+    let (first, limit, step, pred) = if step < 0 {
+        (-first, -limit, -step, swap(pred))
+    } else {
+        (first, limit, step, pred)
+    };
+    Some(match pred {
+        Pred::Slt | Pred::Ult => {
+            if first >= limit {
+                0
+            } else {
+                (limit - first + step - 1) / step
+            }
+        }
+        Pred::Sle | Pred::Ule => {
+            if first > limit {
+                0
+            } else {
+                (limit - first) / step + 1
+            }
+        }
+        Pred::Ne if limit >= first && (limit - first) % step == 0 => (limit - first) / step,
+        _ => return None,
+    })
+}
+
+fn swap(pred: Pred) -> Pred {
+    match pred {
+        Pred::Ugt => Pred::Ult,
+        Pred::Uge => Pred::Ule,
+        Pred::Ult => Pred::Ugt,
+        Pred::Ule => Pred::Uge,
+        Pred::Sgt => Pred::Slt,
+        Pred::Sge => Pred::Sle,
+        Pred::Slt => Pred::Sgt,
+        Pred::Sle => Pred::Sge,
+        other => other,
+    }
+}
+
+fn invert(pred: Pred) -> Pred {
+    match pred {
+        Pred::Eq => Pred::Ne,
+        Pred::Ne => Pred::Eq,
+        Pred::Ugt => Pred::Ule,
+        Pred::Uge => Pred::Ult,
+        Pred::Ult => Pred::Uge,
+        Pred::Ule => Pred::Ugt,
+        Pred::Sgt => Pred::Sle,
+        Pred::Sge => Pred::Slt,
+        Pred::Slt => Pred::Sge,
+        Pred::Sle => Pred::Sgt,
+    }
+}

@@ -1,0 +1,147 @@
+//! The conditions under which an access runs, used to check a candidate conflict.
+//!
+//! The GCD and bounds tests know nothing of the branches around an access: in the classic
+//! reduction `if (tid < d) s[tid] += s[tid + d]` they would pair thread 1's write of s[1] with
+//! thread 0's read of s[0 + d] for d = 1, a pair the guard `tid < d` rules out (thread 1 does not
+//! run the write when d = 1). Each candidate's threads and variable values are therefore checked
+//! against the comparisons that dominate both accesses, where those comparisons are affine too.
+
+use super::address::{Lin, Linearizer, VarKey};
+use crate::cfg::Cfg;
+use crate::ir::{BinOp, BlockId, Function, Op, Pred, Val};
+use crate::threads::{compare, signed, ThreadValues};
+
+/// `lhs <pred> rhs` must be `holds` where the access runs.
+#[derive(Debug, Clone)]
+pub struct Guard {
+    pub lhs: Lin,
+    pub rhs: Lin,
+    pub pred: Pred,
+    pub bits: u32,
+    pub holds: bool,
+}
+
+/// The branch conditions known at `block`: for each block on its dominator chain that has a
+/// single predecessor ending in a conditional branch, the condition and the edge taken.
+pub fn dominating_conditions(function: &Function, cfg: &Cfg, block: BlockId) -> Vec<(Val, bool)> {
+    let mut conditions = Vec::new();
+    let mut current = Some(block);
+    let mut steps = 0;
+    while let Some(b) = current {
+        steps += 1;
+        if steps > 10_000 {
+            break;
+        }
+        if let [pred] = function.blocks[b].preds.as_slice() {
+            if let Some(term) = function.terminator(*pred) {
+                let term = function.inst(term);
+                let succs = &function.blocks[*pred].succs;
+                if term.op == Op::CondBr && succs.len() == 2 && succs[0] != succs[1] {
+                    conditions.push((term.args[0], succs[0] == b));
+                }
+            }
+        }
+        current = cfg.idom(b);
+    }
+    conditions
+}
+
+/// The affine comparisons among `conditions` (splitting `a && b` that holds, `a || b` that
+/// fails); the others are left out, which only makes the check weaker.
+pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Vec<Guard> {
+    let mut out = Vec::new();
+    let mut work: Vec<(Val, bool)> = conditions.to_vec();
+    let function = linearizer.cx.function;
+    while let Some((value, holds)) = work.pop() {
+        if out.len() > 64 {
+            break;
+        }
+        let Val::Inst(id) = value else { continue };
+        let inst = function.inst(id);
+        match inst.op {
+            Op::ICmp(pred) => {
+                let Some(bits) = function.bits(inst.args[0]) else {
+                    continue;
+                };
+                let is_signed = !matches!(pred, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge);
+                let lhs = linearizer.integer(inst.args[0], is_signed);
+                let rhs = linearizer.integer(inst.args[1], is_signed);
+                if let (Ok(lhs), Ok(rhs)) = (lhs, rhs) {
+                    out.push(Guard {
+                        lhs,
+                        rhs,
+                        pred,
+                        bits,
+                        holds,
+                    });
+                }
+            }
+            Op::Bin(BinOp::And) if holds && function.bits(value) == Some(1) => {
+                work.push((inst.args[0], true));
+                work.push((inst.args[1], true));
+            }
+            Op::Bin(BinOp::Or { .. }) if !holds && function.bits(value) == Some(1) => {
+                work.push((inst.args[0], false));
+                work.push((inst.args[1], false));
+            }
+            Op::Bin(BinOp::Xor) if function.bits(value) == Some(1) => {
+                if let Val::Int { value: 1 | -1, .. } = inst.args[1] {
+                    work.push((inst.args[0], !holds));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The value of `lin` in `thread` with the variables at `values`.
+pub fn evaluate(
+    threads: &ThreadValues<'_>,
+    lin: &Lin,
+    thread: usize,
+    values: &[(VarKey, i128)],
+) -> Option<i128> {
+    let mut total = lin.konst;
+    for term in &lin.thread {
+        let v = *threads.values(term.value)?.get(thread)?;
+        let bits = threads.bits(term.value).unwrap_or(64);
+        let x = if term.signed {
+            i128::from(signed(v, bits))
+        } else {
+            i128::from(v)
+        };
+        total = total.checked_add(term.coeff.checked_mul(x)?)?;
+    }
+    for (key, c) in &lin.vars {
+        let value = values.iter().find(|(k, _)| k == key).map(|(_, v)| *v)?;
+        total = total.checked_add(c.checked_mul(value)?)?;
+    }
+    Some(total)
+}
+
+/// Whether every guard holds in `thread` with the variables at `values`; a guard that cannot be
+/// evaluated counts as holding.
+pub fn all_hold(
+    threads: &ThreadValues<'_>,
+    guards: &[Guard],
+    thread: usize,
+    values: &[(VarKey, i128)],
+) -> bool {
+    guards.iter().all(|g| {
+        let (Some(a), Some(b)) = (
+            evaluate(threads, &g.lhs, thread, values),
+            evaluate(threads, &g.rhs, thread, values),
+        ) else {
+            return true;
+        };
+        let mask = if g.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << g.bits) - 1
+        };
+        // Back to the comparison's own width, as the hardware compares.
+        let (a, b) = ((a as u64) & mask, (b as u64) & mask);
+        compare(g.pred, a, b, g.bits) == g.holds
+    })
+}

@@ -1,0 +1,24 @@
+; Barrier placement: `if (threadIdx.x < 16) __syncthreads();` in a block of 256 threads. Threads
+; 16..255 never arrive: the block deadlocks or the barrier is undefined. Expected: a divergent
+; barrier, with thread 0 reaching it and thread 16 not.
+; ERROR: divergent barrier in `k`
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @k() {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = icmp ult i32 %t, 16
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier0()
+  br label %end
+end:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}

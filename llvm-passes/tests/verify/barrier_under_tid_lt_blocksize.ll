@@ -1,0 +1,23 @@
+; Benign: `if (threadIdx.x < 256) __syncthreads();` in a block of exactly 256 threads (reqntid).
+; The condition depends on the thread id but is true for every thread of the block; evaluating it
+; thread by thread shows it is uniform. No finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @k() {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %c = icmp ult i32 %t, 256
+  br i1 %c, label %then, label %end
+then:
+  call void @llvm.nvvm.barrier0()
+  br label %end
+end:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}

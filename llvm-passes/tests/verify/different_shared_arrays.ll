@@ -1,0 +1,26 @@
+; Benign: `a[tid] = x; y = b[tid + 1];` on two different shared arrays, which cannot overlap. No
+; finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@a = internal addrspace(3) global [512 x float] undef, align 4
+@b = internal addrspace(3) global [512 x float] undef, align 4
+
+define void @k(ptr addrspace(1) noalias %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %p = getelementptr inbounds float, ptr addrspace(3) @a, i64 %i
+  store float 1.0, ptr addrspace(3) %p, align 4
+  %j = add nuw nsw i64 %i, 1
+  %q = getelementptr inbounds float, ptr addrspace(3) @b, i64 %j
+  %v = load float, ptr addrspace(3) %q, align 4
+  %out.slot1 = getelementptr inbounds float, ptr addrspace(1) %out, i32 %t
+  store float %v, ptr addrspace(1) %out.slot1, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}

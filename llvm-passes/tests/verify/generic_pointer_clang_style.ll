@@ -1,0 +1,29 @@
+; Clang's CUDA output reaches `__shared__ float s[256]` through generic pointers:
+; `addrspacecast (ptr addrspace(3) @s to ptr)`. The verifier follows the cast to the shared
+; variable. `s[tid] = x; y = s[255 - tid];` without a barrier: thread 255 writes s[255] while
+; thread 0 reads it. Expected: a read-after-write race.
+; ERROR: data race (read-after-write) on `s`
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@s = internal addrspace(3) global [256 x float] undef, align 4
+
+define void @k(ptr %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %p = getelementptr inbounds [256 x float], ptr addrspacecast (ptr addrspace(3) @s to ptr), i64 0, i64 %i
+  store float 1.0, ptr %p, align 4
+  %r = sub nsw i32 255, %t
+  %j = sext i32 %r to i64
+  %q = getelementptr inbounds [256 x float], ptr addrspacecast (ptr addrspace(3) @s to ptr), i64 0, i64 %j
+  %v = load float, ptr %q, align 4
+  %o = getelementptr inbounds float, ptr %out, i64 %i
+  store float %v, ptr %o, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}

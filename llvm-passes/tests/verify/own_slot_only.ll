@@ -1,0 +1,23 @@
+; Benign: each thread writes and then reads its own slot, s[tid]; no other thread touches it. No
+; finding, no barrier needed.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@s = internal addrspace(3) global [512 x float] undef, align 4
+
+define void @k(ptr addrspace(1) noalias %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %i = zext i32 %t to i64
+  %p = getelementptr inbounds [512 x float], ptr addrspace(3) @s, i64 0, i64 %i
+  store float 1.0, ptr addrspace(3) %p, align 4
+  %v = load float, ptr addrspace(3) %p, align 4
+  %o = getelementptr inbounds float, ptr addrspace(1) %out, i64 %i
+  store float %v, ptr addrspace(1) %o, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}

@@ -1,0 +1,26 @@
+; A shuffle with the partial mask 0x5555 under a divergent branch. Whether the lanes named by a
+; partial or computed mask are the lanes that arrive is not checked (docs/verifier.md, limits). No
+; finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @k(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %odd = and i32 %t, 1
+  %c = icmp eq i32 %odd, 0
+  br i1 %c, label %then, label %end
+then:
+  %v = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 21845, i32 %t, i32 2, i32 31)
+  %out.slot1 = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %t
+  store i32 %v, ptr addrspace(1) %out.slot1
+  br label %end
+end:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.shfl.sync.down.i32(i32, i32, i32, i32)
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}

@@ -1,0 +1,245 @@
+//! Arguments checked against a kernel's metadata before any launch: count, scalar types,
+//! array element types and shapes, with errors that name the parameter.
+
+use crate::metadata::{BinOp, DimExpr, KernelMetadata, ParamKind, ScalarType};
+use std::collections::HashMap;
+
+/// A scalar argument's value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Scalar {
+    Int32(i32),
+    Int64(i64),
+    UInt32(u32),
+    UInt64(u64),
+    Float32(f32),
+    Float64(f64),
+    Bool(bool),
+}
+
+impl Scalar {
+    pub fn ty(self) -> ScalarType {
+        match self {
+            Scalar::Int32(_) => ScalarType::Int32,
+            Scalar::Int64(_) => ScalarType::Int64,
+            Scalar::UInt32(_) => ScalarType::UInt32,
+            Scalar::UInt64(_) => ScalarType::UInt64,
+            Scalar::Float32(_) => ScalarType::Float32,
+            Scalar::Float64(_) => ScalarType::Float64,
+            Scalar::Bool(_) => ScalarType::Bool,
+        }
+    }
+
+    fn as_i64(self) -> Option<i64> {
+        match self {
+            Scalar::Int32(v) => Some(v as i64),
+            Scalar::Int64(v) => Some(v),
+            Scalar::UInt32(v) => Some(v as i64),
+            Scalar::UInt64(v) => i64::try_from(v).ok(),
+            _ => None,
+        }
+    }
+
+    /// Parses `text` as a value of `ty` (for command lines).
+    pub fn parse(ty: ScalarType, text: &str) -> Result<Scalar, String> {
+        let bad = |_| format!("`{text}` is not a {}", ty.name());
+        Ok(match ty {
+            ScalarType::Int32 => Scalar::Int32(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
+            ScalarType::Int64 => Scalar::Int64(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
+            ScalarType::UInt32 => Scalar::UInt32(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
+            ScalarType::UInt64 => Scalar::UInt64(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
+            ScalarType::Float32 => Scalar::Float32(
+                text.parse()
+                    .map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,
+            ),
+            ScalarType::Float64 => Scalar::Float64(
+                text.parse()
+                    .map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,
+            ),
+            ScalarType::Bool => match text {
+                "true" | "1" => Scalar::Bool(true),
+                "false" | "0" => Scalar::Bool(false),
+                _ => return Err(format!("`{text}` is not a Bool (true or false)")),
+            },
+        })
+    }
+}
+
+/// An argument as the checker sees it: a scalar's value, or an array's element type and shape.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ArgShape {
+    Scalar(Scalar),
+    Array {
+        element: ScalarType,
+        shape: Vec<usize>,
+    },
+}
+
+/// The dimensions of every array parameter for a launch of `blocks` blocks with these scalar
+/// arguments (by parameter name); `None` for scalars.
+pub fn array_dims(
+    kernel: &KernelMetadata,
+    blocks: u32,
+    scalars: &HashMap<String, Scalar>,
+) -> Result<Vec<Option<Vec<usize>>>, String> {
+    let mut out = Vec::new();
+    for param in &kernel.params {
+        match &param.kind {
+            ParamKind::Scalar { .. } => out.push(None),
+            ParamKind::Array { dims, .. } => {
+                let mut shape = Vec::new();
+                for dim in dims {
+                    let value =
+                        eval(&dim.expr, kernel.block_size, blocks, scalars).map_err(|why| {
+                            format!(
+                                "parameter `{}`: cannot compute dimension `{}`: {why}",
+                                param.name, dim.text
+                            )
+                        })?;
+                    let value = usize::try_from(value)
+                        .ok()
+                        .filter(|v| *v <= i32::MAX as usize)
+                        .ok_or_else(|| {
+                            format!(
+                                "parameter `{}`: dimension `{}` is {value}",
+                                param.name, dim.text
+                            )
+                        })?;
+                    shape.push(value);
+                }
+                out.push(Some(shape));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Checks `args` against `kernel` for a launch of `blocks` blocks.
+pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<(), String> {
+    if args.len() != kernel.params.len() {
+        return Err(format!(
+            "kernel `{}` takes {} arguments ({}), not {}",
+            kernel.name,
+            kernel.params.len(),
+            kernel
+                .params
+                .iter()
+                .map(|p| p.name.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            args.len()
+        ));
+    }
+    let mut scalars = HashMap::new();
+    for (param, arg) in kernel.params.iter().zip(args) {
+        match (&param.kind, arg) {
+            (ParamKind::Scalar { ty }, ArgShape::Scalar(value)) if value.ty() == *ty => {
+                scalars.insert(param.name.clone(), *value);
+            }
+            (ParamKind::Scalar { ty }, ArgShape::Scalar(value)) => {
+                return Err(format!(
+                    "parameter `{}` is {}, not {}",
+                    param.name,
+                    ty.name(),
+                    value.ty().name()
+                ))
+            }
+            (ParamKind::Scalar { ty }, ArgShape::Array { .. }) => {
+                return Err(format!(
+                    "parameter `{}` is a scalar {}, not an array",
+                    param.name,
+                    ty.name()
+                ))
+            }
+            (ParamKind::Array { .. }, ArgShape::Scalar(_)) => {
+                return Err(format!(
+                    "parameter `{}` is an array, not a scalar",
+                    param.name
+                ))
+            }
+            (ParamKind::Array { element, .. }, ArgShape::Array { element: got, .. })
+                if got != element =>
+            {
+                return Err(format!(
+                    "parameter `{}` holds {} elements, not {}",
+                    param.name,
+                    element.name(),
+                    got.name()
+                ))
+            }
+            (ParamKind::Array { .. }, ArgShape::Array { .. }) => {}
+        }
+    }
+    let dims = array_dims(kernel, blocks, &scalars)?;
+    for ((param, arg), expected) in kernel.params.iter().zip(args).zip(dims) {
+        let (ArgShape::Array { shape, .. }, Some(expected)) = (arg, expected) else {
+            continue;
+        };
+        if *shape != expected {
+            let texts: Vec<&str> = match &param.kind {
+                ParamKind::Array { dims, .. } => dims.iter().map(|d| d.text.as_str()).collect(),
+                ParamKind::Scalar { .. } => Vec::new(),
+            };
+            return Err(format!(
+                "parameter `{}` must have shape {:?} ([{}] with BLOCKS = {blocks}), not {:?}",
+                param.name,
+                expected,
+                texts.join(", "),
+                shape
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Evaluates a dimension exactly (in i64); overflow is an error rather than a wrapped size.
+pub fn eval(
+    expr: &DimExpr,
+    block_size: u32,
+    blocks: u32,
+    scalars: &HashMap<String, Scalar>,
+) -> Result<i64, String> {
+    let go = |e: &DimExpr| eval(e, block_size, blocks, scalars);
+    let overflow = || "it overflows".to_string();
+    Ok(match expr {
+        DimExpr::Const { value } => *value,
+        DimExpr::Param { name } => scalars
+            .get(name)
+            .and_then(|s| s.as_i64())
+            .ok_or_else(|| format!("no integer argument `{name}`"))?,
+        DimExpr::Blocks => blocks as i64,
+        DimExpr::BlockSize => block_size as i64,
+        DimExpr::Threads => blocks as i64 * block_size as i64,
+        DimExpr::Neg { arg } => go(arg)?.checked_neg().ok_or_else(overflow)?,
+        DimExpr::Cast { arg, .. } => go(arg)?,
+        DimExpr::Binary { bin, lhs, rhs } => {
+            let (a, b) = (go(lhs)?, go(rhs)?);
+            match bin {
+                BinOp::Add => a.checked_add(b).ok_or_else(overflow)?,
+                BinOp::Sub => a.checked_sub(b).ok_or_else(overflow)?,
+                BinOp::Mul => a.checked_mul(b).ok_or_else(overflow)?,
+                BinOp::Div if b == 0 => 0,
+                BinOp::Div => a.checked_div(b).ok_or_else(overflow)?,
+                BinOp::Rem if b == 0 => a,
+                BinOp::Rem => a.checked_rem(b).ok_or_else(overflow)?,
+                BinOp::Shl => a.checked_shl((b & 63) as u32).ok_or_else(overflow)?,
+                BinOp::Shr => a >> (b & 63),
+                BinOp::And => a & b,
+                BinOp::Or => a | b,
+                BinOp::Xor => a ^ b,
+            }
+        }
+        DimExpr::Opaque => return Err("loomc could not describe it".to_string()),
+    })
+}

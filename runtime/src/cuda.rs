@@ -1,0 +1,169 @@
+//! Launching on an NVIDIA GPU through cudarc's driver API: load the PTX, check the arguments
+//! against the metadata, copy arrays to the device, launch with exactly `BLOCKSIZE` threads per
+//! block, time the kernel with CUDA events, copy arrays back.
+
+use crate::args::{self, ArgShape, Scalar};
+use crate::metadata::{KernelMetadata, ModuleMetadata, ParamKind};
+use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use std::sync::Arc;
+
+/// Whether a CUDA driver can be loaded on this machine. cudarc panics on its first call without
+/// one, so every entry point asks this first.
+pub fn driver_present() -> bool {
+    // SAFETY: only tries to open the driver library.
+    unsafe { cudarc::driver::sys::is_culib_present() }
+}
+
+/// One argument of a GPU launch; arrays are copied in before and out after.
+#[derive(Debug)]
+pub enum GpuArg<'a> {
+    Scalar(Scalar),
+    Array {
+        shape: Vec<usize>,
+        element: crate::metadata::ScalarType,
+        data: &'a mut [u8],
+    },
+}
+
+pub struct Gpu {
+    context: Arc<CudaContext>,
+    stream: Arc<CudaStream>,
+}
+
+pub struct GpuModule {
+    module: Arc<CudaModule>,
+    metadata: ModuleMetadata,
+}
+
+/// What a launch measured.
+#[derive(Debug, Clone, Copy)]
+pub struct Timing {
+    /// Kernel time between two CUDA events around the launch.
+    pub kernel_ms: f32,
+}
+
+impl Gpu {
+    /// The GPU `ordinal`, or a clear error when there is no driver or no such GPU.
+    pub fn open(ordinal: usize) -> Result<Gpu, String> {
+        if !driver_present() {
+            return Err(
+                "no CUDA driver on this machine (libcuda could not be loaded): use `--device cpu`"
+                    .to_string(),
+            );
+        }
+        let context =
+            CudaContext::new(ordinal).map_err(|e| format!("cannot open GPU {ordinal}: {e}"))?;
+        let stream = context.default_stream();
+        Ok(Gpu { context, stream })
+    }
+
+    pub fn name(&self) -> String {
+        self.context
+            .name()
+            .unwrap_or_else(|_| "unknown GPU".to_string())
+    }
+
+    pub fn load(&self, ptx: &str, metadata: ModuleMetadata) -> Result<GpuModule, String> {
+        let module = self
+            .context
+            .load_module(cudarc::nvrtc::Ptx::from_src(ptx))
+            .map_err(|e| format!("the driver rejected the PTX: {e}"))?;
+        Ok(GpuModule { module, metadata })
+    }
+
+    /// Launches `kernel` over `blocks` blocks; arrays are updated in place.
+    pub fn launch(
+        &self,
+        module: &GpuModule,
+        kernel: &str,
+        blocks: u32,
+        args: &mut [GpuArg<'_>],
+    ) -> Result<Timing, String> {
+        let meta: &KernelMetadata = module.metadata.kernel(kernel)?;
+        let shapes: Vec<ArgShape> = args
+            .iter()
+            .map(|a| match a {
+                GpuArg::Scalar(s) => ArgShape::Scalar(*s),
+                GpuArg::Array { shape, element, .. } => ArgShape::Array {
+                    element: *element,
+                    shape: shape.clone(),
+                },
+            })
+            .collect();
+        args::check(meta, blocks, &shapes)?;
+        let function = module
+            .module
+            .load_function(kernel)
+            .map_err(|e| format!("kernel `{kernel}`: {e}"))?;
+        let fail = |e: cudarc::driver::DriverError| format!("CUDA: {e}");
+        let mut device: Vec<Option<CudaSlice<u8>>> = Vec::new();
+        for arg in args.iter() {
+            device.push(match arg {
+                GpuArg::Array { data, .. } => {
+                    Some(self.stream.clone_htod(&data[..]).map_err(fail)?)
+                }
+                GpuArg::Scalar(_) => None,
+            });
+        }
+        let start = self
+            .context
+            .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(fail)?;
+        let end = self
+            .context
+            .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(fail)?;
+        let mut builder = self.stream.launch_builder(&function);
+        for (arg, buffer) in args.iter().zip(&device) {
+            match (arg, buffer) {
+                (_, Some(buffer)) => builder.arg(buffer),
+                (GpuArg::Scalar(Scalar::Int32(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::Int64(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::UInt32(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::UInt64(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::Float32(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::Float64(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::Bool(v)), None) => builder.arg(v),
+                (GpuArg::Array { .. }, None) => builder.arg(&0u64),
+            };
+        }
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (meta.block_size, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        start.record(&self.stream).map_err(fail)?;
+        // SAFETY: the arguments were checked against the kernel's metadata: one per parameter,
+        // of its type, arrays of its shape.
+        unsafe { builder.launch(config) }.map_err(fail)?;
+        end.record(&self.stream).map_err(fail)?;
+        end.synchronize().map_err(fail)?;
+        let kernel_ms = start.elapsed_ms(&end).map_err(fail)?;
+        for (arg, buffer) in args.iter_mut().zip(&device) {
+            if let (GpuArg::Array { data, .. }, Some(buffer)) = (arg, buffer) {
+                self.stream
+                    .memcpy_dtoh(buffer, &mut data[..])
+                    .map_err(fail)?;
+            }
+        }
+        self.stream.synchronize().map_err(fail)?;
+        Ok(Timing { kernel_ms })
+    }
+}
+
+impl GpuModule {
+    pub fn metadata(&self) -> &ModuleMetadata {
+        &self.metadata
+    }
+
+    /// The kernel's parameters, for hosts that build arguments from metadata.
+    pub fn params(&self, kernel: &str) -> Result<Vec<(String, ParamKind)>, String> {
+        Ok(self
+            .metadata
+            .kernel(kernel)?
+            .params
+            .iter()
+            .map(|p| (p.name.clone(), p.kind.clone()))
+            .collect())
+    }
+}

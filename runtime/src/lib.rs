@@ -1,0 +1,19 @@
+//! loom-runtime: what a host program needs to run LOOM kernels, without LLVM.
+//!
+//! - `metadata`: the JSON `loomc --emit=metadata` writes (the calling convention, docs/abi.md);
+//! - `args`: arguments checked against it (types, array shapes) with errors naming the parameter;
+//! - `cuda`: loading PTX and launching through cudarc's driver API, loaded at run time, so that
+//!   programs build and their non-GPU paths run on machines without CUDA.
+
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+pub mod args;
+pub mod cuda;
+pub mod metadata;
+
+pub use args::{ArgShape, Scalar};
+pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
+pub use metadata::{KernelMetadata, ModuleMetadata, ParamKind, ScalarType};

@@ -1,0 +1,179 @@
+//! Kernel metadata: what `loomc --emit=metadata` writes and every host reads to launch a kernel
+//! correctly (docs/abi.md). Serialised as JSON with serde.
+
+use serde::{Deserialize, Serialize};
+
+/// The format version; a host refuses metadata of another version.
+pub const FORMAT: u32 = 1;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModuleMetadata {
+    pub format: u32,
+    /// The `.loom` file it was compiled from.
+    pub source: String,
+    pub target: PtxTarget,
+    pub kernels: Vec<KernelMetadata>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PtxTarget {
+    /// `sm_80`, ...
+    pub arch: String,
+    /// The PTX ISA version of the module (`.version`), e.g. `7.8`.
+    pub ptx_version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KernelMetadata {
+    /// The PTX entry's name.
+    pub name: String,
+    /// Threads per block, required exactly (`.reqntid`).
+    pub block_size: u32,
+    /// Bytes of static shared memory per block.
+    pub static_shared_bytes: u64,
+    /// In ABI order: one PTX parameter each.
+    pub params: Vec<ParamMetadata>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ParamMetadata {
+    pub name: String,
+    #[serde(flatten)]
+    pub kind: ParamKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum ParamKind {
+    /// Passed by value.
+    Scalar {
+        #[serde(rename = "type")]
+        ty: ScalarType,
+    },
+    /// Passed as a 64-bit pointer into `address_space` (1: global), elements contiguous and
+    /// row-major; the dimensions are not passed.
+    Array {
+        element: ScalarType,
+        address_space: u32,
+        dims: Vec<Dim>,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ScalarType {
+    Int32,
+    Int64,
+    UInt32,
+    UInt64,
+    Float32,
+    Float64,
+    /// One byte, non-zero meaning true.
+    Bool,
+}
+
+impl ScalarType {
+    pub fn size(self) -> usize {
+        match self {
+            ScalarType::Bool => 1,
+            ScalarType::Int32 | ScalarType::UInt32 | ScalarType::Float32 => 4,
+            ScalarType::Int64 | ScalarType::UInt64 | ScalarType::Float64 => 8,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ScalarType::Int32 => "Int32",
+            ScalarType::Int64 => "Int64",
+            ScalarType::UInt32 => "UInt32",
+            ScalarType::UInt64 => "UInt64",
+            ScalarType::Float32 => "Float32",
+            ScalarType::Float64 => "Float64",
+            ScalarType::Bool => "Bool",
+        }
+    }
+
+    pub fn is_integer(self) -> bool {
+        matches!(
+            self,
+            ScalarType::Int32 | ScalarType::Int64 | ScalarType::UInt32 | ScalarType::UInt64
+        )
+    }
+}
+
+/// One dimension: its source text and an expression a host can evaluate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Dim {
+    pub text: String,
+    pub expr: DimExpr,
+}
+
+/// A dimension expression over literals, the launch (`BLOCKS`, `BLOCKSIZE`, `THREADS`) and
+/// earlier integer parameters. Integer arithmetic as in LOOM: `x / 0` is 0, `x % 0` is `x`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "lowercase")]
+pub enum DimExpr {
+    Const {
+        value: i64,
+    },
+    Param {
+        name: String,
+    },
+    Blocks,
+    BlockSize,
+    Threads,
+    Neg {
+        arg: Box<DimExpr>,
+    },
+    Binary {
+        bin: BinOp,
+        lhs: Box<DimExpr>,
+        rhs: Box<DimExpr>,
+    },
+    /// A cast between integer types (its value is unchanged while it fits).
+    Cast {
+        to: ScalarType,
+        arg: Box<DimExpr>,
+    },
+    /// A form loomc can compile but not describe (a `func` call): hosts cannot check it.
+    Opaque,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    And,
+    Or,
+    Xor,
+}
+
+impl ModuleMetadata {
+    pub fn from_json(text: &str) -> Result<ModuleMetadata, String> {
+        let metadata: ModuleMetadata =
+            serde_json::from_str(text).map_err(|e| format!("invalid kernel metadata: {e}"))?;
+        if metadata.format != FORMAT {
+            return Err(format!(
+                "kernel metadata has format {}, this runtime reads format {FORMAT}",
+                metadata.format
+            ));
+        }
+        Ok(metadata)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default() + "\n"
+    }
+
+    pub fn kernel(&self, name: &str) -> Result<&KernelMetadata, String> {
+        self.kernels.iter().find(|k| k.name == name).ok_or_else(|| {
+            let known: Vec<&str> = self.kernels.iter().map(|k| k.name.as_str()).collect();
+            format!("no kernel named `{name}` (kernels: {})", known.join(", "))
+        })
+    }
+}

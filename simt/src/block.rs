@@ -1,0 +1,453 @@
+//! One block at a time: its threads as coroutines, run until each reaches a barrier, a warp
+//! collective or its end; then the collectives whose participants have all arrived complete, and
+//! the released threads run again. No runnable thread while some wait is a deadlock, reported.
+//!
+//! A kernel with no barrier and no collective needs no coroutines: its threads run one after the
+//! other on the worker's own stack.
+
+use crate::context::{self, BarrierReduce, BlockCtx, Request, ThreadCtx};
+use crate::report::{SimtError, ThreadId, Whereabouts};
+use crate::sanitizer::Sanitizer;
+use crate::warp::{self, LaneInput, LaneOutput, WarpOp, WARP_SIZE};
+use crate::{LaunchShared, STACK_BYTES};
+use corosensei::stack::DefaultStack;
+use corosensei::{Coroutine, CoroutineResult, Yielder};
+use std::ffi::c_void;
+use std::ptr;
+
+type Thread = Coroutine<(), (), (), DefaultStack>;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Runnable,
+    Waiting,
+    Exited,
+}
+
+/// What one OS thread keeps from block to block.
+pub struct Worker {
+    stacks: Vec<DefaultStack>,
+    /// Shared memory, 16-byte aligned.
+    shared: Vec<u128>,
+    sanitizer: Option<Sanitizer>,
+}
+
+/// The pattern uninitialised shared memory holds: NaN as a float, -1 as an integer, so that a
+/// kernel that reads shared memory before writing it does not get plausible zeros.
+const SHARED_POISON: u8 = 0xff;
+
+impl Worker {
+    pub fn new(launch: &LaunchShared) -> Worker {
+        Worker {
+            stacks: Vec::new(),
+            shared: vec![0; launch.config.shared_bytes.div_ceil(16)],
+            sanitizer: launch.config.sanitize.then(|| {
+                Sanitizer::new(
+                    &launch.buffers,
+                    launch.config.shared_bytes,
+                    launch.config.block_size,
+                )
+            }),
+        }
+    }
+
+    pub fn run_block(&mut self, launch: &LaunchShared, block: u32) -> Result<(), SimtError> {
+        let config = &launch.config;
+        let shared_len = config.shared_bytes;
+        let shared = self.shared.as_mut_ptr() as *mut u8;
+        // SAFETY: `shared` has room for `shared_bytes` rounded up to 16.
+        unsafe { ptr::write_bytes(shared, SHARED_POISON, shared_len) };
+        let sanitizer = match &mut self.sanitizer {
+            Some(s) => {
+                s.start_block(block);
+                s as *mut Sanitizer
+            }
+            None => ptr::null_mut(),
+        };
+        let mut block_ctx = BlockCtx {
+            ctaid: block,
+            nctaid: config.blocks,
+            ntid: config.block_size,
+            shared,
+            shared_len,
+            locations: launch.locations.as_slice() as *const _,
+            sanitizer,
+            error: None,
+            scratch: [0; 8],
+        };
+        let block_ptr: *mut BlockCtx = &mut block_ctx;
+        let mut threads: Vec<ThreadCtx> = (0..config.block_size)
+            .map(|t| ThreadCtx::new(t, block_ptr))
+            .collect();
+        let result = if config.needs_coroutines || config.sanitize {
+            self.run_coroutines(launch, block_ptr, &mut threads)
+        } else {
+            run_direct(launch, &mut threads);
+            Ok(())
+        };
+        context::set_current(ptr::null_mut());
+        match block_ctx.error.take() {
+            Some(error) => Err(error),
+            None => result,
+        }
+    }
+
+    fn run_coroutines(
+        &mut self,
+        launch: &LaunchShared,
+        block: *mut BlockCtx,
+        threads: &mut [ThreadCtx],
+    ) -> Result<(), SimtError> {
+        let mut coroutines = Vec::with_capacity(threads.len());
+        for ctx in threads.iter_mut() {
+            let stack = match self.stacks.pop() {
+                Some(stack) => stack,
+                None => DefaultStack::new(STACK_BYTES).map_err(|e| {
+                    SimtError::Internal(format!("cannot allocate a thread's stack: {e}"))
+                })?,
+            };
+            let entry = launch.entry;
+            let params = launch.params.0 as usize;
+            let me = ctx as *mut ThreadCtx as usize;
+            coroutines.push(Thread::with_stack(
+                stack,
+                move |yielder: &Yielder<(), ()>, ()| {
+                    let me = me as *mut ThreadCtx;
+                    // SAFETY: the context outlives the coroutine (the block drives it to its end
+                    // or resets it before returning), and `entry` takes the launch's parameters.
+                    unsafe {
+                        (*me).yielder = yielder;
+                        entry(params as *const *mut c_void);
+                    }
+                },
+            ));
+        }
+        let mut scheduler = Scheduler {
+            threads,
+            states: vec![State::Runnable; coroutines.len()],
+            block,
+            sanitizer: launch.config.sanitize,
+        };
+        let outcome = scheduler.run(&mut coroutines);
+        for mut coroutine in coroutines {
+            if !coroutine.done() {
+                // SAFETY: a suspended thread's stack holds JIT-compiled frames and the runtime's
+                // own, none of which owns anything to drop; unwinding through JIT code is not
+                // possible, so the coroutine is reset instead.
+                unsafe { coroutine.force_reset() };
+            }
+            self.stacks.push(coroutine.into_stack());
+        }
+        outcome
+    }
+}
+
+fn run_direct(launch: &LaunchShared, threads: &mut [ThreadCtx]) {
+    for ctx in threads.iter_mut() {
+        context::set_current(ctx);
+        // SAFETY: the entry function takes the launch's parameters.
+        unsafe { (launch.entry)(launch.params.0) };
+    }
+}
+
+struct Scheduler<'a> {
+    threads: &'a mut [ThreadCtx],
+    states: Vec<State>,
+    block: *mut BlockCtx,
+    sanitizer: bool,
+}
+
+impl Scheduler<'_> {
+    fn block(&self) -> &BlockCtx {
+        // SAFETY: the block context outlives the scheduler, and no thread runs while the
+        // scheduler uses it.
+        unsafe { &*self.block }
+    }
+
+    /// The error a thread recorded before it stopped, if any.
+    fn take_error(&mut self) -> Option<SimtError> {
+        // SAFETY: as in `block`; the scheduler is the only one touching the context now.
+        unsafe { (*self.block).error.take() }
+    }
+
+    fn id(&self, thread: usize) -> ThreadId {
+        ThreadId {
+            block: self.block().ctaid,
+            thread: thread as u32,
+        }
+    }
+
+    fn run(&mut self, coroutines: &mut [Thread]) -> Result<(), SimtError> {
+        loop {
+            for (t, coroutine) in coroutines.iter_mut().enumerate() {
+                if self.states[t] != State::Runnable {
+                    continue;
+                }
+                context::set_current(&mut self.threads[t]);
+                let step = coroutine.resume(());
+                context::set_current(ptr::null_mut());
+                self.states[t] = match step {
+                    CoroutineResult::Yield(()) => State::Waiting,
+                    CoroutineResult::Return(()) => State::Exited,
+                };
+                if let Some(error) = self.take_error() {
+                    return Err(error);
+                }
+            }
+            if self.states.iter().all(|s| *s == State::Exited) {
+                return Ok(());
+            }
+            if !self.release_warp_collectives()? && !self.release_barrier()? {
+                return Err(self.deadlock());
+            }
+        }
+    }
+
+    fn location(&self, id: u32) -> crate::report::SourceLocation {
+        self.block().location(id)
+    }
+
+    /// Completes every warp collective whose non-exited lanes have all arrived.
+    fn release_warp_collectives(&mut self) -> Result<bool, SimtError> {
+        let n = self.threads.len();
+        let mut released = false;
+        for t in 0..n {
+            let Request::Warp {
+                op, mask, location, ..
+            } = self.threads[t].request
+            else {
+                continue;
+            };
+            if self.states[t] != State::Waiting {
+                continue;
+            }
+            let warp_start = t - t % WARP_SIZE as usize;
+            let lane = (t - warp_start) as u32;
+            if mask & (1 << lane) == 0 {
+                return Err(SimtError::WarpMisuse {
+                    thread: self.id(t),
+                    location: self.location(location),
+                    problem: format!(
+                        "`{}` with mask {mask:#010x}, which does not include the calling lane {lane}",
+                        op.name()
+                    ),
+                });
+            }
+            let mut inputs: [Option<LaneInput>; WARP_SIZE as usize] = [None; WARP_SIZE as usize];
+            let mut ready = true;
+            for l in 0..WARP_SIZE {
+                let other = warp_start + l as usize;
+                if mask & (1 << l) == 0 || other >= n || self.states[other] == State::Exited {
+                    continue;
+                }
+                match self.threads[other].request {
+                    Request::Warp {
+                        op: op2,
+                        mask: mask2,
+                        input,
+                        location: location2,
+                    } if self.states[other] == State::Waiting => {
+                        if op2 != op || mask2 != mask {
+                            return Err(SimtError::WarpMisuse {
+                                thread: self.id(t),
+                                location: self.location(location),
+                                problem: format!(
+                                    "`{}` with mask {mask:#010x}, but lane {l} of the mask waits at `{}` with mask {mask2:#010x} at {}",
+                                    op.name(),
+                                    op2.name(),
+                                    self.location(location2)
+                                ),
+                            });
+                        }
+                        inputs[l as usize] = Some(input);
+                    }
+                    _ => ready = false,
+                }
+            }
+            if !ready {
+                continue;
+            }
+            let (outputs, outside) = warp::execute(op, &inputs);
+            if let (true, Some(bad)) = (self.sanitizer, outside) {
+                return Err(SimtError::WarpMisuse {
+                    thread: self.id(warp_start + bad.lane as usize),
+                    location: self.location(location),
+                    problem: format!(
+                        "`{}` reads lane {}, which is not in the mask {mask:#010x}, has exited or does not exist",
+                        op.name(),
+                        bad.source
+                    ),
+                });
+            }
+            for (l, output) in outputs.iter().enumerate() {
+                if inputs[l].is_some() {
+                    self.threads[warp_start + l].result = *output;
+                    self.states[warp_start + l] = State::Runnable;
+                }
+            }
+            if op == WarpOp::Sync {
+                let sanitizer = self.block().sanitizer;
+                if !sanitizer.is_null() {
+                    // SAFETY: the worker's sanitizer outlives the block.
+                    unsafe { (*sanitizer).warp_synced((warp_start as u32) / WARP_SIZE, mask) };
+                }
+            }
+            released = true;
+        }
+        Ok(released)
+    }
+
+    /// Completes the block barrier once every thread that has not exited waits at it (PTX: an
+    /// exited thread does not hold a barrier up). In sanitizer mode a thread that exited before
+    /// a barrier the others reach, or threads waiting at different barriers, are errors.
+    fn release_barrier(&mut self) -> Result<bool, SimtError> {
+        let waiting: Vec<usize> = (0..self.threads.len())
+            .filter(|t| {
+                self.states[*t] == State::Waiting
+                    && matches!(self.threads[*t].request, Request::Barrier { .. })
+            })
+            .collect();
+        let Some(&first) = waiting.first() else {
+            return Ok(false);
+        };
+        let Request::Barrier {
+            id,
+            count,
+            reduce,
+            location,
+            ..
+        } = self.threads[first].request
+        else {
+            return Ok(false);
+        };
+        let same_barrier: Vec<usize> = waiting
+            .iter()
+            .copied()
+            .filter(
+                |t| matches!(self.threads[*t].request, Request::Barrier { id: i, .. } if i == id),
+            )
+            .collect();
+        let live = self.states.iter().filter(|s| **s != State::Exited).count();
+        let complete = if count == 0 {
+            same_barrier.len() == live
+        } else {
+            same_barrier.len() >= count as usize
+        };
+        if !complete {
+            return Ok(false);
+        }
+        if self.sanitizer && count == 0 {
+            if let Some(exited) = self.states.iter().position(|s| *s == State::Exited) {
+                return Err(SimtError::BarrierNotReached {
+                    waiting: self.id(first),
+                    barrier: self.location(location),
+                    missing: self.id(exited),
+                    missing_at: Whereabouts::Exited,
+                });
+            }
+            for &t in &same_barrier {
+                if let Request::Barrier {
+                    location: other, ..
+                } = self.threads[t].request
+                {
+                    if other != location {
+                        return Err(SimtError::BarrierNotReached {
+                            waiting: self.id(first),
+                            barrier: self.location(location),
+                            missing: self.id(t),
+                            missing_at: Whereabouts::AtBarrier(self.location(other)),
+                        });
+                    }
+                }
+            }
+        }
+        let predicates = same_barrier.iter().map(|t| match self.threads[*t].request {
+            Request::Barrier { predicate, .. } => predicate,
+            _ => false,
+        });
+        let value = match reduce {
+            BarrierReduce::None => 0,
+            BarrierReduce::Popc => predicates.filter(|p| *p).count() as u64,
+            BarrierReduce::And => predicates.clone().all(|p| p) as u64,
+            BarrierReduce::Or => predicates.clone().any(|p| p) as u64,
+        };
+        for &t in &same_barrier {
+            self.threads[t].result = LaneOutput { value, pred: false };
+            self.states[t] = State::Runnable;
+        }
+        let sanitizer = self.block().sanitizer;
+        if !sanitizer.is_null() {
+            // SAFETY: the worker's sanitizer outlives the block.
+            unsafe { (*sanitizer).new_interval() };
+        }
+        Ok(true)
+    }
+
+    fn whereabouts(&self, t: usize) -> Whereabouts {
+        match self.threads[t].request {
+            _ if self.states[t] == State::Exited => Whereabouts::Exited,
+            Request::Barrier { location, .. } => Whereabouts::AtBarrier(self.location(location)),
+            Request::Warp {
+                op, mask, location, ..
+            } => Whereabouts::AtWarpCollective {
+                op: op.name(),
+                mask,
+                location: self.location(location),
+            },
+            Request::None | Request::Abort => Whereabouts::Exited,
+        }
+    }
+
+    /// No thread can run: a barrier some thread never reaches, or collectives waiting on each
+    /// other.
+    fn deadlock(&self) -> SimtError {
+        let n = self.threads.len();
+        let at_barrier = (0..n).find(|t| {
+            self.states[*t] == State::Waiting
+                && matches!(self.threads[*t].request, Request::Barrier { .. })
+        });
+        if let Some(waiting) = at_barrier {
+            let barrier_location = match self.threads[waiting].request {
+                Request::Barrier { location, .. } => location,
+                _ => 0,
+            };
+            let missing = (0..n).find(|t| {
+                self.states[*t] == State::Waiting
+                    && !matches!(self.threads[*t].request, Request::Barrier { location, .. } if location == barrier_location)
+            });
+            if let Some(missing) = missing {
+                return SimtError::BarrierNotReached {
+                    waiting: self.id(waiting),
+                    barrier: self.location(barrier_location),
+                    missing: self.id(missing),
+                    missing_at: self.whereabouts(missing),
+                };
+            }
+        }
+        // Group consecutive threads that wait at the same place.
+        let mut groups: Vec<(usize, usize, String)> = Vec::new();
+        for t in 0..n {
+            if self.states[t] != State::Waiting {
+                continue;
+            }
+            let place = self.whereabouts(t).to_string();
+            match groups.last_mut() {
+                Some((_, last, p)) if *p == place && *last + 1 == t => *last = t,
+                _ => groups.push((t, t, place)),
+            }
+        }
+        SimtError::Deadlock {
+            block: self.block().ctaid,
+            waiting: groups
+                .into_iter()
+                .map(|(a, b, place)| {
+                    if a == b {
+                        format!("thread {a} {place}")
+                    } else {
+                        format!("threads {a}-{b} {place}")
+                    }
+                })
+                .collect(),
+        }
+    }
+}

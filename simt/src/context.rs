@@ -1,0 +1,166 @@
+//! The state a runtime function sees: the GPU thread running on this OS thread right now, its
+//! block, and the way back to the block's scheduler.
+//!
+//! The scheduler points `CURRENT` at a thread's context before resuming its coroutine; the
+//! `loom_simt_*` functions that JIT-compiled code calls read it. Everything a block does happens
+//! on one OS thread, so the contexts need no locks; they are reached through raw pointers because
+//! the scheduler and the suspended coroutines take turns on them.
+
+use crate::report::{SimtError, SourceLocation};
+use crate::sanitizer::Sanitizer;
+use crate::warp::{LaneInput, LaneOutput, WarpOp};
+use corosensei::Yielder;
+use std::cell::Cell;
+use std::ptr;
+
+/// What a suspended thread waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Request {
+    /// Running, or exited.
+    None,
+    /// `bar.sync id` (`count == 0`: every thread of the block) or `bar.red`.
+    Barrier {
+        id: u32,
+        count: u32,
+        reduce: BarrierReduce,
+        predicate: bool,
+        location: u32,
+    },
+    Warp {
+        op: WarpOp,
+        mask: u32,
+        input: LaneInput,
+        location: u32,
+    },
+    /// The thread found an error (recorded in the block) and must never run again.
+    Abort,
+}
+
+/// `barrier0` and its reducing forms (`__syncthreads_count/and/or`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BarrierReduce {
+    None,
+    Popc,
+    And,
+    Or,
+}
+
+/// One block's shared facts.
+pub struct BlockCtx {
+    pub ctaid: u32,
+    pub nctaid: u32,
+    pub ntid: u32,
+    pub shared: *mut u8,
+    pub shared_len: usize,
+    pub locations: *const [SourceLocation],
+    /// `Some` in sanitizer mode.
+    pub sanitizer: *mut Sanitizer,
+    /// The first error a thread of this block found.
+    pub error: Option<SimtError>,
+    /// Where a bad access is redirected when it cannot be stopped, so that it harms nothing.
+    pub scratch: [u64; 8],
+}
+
+impl BlockCtx {
+    pub fn location(&self, id: u32) -> SourceLocation {
+        // SAFETY: `locations` outlives the launch that made this block.
+        let locations = unsafe { &*self.locations };
+        locations
+            .get(id as usize)
+            .cloned()
+            .unwrap_or_else(|| SourceLocation {
+                function: "?".to_string(),
+                instruction: format!("location #{id}"),
+                ..SourceLocation::default()
+            })
+    }
+}
+
+/// One GPU thread.
+pub struct ThreadCtx {
+    pub tid: u32,
+    pub block: *mut BlockCtx,
+    /// Null when the block runs without coroutines (it has no barrier or collective).
+    pub yielder: *const Yielder<(), ()>,
+    pub request: Request,
+    /// What the collective the thread waited for gave it.
+    pub result: LaneOutput,
+}
+
+impl ThreadCtx {
+    pub fn new(tid: u32, block: *mut BlockCtx) -> ThreadCtx {
+        ThreadCtx {
+            tid,
+            block,
+            yielder: ptr::null(),
+            request: Request::None,
+            result: LaneOutput::default(),
+        }
+    }
+}
+
+thread_local! {
+    static CURRENT: Cell<*mut ThreadCtx> = const { Cell::new(ptr::null_mut()) };
+}
+
+pub fn set_current(ctx: *mut ThreadCtx) {
+    CURRENT.with(|c| c.set(ctx));
+}
+
+/// The running GPU thread, or null outside a launch.
+#[inline]
+pub fn current() -> *mut ThreadCtx {
+    CURRENT.with(|c| c.get())
+}
+
+/// Suspends the running thread until the scheduler satisfies `request`; returns what the
+/// collective gave it. Outside a coroutine (a bug: the lowering said the kernel needs none) it
+/// records an error and returns a default result.
+pub fn wait(request: Request) -> LaneOutput {
+    let ctx = current();
+    if ctx.is_null() {
+        return LaneOutput::default();
+    }
+    // SAFETY: the scheduler set `ctx` to a live context before resuming this thread, and does not
+    // touch it until the thread suspends.
+    unsafe {
+        (*ctx).request = request;
+        let yielder = (*ctx).yielder;
+        if yielder.is_null() {
+            record_error(SimtError::Internal(
+                "a barrier or warp collective ran in a kernel compiled as having none".to_string(),
+            ));
+            return LaneOutput::default();
+        }
+        (*yielder).suspend(());
+        (*ctx).request = Request::None;
+        (*ctx).result
+    }
+}
+
+/// Records `error` for the running thread's block (the first one wins) and stops the thread for
+/// good when it runs as a coroutine. Without a coroutine it returns, and the caller must make the
+/// rest of the thread harmless.
+pub fn fail(error: SimtError) {
+    record_error(error);
+    let ctx = current();
+    // SAFETY: as in `wait`.
+    unsafe {
+        if !ctx.is_null() && !(*ctx).yielder.is_null() {
+            (*ctx).request = Request::Abort;
+            (*(*ctx).yielder).suspend(());
+        }
+    }
+}
+
+fn record_error(error: SimtError) {
+    let ctx = current();
+    if ctx.is_null() {
+        return;
+    }
+    // SAFETY: as in `wait`.
+    unsafe {
+        let block = &mut *(*ctx).block;
+        block.error.get_or_insert(error);
+    }
+}

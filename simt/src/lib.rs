@@ -1,0 +1,163 @@
+//! loom-simt: runs GPU kernels, compiled for the host CPU, with the GPU's execution model.
+//!
+//! Every GPU thread is a stackful coroutine with its own registers and stack; a block's threads
+//! run on one OS thread, each until it reaches a barrier, a warp collective or its end
+//! (`block.rs`); barriers and collectives complete as PTX says they do (`warp.rs`); every block
+//! has its own shared memory; blocks are spread over the machine's cores (`launch`). In sanitizer
+//! mode every memory access is checked (`sanitizer.rs`) and the run stops at the first problem
+//! with a report that names the threads and source locations (`report.rs`).
+//!
+//! The kernel comes as a host function compiled by LLVM (see loomc's `target::host`), whose calls
+//! of NVVM intrinsics were rewritten into calls of this crate's `loom_simt_*` functions
+//! (`abi.rs`). Nothing here knows LOOM: it runs the IR.
+
+// A kernel's callbacks run inside JIT-compiled frames, which cannot be unwound: no panics.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+// A launch fails once, at its end: the size of the error does not matter, its detail does.
+#![allow(clippy::result_large_err)]
+
+mod abi;
+mod block;
+mod context;
+mod math;
+mod report;
+mod sanitizer;
+pub mod warp;
+
+pub use abi::{all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE};
+pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Whereabouts};
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+
+/// The kernel as the host lowering exposes it: `entry(params)` runs one GPU thread, with
+/// `params[i]` pointing at the value of the kernel's parameter `i` (the convention of CUDA's
+/// `cuLaunchKernel`).
+pub type EntryFn = unsafe extern "C" fn(*const *mut c_void);
+
+/// Address space reserved for each thread's stack; pages are committed only when touched.
+pub const STACK_BYTES: usize = 256 * 1024;
+
+/// A memory range a kernel may access in sanitizer mode: an array argument or a global variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Buffer {
+    pub name: String,
+    pub start: usize,
+    pub len: usize,
+    /// For reports: element indices instead of byte offsets.
+    pub elem_size: usize,
+}
+
+#[derive(Debug, Clone)]
+pub struct LaunchConfig {
+    pub blocks: u32,
+    pub block_size: u32,
+    /// Bytes of shared memory per block (static and dynamic).
+    pub shared_bytes: usize,
+    /// False when the kernel has no barrier and no warp collective: its threads then run one
+    /// after another without coroutines.
+    pub needs_coroutines: bool,
+    pub sanitize: bool,
+    /// OS threads to spread blocks over; 0 means one per available core.
+    pub workers: usize,
+}
+
+/// The parameter array, shared by the workers; it only points at values that outlive the launch.
+#[derive(Clone, Copy)]
+struct Params(*const *mut c_void);
+// SAFETY: the parameter values are only read, by every worker, during the launch.
+unsafe impl Send for Params {}
+unsafe impl Sync for Params {}
+
+pub(crate) struct LaunchShared {
+    entry: EntryFn,
+    params: Params,
+    config: LaunchConfig,
+    buffers: Vec<Buffer>,
+    locations: Vec<SourceLocation>,
+}
+
+/// Runs `entry` over the grid of `config`. Returns the first problem of the lowest block that
+/// had one: in sanitizer mode every block below it has run, so the report does not depend on
+/// scheduling.
+///
+/// # Safety
+/// `entry` must be a kernel entry compiled by the host lowering, `params` must point at values
+/// of the kernel's parameter types, and every pointer among them at memory the kernel may use;
+/// `buffers` must describe the arrays among them.
+pub unsafe fn launch(
+    entry: EntryFn,
+    params: &[*mut c_void],
+    config: &LaunchConfig,
+    buffers: &[Buffer],
+    locations: &[SourceLocation],
+) -> Result<(), SimtError> {
+    if config.block_size == 0 || config.block_size > 1024 {
+        return Err(SimtError::Internal(format!(
+            "block size {} is outside 1..=1024",
+            config.block_size
+        )));
+    }
+    if config.blocks == 0 {
+        return Ok(());
+    }
+    let shared = LaunchShared {
+        entry,
+        params: Params(params.as_ptr()),
+        config: config.clone(),
+        buffers: buffers.to_vec(),
+        locations: locations.to_vec(),
+    };
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let workers = match config.workers {
+        0 => cores,
+        n => n,
+    }
+    .clamp(1, config.blocks as usize);
+    let next = AtomicU32::new(0);
+    let failed_block = AtomicU32::new(u32::MAX);
+    let first_error: Mutex<Option<(u32, SimtError)>> = Mutex::new(None);
+    let work = || {
+        let mut worker = block::Worker::new(&shared);
+        loop {
+            let b = next.fetch_add(1, Ordering::Relaxed);
+            if b >= config.blocks || b > failed_block.load(Ordering::Relaxed) {
+                break;
+            }
+            if let Err(error) = worker.run_block(&shared, b) {
+                failed_block.fetch_min(b, Ordering::Relaxed);
+                let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
+                if slot.as_ref().is_none_or(|(at, _)| b < *at) {
+                    *slot = Some((b, error));
+                }
+            }
+        }
+    };
+    if workers == 1 {
+        work();
+    } else {
+        std::thread::scope(|scope| {
+            for _ in 0..workers {
+                scope.spawn(work);
+            }
+        });
+    }
+    let error = first_error.into_inner().unwrap_or_else(|p| p.into_inner());
+    match error {
+        Some((_, error)) => Err(error),
+        None => Ok(()),
+    }
+}
+
+/// Whether a runtime function may suspend the calling thread (a barrier or warp collective):
+/// a kernel that calls none runs without coroutines.
+pub fn suspends(symbol: &str) -> bool {
+    let name = symbol.strip_prefix("loom_simt_").unwrap_or(symbol);
+    ["barrier", "bar_warp_sync", "shfl_", "vote_", "match_"]
+        .iter()
+        .any(|p| name.starts_with(p))
+}

@@ -1,0 +1,80 @@
+//! Launch facts and the target's per-block limits, checked when the kernel is compiled: a
+//! kernel whose shared memory cannot fit would otherwise fail at load time, far from its cause.
+//!
+//! Threads per block are checked by the checker (`BLOCKSIZE` between 1 and 1024, E0500, the
+//! limit of every architecture loomc targets). Static shared memory (`.shared` variables) is
+//! limited to 48 KiB per block on every architecture from `sm_50` to `sm_90a`; more needs
+//! dynamic shared memory and an opt-in at launch, which LOOM does not use.
+
+use super::body::Result;
+use super::error::CodegenError;
+use super::remarks::Remark;
+use super::Cx;
+use crate::syntax::span::Span;
+
+/// One shared array of a kernel: what the user calls it (or what the compiler made it for),
+/// where it is declared, and its size.
+#[derive(Debug, Clone)]
+pub struct SharedDecl {
+    pub name: String,
+    pub span: Span,
+    pub bytes: u64,
+}
+
+/// Static shared memory per block, in bytes, on `arch`.
+pub fn static_shared_limit(arch: &str) -> u64 {
+    // Every architecture loomc targets (sm_50 .. sm_90a) has the same static limit.
+    let _ = arch;
+    48 * 1024
+}
+
+/// Checks the kernel's shared memory against the target and returns its launch facts.
+pub fn check(
+    cx: &Cx<'_, '_>,
+    kernel: &str,
+    kernel_span: Span,
+    block_size: u32,
+    shared: &[SharedDecl],
+    register_vectors: usize,
+) -> Result<Remark> {
+    // Compiler-made scratch arrays are aligned to 16 bytes like the user's.
+    let total: u64 = shared.iter().map(|d| d.bytes.div_ceil(16) * 16).sum();
+    let limit = static_shared_limit(&cx.arch);
+    if total > limit {
+        let mut decls: Vec<(String, Span, u64)> = shared
+            .iter()
+            .map(|d| (d.name.clone(), d.span, d.bytes))
+            .collect();
+        decls.sort_by_key(|d| std::cmp::Reverse(d.2));
+        return Err(CodegenError::SharedMemoryLimit {
+            kernel: kernel.to_string(),
+            kernel_span,
+            total,
+            limit,
+            arch: cx.arch.clone(),
+            decls,
+        });
+    }
+    let mut facts = vec![
+        format!("{block_size} threads per block (`.reqntid {block_size}, 1, 1`)"),
+        format!(
+            "{total} bytes of static shared memory per block (limit on {}: {limit})",
+            cx.arch
+        ),
+    ];
+    facts.extend(
+        shared
+            .iter()
+            .map(|d| format!("shared `{}`: {} bytes", d.name, d.bytes)),
+    );
+    if register_vectors > 0 {
+        facts.push(format!(
+            "{register_vectors} vector variable(s) in registers"
+        ));
+    }
+    Ok(Remark::LaunchFacts {
+        at: kernel_span,
+        kernel: kernel.to_string(),
+        facts,
+    })
+}

@@ -1,0 +1,373 @@
+//! `f /. v`: one uniform value per block, with warp shuffles and one barrier.
+//!
+//! The combining order is the vector's order whenever it matters: `f` is never given its
+//! operands swapped, and elements are only grouped, never reordered, so any associative `f`
+//! works (matrix products, "first non-zero", ...).
+//!
+//! 1. **Per thread.** When `f` is provably commutative (`commute.rs`: `sum`, `prod`, `min`,
+//!    `max`, `x + y`, ...) or every thread holds at most one element (length ≤ `BLOCKSIZE`),
+//!    thread `t` folds its elements `t, t + BLOCKSIZE, ...` sequentially: coalesced loads, one
+//!    `f` per element, as in hand-written CUDA. Otherwise the vector is cut into tiles of
+//!    `BLOCKSIZE` elements, each tile is combined by the whole block (steps 2-3) and the tile
+//!    results are folded in tile order.
+//! 2. **Warp.** A shuffle-down tree (`shfl.sync.down`, offsets 1, 2, 4, 8, 16) combines lane `i`
+//!    with lane `i + offset` as `f(mine, theirs)`, so lane 0 ends with its warp's fold in lane
+//!    order.
+//! 3. **Block.** Lane 0 of each warp writes its result to a small shared array (one slot per
+//!    warp, double-buffered for tiles), one barrier, then *every* warp reads the partials and
+//!    folds them with another shuffle tree, and `shfl.sync.idx` broadcasts lane 0's result: the
+//!    result is uniform without a second barrier. With one warp per block there is no shared
+//!    memory and no barrier at all.
+//!
+//! Threads without elements take part in the shuffles; their values are never combined. The
+//! reduction of an empty vector is zero of the element type.
+
+use super::body::{ArrayRef, Body, Result};
+use super::error::CodegenError;
+use super::intrinsics::ShuffleKind;
+use super::memory::Element;
+use super::sync::{Access, AccessKind, Who};
+use super::vector::{Pos, Sweep};
+use super::warp::Lanes;
+use crate::check::types::Ty;
+use crate::check::Callee;
+use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use inkwell::values::{BasicValueEnum, IntValue};
+use inkwell::IntPredicate;
+
+impl<'a, 'ctx> Body<'a, 'ctx> {
+    pub fn collective_parts<'e>(
+        &self,
+        e: &'e Expr,
+    ) -> Result<(Callee, &'e [Expr], &'e Expr, CollectiveOp)> {
+        match &e.kind {
+            ExprKind::Collective {
+                op, func, operand, ..
+            } => {
+                if self.lane_depth > 0 || !self.is_kernel() {
+                    return Err(CodegenError::not_implemented(
+                        format!("`{}` inside per-element code", op.symbol()),
+                        e.span,
+                    ));
+                }
+                Ok((self.callee(e)?, &func.bound_args, operand, *op))
+            }
+            _ => Err(CodegenError::internal("not a collective", e.span)),
+        }
+    }
+
+    /// `f(bound..., a, b)`.
+    pub fn combine(
+        &mut self,
+        f: Callee,
+        e: &Expr,
+        bound: &[BasicValueEnum<'ctx>],
+        a: BasicValueEnum<'ctx>,
+        b: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let mut values = bound.to_vec();
+        values.push(a);
+        values.push(b);
+        match f {
+            Callee::Func(item) => self.call_func(item, &values, e.span),
+            _ => Err(CodegenError::internal(
+                "a builtin as the function of a reduction or scan",
+                e.span,
+            )),
+        }
+    }
+
+    /// The shared scratch array of collective `e`: two slots per warp (double-buffered).
+    pub fn scratch_for(
+        &mut self,
+        e: &Expr,
+        elem: &Ty,
+        warps: u32,
+        what: &str,
+    ) -> Result<ArrayRef<'ctx>> {
+        if let Some(array) = self.scratch.get(&e.id) {
+            return Ok(array.clone());
+        }
+        let array = self.shared_array(what, elem, &[2 * u64::from(warps)], e.span)?;
+        self.scratch.insert(e.id, array.clone());
+        Ok(array)
+    }
+
+    /// Element `parity * warps + i` of a scratch array.
+    pub fn scratch_slot(
+        &self,
+        parity: IntValue<'ctx>,
+        warps: u32,
+        i: IntValue<'ctx>,
+    ) -> Result<Element<'ctx>> {
+        let base = self
+            .b
+            .build_int_mul(parity, self.i32(i64::from(warps)), "")?;
+        let i = self.b.build_int_add(base, i, "slot")?;
+        Ok(Element {
+            index: self.index64(i, false)?,
+            in_bounds: None,
+        })
+    }
+
+    /// `f /. v`.
+    pub fn reduce(&mut self, e: &Expr) -> Result<BasicValueEnum<'ctx>> {
+        let (f, bound_exprs, operand, _) = self.collective_parts(e)?;
+        let result_ty = self.ty_of(e).clone();
+        let zero = self.zero_of(&result_ty, e.span)?;
+        let mut bound = Vec::with_capacity(bound_exprs.len());
+        for arg in bound_exprs {
+            bound.push(self.arg_value(arg)?);
+        }
+        // A reduction may stand inside another vector statement's uniform part: keep that
+        // statement's element reads apart from this one's.
+        let outer_reads = std::mem::take(&mut self.elem_reads);
+        let shape = self.prepare(operand);
+        let reads = std::mem::replace(&mut self.elem_reads, outer_reads);
+        let shape = shape?;
+        if shape.bound == Some(0) {
+            return Ok(zero);
+        }
+        self.located(e.span, |this| {
+            this.reduce_prepared(e, f, &bound, bound_exprs.len(), operand, shape, reads)
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_prepared(
+        &mut self,
+        e: &Expr,
+        f: Callee,
+        bound: &[BasicValueEnum<'ctx>],
+        bound_count: usize,
+        operand: &Expr,
+        shape: super::vector::Shape<'ctx>,
+        reads: Vec<Access>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let zero = self.zero_of(self.ty_of(e), e.span)?;
+        let result_ty = self.ty_of(e).clone();
+        let block_size = self.block_size(e.span)?;
+        let per_thread = shape.bound.is_some_and(|n| n <= u64::from(block_size))
+            || super::commute::is_commutative(self.cx.checked, f, bound_count);
+        self.touch(reads)?;
+        self.before_scans(operand)?;
+        let lanes = self.lanes(e.span)?;
+        let scratch = if lanes.warps > 1 {
+            let array = self.scratch_for(e, &result_ty, lanes.warps, "reduce.partials")?;
+            // The previous run of this reduction (in a loop) may still be reading it.
+            self.touch(vec![scratch_access(&array, AccessKind::Write, e)])?;
+            Some(array)
+        } else {
+            None
+        };
+        let result = if per_thread {
+            self.reduce_per_thread(e, f, bound, operand, &shape, &lanes, scratch.as_ref())?
+        } else {
+            self.reduce_by_tiles(e, f, bound, operand, &shape, &lanes, scratch.as_ref())?
+        };
+        self.after_scans(operand);
+        if let Some(array) = &scratch {
+            self.sync
+                .record(vec![scratch_access(array, AccessKind::Read, e)]);
+        }
+        if shape.len.is_const() {
+            return Ok(result);
+        }
+        let nonempty =
+            self.b
+                .build_int_compare(IntPredicate::SGT, shape.len, self.i32(0), "nonempty")?;
+        Ok(self.b.build_select(nonempty, result, zero, "reduced")?)
+    }
+
+    /// Step 1 for commutative `f` (or one element per thread), then steps 2-3 once.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_per_thread(
+        &mut self,
+        e: &Expr,
+        f: Callee,
+        bound: &[BasicValueEnum<'ctx>],
+        operand: &Expr,
+        shape: &super::vector::Shape<'ctx>,
+        lanes: &Lanes<'ctx>,
+        scratch: Option<&ArrayRef<'ctx>>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let ty = self.ty_of(e).clone();
+        let reg_ty = self.reg_type(&ty, e.span)?;
+        let acc = self.alloca(reg_ty, "acc")?;
+        let sweep = self.plan(shape, false, e.span)?;
+        let block_size = self.block_size(e.span)?;
+        if sweep == Sweep::Stride {
+            // Peeled: the first element initialises the accumulator.
+            let tid = self.tid()?;
+            let has = self
+                .b
+                .build_int_compare(IntPredicate::SLT, tid, shape.len, "has")?;
+            self.when(has, &mut |this| {
+                let pos = Pos {
+                    k: tid,
+                    valid: this.bool_const(true),
+                    slot: None,
+                    count: shape.len,
+                    first: this.bool_const(true),
+                    parity: this.i32(0),
+                    single: false,
+                };
+                let x = this.elem(operand, &pos)?;
+                this.b.build_store(acc, x)?;
+                let next = this
+                    .b
+                    .build_int_add(tid, this.i32(i64::from(block_size)), "")?;
+                this.build_counted_loop(
+                    next,
+                    shape.len,
+                    this.i32(i64::from(block_size)),
+                    &mut |this, k| {
+                        let pos = Pos { k, ..pos };
+                        let x = this.elem(operand, &pos)?;
+                        let a = this.b.build_load(reg_ty, acc, "acc")?;
+                        let r = this.combine(f, e, bound, a, x)?;
+                        this.b.build_store(acc, r)?;
+                        Ok(())
+                    },
+                )
+            })?;
+        } else {
+            self.b.build_store(acc, reg_ty.const_zero())?;
+            // Visiting tiles backwards (the operand holds a right scan), a thread's first
+            // element is not in the first tile visited: it needs a flag.
+            let reverse = shape.right_scan;
+            let has = self.alloca(self.cx.context.bool_type().into(), "has")?;
+            self.b.build_store(has, self.bool_const(false))?;
+            self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
+                this.tile_prepare(operand, pos)?;
+                this.when(pos.valid, &mut |this| {
+                    let x = this.elem(operand, pos)?;
+                    match (pos.first.get_zero_extended_constant(), reverse) {
+                        (Some(1), false) => {
+                            this.b.build_store(acc, x)?;
+                        }
+                        // Forward: a valid position after the first means the first was valid.
+                        (Some(_), false) => {
+                            let a = this.b.build_load(reg_ty, acc, "acc")?;
+                            let r = this.combine(f, e, bound, a, x)?;
+                            this.b.build_store(acc, r)?;
+                        }
+                        _ => {
+                            let a = this.b.build_load(reg_ty, acc, "acc")?;
+                            let seen = this
+                                .b
+                                .build_load(this.cx.context.bool_type(), has, "seen")?
+                                .into_int_value();
+                            let r = this
+                                .value_when(seen, x, &mut |this| this.combine(f, e, bound, a, x))?;
+                            this.b.build_store(acc, r)?;
+                            this.b.build_store(has, this.bool_const(true))?;
+                        }
+                    }
+                    Ok(())
+                })
+            })?;
+        }
+        let v = self.b.build_load(reg_ty, acc, "acc")?;
+        // Threads 0 .. min(n, BLOCKSIZE) hold a value.
+        let holders = self.smin(shape.len, self.i32(i64::from(block_size)))?;
+        let parity = self.i32(0);
+        self.block_fold(e, f, bound, v, holders, parity, lanes, scratch, true)
+    }
+
+    /// Non-commutative `f` over more than `BLOCKSIZE` elements: each tile combined by the whole
+    /// block, the tiles' results folded in order.
+    #[allow(clippy::too_many_arguments)]
+    fn reduce_by_tiles(
+        &mut self,
+        e: &Expr,
+        f: Callee,
+        bound: &[BasicValueEnum<'ctx>],
+        operand: &Expr,
+        shape: &super::vector::Shape<'ctx>,
+        lanes: &Lanes<'ctx>,
+        scratch: Option<&ArrayRef<'ctx>>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let ty = self.ty_of(e).clone();
+        let reg_ty = self.reg_type(&ty, e.span)?;
+        let zero = reg_ty.const_zero();
+        let carry = self.alloca(reg_ty, "carry")?;
+        self.b.build_store(carry, zero)?;
+        let sweep = self.plan(shape, true, e.span)?;
+        self.sweep(shape, sweep, shape.right_scan, e.span, &mut |this, pos| {
+            this.tile_prepare(operand, pos)?;
+            let x = this.value_when(pos.valid, zero, &mut |this| this.elem(operand, pos))?;
+            let t =
+                this.block_fold(e, f, bound, x, pos.count, pos.parity, lanes, scratch, false)?;
+            let c = this.b.build_load(reg_ty, carry, "carry")?;
+            let not_first = this.b.build_not(pos.first, "")?;
+            let r = this.value_when(not_first, t, &mut |this| this.combine(f, e, bound, c, t))?;
+            this.b.build_store(carry, r)?;
+            Ok(())
+        })?;
+        Ok(self.b.build_load(reg_ty, carry, "reduced")?)
+    }
+
+    /// Steps 2-3: the fold, in thread order, of the values of threads `0 .. count`, as a
+    /// uniform value (meaningless when `count` is 0). `clears`: the barrier orders every access
+    /// made so far (false inside a loop over tiles).
+    #[allow(clippy::too_many_arguments)]
+    fn block_fold(
+        &mut self,
+        e: &Expr,
+        f: Callee,
+        bound: &[BasicValueEnum<'ctx>],
+        v: BasicValueEnum<'ctx>,
+        count: IntValue<'ctx>,
+        parity: IntValue<'ctx>,
+        lanes: &Lanes<'ctx>,
+        scratch: Option<&ArrayRef<'ctx>>,
+        clears: bool,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let mut combine = |this: &mut Self, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>| {
+            this.combine(f, e, bound, a, b)
+        };
+        let in_warp = self.warp_count(count, lanes)?;
+        let v = self.warp_fold(v, in_warp, lanes.width, lanes, &mut combine)?;
+        let Some(scratch) = scratch else {
+            return self.shuffle(ShuffleKind::Idx, v, self.i32(0), lanes);
+        };
+        let first_lane = self
+            .b
+            .build_int_compare(IntPredicate::EQ, lanes.lane, self.i32(0), "")?;
+        let has = self
+            .b
+            .build_int_compare(IntPredicate::SGT, in_warp, self.i32(0), "")?;
+        let writes = self.b.build_and(first_lane, has, "writes")?;
+        let mine = self.scratch_slot(parity, lanes.warps, lanes.warp)?;
+        self.when(writes, &mut |this| {
+            this.store_element(scratch, &mine, v, e.span)
+        })?;
+        self.collective_barrier(e.span, "a reduction", clears)?;
+        let warps = self.warps_with(count, lanes)?;
+        let reads = self
+            .b
+            .build_int_compare(IntPredicate::ULT, lanes.lane, warps, "")?;
+        // Masked: only lanes below the number of warps read, and the mask says so plainly.
+        let lane = self
+            .b
+            .build_and(lanes.lane, self.i32(i64::from(lanes.warps - 1)), "")?;
+        let theirs = self.scratch_slot(parity, lanes.warps, lane)?;
+        let zero = v.get_type().const_zero();
+        let partial = self.value_when(reads, zero, &mut |this| {
+            this.load_element(scratch, &theirs, e.span)
+        })?;
+        let folded = self.warp_fold(partial, warps, lanes.warps, lanes, &mut combine)?;
+        self.shuffle(ShuffleKind::Idx, folded, self.i32(0), lanes)
+    }
+}
+
+pub fn scratch_access(array: &ArrayRef<'_>, kind: AccessKind, e: &Expr) -> Access {
+    Access {
+        array: array.key.clone(),
+        name: array.name.clone(),
+        kind,
+        who: Who::Any,
+        span: e.span,
+    }
+}

@@ -1,0 +1,197 @@
+//! Optimisation remarks (`--remarks`): what code generation decided and why, as data. Each
+//! becomes a note-level [`Diagnostic`] with a stable id, so remarks render like every other
+//! diagnostic (for people or as JSON) and point at the statements they are about.
+//!
+//! | id | remark |
+//! | --- | --- |
+//! | R0801 | a barrier kept: the write and the read (or the read and the write) it orders |
+//! | R0802 | a barrier the "synchronised by default" rule asks for, removed, and why |
+//! | R0803 | a barrier inside a collective (the warps' partial results meet in shared memory) |
+//! | R0804 | a `for` loop distributed over the block's threads, and the dependence tests' verdict |
+//! | R0805 | a `for` loop kept sequential, and the dependence or construct that keeps it so |
+//! | R0806 | a kernel's launch facts: threads per block, shared memory, register vectors |
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::syntax::span::Span;
+
+pub const BARRIER_KEPT: &str = "R0801";
+pub const BARRIER_REMOVED: &str = "R0802";
+pub const COLLECTIVE_BARRIER: &str = "R0803";
+pub const LOOP_DISTRIBUTED: &str = "R0804";
+pub const LOOP_SEQUENTIAL: &str = "R0805";
+pub const LAUNCH_FACTS: &str = "R0806";
+
+/// One side of a hazard: an access to an array, where it is and who makes it.
+#[derive(Debug, Clone)]
+pub struct AccessNote {
+    pub span: Span,
+    /// "write of `t`", "read of `t`".
+    pub what: String,
+    /// Which threads touch which elements, in words.
+    pub who: String,
+}
+
+#[derive(Debug, Clone)]
+pub enum RemovedReason {
+    /// Every later access to the array, up to the next barrier, is by the thread that wrote the
+    /// element (the first such access is named).
+    SameThread { later: Span },
+    /// Nothing after the statement reads or writes what it wrote.
+    NoLaterAccess,
+    /// A barrier placed later for another reason orders this statement's writes too.
+    Covered { by: Span },
+}
+
+#[derive(Debug, Clone)]
+pub enum Remark {
+    BarrierKept {
+        /// Where the barrier is placed (before this access).
+        at: Span,
+        array: String,
+        earlier: AccessNote,
+        later: AccessNote,
+        /// True for the barrier at the end of a loop body, between one iteration and the next.
+        loop_carried: bool,
+    },
+    BarrierRemoved {
+        /// The statement after which the rule would place a barrier.
+        after: Span,
+        arrays: Vec<String>,
+        reason: RemovedReason,
+    },
+    CollectiveBarrier {
+        at: Span,
+        what: &'static str,
+    },
+    LoopDistributed {
+        at: Span,
+        summary: String,
+        evidence: Vec<String>,
+    },
+    LoopSequential {
+        at: Span,
+        reason: String,
+        /// The accesses or construct responsible, with a label each.
+        labels: Vec<(Span, String)>,
+        notes: Vec<String>,
+    },
+    LaunchFacts {
+        at: Span,
+        kernel: String,
+        facts: Vec<String>,
+    },
+}
+
+impl Remark {
+    /// Where the remark points: remarks are listed in source order.
+    pub fn order(&self) -> (u32, u32) {
+        let span = match self {
+            Remark::BarrierKept { at, .. }
+            | Remark::CollectiveBarrier { at, .. }
+            | Remark::LoopDistributed { at, .. }
+            | Remark::LoopSequential { at, .. }
+            | Remark::LaunchFacts { at, .. } => *at,
+            Remark::BarrierRemoved { after, .. } => *after,
+        };
+        (span.file.0, span.start)
+    }
+}
+
+impl From<Remark> for Diagnostic {
+    fn from(r: Remark) -> Diagnostic {
+        match r {
+            Remark::BarrierKept {
+                at,
+                array,
+                earlier,
+                later,
+                loop_carried,
+            } => {
+                let message = if loop_carried {
+                    format!("barrier kept at the end of the loop body: `{array}` is shared between iterations")
+                } else {
+                    format!("barrier kept: `{array}` is shared between threads here")
+                };
+                let mut d = remark(BARRIER_KEPT, message)
+                    .primary(at, format!("barrier placed before this {}", later.what))
+                    .secondary(earlier.span, format!("{} by {}", earlier.what, earlier.who))
+                    .note(format!(
+                        "the {} ({}) may touch an element the {} ({}) touched, from another thread",
+                        later.what, later.who, earlier.what, earlier.who
+                    ));
+                if later.span != at {
+                    d = d.secondary(later.span, format!("{} by {}", later.what, later.who));
+                }
+                d
+            }
+            Remark::BarrierRemoved {
+                after,
+                arrays,
+                reason,
+            } => {
+                let names = arrays
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let d = remark(
+                    BARRIER_REMOVED,
+                    format!("barrier after this statement removed (it writes {names})"),
+                )
+                .primary(after, "no barrier needed after this statement");
+                match reason {
+                    RemovedReason::SameThread { later } => d
+                        .secondary(later, "read or written only by the thread that wrote each element")
+                        .note("every later access up to the next barrier is by the thread that wrote the element"),
+                    RemovedReason::NoLaterAccess => {
+                        d.note("nothing later in the kernel reads or writes it")
+                    }
+                    RemovedReason::Covered { by } => d
+                        .secondary(by, "a barrier placed here orders these writes")
+                        .note("no access before that barrier conflicts with these writes"),
+                }
+            }
+            Remark::CollectiveBarrier { at, what } => {
+                remark(COLLECTIVE_BARRIER, format!("barrier kept in {what}"))
+                    .primary(at, "the warps' partial results meet in shared memory here")
+            }
+            Remark::LoopDistributed {
+                at,
+                summary,
+                evidence,
+            } => evidence.into_iter().fold(
+                remark(
+                    LOOP_DISTRIBUTED,
+                    "loop distributed over the block's threads",
+                )
+                .primary(at, summary),
+                Diagnostic::note,
+            ),
+            Remark::LoopSequential {
+                at,
+                reason,
+                labels,
+                notes,
+            } => {
+                let d = remark(LOOP_SEQUENTIAL, "loop stays sequential").primary(at, reason);
+                let d = labels
+                    .into_iter()
+                    .fold(d, |d, (span, label)| d.secondary(span, label));
+                notes.into_iter().fold(d, Diagnostic::note)
+            }
+            Remark::LaunchFacts { at, kernel, facts } => facts.into_iter().fold(
+                remark(LAUNCH_FACTS, format!("launch facts of kernel `{kernel}`"))
+                    .primary(at, "this kernel"),
+                Diagnostic::note,
+            ),
+        }
+    }
+}
+
+/// A note-level diagnostic: remarks inform, they never stop compilation.
+fn remark(code: &'static str, message: impl Into<String>) -> Diagnostic {
+    Diagnostic {
+        severity: Severity::Note,
+        ..Diagnostic::error(code, message)
+    }
+}

@@ -1,0 +1,317 @@
+//! `f /: v` (left, prefix) and `f :/ v` (right, suffix) scans: inclusive, per block, fused into
+//! the statement that consumes them.
+//!
+//! A scan is computed one tile of `BLOCKSIZE` elements at a time, inside the consumer's sweep
+//! (`vector.rs`): thread `t` holds element `tile * BLOCKSIZE + t`. Per tile:
+//! 1. **Warp scan** (Kogge-Stone with shuffles): for a left scan, lane `i` takes
+//!    `f(lane i - offset's, mine)` (`shfl.sync.up`) for offsets 1, 2, 4, 8, 16; for a right scan
+//!    `f(mine, lane i + offset's)` (`shfl.sync.down`). Lane `i` then holds the fold of its
+//!    warp's elements up to (from) itself.
+//! 2. **Block combine**: the last (first) valid lane of each warp writes its warp's total to a
+//!    small shared array, one barrier, every warp scans the warps' totals with the same shuffles
+//!    and combines the total of the warps before (after) it into its lanes. The tile's total
+//!    comes out uniform, from a `shfl.sync.idx`.
+//! 3. **Carry**: the combination of all earlier tiles (later ones, visited first, for a right
+//!    scan) is combined into every element and into the new carry.
+//!
+//! `f`'s operands are always in vector order, so non-commutative associative functions work.
+//! The shared array is double-buffered by tile parity: the next tile's writes cannot overtake
+//! this tile's reads, because every thread passes the next tile's barrier first. One barrier per
+//! tile; none when a block is one warp.
+
+use super::body::{Body, Result};
+use super::intrinsics::ShuffleKind;
+use super::reduce::scratch_access;
+use super::sync::AccessKind;
+use super::vector::Pos;
+use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use inkwell::values::BasicValueEnum;
+use inkwell::IntPredicate;
+
+impl<'a, 'ctx> Body<'a, 'ctx> {
+    /// The scan `e` at one position: `x` is the operand's element there (zero where invalid).
+    /// Runs in block-uniform code.
+    pub fn block_scan(
+        &mut self,
+        e: &Expr,
+        op: CollectiveOp,
+        x: BasicValueEnum<'ctx>,
+        pos: &Pos<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let (f, bound_exprs, _, _) = self.collective_parts(e)?;
+        let mut bound = Vec::with_capacity(bound_exprs.len());
+        for arg in bound_exprs {
+            bound.push(self.arg_value(arg)?);
+        }
+        let left = op == CollectiveOp::ScanLeft;
+        // `earlier` and `later` in vector order.
+        let combine =
+            |this: &mut Self, earlier: BasicValueEnum<'ctx>, later: BasicValueEnum<'ctx>| {
+                this.combine(f, e, &bound, earlier, later)
+            };
+        let elem_ty = self.ty_of(e).element().clone();
+        let reg_ty = self.reg_type(&elem_ty, e.span)?;
+        let zero = reg_ty.const_zero();
+        let lanes = self.lanes(e.span)?;
+        let in_warp = self.warp_count(pos.count, &lanes)?;
+        let mine = self
+            .b
+            .build_int_compare(IntPredicate::ULT, lanes.lane, in_warp, "mine")?;
+
+        // 1. Warp scan.
+        let mut v = x;
+        let mut offset = 1u32;
+        while offset < lanes.width {
+            let off = self.i32(i64::from(offset));
+            let kind = if left {
+                ShuffleKind::Up
+            } else {
+                ShuffleKind::Down
+            };
+            let other = self.shuffle(kind, v, off, &lanes)?;
+            let takes = if left {
+                let far = self
+                    .b
+                    .build_int_compare(IntPredicate::UGE, lanes.lane, off, "")?;
+                self.b.build_and(far, mine, "takes")?
+            } else {
+                let partner = self.b.build_int_add(lanes.lane, off, "")?;
+                self.b
+                    .build_int_compare(IntPredicate::ULT, partner, in_warp, "takes")?
+            };
+            let current = v;
+            v = self.value_when(takes, current, &mut |this| {
+                if left {
+                    combine(this, other, current)
+                } else {
+                    combine(this, current, other)
+                }
+            })?;
+            offset *= 2;
+        }
+
+        // 2. Block combine. The tile's total is only needed to carry into another tile.
+        let total = if lanes.warps == 1 {
+            if pos.single {
+                return Ok(v);
+            }
+            let source = if left {
+                self.b.build_int_sub(in_warp, self.i32(1), "last")?
+            } else {
+                self.i32(0)
+            };
+            self.shuffle(ShuffleKind::Idx, v, source, &lanes)?
+        } else {
+            let scratch = self.scratch_for(e, &elem_ty, lanes.warps, "scan.partials")?;
+            // The warp's total is in its last valid lane (left) or lane 0 (right). One fixed
+            // lane writes it: the last when every warp is full, else lane 0 after a broadcast.
+            let full = in_warp.is_const();
+            let (writer_lane, warp_total) = match (left, full) {
+                (true, true) => (self.i32(i64::from(lanes.width - 1)), v),
+                (true, false) => {
+                    let last = self.b.build_int_sub(in_warp, self.i32(1), "last")?;
+                    let last = self
+                        .b
+                        .build_and(last, self.i32(i64::from(lanes.width - 1)), "")?;
+                    (
+                        self.i32(0),
+                        self.shuffle(ShuffleKind::Idx, v, last, &lanes)?,
+                    )
+                }
+                (false, _) => (self.i32(0), v),
+            };
+            let is_writer =
+                self.b
+                    .build_int_compare(IntPredicate::EQ, lanes.lane, writer_lane, "")?;
+            let any = self
+                .b
+                .build_int_compare(IntPredicate::SGT, in_warp, self.i32(0), "")?;
+            let writes = self.b.build_and(is_writer, any, "writes")?;
+            let slot = self.scratch_slot(pos.parity, lanes.warps, lanes.warp)?;
+            self.when(writes, &mut |this| {
+                this.store_element(&scratch, &slot, warp_total, e.span)
+            })?;
+            self.collective_barrier(e.span, "a scan", false)?;
+            let warps = self.warps_with(pos.count, &lanes)?;
+            let reads = self
+                .b
+                .build_int_compare(IntPredicate::ULT, lanes.lane, warps, "")?;
+            // Masked: only lanes below the number of warps read, and the mask says so plainly.
+            let lane = self
+                .b
+                .build_and(lanes.lane, self.i32(i64::from(lanes.warps - 1)), "")?;
+            let theirs = self.scratch_slot(pos.parity, lanes.warps, lane)?;
+            let mut partial = self.value_when(reads, zero, &mut |this| {
+                this.load_element(&scratch, &theirs, e.span)
+            })?;
+            let mut offset = 1u32;
+            while offset < lanes.warps {
+                let off = self.i32(i64::from(offset));
+                let kind = if left {
+                    ShuffleKind::Up
+                } else {
+                    ShuffleKind::Down
+                };
+                let other = self.shuffle(kind, partial, off, &lanes)?;
+                let takes = if left {
+                    let far = self
+                        .b
+                        .build_int_compare(IntPredicate::UGE, lanes.lane, off, "")?;
+                    self.b.build_and(far, reads, "takes")?
+                } else {
+                    let partner = self.b.build_int_add(lanes.lane, off, "")?;
+                    self.b
+                        .build_int_compare(IntPredicate::ULT, partner, warps, "takes")?
+                };
+                let current = partial;
+                partial = self.value_when(takes, current, &mut |this| {
+                    if left {
+                        combine(this, other, current)
+                    } else {
+                        combine(this, current, other)
+                    }
+                })?;
+                offset *= 2;
+            }
+            // The warps before this one (after it, for a right scan).
+            let mask = self.i32(i64::from(lanes.width - 1));
+            let (neighbour, has_neighbour) = if left {
+                let before = self.b.build_int_sub(lanes.warp, self.i32(1), "")?;
+                let has =
+                    self.b
+                        .build_int_compare(IntPredicate::UGT, lanes.warp, self.i32(0), "")?;
+                (before, has)
+            } else {
+                let after = self.b.build_int_add(lanes.warp, self.i32(1), "")?;
+                let has = self
+                    .b
+                    .build_int_compare(IntPredicate::ULT, after, warps, "")?;
+                (after, has)
+            };
+            let neighbour = self.b.build_and(neighbour, mask, "")?;
+            let outside = self.shuffle(ShuffleKind::Idx, partial, neighbour, &lanes)?;
+            let takes = self.b.build_and(has_neighbour, mine, "")?;
+            let current = v;
+            v = self.value_when(takes, current, &mut |this| {
+                if left {
+                    combine(this, outside, current)
+                } else {
+                    combine(this, current, outside)
+                }
+            })?;
+            if pos.single {
+                return Ok(v);
+            }
+            let source = if left {
+                self.b.build_int_sub(warps, self.i32(1), "last")?
+            } else {
+                self.i32(0)
+            };
+            self.shuffle(ShuffleKind::Idx, partial, source, &lanes)?
+        };
+
+        // 3. Carry from the tiles visited before.
+        let carry = self.scan_carry(e, reg_ty)?;
+        let c = self.b.build_load(reg_ty, carry, "carry")?;
+        let not_first = self.b.build_not(pos.first, "")?;
+        let carries = self.b.build_and(not_first, mine, "")?;
+        let current = v;
+        let v = self.value_when(carries, current, &mut |this| {
+            if left {
+                combine(this, c, current)
+            } else {
+                combine(this, current, c)
+            }
+        })?;
+        let new_carry = self.value_when(not_first, total, &mut |this| {
+            if left {
+                combine(this, c, total)
+            } else {
+                combine(this, total, c)
+            }
+        })?;
+        self.b.build_store(carry, new_carry)?;
+        Ok(v)
+    }
+
+    /// The carry of scan `e` across tiles: one private variable per scan.
+    fn scan_carry(
+        &mut self,
+        e: &Expr,
+        reg_ty: inkwell::types::BasicTypeEnum<'ctx>,
+    ) -> Result<inkwell::values::PointerValue<'ctx>> {
+        if let Some(ptr) = self.scan_carries.get(&e.id) {
+            return Ok(*ptr);
+        }
+        let ptr = self.alloca(reg_ty, "scan.carry")?;
+        self.scan_carries.insert(e.id, ptr);
+        Ok(ptr)
+    }
+
+    /// Before a sweep that computes the scans inside `e`: their scratch arrays may still be
+    /// read by a previous run of the same statement (in a loop).
+    pub fn before_scans(&mut self, e: &Expr) -> Result<()> {
+        let block_size = self.block_size(e.span)?;
+        if block_size <= 32 {
+            return Ok(());
+        }
+        let mut scans = Vec::new();
+        collect_scans(e, &mut scans);
+        for scan in scans {
+            let elem = self.ty_of(scan).element().clone();
+            let array = self.scratch_for(scan, &elem, block_size / 32, "scan.partials")?;
+            self.touch(vec![scratch_access(&array, AccessKind::Write, scan)])?;
+        }
+        Ok(())
+    }
+
+    /// After such a sweep: its scratch arrays were read by any thread.
+    pub fn after_scans(&mut self, e: &Expr) {
+        let mut scans = Vec::new();
+        collect_scans(e, &mut scans);
+        let reads = scans
+            .into_iter()
+            .filter_map(|scan| {
+                self.scratch
+                    .get(&scan.id)
+                    .map(|array| scratch_access(array, AccessKind::Read, scan))
+            })
+            .collect();
+        self.sync.record(reads);
+    }
+}
+
+/// Every scan inside `e`, not counting those inside a reduction (which sweeps on its own).
+fn collect_scans<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            ..
+        } => return,
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            ..
+        } => out.push(e),
+        _ => {}
+    }
+    match &e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+        ExprKind::Unary { operand, .. } => collect_scans(operand, out),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            collect_scans(lhs, out);
+            collect_scans(rhs, out);
+        }
+        ExprKind::Call { args, .. } => args.iter().for_each(|a| collect_scans(a, out)),
+        ExprKind::Index { base, indices, .. } => {
+            collect_scans(base, out);
+            indices.iter().for_each(|i| collect_scans(i, out));
+        }
+        ExprKind::Field { base, .. } => collect_scans(base, out),
+        ExprKind::Record { fields } => fields.iter().for_each(|f| collect_scans(&f.value, out)),
+        ExprKind::VectorLit { elems } => elems.iter().for_each(|x| collect_scans(x, out)),
+        ExprKind::Collective { func, operand, .. } => {
+            func.bound_args.iter().for_each(|a| collect_scans(a, out));
+            collect_scans(operand, out);
+        }
+    }
+}

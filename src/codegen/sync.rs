@@ -1,0 +1,468 @@
+//! Barrier placement: "synchronised by default", with the barriers that analysis proves
+//! unnecessary removed.
+//!
+//! The rule (design §4) asks for a barrier after every statement that writes memory (its writes
+//! must be visible to every thread at the next statement) and before every write that may
+//! overwrite what another thread still has to read. A barrier only matters between two accesses
+//! to the same array, at least one a write, made by *different* threads; code generation knows,
+//! for each access, which thread touches which element ([`Who`]), so it can tell.
+//!
+//! The analysis runs while the kernel is lowered, in program order. [`SyncState`] holds the
+//! accesses made since the last barrier on any path (`pending`). Before a statement's accesses
+//! are emitted, they are compared with the pending ones; on the first conflict a barrier is
+//! placed right there (the latest point that still orders the two accesses, so one barrier
+//! serves as many hazards as possible) and the pending set is emptied. A statement that writes
+//! memory leaves a *candidate*: the barrier the rule asks for after it. A candidate whose writes
+//! never conflict with a later access before the next barrier is removed, and `--remarks` says
+//! why (every later access is by the writing thread, nothing later touches the array, or a later
+//! barrier covers it).
+//!
+//! Control flow: both branches of an `if` start from the same state and the states join (union
+//! of pending accesses). A loop body starts from the state before the loop; at its end, the
+//! pending accesses are compared with those the body makes before its first barrier
+//! ([`LoopFrame::exposed`]): a conflict there means iteration `i + 1` could race with iteration
+//! `i`, and a barrier is placed at the end of the body. Symbols that change from one iteration to
+//! the next (newer than the loop's watermark) never count as equal across that edge.
+//!
+//! Barriers are only placed in block-uniform code, so they are never divergent.
+
+use super::affine::{Poly, Sym};
+use super::remarks::{AccessNote, Remark, RemovedReason};
+use crate::syntax::span::Span;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessKind {
+    Read,
+    Write,
+}
+
+/// Which thread touches which element of an array.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Who {
+    /// Thread 0 alone (a once-per-block store), at this element (row-major index) if known.
+    Leader(Option<Poly>),
+    /// Every thread, the same element (a uniform read), at this index if known.
+    All(Option<Poly>),
+    /// Element `l` by thread `(l - offset) mod BLOCKSIZE`: a block vector's element `k` at
+    /// `offset + k`, which belongs to thread `k mod BLOCKSIZE`.
+    Owner(Poly),
+    /// Any thread, any element.
+    Any,
+}
+
+impl Who {
+    pub fn describe(&self) -> String {
+        match self {
+            Who::Leader(_) => "thread 0 alone".to_string(),
+            Who::All(_) => "every thread".to_string(),
+            Who::Owner(p) if p.is_zero() => {
+                "the thread that owns each element (k mod BLOCKSIZE)".to_string()
+            }
+            Who::Owner(p) => {
+                format!("the owner of each element (element `{p} + k` by thread k mod BLOCKSIZE)")
+            }
+            Who::Any => "any thread".to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Access {
+    /// The array's unique key.
+    pub array: String,
+    /// The array's name as the user wrote it.
+    pub name: String,
+    pub kind: AccessKind,
+    pub who: Who,
+    pub span: Span,
+}
+
+impl Access {
+    fn note(&self) -> AccessNote {
+        let verb = match self.kind {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+        };
+        AccessNote {
+            span: self.span,
+            what: format!("{verb} of `{}`", self.name),
+            who: self.who.describe(),
+        }
+    }
+}
+
+/// True when `earlier` and `later` may touch the same element from two different threads, with
+/// at least one of them writing. `variant_from`: symbols of this version or newer differ between
+/// the two accesses (they come from different iterations of a loop).
+pub fn conflicts(
+    earlier: &Access,
+    later: &Access,
+    block_size: u32,
+    variant_from: Option<u32>,
+) -> bool {
+    if earlier.array != later.array
+        || (earlier.kind == AccessKind::Read && later.kind == AccessKind::Read)
+    {
+        return false;
+    }
+    // Across a loop's back edge, a symbol that changes per iteration stands for two different
+    // values: the earlier access's gets a name of its own.
+    let earlier_poly = |p: &Poly| -> Option<Poly> {
+        match variant_from {
+            Some(from) => p.rename(&|s| {
+                (s.version >= from).then(|| Sym::new(format!("{}'", s.name), s.version))
+            }),
+            None => Some(p.clone()),
+        }
+    };
+    // The difference of two element indices, when both are known.
+    let difference = |a: &Option<Poly>, b: &Option<Poly>| -> Option<Poly> {
+        let a = earlier_poly(a.as_ref()?)?;
+        a.sub(b.as_ref()?)
+    };
+    let block = i64::from(block_size);
+    match (&earlier.who, &later.who) {
+        (Who::Leader(_), Who::Leader(_)) => false,
+        // One element each, provably different: no conflict, whoever the threads are.
+        (Who::Leader(a) | Who::All(a), Who::Leader(b) | Who::All(b)) => {
+            difference(a, b).is_none_or(|d| d.as_constant().is_none_or(|c| c == 0))
+        }
+        (Who::Owner(a), Who::Owner(b)) => {
+            let Some(d) = earlier_poly(a).and_then(|a| a.sub(b)) else {
+                return true;
+            };
+            !d.is_multiple_of(block)
+        }
+        // Thread 0 and the owner of the element thread 0 touches: the same thread when
+        // `element - offset` is a multiple of BLOCKSIZE.
+        (Who::Leader(Some(at)), Who::Owner(offset)) => {
+            let same = earlier_poly(at)
+                .and_then(|at| at.sub(offset))
+                .is_some_and(|d| d.is_multiple_of(block));
+            !same
+        }
+        (Who::Owner(offset), Who::Leader(Some(at))) => {
+            let same = earlier_poly(offset)
+                .and_then(|offset| at.sub(&offset))
+                .is_some_and(|d| d.is_multiple_of(block));
+            !same
+        }
+        _ => true,
+    }
+}
+
+/// The barrier the rule asks for after a statement that wrote memory.
+#[derive(Debug, Clone)]
+pub struct Candidate {
+    pub after: Span,
+    pub arrays: Vec<(String, String)>,
+    /// A later access to one of the arrays, by the thread that wrote the element.
+    pub same_thread: Option<Span>,
+    pub resolved: bool,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct LoopFrame {
+    /// Accesses made since the loop head before any barrier on the path.
+    pub exposed: Vec<Access>,
+    /// True once every path from the loop head to here passed a barrier.
+    pub barriered: bool,
+    /// Symbols of this version or newer change from one iteration to the next.
+    pub watermark: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct SyncState {
+    pub pending: Vec<Access>,
+    pub frames: Vec<LoopFrame>,
+    /// Indices into [`Sync::candidates`] not yet resolved on this path.
+    pub candidates: Vec<usize>,
+}
+
+impl SyncState {
+    /// The state after an `if`: whatever either branch left pending.
+    pub fn join(mut self, other: SyncState) -> SyncState {
+        self.pending.extend(other.pending);
+        for (mine, theirs) in self.frames.iter_mut().zip(other.frames) {
+            mine.exposed.extend(theirs.exposed);
+            mine.barriered &= theirs.barriered;
+        }
+        for c in other.candidates {
+            if !self.candidates.contains(&c) {
+                self.candidates.push(c);
+            }
+        }
+        self
+    }
+
+    pub fn record(&mut self, access: Access) {
+        for frame in self.frames.iter_mut().filter(|f| !f.barriered) {
+            frame.exposed.push(access.clone());
+        }
+        self.pending.push(access);
+    }
+
+    /// The first pending access that conflicts with one of `accesses`.
+    pub fn first_conflict(&self, accesses: &[Access], block_size: u32) -> Option<(Access, Access)> {
+        accesses.iter().find_map(|later| {
+            self.pending
+                .iter()
+                .find(|earlier| conflicts(earlier, later, block_size, None))
+                .map(|earlier| (earlier.clone(), later.clone()))
+        })
+    }
+}
+
+/// The barrier analysis of one kernel: the current state and everything decided so far.
+#[derive(Debug, Default)]
+pub struct Sync {
+    pub state: SyncState,
+    pub candidates: Vec<Candidate>,
+    pub remarks: Vec<Remark>,
+}
+
+impl Sync {
+    /// Notes that accesses are about to happen; returns the conflict that needs a barrier first,
+    /// if any (the caller places it, then calls [`Sync::barrier_placed`]).
+    pub fn check(&self, accesses: &[Access], block_size: u32) -> Option<(Access, Access)> {
+        self.state.first_conflict(accesses, block_size)
+    }
+
+    /// Records `accesses` as made, and notes same-thread witnesses for pending candidates.
+    pub fn record(&mut self, accesses: Vec<Access>) {
+        for access in accesses {
+            for &c in &self.state.candidates {
+                if let Some(candidate) = self.candidates.get_mut(c) {
+                    if candidate.same_thread.is_none()
+                        && candidate.arrays.iter().any(|(key, _)| *key == access.array)
+                    {
+                        candidate.same_thread = Some(access.span);
+                    }
+                }
+            }
+            self.state.record(access);
+        }
+    }
+
+    /// A barrier was placed for the conflict between `earlier` and `later`.
+    pub fn barrier_placed(
+        &mut self,
+        earlier: &Access,
+        later: &Access,
+        at: Span,
+        loop_carried: bool,
+    ) {
+        self.remarks.push(Remark::BarrierKept {
+            at,
+            array: later.name.clone(),
+            earlier: earlier.note(),
+            later: later.note(),
+            loop_carried,
+        });
+        let pending = std::mem::take(&mut self.state.candidates);
+        for c in pending {
+            let Some(candidate) = self.candidates.get_mut(c) else {
+                continue;
+            };
+            let ordered_here = earlier.kind == AccessKind::Write
+                && candidate
+                    .arrays
+                    .iter()
+                    .any(|(key, _)| *key == earlier.array);
+            candidate.resolved = true;
+            if !ordered_here {
+                let reason = match candidate.same_thread {
+                    Some(later) => RemovedReason::SameThread { later },
+                    None => RemovedReason::Covered { by: at },
+                };
+                self.remarks.push(removed(candidate, reason));
+            }
+        }
+        self.clear();
+    }
+
+    /// A barrier inside a collective, which orders everything before it.
+    pub fn collective_barrier(&mut self, at: Span, what: &'static str, clears: bool) {
+        self.remarks.push(Remark::CollectiveBarrier { at, what });
+        if clears {
+            let pending = std::mem::take(&mut self.state.candidates);
+            for c in pending {
+                let Some(candidate) = self.candidates.get_mut(c) else {
+                    continue;
+                };
+                candidate.resolved = true;
+                let reason = match candidate.same_thread {
+                    Some(later) => RemovedReason::SameThread { later },
+                    None => RemovedReason::Covered { by: at },
+                };
+                self.remarks.push(removed(candidate, reason));
+            }
+            self.clear();
+        }
+    }
+
+    fn clear(&mut self) {
+        self.state.pending.clear();
+        for frame in &mut self.state.frames {
+            frame.barriered = true;
+        }
+    }
+
+    /// The barrier the rule asks for after the statement at `after`, which wrote `arrays`.
+    pub fn candidate(&mut self, after: Span, arrays: Vec<(String, String)>) {
+        if arrays.is_empty() {
+            return;
+        }
+        self.candidates.push(Candidate {
+            after,
+            arrays,
+            same_thread: None,
+            resolved: false,
+        });
+        self.state.candidates.push(self.candidates.len() - 1);
+    }
+
+    pub fn enter_loop(&mut self, watermark: u32) {
+        self.state.frames.push(LoopFrame {
+            exposed: Vec::new(),
+            barriered: false,
+            watermark,
+        });
+    }
+
+    /// At the end of a loop body: the conflict between this iteration's pending accesses and
+    /// the next iteration's first ones, if any.
+    pub fn loop_back_conflict(&self, block_size: u32) -> Option<(Access, Access)> {
+        let frame = self.state.frames.last()?;
+        frame.exposed.iter().find_map(|later| {
+            self.state
+                .pending
+                .iter()
+                .find(|earlier| conflicts(earlier, later, block_size, Some(frame.watermark)))
+                .map(|earlier| (earlier.clone(), later.clone()))
+        })
+    }
+
+    /// Leaves a loop: `before` is the state at the loop head (the body may run zero times).
+    pub fn leave_loop(&mut self, before: SyncState) {
+        let mut after = std::mem::take(&mut self.state);
+        after.frames.pop();
+        let mut before = before;
+        before.frames.pop();
+        // The frames outside the loop saw the loop's accesses as they were recorded (in every
+        // open frame), on top of what they held before it; only their barrier flags need the
+        // zero-trip path.
+        let mut frames = after.frames.clone();
+        for (frame, at_head) in frames.iter_mut().zip(&before.frames) {
+            frame.barriered &= at_head.barriered;
+        }
+        self.state = after.join(before);
+        self.state.frames = frames;
+    }
+
+    /// At the end of the kernel: every unresolved candidate is removed.
+    pub fn finish(&mut self) {
+        for candidate in &mut self.candidates {
+            if candidate.resolved {
+                continue;
+            }
+            candidate.resolved = true;
+            let reason = match candidate.same_thread {
+                Some(later) => RemovedReason::SameThread { later },
+                None => RemovedReason::NoLaterAccess,
+            };
+            self.remarks.push(removed(candidate, reason));
+        }
+    }
+}
+
+fn removed(candidate: &Candidate, reason: RemovedReason) -> Remark {
+    Remark::BarrierRemoved {
+        after: candidate.after,
+        arrays: candidate
+            .arrays
+            .iter()
+            .map(|(_, name)| name.clone())
+            .collect(),
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::span::FileId;
+
+    fn access(kind: AccessKind, who: Who) -> Access {
+        Access {
+            array: "t".into(),
+            name: "t".into(),
+            kind,
+            who,
+            span: Span::synthetic(FileId(0)),
+        }
+    }
+
+    #[test]
+    fn owner_accesses_shifted_by_a_block_stay_on_one_thread() {
+        let b = Poly::sym(Sym::new("B", 0)).scale(256).unwrap();
+        let prev = b.sub(&Poly::constant(256)).unwrap();
+        let w = access(AccessKind::Write, Who::Owner(b.clone()));
+        let r = access(AccessKind::Read, Who::Owner(prev));
+        assert!(!conflicts(&w, &r, 256, None));
+        let shifted = access(
+            AccessKind::Read,
+            Who::Owner(b.add(&Poly::constant(1)).unwrap()),
+        );
+        assert!(conflicts(&w, &shifted, 256, None));
+    }
+
+    #[test]
+    fn reads_never_conflict_and_leader_is_one_thread() {
+        let r1 = access(AccessKind::Read, Who::Any);
+        let r2 = access(AccessKind::Read, Who::All(None));
+        assert!(!conflicts(&r1, &r2, 256, None));
+        let w = access(AccessKind::Write, Who::Leader(None));
+        assert!(!conflicts(
+            &w,
+            &access(AccessKind::Write, Who::Leader(None)),
+            256,
+            None
+        ));
+        assert!(conflicts(&w, &r2, 256, None));
+    }
+
+    #[test]
+    fn single_elements_at_different_indices_do_not_conflict() {
+        let i = Poly::sym(Sym::new("i", 3));
+        let w = access(AccessKind::Write, Who::Leader(Some(i.clone())));
+        let before = access(
+            AccessKind::Read,
+            Who::All(Some(i.sub(&Poly::constant(1)).unwrap())),
+        );
+        assert!(!conflicts(&before, &w, 256, None));
+        // In the next iteration, `i - 1` is the element this one wrote.
+        assert!(conflicts(&w, &before, 256, Some(2)));
+        // Thread 0 owns element 0 of a block vector at offset 0.
+        let vector = access(AccessKind::Write, Who::Owner(Poly::default()));
+        let first = access(AccessKind::Write, Who::Leader(Some(Poly::constant(0))));
+        assert!(!conflicts(&vector, &first, 256, None));
+        let second = access(AccessKind::Write, Who::Leader(Some(Poly::constant(1))));
+        assert!(conflicts(&vector, &second, 256, None));
+    }
+
+    #[test]
+    fn loop_variant_symbols_differ_across_iterations() {
+        let j = Poly::sym(Sym::new("j", 7));
+        let w = access(AccessKind::Write, Who::Owner(j.clone()));
+        let r = access(AccessKind::Read, Who::Owner(j.clone()));
+        assert!(!conflicts(&w, &r, 256, None));
+        assert!(conflicts(&w, &r, 256, Some(5)));
+        assert!(!conflicts(&w, &r, 256, Some(8)));
+        // A block-sized stride per iteration keeps every element on its thread.
+        let strided = j.scale(256).unwrap();
+        let w = access(AccessKind::Write, Who::Owner(strided.clone()));
+        let r = access(AccessKind::Read, Who::Owner(strided));
+        assert!(!conflicts(&w, &r, 256, Some(5)));
+    }
+}

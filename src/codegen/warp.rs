@@ -1,0 +1,252 @@
+//! Warps: lane and warp ids, shuffles of values of any type, and the in-order combining trees
+//! that reductions and scans are made of.
+//!
+//! A shuffle moves 32 bits: wider values travel as `i32` pieces (`Int64`, `Float64`), narrower
+//! ones widened (`Bool`, the `i8` of a `Bool` field), records field by field. Every shuffle is
+//! executed by every thread of the warp (they stand in block-uniform code); lanes without a value
+//! take part and their results are ignored, and the combining function is only ever called on
+//! values that came from real elements (it is branched around otherwise: a `func` may loop on
+//! garbage).
+
+use super::body::{Body, Result};
+use super::error::CodegenError;
+use super::intrinsics::{Intrinsic, ShuffleKind};
+use crate::syntax::span::Span;
+use inkwell::types::BasicTypeEnum;
+use inkwell::values::{BasicValueEnum, IntValue};
+use inkwell::IntPredicate;
+
+/// A thread's place in its warp, and the warp's shape for this block size.
+#[derive(Debug, Clone, Copy)]
+pub struct Lanes<'ctx> {
+    pub lane: IntValue<'ctx>,
+    pub warp: IntValue<'ctx>,
+    /// Threads per warp: 32, or `BLOCKSIZE` when that is smaller.
+    pub width: u32,
+    /// Warps per block.
+    pub warps: u32,
+    /// The `membermask` of every shuffle: all the warp's threads.
+    pub mask: IntValue<'ctx>,
+}
+
+impl<'a, 'ctx> Body<'a, 'ctx> {
+    /// Lane and warp of this thread. Collectives need `BLOCKSIZE` to be a power of two (the
+    /// checker's E0305), so a block is a whole number of warps or a part of one.
+    pub fn lanes(&mut self, span: Span) -> Result<Lanes<'ctx>> {
+        let block_size = self.block_size(span)?;
+        if !block_size.is_power_of_two() {
+            return Err(CodegenError::internal(
+                "a collective with a BLOCKSIZE that is not a power of two",
+                span,
+            ));
+        }
+        let width = block_size.min(32);
+        let warps = (block_size / 32).max(1);
+        let tid = self.tid()?;
+        let lane = if warps == 1 {
+            tid
+        } else {
+            self.b.build_and(tid, self.i32(31), "lane")?
+        };
+        let warp = if warps == 1 {
+            self.i32(0)
+        } else {
+            self.b.build_right_shift(tid, self.i32(5), false, "warp")?
+        };
+        let mask_bits: u64 = if width == 32 {
+            0xffff_ffff
+        } else {
+            (1u64 << width) - 1
+        };
+        let mask = self.cx.context.i32_type().const_int(mask_bits, false);
+        Ok(Lanes {
+            lane,
+            warp,
+            width,
+            warps,
+            mask,
+        })
+    }
+
+    /// `shfl.sync` of a value of any register type.
+    pub fn shuffle(
+        &mut self,
+        kind: ShuffleKind,
+        v: BasicValueEnum<'ctx>,
+        arg: IntValue<'ctx>,
+        lanes: &Lanes<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let b = &self.b;
+        let i32t = self.cx.context.i32_type();
+        let i64t = self.cx.context.i64_type();
+        Ok(match v.get_type() {
+            BasicTypeEnum::IntType(t) if t.get_bit_width() == 32 => self
+                .shuffle_i32(kind, v.into_int_value(), arg, lanes)?
+                .into(),
+            BasicTypeEnum::IntType(t) if t.get_bit_width() < 32 => {
+                let wide = b.build_int_z_extend(v.into_int_value(), i32t, "")?;
+                let moved = self.shuffle_i32(kind, wide, arg, lanes)?;
+                self.b.build_int_truncate(moved, t, "")?.into()
+            }
+            BasicTypeEnum::IntType(t) if t.get_bit_width() == 64 => self
+                .shuffle_i64(kind, v.into_int_value(), arg, lanes)?
+                .into(),
+            BasicTypeEnum::FloatType(t) if t == self.cx.context.f32_type() => {
+                let bits = b.build_bit_cast(v, i32t, "")?.into_int_value();
+                let moved = self.shuffle_i32(kind, bits, arg, lanes)?;
+                self.b.build_bit_cast(moved, t, "")?
+            }
+            BasicTypeEnum::FloatType(t) => {
+                let bits = b.build_bit_cast(v, i64t, "")?.into_int_value();
+                let moved = self.shuffle_i64(kind, bits, arg, lanes)?;
+                self.b.build_bit_cast(moved, t, "")?
+            }
+            BasicTypeEnum::StructType(t) => {
+                let mut out = t.get_undef();
+                for i in 0..t.count_fields() {
+                    let field = self.b.build_extract_value(v.into_struct_value(), i, "")?;
+                    let moved = self.shuffle(kind, field, arg, lanes)?;
+                    out = self
+                        .b
+                        .build_insert_value(out, moved, i, "")?
+                        .into_struct_value();
+                }
+                out.into()
+            }
+            other => {
+                return Err(CodegenError::Internal {
+                    message: format!("a warp shuffle of {other:?}"),
+                    span: None,
+                })
+            }
+        })
+    }
+
+    fn shuffle_i64(
+        &mut self,
+        kind: ShuffleKind,
+        v: IntValue<'ctx>,
+        arg: IntValue<'ctx>,
+        lanes: &Lanes<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let i32t = self.cx.context.i32_type();
+        let i64t = self.cx.context.i64_type();
+        let lo = self.b.build_int_truncate(v, i32t, "lo")?;
+        let high = self
+            .b
+            .build_right_shift(v, i64t.const_int(32, false), false, "")?;
+        let hi = self.b.build_int_truncate(high, i32t, "hi")?;
+        let lo = self.shuffle_i32(kind, lo, arg, lanes)?;
+        let hi = self.shuffle_i32(kind, hi, arg, lanes)?;
+        let lo = self.b.build_int_z_extend(lo, i64t, "")?;
+        let hi = self.b.build_int_z_extend(hi, i64t, "")?;
+        let hi = self.b.build_left_shift(hi, i64t.const_int(32, false), "")?;
+        Ok(self.b.build_or(hi, lo, "joined")?)
+    }
+
+    fn shuffle_i32(
+        &mut self,
+        kind: ShuffleKind,
+        v: IntValue<'ctx>,
+        arg: IntValue<'ctx>,
+        lanes: &Lanes<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        // The `c` operand: clamp lane 31 for idx and down, lane 0 for up; no segments.
+        let clamp = match kind {
+            ShuffleKind::Up => self.i32(0),
+            ShuffleKind::Idx | ShuffleKind::Down => self.i32(0x1f),
+        };
+        let function = self.intrinsic(Intrinsic::Shuffle(kind));
+        let call = self.b.build_call(
+            function,
+            &[lanes.mask.into(), v.into(), arg.into(), clamp.into()],
+            "shfl",
+        )?;
+        call.try_as_basic_value()
+            .basic()
+            .map(|v| v.into_int_value())
+            .ok_or_else(|| CodegenError::Internal {
+                message: "shfl.sync has no value".into(),
+                span: None,
+            })
+    }
+
+    /// Folds the values of lanes `0 .. count` of each warp, in lane order, into lane 0
+    /// (`lane i` combines `f(mine, lane i + offset's)` for offsets 1, 2, 4, ...: lane `i` then
+    /// holds the fold of lanes `[i, min(i + 2 * offset, count))`). `width`: how many lanes can
+    /// hold a value. The other lanes' results are meaningless.
+    pub fn warp_fold(
+        &mut self,
+        v: BasicValueEnum<'ctx>,
+        count: IntValue<'ctx>,
+        width: u32,
+        lanes: &Lanes<'ctx>,
+        f: &mut dyn FnMut(
+            &mut Self,
+            BasicValueEnum<'ctx>,
+            BasicValueEnum<'ctx>,
+        ) -> Result<BasicValueEnum<'ctx>>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let mut v = v;
+        let mut offset = 1;
+        // With every lane holding a value, the lanes whose results reach lane 0 (multiples of
+        // 2 * offset) always have a partner: no test needed.
+        let full = count
+            .get_sign_extended_constant()
+            .is_some_and(|c| c >= i64::from(width));
+        while offset < width {
+            let off = self.i32(i64::from(offset));
+            let other = self.shuffle(ShuffleKind::Down, v, off, lanes)?;
+            let takes = if full {
+                self.bool_const(true)
+            } else {
+                let partner = self.b.build_int_add(lanes.lane, off, "partner")?;
+                self.b
+                    .build_int_compare(IntPredicate::ULT, partner, count, "takes")?
+            };
+            let mine = v;
+            v = self.value_when(takes, mine, &mut |this| f(this, mine, other))?;
+            offset *= 2;
+        }
+        Ok(v)
+    }
+
+    /// `clamp(count - warp * width, 0, width)`: how many of this warp's lanes are among the
+    /// block's first `count` threads.
+    pub fn warp_count(&self, count: IntValue<'ctx>, lanes: &Lanes<'ctx>) -> Result<IntValue<'ctx>> {
+        let block = i64::from(lanes.width) * i64::from(lanes.warps);
+        if count
+            .get_sign_extended_constant()
+            .is_some_and(|c| c >= block)
+        {
+            // Every thread of the block holds a value: every warp is full.
+            return Ok(self.i32(i64::from(lanes.width)));
+        }
+        if lanes.warps == 1 {
+            return self.smin(
+                self.smax(count, self.i32(0))?,
+                self.i32(i64::from(lanes.width)),
+            );
+        }
+        let start = self
+            .b
+            .build_int_mul(lanes.warp, self.i32(i64::from(lanes.width)), "")?;
+        let left = self.b.build_int_sub(count, start, "")?;
+        let left = self.smax(left, self.i32(0))?;
+        self.smin(left, self.i32(i64::from(lanes.width)))
+    }
+
+    /// How many warps hold at least one of the block's first `count` threads.
+    pub fn warps_with(&self, count: IntValue<'ctx>, lanes: &Lanes<'ctx>) -> Result<IntValue<'ctx>> {
+        let block = i64::from(lanes.width) * i64::from(lanes.warps);
+        if count
+            .get_sign_extended_constant()
+            .is_some_and(|c| c >= block)
+        {
+            return Ok(self.i32(i64::from(lanes.warps)));
+        }
+        let width = self.i32(i64::from(lanes.width));
+        let count = self.smax(count, self.i32(0))?;
+        self.ceil_div(count, width)
+    }
+}

@@ -1,0 +1,462 @@
+//! The CPU backend: the optimised NVPTX module, retargeted to the host and JIT-compiled, run by
+//! the SIMT executor (`loom-simt`).
+//!
+//! The lowering, in order (each step needs the one before):
+//! 1. parse the IR (the same text `--emit=llvm` prints) into a fresh context;
+//! 2. find the kernels (`!nvvm.annotations`);
+//! 3. give the module the host's triple and data layout, and drop NVPTX's CPU attributes;
+//! 4. rewrite NVVM intrinsic calls into runtime calls (`intrinsics.rs`);
+//! 5. move shared globals into the per-block buffer (`shared.rs`);
+//! 6. in sanitizer mode, instrument memory accesses (`sanitize.rs`): after 5, so that shared
+//!    accesses are seen at their per-block addresses;
+//! 7. add one entry function per kernel (`entry.rs`);
+//! 8. JIT-compile with every runtime function bound to its address.
+//!
+//! Address spaces stay as they are: on x86-64 every address space below 256 is an ordinary
+//! 64-bit pointer, so `addrspace(1)` and `addrspace(3)` loads and stores compile as plain ones.
+
+mod entry;
+mod error;
+mod intrinsics;
+mod ir;
+mod locations;
+mod sanitize;
+mod shared;
+
+pub use entry::{KernelSignature, ParamType};
+pub use error::HostError;
+pub use loom_simt::{SimtError, SourceLocation, Whereabouts};
+pub use shared::SharedLayout;
+
+use inkwell::context::Context;
+use inkwell::execution_engine::ExecutionEngine;
+use inkwell::llvm_sys::core::LLVMRemoveStringAttributeAtIndex;
+use inkwell::llvm_sys::execution_engine::LLVMGetGlobalValueAddress;
+use inkwell::llvm_sys::target::LLVMABISizeOfType;
+use inkwell::llvm_sys::LLVMAttributeFunctionIndex;
+use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
+use inkwell::targets::{
+    CodeModel, InitializationConfig, RelocMode, Target, TargetData, TargetMachine,
+};
+use inkwell::OptimizationLevel;
+use loom_simt::{Buffer, LaunchConfig};
+use std::collections::{HashMap, HashSet};
+use std::ffi::c_void;
+use std::fmt;
+
+#[derive(Debug, Clone, Default)]
+pub struct HostOptions {
+    /// Instrument memory accesses and check barriers and collectives while running.
+    pub sanitize: bool,
+    /// OS threads to run blocks on; 0: one per core.
+    pub workers: usize,
+}
+
+/// One argument of a launch, in parameter order.
+#[derive(Debug)]
+pub enum HostArg<'a> {
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    F32(f32),
+    F64(f64),
+    /// An array: the kernel reads and writes `data` in place. `name` and `elem_size` are for
+    /// sanitizer reports.
+    Array {
+        name: String,
+        data: &'a mut [u8],
+        elem_size: usize,
+    },
+}
+
+impl HostArg<'_> {
+    fn describe(&self) -> &'static str {
+        match self {
+            HostArg::I8(_) => "an 8-bit integer",
+            HostArg::I16(_) => "a 16-bit integer",
+            HostArg::I32(_) => "a 32-bit integer",
+            HostArg::I64(_) => "a 64-bit integer",
+            HostArg::F32(_) => "a Float32",
+            HostArg::F64(_) => "a Float64",
+            HostArg::Array { .. } => "an array",
+        }
+    }
+}
+
+/// The shape of a launch.
+#[derive(Debug, Clone, Copy)]
+pub struct LaunchShape {
+    pub blocks: u32,
+    /// Threads per block; `None`: the kernel's `reqntidx`.
+    pub block_size: Option<u32>,
+    pub dynamic_shared_bytes: usize,
+}
+
+/// Why a launch did not complete.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RunError {
+    /// The launch could not start.
+    Host(HostError),
+    /// The kernel ran into a problem (a sanitizer finding, a deadlock). Boxed: reports carry
+    /// source locations, and a launch's result should stay small.
+    Kernel(Box<SimtError>),
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RunError::Host(e) => e.fmt(f),
+            RunError::Kernel(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for RunError {}
+
+impl From<HostError> for RunError {
+    fn from(e: HostError) -> RunError {
+        RunError::Host(e)
+    }
+}
+
+struct HostKernel {
+    signature: KernelSignature,
+    entry: loom_simt::EntryFn,
+}
+
+/// A module compiled for the host, ready to launch its kernels.
+pub struct HostProgram {
+    kernels: Vec<HostKernel>,
+    locations: Vec<SourceLocation>,
+    globals: Vec<Buffer>,
+    shared: SharedLayout,
+    needs_coroutines: bool,
+    options: HostOptions,
+    // Declared last, dropped last: the engine and the module live in `_context`.
+    _engine: ExecutionEngine<'static>,
+    _module: Module<'static>,
+    _context: Box<Context>,
+}
+
+impl HostProgram {
+    /// Compiles NVPTX-targeted LLVM IR (as `loomc --emit=llvm` prints it, or from another front
+    /// end) for the host.
+    pub fn compile(nvptx_ir: &str, options: &HostOptions) -> Result<HostProgram, HostError> {
+        Target::initialize_native(&InitializationConfig::default()).map_err(HostError::Llvm)?;
+        let context = Box::new(Context::create());
+        // SAFETY: the context is boxed (its address never changes) and is dropped after every
+        // value made from it: the module and engine are fields of the same struct, declared
+        // before it, and nothing with this lifetime leaves the struct.
+        let ctx: &'static Context = unsafe { &*(context.as_ref() as *const Context) };
+        let buffer = MemoryBuffer::create_from_memory_range_copy(nvptx_ir.as_bytes(), "kernel.ll");
+        let module = ctx
+            .create_module_from_ir(buffer)
+            .map_err(|e| HostError::Parse(e.to_string()))?;
+        let machine = host_machine()?;
+        let target_data = machine.get_target_data();
+        let lowered = lower(ctx, &module, &target_data, options)?;
+        module
+            .verify()
+            .map_err(|e| HostError::Llvm(format!("the lowered module does not verify: {e}")))?;
+        let engine = module
+            .create_jit_execution_engine(OptimizationLevel::Default)
+            .map_err(|e| HostError::Llvm(e.to_string()))?;
+        bind_runtime(&module, &engine)?;
+        let mut kernels = Vec::new();
+        for signature in lowered.kernels {
+            let entry_name = format!("{}{}", entry::ENTRY_PREFIX, signature.name);
+            let address = engine
+                .get_function_address(&entry_name)
+                .map_err(|e| HostError::Llvm(format!("{entry_name}: {e}")))?;
+            // SAFETY: `entry_name` was built by `entry::add_entry` with exactly this type.
+            let entry: loom_simt::EntryFn = unsafe { std::mem::transmute(address) };
+            kernels.push(HostKernel { signature, entry });
+        }
+        let globals = global_buffers(&module, &engine, &target_data);
+        Ok(HostProgram {
+            kernels,
+            locations: lowered.locations,
+            globals,
+            shared: lowered.shared,
+            needs_coroutines: lowered.needs_coroutines,
+            options: options.clone(),
+            _engine: engine,
+            _module: module,
+            _context: context,
+        })
+    }
+
+    pub fn kernels(&self) -> impl Iterator<Item = &KernelSignature> {
+        self.kernels.iter().map(|k| &k.signature)
+    }
+
+    pub fn shared_layout(&self) -> &SharedLayout {
+        &self.shared
+    }
+
+    /// Whether the kernels synchronise (barriers or warp collectives): they then run as
+    /// coroutines.
+    pub fn needs_coroutines(&self) -> bool {
+        self.needs_coroutines
+    }
+
+    fn kernel(&self, name: &str) -> Result<&HostKernel, HostError> {
+        self.kernels
+            .iter()
+            .find(|k| k.signature.name == name)
+            .ok_or_else(|| HostError::NoSuchKernel {
+                name: name.to_string(),
+                known: self
+                    .kernels
+                    .iter()
+                    .map(|k| k.signature.name.clone())
+                    .collect(),
+            })
+    }
+
+    /// Runs `kernel` over `shape.blocks` blocks with `args`; arrays are read and written in place.
+    pub fn launch(
+        &self,
+        kernel: &str,
+        shape: &LaunchShape,
+        args: &mut [HostArg<'_>],
+    ) -> Result<(), RunError> {
+        let kernel = self.kernel(kernel)?;
+        let signature = &kernel.signature;
+        let block_size = match (shape.block_size, signature.block_size) {
+            (Some(asked), Some(required)) if asked != required => {
+                return Err(HostError::Launch(format!(
+                    "kernel `{}` requires {required} threads per block (reqntid), not {asked}",
+                    signature.name
+                ))
+                .into())
+            }
+            (Some(size), _) | (None, Some(size)) => size,
+            (None, None) => {
+                return Err(HostError::Launch(format!(
+                    "kernel `{}` does not say its block size: give one",
+                    signature.name
+                ))
+                .into())
+            }
+        };
+        if !(1..=1024).contains(&block_size) {
+            return Err(HostError::Launch(format!(
+                "a block has 1 to 1024 threads, not {block_size}"
+            ))
+            .into());
+        }
+        if args.len() != signature.params.len() {
+            return Err(HostError::Arguments(format!(
+                "kernel `{}` takes {} arguments, not {}",
+                signature.name,
+                signature.params.len(),
+                args.len()
+            ))
+            .into());
+        }
+        // One 8-byte slot per parameter, holding its value (a pointer for arrays).
+        let mut slots = vec![0u64; args.len()];
+        let mut buffers = self.globals.clone();
+        for (i, (arg, param)) in args.iter_mut().zip(&signature.params).enumerate() {
+            slots[i] = match (param, arg) {
+                (ParamType::Int(8), HostArg::I8(v)) => *v as u8 as u64,
+                (ParamType::Int(16), HostArg::I16(v)) => *v as u16 as u64,
+                (ParamType::Int(32), HostArg::I32(v)) => *v as u32 as u64,
+                (ParamType::Int(64), HostArg::I64(v)) => *v as u64,
+                (ParamType::F32, HostArg::F32(v)) => v.to_bits() as u64,
+                (ParamType::F64, HostArg::F64(v)) => v.to_bits(),
+                (
+                    ParamType::Pointer(_),
+                    HostArg::Array {
+                        name,
+                        data,
+                        elem_size,
+                    },
+                ) => {
+                    buffers.push(Buffer {
+                        name: name.clone(),
+                        start: data.as_mut_ptr() as usize,
+                        len: data.len(),
+                        elem_size: *elem_size,
+                    });
+                    data.as_mut_ptr() as u64
+                }
+                (param, arg) => {
+                    return Err(HostError::Arguments(format!(
+                        "argument {} of `{}` is {}, but the parameter is `{}`",
+                        i + 1,
+                        signature.name,
+                        arg.describe(),
+                        param.describe()
+                    ))
+                    .into())
+                }
+            };
+        }
+        // Little-endian: a value's bytes start at its slot's address, whatever its width.
+        let params: Vec<*mut c_void> = slots
+            .iter_mut()
+            .map(|s| s as *mut u64 as *mut c_void)
+            .collect();
+        let config = LaunchConfig {
+            blocks: shape.blocks,
+            block_size,
+            shared_bytes: (self.shared.static_bytes.div_ceil(16) * 16) as usize
+                + shape.dynamic_shared_bytes,
+            needs_coroutines: self.needs_coroutines,
+            sanitize: self.options.sanitize,
+            workers: self.options.workers,
+        };
+        // SAFETY: the entry was compiled for this signature, every slot holds a value of its
+        // parameter's type, and each array pointer is a live, exclusively borrowed slice.
+        unsafe { loom_simt::launch(kernel.entry, &params, &config, &buffers, &self.locations) }
+            .map_err(|e| RunError::Kernel(Box::new(e)))
+    }
+}
+
+struct Lowered {
+    kernels: Vec<KernelSignature>,
+    locations: Vec<SourceLocation>,
+    shared: SharedLayout,
+    needs_coroutines: bool,
+}
+
+/// Steps 2 to 7 of the module comment.
+fn lower(
+    context: &Context,
+    module: &Module<'_>,
+    target_data: &TargetData,
+    options: &HostOptions,
+) -> Result<Lowered, HostError> {
+    let raw_context = context.raw();
+    let raw_module = module.as_mut_ptr();
+    let td = target_data.as_mut_ptr();
+    let runtime: HashSet<&'static str> = loom_simt::all_symbols()
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    let mut locations = locations::Locations::default();
+    // SAFETY: context, module and target data are live for the whole lowering, and the module
+    // belongs to the context.
+    unsafe {
+        let kernels = entry::kernels(raw_module)?;
+        module.set_triple(&TargetMachine::get_default_triple());
+        module.set_data_layout(&target_data.get_data_layout());
+        for function in ir::functions(raw_module) {
+            for key in ["target-cpu", "target-features"] {
+                LLVMRemoveStringAttributeAtIndex(
+                    function,
+                    LLVMAttributeFunctionIndex,
+                    key.as_ptr() as *const _,
+                    key.len() as u32,
+                );
+            }
+        }
+        let mut rewriter = intrinsics::IntrinsicRewriter {
+            context: raw_context,
+            module: raw_module,
+            runtime: &runtime,
+            locations: &mut locations,
+            used: Vec::new(),
+        };
+        rewriter.run()?;
+        let needs_coroutines = rewriter.used.iter().any(|name| loom_simt::suspends(name));
+        let shared = shared::SharedRelocation {
+            context: raw_context,
+            module: raw_module,
+            target_data: td,
+        }
+        .run()?;
+        if options.sanitize {
+            sanitize::Instrumentation {
+                context: raw_context,
+                module: raw_module,
+                target_data: td,
+                locations: &mut locations,
+            }
+            .run()?;
+        }
+        for kernel in &kernels {
+            entry::add_entry(raw_context, raw_module, kernel)?;
+        }
+        Ok(Lowered {
+            kernels,
+            locations: locations.into_table(),
+            shared,
+            needs_coroutines,
+        })
+    }
+}
+
+fn host_machine() -> Result<TargetMachine, HostError> {
+    let triple = TargetMachine::get_default_triple();
+    let target = Target::from_triple(&triple).map_err(|e| HostError::Llvm(e.to_string()))?;
+    target
+        .create_target_machine(
+            &triple,
+            "generic",
+            "",
+            OptimizationLevel::Default,
+            RelocMode::Default,
+            CodeModel::JITDefault,
+        )
+        .ok_or_else(|| HostError::Llvm("no target machine for the host".to_string()))
+}
+
+/// Binds every runtime function the module declares to its address; any other declared
+/// function that is not an LLVM intrinsic is an error now, rather than a crash when the JIT
+/// cannot resolve it.
+fn bind_runtime(module: &Module<'_>, engine: &ExecutionEngine<'_>) -> Result<(), HostError> {
+    let table: HashMap<&'static str, usize> = loom_simt::all_symbols().into_iter().collect();
+    let mut function = module.get_first_function();
+    while let Some(f) = function {
+        function = f.get_next_function();
+        if f.count_basic_blocks() > 0 {
+            continue;
+        }
+        let name = f.get_name().to_string_lossy().into_owned();
+        if name.starts_with("llvm.") {
+            continue;
+        }
+        match table.get(name.as_str()) {
+            Some(address) => engine.add_global_mapping(&f, *address),
+            None => return Err(HostError::UnresolvedFunction { name }),
+        }
+    }
+    Ok(())
+}
+
+/// Global variables of the module, as buffers the sanitizer lets kernels access.
+fn global_buffers(
+    module: &Module<'_>,
+    engine: &ExecutionEngine<'_>,
+    target_data: &TargetData,
+) -> Vec<Buffer> {
+    let mut out = Vec::new();
+    // SAFETY: the module and engine are live; the engine has compiled the module.
+    unsafe {
+        for global in ir::globals(module.as_mut_ptr()) {
+            let name = ir::name(global);
+            let c_name = ir::c_name(&name);
+            let address = LLVMGetGlobalValueAddress(engine.as_mut_ptr(), c_name.as_ptr()) as usize;
+            if address == 0 {
+                continue;
+            }
+            let ty = inkwell::llvm_sys::core::LLVMGlobalGetValueType(global);
+            let len = LLVMABISizeOfType(target_data.as_mut_ptr(), ty) as usize;
+            out.push(Buffer {
+                name,
+                start: address,
+                len,
+                elem_size: 1,
+            });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,185 @@
+//! The few raw LLVM operations the host lowering needs beyond inkwell: walking uses and
+//! operands, constant expressions, and building instructions from raw values. Every function
+//! takes values of one live module and is unsafe only in that sense.
+
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use std::ffi::{CStr, CString};
+
+pub type Value = LLVMValueRef;
+
+/// A value's name (empty for unnamed values).
+pub unsafe fn name(value: Value) -> String {
+    let mut len = 0usize;
+    let ptr = LLVMGetValueName2(value, &mut len);
+    if ptr.is_null() {
+        return String::new();
+    }
+    let bytes = std::slice::from_raw_parts(ptr as *const u8, len);
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The instruction as LLVM prints it, trimmed, for reports.
+pub unsafe fn text(value: Value) -> String {
+    let raw = LLVMPrintValueToString(value);
+    let text = CStr::from_ptr(raw).to_string_lossy().trim().to_string();
+    LLVMDisposeMessage(raw);
+    text
+}
+
+pub unsafe fn functions(module: LLVMModuleRef) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        out.push(f);
+        f = LLVMGetNextFunction(f);
+    }
+    out
+}
+
+pub unsafe fn globals(module: LLVMModuleRef) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut g = LLVMGetFirstGlobal(module);
+    while !g.is_null() {
+        out.push(g);
+        g = LLVMGetNextGlobal(g);
+    }
+    out
+}
+
+pub unsafe fn is_declaration(global: Value) -> bool {
+    LLVMIsDeclaration(global) != 0
+}
+
+/// Every instruction of a function, in order, collected first so that callers may rewrite.
+pub unsafe fn instructions(function: Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut block = LLVMGetFirstBasicBlock(function);
+    while !block.is_null() {
+        let mut inst = LLVMGetFirstInstruction(block);
+        while !inst.is_null() {
+            out.push(inst);
+            inst = LLVMGetNextInstruction(inst);
+        }
+        block = LLVMGetNextBasicBlock(block);
+    }
+    out
+}
+
+/// The users of a value (instructions or constants), collected first.
+pub unsafe fn users(value: Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    let mut u = LLVMGetFirstUse(value);
+    while !u.is_null() {
+        out.push(LLVMGetUser(u));
+        u = LLVMGetNextUse(u);
+    }
+    out
+}
+
+pub unsafe fn has_uses(value: Value) -> bool {
+    !LLVMGetFirstUse(value).is_null()
+}
+
+pub unsafe fn operands(value: Value) -> Vec<Value> {
+    let n = LLVMGetNumOperands(value);
+    (0..n.max(0) as u32)
+        .map(|i| LLVMGetOperand(value, i))
+        .collect()
+}
+
+pub unsafe fn type_kind(ty: LLVMTypeRef) -> LLVMTypeKind {
+    LLVMGetTypeKind(ty)
+}
+
+pub unsafe fn is_int(ty: LLVMTypeRef, bits: u32) -> bool {
+    type_kind(ty) == LLVMTypeKind::LLVMIntegerTypeKind && LLVMGetIntTypeWidth(ty) == bits
+}
+
+pub unsafe fn address_space(ty: LLVMTypeRef) -> Option<u32> {
+    (type_kind(ty) == LLVMTypeKind::LLVMPointerTypeKind).then(|| LLVMGetPointerAddressSpace(ty))
+}
+
+pub unsafe fn is_call(inst: Value) -> bool {
+    !LLVMIsACallInst(inst).is_null()
+}
+
+/// The function a call calls directly, if it does.
+pub unsafe fn callee(call: Value) -> Option<Value> {
+    let called = LLVMGetCalledValue(call);
+    (!called.is_null() && !LLVMIsAFunction(called).is_null()).then_some(called)
+}
+
+pub unsafe fn call_args(call: Value) -> Vec<Value> {
+    let n = LLVMGetNumArgOperands(call);
+    (0..n).map(|i| LLVMGetOperand(call, i)).collect()
+}
+
+pub unsafe fn opcode(inst: Value) -> LLVMOpcode {
+    LLVMGetInstructionOpcode(inst)
+}
+
+pub unsafe fn is_constant_expr(value: Value) -> bool {
+    !LLVMIsAConstantExpr(value).is_null()
+}
+
+pub unsafe fn is_phi(inst: Value) -> bool {
+    !LLVMIsAPHINode(inst).is_null()
+}
+
+pub fn c_name(name: &str) -> CString {
+    CString::new(name.replace('\0', "")).unwrap_or_default()
+}
+
+/// A raw builder, disposed when dropped.
+pub struct Builder(LLVMBuilderRef);
+
+impl Builder {
+    pub unsafe fn new(context: LLVMContextRef) -> Builder {
+        Builder(LLVMCreateBuilderInContext(context))
+    }
+
+    pub fn raw(&self) -> LLVMBuilderRef {
+        self.0
+    }
+
+    pub unsafe fn before(&self, inst: Value) {
+        LLVMPositionBuilderBefore(self.0, inst);
+    }
+
+    /// A call of `function` (of type `fn_type`) with `args`.
+    pub unsafe fn call(&self, fn_type: LLVMTypeRef, function: Value, args: &mut [Value]) -> Value {
+        LLVMBuildCall2(
+            self.0,
+            fn_type,
+            function,
+            args.as_mut_ptr(),
+            args.len() as u32,
+            c"".as_ptr(),
+        )
+    }
+}
+
+impl Drop for Builder {
+    fn drop(&mut self) {
+        // SAFETY: the builder was created by `new` and is disposed once.
+        unsafe { LLVMDisposeBuilder(self.0) }
+    }
+}
+
+/// Where an instruction that computes an operand of `user` must go: before `user`, or, for a
+/// phi's incoming value, before the terminator of the incoming block.
+pub unsafe fn insertion_point(user: Value, operand: u32) -> Value {
+    if is_phi(user) {
+        let block = LLVMGetIncomingBlock(user, operand);
+        LLVMGetBasicBlockTerminator(block)
+    } else {
+        user
+    }
+}
+
+/// The first instruction of a function's entry block (where per-call values are computed).
+pub unsafe fn entry_point(function: Value) -> Value {
+    LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(function))
+}

@@ -1,0 +1,191 @@
+//! The host lowering on hand-written NVVM IR: the forms LOOM's code generation may not produce
+//! today but another front end (or a later loomc) does: constant expressions over shared
+//! globals, shuffles with widths, votes, predicated shuffles, unknown intrinsics.
+
+use super::*;
+
+fn run_i32_kernel(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Result<Vec<i32>, String> {
+    let program = HostProgram::compile(ir, &HostOptions::default()).map_err(|e| e.to_string())?;
+    let mut out = vec![0i32; out_len];
+    let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, out_len * 4) };
+    program
+        .launch(
+            kernel,
+            &LaunchShape {
+                blocks,
+                block_size: None,
+                dynamic_shared_bytes: 0,
+            },
+            &mut [HostArg::Array {
+                name: "out".into(),
+                data: bytes,
+                elem_size: 4,
+            }],
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Each thread stores tid*3 into shared[tid], barrier, then reads shared[(tid + 1) % 64] and
+/// the constant-expression element shared[5]; out[block*64 + tid] = both + block.
+const SHARED_CONSTEXPR: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+@s = internal addrspace(3) global [64 x i32] undef, align 4
+@other = internal addrspace(3) global [3 x i8] undef, align 1
+
+define void @k(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %t64 = zext i32 %t to i64
+  %v = mul i32 %t, 3
+  %slot = getelementptr inbounds [64 x i32], ptr addrspace(3) @s, i64 0, i64 %t64
+  store i32 %v, ptr addrspace(3) %slot
+  store i8 7, ptr addrspace(3) getelementptr inbounds (i8, ptr addrspace(3) @other, i64 2)
+  call void @llvm.nvvm.barrier0()
+  %n = add i32 %t, 1
+  %n64 = and i32 %n, 63
+  %nz = zext i32 %n64 to i64
+  %nslot = getelementptr inbounds [64 x i32], ptr addrspace(3) @s, i64 0, i64 %nz
+  %x = load i32, ptr addrspace(3) %nslot
+  %y = load i32, ptr addrspace(3) getelementptr inbounds ([64 x i32], ptr addrspace(3) @s, i64 0, i64 5)
+  %z = load i8, ptr addrspace(3) getelementptr inbounds (i8, ptr addrspace(3) @other, i64 2)
+  %z32 = zext i8 %z to i32
+  %xy = add i32 %x, %y
+  %xyz = add i32 %xy, %z32
+  %r = add i32 %xyz, %b
+  %g = mul i32 %b, 64
+  %gi = add i32 %g, %t
+  %gi64 = zext i32 %gi to i64
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %gi64
+  store i32 %r, ptr addrspace(1) %o
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare void @llvm.nvvm.barrier0()
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @k, !"kernel", i32 1}
+!1 = !{ptr @k, !"reqntidx", i32 64}
+"#;
+
+#[test]
+fn shared_globals_and_constant_expressions_are_per_block() {
+    let out = run_i32_kernel(SHARED_CONSTEXPR, "k", 3, 192).unwrap();
+    for b in 0..3 {
+        for t in 0..64 {
+            let expected = ((t + 1) % 64) * 3 + 15 + 7 + b;
+            assert_eq!(out[(b * 64 + t) as usize], expected, "block {b} thread {t}");
+        }
+    }
+}
+
+/// Width-16 butterfly sum, a predicated shuffle and a ballot: out[gid] = segment sum of tid,
+/// plus 1000 * (up-shuffle by 1 was in range), plus popcount(ballot(tid odd)) * 100000.
+const WARP_OPS: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define void @w(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %s1 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %t, i32 8, i32 4127)
+  %a1 = add i32 %t, %s1
+  %s2 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %a1, i32 4, i32 4127)
+  %a2 = add i32 %a1, %s2
+  %s3 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %a2, i32 2, i32 4127)
+  %a3 = add i32 %a2, %s3
+  %s4 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 -1, i32 %a3, i32 1, i32 4127)
+  %a4 = add i32 %a3, %s4
+  %up = call { i32, i1 } @llvm.nvvm.shfl.sync.up.i32p(i32 -1, i32 %t, i32 1, i32 0)
+  %ok = extractvalue { i32, i1 } %up, 1
+  %okv = select i1 %ok, i32 1000, i32 0
+  %odd = trunc i32 %t to i1
+  %ballot = call i32 @llvm.nvvm.vote.ballot.sync(i32 -1, i1 %odd)
+  %pop = call i32 @llvm.ctpop.i32(i32 %ballot)
+  %pk = mul i32 %pop, 100000
+  %all = call i1 @llvm.nvvm.vote.all.sync(i32 -1, i1 true)
+  %allv = select i1 %all, i32 0, i32 7
+  %r1 = add i32 %a4, %okv
+  %r2 = add i32 %r1, %pk
+  %r = add i32 %r2, %allv
+  %t64 = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %t64
+  store i32 %r, ptr addrspace(1) %o
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.shfl.sync.bfly.i32(i32, i32, i32, i32)
+declare { i32, i1 } @llvm.nvvm.shfl.sync.up.i32p(i32, i32, i32, i32)
+declare i32 @llvm.nvvm.vote.ballot.sync(i32, i1)
+declare i1 @llvm.nvvm.vote.all.sync(i32, i1)
+declare i32 @llvm.ctpop.i32(i32)
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @w, !"kernel", i32 1}
+!1 = !{ptr @w, !"reqntidx", i32 32}
+"#;
+
+#[test]
+fn shuffles_votes_and_predicated_results() {
+    let out = run_i32_kernel(WARP_OPS, "w", 1, 32).unwrap();
+    for t in 0..32i32 {
+        let segment = (t / 16) * 16;
+        let sum: i32 = (segment..segment + 16).sum();
+        let in_range = if t >= 1 { 1000 } else { 0 };
+        assert_eq!(out[t as usize], sum + in_range + 16 * 100000, "lane {t}");
+    }
+}
+
+#[test]
+fn an_unknown_nvvm_intrinsic_is_a_clear_error() {
+    let ir = r#"
+target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr addrspace(1) %out) {
+  %c = call i64 @llvm.nvvm.read.ptx.sreg.globaltimer()
+  store i64 %c, ptr addrspace(1) %out
+  ret void
+}
+declare i64 @llvm.nvvm.read.ptx.sreg.globaltimer()
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1}
+"#;
+    let Err(err) = HostProgram::compile(ir, &HostOptions::default()) else {
+        panic!("compiled")
+    };
+    assert_eq!(
+        err.to_string(),
+        "the CPU backend does not implement the NVVM intrinsic `llvm.nvvm.read.ptx.sreg.globaltimer` (called in `k`)"
+    );
+    let ir = ir.replace("llvm.nvvm.read.ptx.sreg.globaltimer", "vprintf");
+    let Err(err) = HostProgram::compile(&ir, &HostOptions::default()) else {
+        panic!("compiled")
+    };
+    assert!(err.to_string().contains("`vprintf`"), "{err}");
+}
+
+#[test]
+fn launches_check_their_arguments() {
+    let program = HostProgram::compile(WARP_OPS, &HostOptions::default()).unwrap();
+    let shape = LaunchShape {
+        blocks: 1,
+        block_size: None,
+        dynamic_shared_bytes: 0,
+    };
+    let err = program
+        .launch("w", &shape, &mut [HostArg::F32(1.0)])
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("argument 1 of `w` is a Float32, but the parameter is `ptr addrspace(1)`"),
+        "{err}"
+    );
+    let err = program.launch("nope", &shape, &mut []).unwrap_err();
+    assert_eq!(err.to_string(), "no kernel named `nope` (kernels: w)");
+    let wrong_size = LaunchShape {
+        block_size: Some(64),
+        ..shape
+    };
+    let err = program.launch("w", &wrong_size, &mut []).unwrap_err();
+    assert!(
+        err.to_string().contains("requires 32 threads per block"),
+        "{err}"
+    );
+}

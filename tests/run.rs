@@ -1,0 +1,82 @@
+//! Execution tests on the CPU backend: every example and canonical program runs on random inputs
+//! of several sizes (some not multiples of `BLOCKSIZE`) at block sizes 32, 64, 256 and 1024,
+//! against a reference computed in plain Rust (`run/cases.rs`); `-O0` and `-O3` must give the
+//! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports.
+//!
+//! One named test per program and block size: `cargo test --test run -- saxpy/bs64`.
+
+#[path = "run/cases.rs"]
+mod cases;
+#[path = "run/cli.rs"]
+mod cli;
+#[path = "run/sanitizer.rs"]
+mod sanitizer;
+#[path = "run/support.rs"]
+mod support;
+
+use libtest_mimic::{Arguments, Failed, Trial};
+use loomc::target::OptLevel;
+
+const BLOCK_SIZES: [u32; 4] = [32, 64, 256, 1024];
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = Vec::new();
+    for case in cases::CASES {
+        let sizes: Vec<u32> = match case.block_size {
+            Some(fixed) => vec![fixed],
+            None => BLOCK_SIZES.to_vec(),
+        };
+        for bs in sizes {
+            trials.push(Trial::test(format!("{}/bs{bs}", case.name), move || {
+                run_case(case, bs)
+            }));
+        }
+    }
+    trials.push(Trial::test(
+        "every_example_and_ok_program_has_a_case",
+        every_program_has_a_case,
+    ));
+    trials.extend(sanitizer::trials());
+    trials.extend(cli::trials());
+    libtest_mimic::run(&args, trials).exit();
+}
+
+fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
+    let o0 = support::compile(case.file, bs, OptLevel::O0, false)?;
+    let o3 = support::compile(case.file, bs, OptLevel::O3, false)?;
+    for (i, &n) in case.sizes.iter().enumerate() {
+        let seed = 0x5eed ^ ((bs as u64) << 32) ^ i as u64;
+        let at = |opt: &str, e: String| {
+            format!("{} at -{opt}, size {n}, block size {bs}: {e}", case.file)
+        };
+        let bits0 =
+            (case.run)(&o0, bs, n, &mut support::Rng::new(seed)).map_err(|e| at("O0", e))?;
+        let bits3 =
+            (case.run)(&o3, bs, n, &mut support::Rng::new(seed)).map_err(|e| at("O3", e))?;
+        if bits0 != bits3 {
+            return Err(at("O0 and -O3", "the results differ".to_string()).into());
+        }
+    }
+    Ok(())
+}
+
+/// A new example or canonical program must come with an execution case.
+fn every_program_has_a_case() -> Result<(), Failed> {
+    let mut missing = Vec::new();
+    for dir in ["examples", "tests/ui/ok"] {
+        let entries =
+            std::fs::read_dir(support::repo_root().join(dir)).map_err(|e| e.to_string())?;
+        for entry in entries.flatten() {
+            let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
+            if path.ends_with(".loom") && !cases::CASES.iter().any(|c| c.file == path) {
+                missing.push(path);
+            }
+        }
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("programs without an execution case in tests/run/cases.rs: {missing:?}").into())
+    }
+}

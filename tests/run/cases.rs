@@ -1,0 +1,584 @@
+//! One case per program: how to launch it on random inputs of a given size, and a reference
+//! computed here, independently of loomc, in plain Rust. Each returns the bytes of its outputs so
+//! that the harness can compare `-O0` with `-O3` bit for bit.
+
+use super::support::{array, bytes, close, exact, launch, widen, Rng};
+use loomc::target::host::{HostArg, HostProgram};
+
+pub type Run = fn(&HostProgram, u32, usize, &mut Rng) -> Result<Vec<u8>, String>;
+
+pub struct Case {
+    pub name: &'static str,
+    pub file: &'static str,
+    /// `Some` when the program fixes `@blocksize`.
+    pub block_size: Option<u32>,
+    /// Problem sizes (elements, or blocks for once-per-block programs).
+    pub sizes: &'static [usize],
+    pub run: Run,
+}
+
+const ELEMENTS: &[usize] = &[1, 31, 1000, 4097];
+
+pub const CASES: &[Case] = &[
+    Case {
+        name: "shift_left",
+        file: "examples/shift_left.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: shift_left,
+    },
+    Case {
+        name: "shift_left1",
+        file: "examples/shift_left1.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: shift_left1,
+    },
+    Case {
+        name: "sum_of_squares",
+        file: "examples/sum_of_squares.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: sum_of_squares,
+    },
+    Case {
+        name: "row_max",
+        file: "examples/row_max.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: row_max,
+    },
+    Case {
+        name: "saxpy",
+        file: "examples/saxpy.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: saxpy,
+    },
+    Case {
+        name: "collatz",
+        file: "examples/collatz.loom",
+        block_size: None,
+        sizes: &[1, 31, 100],
+        run: collatz,
+    },
+    Case {
+        name: "scalar_control",
+        file: "tests/ui/ok/scalar_control.loom",
+        block_size: None,
+        sizes: &[1, 31, 100],
+        run: scalar_control,
+    },
+    Case {
+        name: "dot_product",
+        file: "tests/ui/ok/dot_product.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: dot_product,
+    },
+    Case {
+        name: "matvec",
+        file: "tests/ui/ok/matvec.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: matvec,
+    },
+    Case {
+        name: "newton_sqrt",
+        file: "tests/ui/ok/newton_sqrt.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: newton_sqrt,
+    },
+    Case {
+        name: "prefix_sum",
+        file: "tests/ui/ok/prefix_sum.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: prefix_sum,
+    },
+    Case {
+        name: "suffix_sum",
+        file: "tests/ui/ok/suffix_sum.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: suffix_sum,
+    },
+    Case {
+        name: "elementwise",
+        file: "tests/ui/ok/elementwise.loom",
+        block_size: Some(128),
+        sizes: ELEMENTS,
+        run: elementwise,
+    },
+    Case {
+        name: "ok/shift_left",
+        file: "tests/ui/ok/shift_left.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: shift_left,
+    },
+    Case {
+        name: "ok/shift_left1",
+        file: "tests/ui/ok/shift_left1.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: shift_left1,
+    },
+    Case {
+        name: "ok/sum_of_squares",
+        file: "tests/ui/ok/sum_of_squares.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: sum_of_squares,
+    },
+    Case {
+        name: "ok/row_max",
+        file: "tests/ui/ok/row_max.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: row_max,
+    },
+    Case {
+        name: "ok/saxpy",
+        file: "tests/ui/ok/saxpy.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: saxpy,
+    },
+    Case {
+        name: "first_nonzero",
+        file: "tests/run/programs/first_nonzero.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: first_nonzero,
+    },
+];
+
+fn blocks_for(n: usize, bs: u32) -> usize {
+    n.div_ceil(bs as usize).max(1)
+}
+
+fn shift(
+    p: &HostProgram,
+    kernel: &str,
+    bs: u32,
+    n: usize,
+    rng: &mut Rng,
+) -> Result<Vec<u8>, String> {
+    let blocks = blocks_for(n, bs);
+    let len = blocks * bs as usize;
+    let mut input = rng.f32s(len, -10.0, 10.0);
+    let mut out = rng.f32s(len, 100.0, 200.0);
+    let expected: Vec<f32> = (0..len)
+        .map(|i| {
+            if i >= bs as usize {
+                input[i - bs as usize]
+            } else {
+                0.0
+            }
+        })
+        .collect();
+    launch(
+        p,
+        kernel,
+        blocks as u32,
+        &mut [array("in", &mut input), array("out", &mut out)],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected)?;
+    Ok(bytes(&out))
+}
+
+fn shift_left(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    shift(p, "shiftLeft", bs, n, rng)
+}
+
+fn shift_left1(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    shift(p, "shiftLeft1", bs, n, rng)
+}
+
+fn sum_of_squares(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let blocks = blocks_for(n, bs);
+    let bs = bs as usize;
+    let mut input = rng.f32s(blocks * bs, -2.0, 2.0);
+    let mut out = vec![f32::NAN; blocks];
+    let expected: Vec<f64> = input
+        .chunks(bs)
+        .map(|c| c.iter().map(|x| (*x as f64) * (*x as f64)).sum())
+        .collect();
+    launch(
+        p,
+        "sumOfSquares",
+        blocks as u32,
+        &mut [array("in", &mut input), array("out", &mut out)],
+    )
+    .map_err(|e| e.to_string())?;
+    // f32 sums of at most 1024 positive terms: relative error well under 1e-5.
+    close("out", &widen(&out), &expected, 1e-5, 0.0)?;
+    Ok(bytes(&out))
+}
+
+fn row_max(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let mut a = rng.f32s(rows * cols, -100.0, 100.0);
+    let mut out = vec![f32::NAN; rows];
+    let expected: Vec<f32> = a
+        .chunks(cols)
+        .map(|r| r.iter().copied().fold(f32::NEG_INFINITY, f32::max))
+        .collect();
+    launch(
+        p,
+        "rowMax",
+        rows as u32,
+        &mut [
+            HostArg::I32(rows as i32),
+            HostArg::I32(cols as i32),
+            array("a", &mut a),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected)?;
+    Ok(bytes(&out))
+}
+
+fn saxpy(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let a = rng.f32_in(-3.0, 3.0);
+    let mut x = rng.f32s(n, -10.0, 10.0);
+    let mut y = rng.f32s(n, -10.0, 10.0);
+    let expected: Vec<f64> = x.iter().zip(&y).map(|(x, y)| (a * x + y) as f64).collect();
+    launch(
+        p,
+        "saxpy",
+        blocks_for(n, bs) as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            HostArg::F32(a),
+            array("x", &mut x),
+            array("y", &mut y),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    // One rounding of a*x and one of the sum: a GPU's fused multiply-add rounds once, so allow
+    // an ulp or two of the inputs' magnitude.
+    close("y", &widen(&y), &expected, 1e-6, 1e-5)?;
+    Ok(bytes(&y))
+}
+
+fn collatz_steps(mut n: i64) -> i32 {
+    let mut steps = 0;
+    while n != 1 {
+        n = if n % 2 == 0 { n / 2 } else { 3 * n + 1 };
+        steps += 1;
+    }
+    steps
+}
+
+fn collatz(p: &HostProgram, _bs: u32, blocks: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let first = rng.i32_in(1, 1_000_000) as i64;
+    let mut out = vec![-1i32; blocks];
+    let expected: Vec<i32> = (0..blocks)
+        .map(|b| collatz_steps(first + b as i64))
+        .collect();
+    launch(
+        p,
+        "collatz",
+        blocks as u32,
+        &mut [HostArg::I64(first), array("out", &mut out)],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected)?;
+    Ok(bytes(&out))
+}
+
+fn scalar_control(
+    p: &HostProgram,
+    _bs: u32,
+    blocks: usize,
+    rng: &mut Rng,
+) -> Result<Vec<u8>, String> {
+    let n = rng.i32_in(-1000, 1000);
+    let mut out = vec![-1i32; blocks];
+    let mut half = vec![f32::NAN; blocks];
+    let clamp = |x: i32| x.clamp(2, 7);
+    let steps = |start: i32| collatz_steps(start as i64);
+    let mut expected_out = Vec::new();
+    let mut expected_half = Vec::new();
+    for b in 0..blocks as i32 {
+        let mut total: i32 = (0..10).map(clamp).sum();
+        let k = (total as i64) << 2;
+        if k > 100 && b != 0 {
+            total += 1;
+        }
+        expected_out.push(total + n + steps(b + 1));
+        expected_half.push(total as f32 / 2.0);
+    }
+    launch(
+        p,
+        "scalars",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n),
+            array("out", &mut out),
+            array("half", &mut half),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected_out)?;
+    exact("half", &half, &expected_half)?;
+    let mut all = bytes(&out);
+    all.extend(bytes(&half));
+    Ok(all)
+}
+
+/// Partial sums of products per block, with the tolerance scaled by the sum of magnitudes.
+fn check_dot_like(what: &str, got: &[f32], pairs: &[Vec<(f32, f32)>]) -> Result<(), String> {
+    for (i, (g, terms)) in got.iter().zip(pairs).enumerate() {
+        let e: f64 = terms.iter().map(|(a, b)| *a as f64 * *b as f64).sum();
+        let magnitude: f64 = terms
+            .iter()
+            .map(|(a, b)| (*a as f64 * *b as f64).abs())
+            .sum();
+        let tolerance = 1e-5 * magnitude + 1e-6;
+        if ((*g as f64) - e).abs() > tolerance {
+            return Err(format!(
+                "{what}[{i}] = {g}, expected {e} (tolerance {tolerance:e})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn dot_product(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let blocks = blocks_for(n, bs);
+    let mut x = rng.f32s(n, -1.0, 1.0);
+    let mut y = rng.f32s(n, -1.0, 1.0);
+    let mut partial = vec![f32::NAN; blocks];
+    let pairs: Vec<Vec<(f32, f32)>> = (0..blocks)
+        .map(|b| {
+            (b * bs as usize..((b + 1) * bs as usize).min(n))
+                .map(|i| (x[i], y[i]))
+                .collect()
+        })
+        .collect();
+    launch(
+        p,
+        "dot",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("y", &mut y),
+            array("partial", &mut partial),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    check_dot_like("partial", &partial, &pairs)?;
+    Ok(bytes(&partial))
+}
+
+fn matvec(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (4usize, n);
+    let mut a = rng.f32s(rows * cols, -1.0, 1.0);
+    let mut x = rng.f32s(cols, -1.0, 1.0);
+    let mut y = vec![f32::NAN; rows];
+    let pairs: Vec<Vec<(f32, f32)>> = a
+        .chunks(cols)
+        .map(|row| row.iter().copied().zip(x.iter().copied()).collect())
+        .collect();
+    launch(
+        p,
+        "matvec",
+        rows as u32,
+        &mut [
+            HostArg::I32(rows as i32),
+            HostArg::I32(cols as i32),
+            array("a", &mut a),
+            array("x", &mut x),
+            array("y", &mut y),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    check_dot_like("y", &y, &pairs)?;
+    Ok(bytes(&y))
+}
+
+fn newton_sqrt(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let mut x = rng.f32s(n, 0.5, 100.0);
+    let mut out = vec![f32::NAN; n];
+    let expected: Vec<f64> = x.iter().map(|v| (*v as f64).sqrt()).collect();
+    launch(
+        p,
+        "newtonSqrt",
+        blocks_for(n, bs) as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    // 20 Newton steps from (x + 1) / 2 converge to the f32 square root within a few ulps.
+    close("out", &widen(&out), &expected, 1e-6, 0.0)?;
+    Ok(bytes(&out))
+}
+
+fn prefix_sum(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let mut x = rng.i32s(n, -1_000_000, 1_000_000);
+    let mut out = vec![i32::MIN; n];
+    let mut expected = vec![0i32; n];
+    for block in (0..n).collect::<Vec<_>>().chunks(bs as usize) {
+        let mut acc = 0i32;
+        for &i in block {
+            acc = acc.wrapping_add(x[i]);
+            expected[i] = acc;
+        }
+    }
+    launch(
+        p,
+        "prefixSum",
+        blocks_for(n, bs) as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected)?;
+    Ok(bytes(&out))
+}
+
+fn suffix_sum(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let mut x: Vec<f64> = (0..n).map(|_| rng.f32_in(-1.0, 1.0) as f64 * 1e3).collect();
+    let mut out = vec![f64::NAN; n];
+    let mut expected = vec![0f64; n];
+    for block in (0..n).collect::<Vec<_>>().chunks(bs as usize) {
+        let mut acc = 0f64;
+        for &i in block.iter().rev() {
+            acc += x[i];
+            expected[i] = acc;
+        }
+    }
+    launch(
+        p,
+        "suffixSum",
+        blocks_for(n, bs) as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    // Float64 sums of at most 1024 terms of magnitude 1e3, in another grouping.
+    close("out", &out, &expected, 1e-12, 1e-9)?;
+    Ok(bytes(&out))
+}
+
+fn elementwise(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let blocks = blocks_for(n, bs);
+    let bs = bs as usize;
+    let mut x = rng.f32s(n, -1.0, 1.0);
+    let mut ix = rng.i32s(n, -50, 50);
+    let mut out = vec![f32::NAN; n];
+    let mut stats = vec![f64::NAN; blocks];
+    let t = |i: usize| if i < n && x[i] > 0.0 { x[i] } else { 0.0 };
+    let expected_out: Vec<f64> = (0..n).map(|i| (2.0 * t(i) + ix[i] as f32) as f64).collect();
+    let expected_stats: Vec<f64> = (0..blocks)
+        .map(|b| {
+            let slice = b * bs..(b + 1) * bs;
+            let max = slice
+                .clone()
+                .map(|i| t(i) as f64)
+                .fold(f64::NEG_INFINITY, f64::max);
+            let min = slice
+                .map(|i| if i < n { ix[i] } else { 0 })
+                .min()
+                .unwrap_or(0);
+            max + min as f64
+        })
+        .collect();
+    launch(
+        p,
+        "activations",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("ix", &mut ix),
+            array("out", &mut out),
+            array("stats", &mut stats),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    close("out", &widen(&out), &expected_out, 1e-6, 1e-6)?;
+    close("stats", &stats, &expected_stats, 1e-12, 0.0)?;
+    let mut all = bytes(&out);
+    all.extend(bytes(&stats));
+    Ok(all)
+}
+
+fn first_nonzero(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let blocks = blocks_for(n, bs);
+    let bs = bs as usize;
+    // Mostly zeros, so that which non-zero comes first matters.
+    let mut x: Vec<i32> = (0..n)
+        .map(|_| {
+            if rng.next_u64() % 10 < 7 {
+                0
+            } else {
+                rng.i32_in(-9, 10)
+            }
+        })
+        .collect();
+    let first = |range: std::ops::Range<usize>| range.map(|i| x[i]).find(|v| *v != 0).unwrap_or(0);
+    let expected_reduce: Vec<i32> = (0..blocks)
+        .map(|b| first(b * bs..((b + 1) * bs).min(n)))
+        .collect();
+    let expected_scan: Vec<i32> = (0..n).map(|i| first((i / bs) * bs..i + 1)).collect();
+    let expected_suffix: Vec<i32> = (0..n)
+        .map(|i| first(i..((i / bs + 1) * bs).min(n)))
+        .collect();
+    let mut reduce = vec![i32::MIN; blocks];
+    let mut scan = vec![i32::MIN; n];
+    let mut suffix = vec![i32::MIN; n];
+    let nn = HostArg::I32(n as i32);
+    launch(
+        p,
+        "firstNonzeroReduce",
+        blocks as u32,
+        &mut [nn, array("x", &mut x), array("out", &mut reduce)],
+    )
+    .map_err(|e| e.to_string())?;
+    launch(
+        p,
+        "firstNonzeroScan",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut scan),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    launch(
+        p,
+        "firstNonzeroSuffix",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut suffix),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("reduce", &reduce, &expected_reduce)?;
+    exact("scan", &scan, &expected_scan)?;
+    exact("suffix", &suffix, &expected_suffix)?;
+    let mut all = bytes(&reduce);
+    all.extend(bytes(&scan));
+    all.extend(bytes(&suffix));
+    Ok(all)
+}

@@ -1,0 +1,172 @@
+//! What every execution test needs: compile a LOOM file for the CPU backend, random inputs,
+//! arrays as bytes, and comparisons with a stated tolerance.
+
+use loomc::diagnostics::SourceFiles;
+use loomc::driver::{self, Emit, Options};
+use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape, RunError};
+use loomc::target::OptLevel;
+use std::path::Path;
+
+pub fn repo_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The optimised NVPTX IR of `file` (relative to the repository).
+pub fn nvptx_ir(file: &str, block_size: u32, opt: OptLevel) -> Result<String, String> {
+    let source =
+        std::fs::read_to_string(repo_root().join(file)).map_err(|e| format!("{file}: {e}"))?;
+    let options = Options {
+        emit: vec![Emit::Llvm],
+        opt,
+        arch: "sm_80".to_string(),
+        block_size,
+        ..Options::default()
+    };
+    let mut files = SourceFiles::default();
+    let compilation = driver::compile(&mut files, file, &source, &options);
+    let messages: Vec<String> = compilation
+        .diagnostics
+        .iter()
+        .map(|d| format!("[{}] {}", d.code, d.message))
+        .collect();
+    let outputs = compilation
+        .outputs
+        .ok_or_else(|| format!("{file} does not compile: {}", messages.join("; ")))?;
+    outputs
+        .into_iter()
+        .find(|(emit, _)| *emit == Emit::Llvm)
+        .map(|(_, ir)| ir)
+        .ok_or_else(|| "no LLVM IR".to_string())
+}
+
+pub fn compile(
+    file: &str,
+    block_size: u32,
+    opt: OptLevel,
+    sanitize: bool,
+) -> Result<HostProgram, String> {
+    let ir = nvptx_ir(file, block_size, opt)?;
+    HostProgram::compile(
+        &ir,
+        &HostOptions {
+            sanitize,
+            workers: 0,
+        },
+    )
+    .map_err(|e| format!("{file}: {e}"))
+}
+
+pub fn launch(
+    program: &HostProgram,
+    kernel: &str,
+    blocks: u32,
+    args: &mut [HostArg<'_>],
+) -> Result<(), RunError> {
+    program.launch(
+        kernel,
+        &LaunchShape {
+            blocks,
+            block_size: None,
+            dynamic_shared_bytes: 0,
+        },
+        args,
+    )
+}
+
+/// A small seeded generator (SplitMix64): the same inputs on every run and at every -O.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in [lo, hi).
+    pub fn f32_in(&mut self, lo: f32, hi: f32) -> f32 {
+        lo + (hi - lo) * ((self.next_u64() >> 40) as f32 / (1u64 << 24) as f32)
+    }
+
+    pub fn i32_in(&mut self, lo: i32, hi: i32) -> i32 {
+        lo + (self.next_u64() % (hi - lo) as u64) as i32
+    }
+
+    pub fn f32s(&mut self, n: usize, lo: f32, hi: f32) -> Vec<f32> {
+        (0..n).map(|_| self.f32_in(lo, hi)).collect()
+    }
+
+    pub fn i32s(&mut self, n: usize, lo: i32, hi: i32) -> Vec<i32> {
+        (0..n).map(|_| self.i32_in(lo, hi)).collect()
+    }
+}
+
+/// An array argument over `data`, named for sanitizer reports.
+pub fn array<'a, T: Copy>(name: &str, data: &'a mut [T]) -> HostArg<'a> {
+    let len = std::mem::size_of_val(data);
+    // SAFETY: `T` is a plain number type; the bytes alias `data` exclusively for `'a`.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(data.as_mut_ptr() as *mut u8, len) };
+    HostArg::Array {
+        name: name.to_string(),
+        data: bytes,
+        elem_size: std::mem::size_of::<T>(),
+    }
+}
+
+/// The bytes of `data`, for comparing runs bit for bit.
+pub fn bytes<T: Copy>(data: &[T]) -> Vec<u8> {
+    // SAFETY: `T` is a plain number type.
+    unsafe { std::slice::from_raw_parts(data.as_ptr() as *const u8, std::mem::size_of_val(data)) }
+        .to_vec()
+}
+
+/// Floats agree within `rel` of the larger magnitude, or `abs` absolutely (for results near 0).
+pub fn close(what: &str, got: &[f64], expected: &[f64], rel: f64, abs: f64) -> Result<(), String> {
+    if got.len() != expected.len() {
+        return Err(format!(
+            "{what}: {} results, expected {}",
+            got.len(),
+            expected.len()
+        ));
+    }
+    for (i, (g, e)) in got.iter().zip(expected).enumerate() {
+        let tolerance = abs.max(rel * g.abs().max(e.abs()));
+        if (g - e).is_nan() || (g - e).abs() > tolerance {
+            return Err(format!(
+                "{what}[{i}] = {g}, expected {e} (tolerance {tolerance:e})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+pub fn exact<T: PartialEq + std::fmt::Debug>(
+    what: &str,
+    got: &[T],
+    expected: &[T],
+) -> Result<(), String> {
+    if got.len() != expected.len() {
+        return Err(format!(
+            "{what}: {} results, expected {}",
+            got.len(),
+            expected.len()
+        ));
+    }
+    match got.iter().zip(expected).position(|(g, e)| g != e) {
+        None => Ok(()),
+        Some(i) => Err(format!(
+            "{what}[{i}] = {:?}, expected {:?}",
+            got[i], expected[i]
+        )),
+    }
+}
+
+pub fn widen(v: &[f32]) -> Vec<f64> {
+    v.iter().map(|x| *x as f64).collect()
+}
