@@ -77,18 +77,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    /// The shared scratch array of collective `e`: two slots per warp (double-buffered).
+    /// The shared scratch array of collective `e`: one slot per warp, or two (double-buffered)
+    /// when `buffers` is 2 (a loop over tiles).
     pub fn scratch_for(
         &mut self,
         e: &Expr,
         elem: &Ty,
         warps: u32,
+        buffers: u32,
         what: &str,
     ) -> Result<ArrayRef<'ctx>> {
         if let Some(array) = self.scratch.get(&e.id) {
             return Ok(array.clone());
         }
-        let array = self.shared_array(what, elem, &[2 * u64::from(warps)], e.span)?;
+        let slots = u64::from(buffers) * u64::from(warps);
+        let array = self.shared_array(what, elem, &[slots], e.span)?;
         self.scratch.insert(e.id, array.clone());
         Ok(array)
     }
@@ -153,7 +156,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.before_scans(operand)?;
         let lanes = self.lanes(e.span)?;
         let scratch = if lanes.warps > 1 {
-            let array = self.scratch_for(e, &result_ty, lanes.warps, "reduce.partials")?;
+            // Two halves: tiles alternate between them. (A single pass uses one; the other
+            // is 4 bytes per warp, and keeps the layout the same for every reduction.)
+            let array = self.scratch_for(e, &result_ty, lanes.warps, 2, "reduce.partials")?;
             // The previous run of this reduction (in a loop) may still be reading it.
             self.touch(vec![scratch_access(&array, AccessKind::Write, e)])?;
             Some(array)

@@ -102,7 +102,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             };
             self.shuffle(ShuffleKind::Idx, v, source, &lanes)?
         } else {
-            let scratch = self.scratch_for(e, &elem_ty, lanes.warps, "scan.partials")?;
+            let scratch = self.scratch_for(e, &elem_ty, lanes.warps, 2, "scan.partials")?;
             // The warp's total is in its last valid lane (left) or lane 0 (right). One fixed
             // lane writes it: the last when every warp is full, else lane 0 after a broadcast.
             let full = in_warp.is_const();
@@ -259,7 +259,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         collect_scans(e, &mut scans);
         for scan in scans {
             let elem = self.ty_of(scan).element().clone();
-            let array = self.scratch_for(scan, &elem, block_size / 32, "scan.partials")?;
+            let array = self.scratch_for(scan, &elem, block_size / 32, 2, "scan.partials")?;
             self.touch(vec![scratch_access(&array, AccessKind::Write, scan)])?;
         }
         Ok(())
