@@ -2,6 +2,7 @@
 
 pub mod compile;
 pub mod explain;
+pub mod inspect;
 pub mod run;
 pub mod verify;
 

@@ -8,8 +8,9 @@
 use crate::check::{self, CheckOptions, STDLIB};
 use crate::codegen::{self, CodegenOptions};
 use crate::diagnostics::{Diagnostic, SourceFiles, INTERNAL_ERROR};
+use crate::inspect::{IrPrinter, StageTimes};
 use crate::syntax::{self, ast::Program};
-use crate::target::{NvptxTarget, OptLevel};
+use crate::target::{passes, sass, Libdevice, NvptxTarget, OptLevel};
 use inkwell::context::Context;
 
 /// What the user asked to see; each is a point where the pipeline can stop.
@@ -17,20 +18,30 @@ use inkwell::context::Context;
 pub enum Emit {
     /// The parsed program as JSON, before checking.
     Ast,
+    /// LLVM IR as code generation made it (`loom-lower`), before any other pass.
+    LlvmRaw,
+    /// LLVM IR after LOOM's own passes (`loom-link-libdevice`): the optimiser's input, for
+    /// `opt -passes=...`.
+    LlvmLoom,
     /// LLVM IR after optimisation: what goes to the NVPTX backend.
     Llvm,
     /// The kernels' calling convention as JSON (docs/abi.md).
     Metadata,
     Ptx,
+    /// The machine code, from ptxas and cuobjdump (or nvdisasm).
+    Sass,
 }
 
 impl Emit {
     pub fn extension(self) -> &'static str {
         match self {
             Emit::Ast => "ast.json",
+            Emit::LlvmRaw => "raw.ll",
+            Emit::LlvmLoom => "loom.ll",
             Emit::Llvm => "ll",
             Emit::Metadata => "json",
             Emit::Ptx => "ptx",
+            Emit::Sass => "sass",
         }
     }
 }
@@ -49,6 +60,11 @@ pub struct Options {
     pub fast_math: bool,
     /// The kernel verifier (barrier placement, shared-memory races); `--no-verify` turns it off.
     pub verify: crate::verify::VerifyOptions,
+    /// Link libdevice (for the GPU), or leave its functions declared (for the CPU backend).
+    pub libdevice: Libdevice,
+    /// IR dumps around passes, `--passes`, `--time-passes`, `--resource-usage`
+    /// (docs/optimising.md).
+    pub inspect: crate::inspect::InspectOptions,
 }
 
 impl Default for Options {
@@ -62,6 +78,8 @@ impl Default for Options {
             line_info: false,
             fast_math: false,
             verify: crate::verify::VerifyOptions::default(),
+            libdevice: Libdevice::Link,
+            inspect: crate::inspect::InspectOptions::default(),
         }
     }
 }
@@ -74,6 +92,14 @@ pub type Outputs = Vec<(Emit, String)>;
 pub struct Compilation {
     pub outputs: Option<Outputs>,
     pub diagnostics: Vec<Diagnostic>,
+    pub reports: Reports,
+}
+
+/// What `--time-passes` and `--resource-usage` measured, for the caller to print.
+#[derive(Debug, Default)]
+pub struct Reports {
+    pub times: Option<StageTimes>,
+    pub resources: Vec<crate::target::sass::KernelResources>,
 }
 
 impl Compilation {
@@ -91,10 +117,12 @@ pub fn compile(
     options: &Options,
 ) -> Compilation {
     let mut diagnostics = Vec::new();
-    let outputs = run_pipeline(files, name, source, options, &mut diagnostics);
+    let mut reports = Reports::default();
+    let outputs = run_pipeline(files, name, source, options, &mut diagnostics, &mut reports);
     Compilation {
         outputs,
         diagnostics,
+        reports,
     }
 }
 
@@ -104,12 +132,19 @@ fn run_pipeline(
     source: &str,
     options: &Options,
     diagnostics: &mut Vec<Diagnostic>,
+    reports: &mut Reports,
 ) -> Option<Outputs> {
     let last_stage = options.emit.iter().copied().max().unwrap_or(Emit::Ptx);
     let mut outputs = Vec::new();
+    let mut times = Timer {
+        times: StageTimes::start(),
+        on: options.inspect.time_passes,
+        reports,
+    };
 
     let user_file = files.add(name, source);
     let user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
+    times.lap("parse");
     if options.emit.contains(&Emit::Ast) {
         outputs.push((Emit::Ast, ast_json(&user_program)));
     }
@@ -131,9 +166,16 @@ fn run_pipeline(
     if check_failed {
         return None;
     }
+    times.lap("check");
 
-    let target = stop_on_error(
+    let mut target = stop_on_error(
         NvptxTarget::new(&options.arch, options.opt).map_err(|d| vec![d]),
+        diagnostics,
+    )?;
+    target.libdevice = options.libdevice.clone();
+    // Installs LLVM's printing options (process-wide): after the target, before any pipeline.
+    let mut printer = stop_on_error(
+        IrPrinter::new(&options.inspect, &target).map_err(|d| vec![d]),
         diagnostics,
     )?;
     let context = Context::create();
@@ -150,18 +192,51 @@ fn run_pipeline(
     )?;
     diagnostics.extend(lowered.remarks);
     let module = lowered.module;
+    times.lap("lower");
+    let print = |result: Result<(), Diagnostic>, diagnostics: &mut Vec<Diagnostic>| {
+        stop_on_error(result.map_err(|d| vec![d]), diagnostics)
+    };
+    print(printer.after(passes::LOWER, &module), diagnostics)?;
+    if options.emit.contains(&Emit::LlvmRaw) {
+        outputs.push((Emit::LlvmRaw, module.print_to_string().to_string()));
+    }
 
     // Verification runs on the module as lowered, before the optimiser: what it proves about
     // loomc's IR, the optimiser must preserve. A finding on loomc's own IR is a loomc bug.
+    print(printer.before(passes::VERIFY_IR, &module), diagnostics)?;
     let findings = llvm_passes::verify_module(&module);
     if !findings.is_empty() {
         diagnostics.push(internal_error(&findings));
         return None;
     }
+    times.lap("verify");
+    print(printer.after(passes::VERIFY_IR, &module), diagnostics)?;
+    print(printer.before(passes::LINK_LIBDEVICE, &module), diagnostics)?;
     stop_on_error(
-        target.optimise(&module, options.opt).map_err(|d| vec![d]),
+        target.link_libraries(&module).map_err(|d| vec![d]),
         diagnostics,
     )?;
+    times.lap("link-libdevice");
+    print(printer.after(passes::LINK_LIBDEVICE, &module), diagnostics)?;
+    if options.emit.contains(&Emit::LlvmLoom) {
+        outputs.push((Emit::LlvmLoom, module.print_to_string().to_string()));
+    }
+    if last_stage <= Emit::LlvmLoom {
+        times.finish();
+        return Some(outputs);
+    }
+    let pipeline = options
+        .inspect
+        .passes
+        .as_deref()
+        .unwrap_or(options.opt.pipeline());
+    stop_on_error(
+        target.run_pipeline(&module, pipeline).map_err(|d| vec![d]),
+        diagnostics,
+    )?;
+    times.lap("optimise");
+    print(printer.after_llvm(&module), diagnostics)?;
+    print(printer.before(passes::VERIFY_KERNELS, &module), diagnostics)?;
     // The kernel verifier proves barrier placement and race freedom on what ships: the module
     // after LOOM's barrier removal and LLVM's optimiser, right before emission.
     stop_on_error(
@@ -176,6 +251,8 @@ fn run_pipeline(
             return None;
         }
     }
+    times.lap("verify-kernels");
+    print(printer.after(passes::VERIFY_KERNELS, &module), diagnostics)?;
     if options.emit.contains(&Emit::Llvm) {
         outputs.push((Emit::Llvm, module.print_to_string().to_string()));
     }
@@ -190,12 +267,50 @@ fn run_pipeline(
         );
         outputs.push((Emit::Metadata, metadata.to_json()));
     }
-    if options.emit.contains(&Emit::Ptx) {
+    let wants_ptx = last_stage >= Emit::Ptx || options.inspect.resource_usage;
+    if wants_ptx {
         let ptx = stop_on_error(target.emit_ptx(&module).map_err(|d| vec![d]), diagnostics)?;
-        outputs.push((Emit::Ptx, ptx));
+        times.lap("nvptx");
+        if options.inspect.resource_usage {
+            let resources = stop_on_error(
+                sass::resource_usage(&ptx, &target.arch).map_err(|d| vec![d]),
+                diagnostics,
+            )?;
+            times.reports.resources = resources;
+            times.lap("ptxas");
+        }
+        if options.emit.contains(&Emit::Sass) {
+            let machine_code = stop_on_error(
+                sass::disassemble(&ptx, &target.arch).map_err(|d| vec![d]),
+                diagnostics,
+            )?;
+            outputs.push((Emit::Sass, machine_code));
+            times.lap("ptxas+disassemble");
+        }
+        if options.emit.contains(&Emit::Ptx) {
+            outputs.push((Emit::Ptx, ptx));
+        }
     }
+    times.finish();
     outputs.sort_by_key(|(emit, _)| options.emit.iter().position(|e| e == emit));
     Some(outputs)
+}
+
+/// `--time-passes`: laps recorded as the stages end; kept in the reports when asked for.
+struct Timer<'r> {
+    times: StageTimes,
+    on: bool,
+    reports: &'r mut Reports,
+}
+
+impl Timer<'_> {
+    fn lap(&mut self, stage: &'static str) {
+        self.times.lap(stage);
+    }
+
+    fn finish(&mut self) {
+        self.reports.times = self.on.then(|| self.times.clone());
+    }
 }
 
 /// Every source file's name and text, by `FileId` (for debug locations).

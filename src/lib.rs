@@ -13,6 +13,7 @@ pub mod check;
 pub mod codegen;
 pub mod diagnostics;
 pub mod driver;
+pub mod inspect;
 pub mod metadata;
 pub mod syntax;
 pub mod target;

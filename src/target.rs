@@ -3,6 +3,8 @@
 mod arch;
 mod error;
 pub mod host;
+pub mod passes;
+pub mod sass;
 
 use crate::diagnostics::Diagnostic;
 use inkwell::module::Module;
@@ -56,6 +58,38 @@ impl OptLevel {
 pub struct NvptxTarget {
     pub machine: TargetMachine,
     pub arch: String,
+    /// Where libdevice's functions (`__nv_expf`, ...) come from.
+    pub libdevice: Libdevice,
+}
+
+/// How the `__nv_*` math functions that code generation declares are resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Libdevice {
+    /// Linked from NVIDIA's libdevice bitcode before optimisation (what ships to the GPU).
+    Link,
+    /// Left declared: the CPU backend binds them to host implementations, because libdevice's
+    /// bodies are PTX-specific (inline PTX, NVVM-only intrinsics) and cannot run on the host.
+    Declare,
+}
+
+/// libdevice.10.bc: `$LOOM_LIBDEVICE`, else beside an installed loomc
+/// (`<prefix>/share/loom/libdevice/`), else in the checkout loomc was built from (`.tools/`,
+/// where scripts/setup puts it), so a freshly built loomc works without any environment.
+pub fn libdevice_path() -> Option<String> {
+    if let Ok(path) = std::env::var("LOOM_LIBDEVICE") {
+        return Some(path);
+    }
+    let installed = std::env::current_exe().ok().and_then(|exe| {
+        let prefix = exe.parent()?.parent()?.to_path_buf();
+        Some(prefix.join("share/loom/libdevice/libdevice.10.bc"))
+    });
+    let checkout = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(".tools/cu12/nvidia/cuda_nvcc/nvvm/libdevice/libdevice.10.bc");
+    installed
+        .into_iter()
+        .chain([checkout])
+        .find(|path| path.exists())
+        .map(|path| path.display().to_string())
 }
 
 impl NvptxTarget {
@@ -85,6 +119,7 @@ impl NvptxTarget {
         Ok(NvptxTarget {
             machine,
             arch: known.name.to_string(),
+            libdevice: Libdevice::Link,
         })
     }
 
@@ -103,16 +138,27 @@ impl NvptxTarget {
     }
 
     /// Runs LLVM's new-pass-manager pipeline for `opt` over the module, after linking the
-    /// libdevice functions it calls (`LOOM_LIBDEVICE`).
+    /// libdevice functions it calls (see [`libdevice_path`]) unless told to leave them declared.
     pub fn optimise(&self, module: &Module<'_>, opt: OptLevel) -> Result<(), Diagnostic> {
-        let libdevice = std::env::var("LOOM_LIBDEVICE").ok();
-        self.link_libdevice(module, libdevice.as_deref())?;
-        let pipeline = opt.pipeline();
+        self.link_libraries(module)?;
+        self.run_pipeline(module, opt.pipeline())
+    }
+
+    /// LOOM's `loom-link-libdevice` pass: libdevice linked unless told to leave it declared.
+    pub fn link_libraries(&self, module: &Module<'_>) -> Result<(), Diagnostic> {
+        if self.libdevice == Libdevice::Link {
+            self.link_libdevice(module, libdevice_path().as_deref())?;
+        }
+        Ok(())
+    }
+
+    /// Runs a new-pass-manager `pipeline` (`default<O3>`, or `--passes`) over the module.
+    pub fn run_pipeline(&self, module: &Module<'_>, pipeline: &str) -> Result<(), Diagnostic> {
         module
             .run_passes(pipeline, &self.machine, PassBuilderOptions::create())
             .map_err(|e| {
                 TargetError::OptimiserFailed {
-                    pipeline,
+                    pipeline: pipeline.to_string(),
                     llvm_message: e.to_string(),
                 }
                 .into()
@@ -143,7 +189,9 @@ impl NvptxTarget {
                 problem,
             })
         };
-        let path = path.ok_or_else(|| fail("LOOM_LIBDEVICE is not set".to_string()))?;
+        let path = path.ok_or_else(|| {
+            fail("libdevice.10.bc is not installed and LOOM_LIBDEVICE is not set".to_string())
+        })?;
         let defined_before: std::collections::HashSet<String> = module
             .get_functions()
             .filter(|f| f.count_basic_blocks() > 0)
@@ -310,9 +358,8 @@ mod tests {
         // Nothing to link: no path needed.
         let plain = tiny_kernel(&context, &target);
         target.link_libdevice(&plain, None).unwrap();
-        let Ok(path) = std::env::var("LOOM_LIBDEVICE") else {
-            return;
-        };
+        // scripts/setup installs libdevice, and the tests run after it.
+        let path = libdevice_path().expect("libdevice.10.bc is installed");
         let module = calls_expf(&context, &target);
         target.link_libdevice(&module, Some(&path)).unwrap();
         let expf = module.get_function("__nv_expf").unwrap();

@@ -8,10 +8,10 @@
 //! when the kernel is compiled, not when it runs.
 
 use crate::context::{self, current, BarrierReduce, Request};
-use crate::math;
 use crate::report::{AccessKind, SimtError, ThreadId};
 use crate::sanitizer::Space;
 use crate::warp::{LaneInput, ShflMode, WarpOp, WARP_SIZE};
+use crate::{libdevice, math};
 
 /// The running thread's context, read-only; `None` outside a launch.
 fn with_thread<R>(f: impl FnOnce(&context::ThreadCtx, &context::BlockCtx) -> R) -> Option<R> {
@@ -408,5 +408,6 @@ symbol_table! {
 pub fn all_symbols() -> Vec<(&'static str, usize)> {
     let mut all = symbols();
     all.extend(math::symbols());
+    all.extend(libdevice::symbols());
     all
 }

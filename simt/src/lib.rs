@@ -22,6 +22,7 @@
 mod abi;
 mod block;
 mod context;
+mod libdevice;
 mod math;
 mod report;
 mod sanitizer;

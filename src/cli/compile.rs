@@ -68,6 +68,9 @@ pub struct CompileArgs {
     /// every thread and that no two threads race on shared memory (docs/verifier.md).
     #[arg(long)]
     no_verify: bool,
+
+    #[command(flatten)]
+    inspect: super::inspect::InspectArgs,
 }
 
 impl CompileArgs {
@@ -79,10 +82,19 @@ impl CompileArgs {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum EmitArg {
+    /// The parsed program as JSON.
     Ast,
+    /// LLVM IR as code generation made it (`.raw.ll`).
+    LlvmRaw,
+    /// LLVM IR after LOOM's own passes: the optimiser's input (`.loom.ll`).
+    LlvmLoom,
+    /// LLVM IR after the optimiser: what the NVPTX backend gets (`.ll`).
     Llvm,
+    /// The kernels' calling convention as JSON.
     Metadata,
     Ptx,
+    /// Machine code from ptxas and cuobjdump or nvdisasm (`.sass`).
+    Sass,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -109,9 +121,12 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     let options = Options {
         emit: dedup(cli.emit.iter().map(|e| match e {
             EmitArg::Ast => Emit::Ast,
+            EmitArg::LlvmRaw => Emit::LlvmRaw,
+            EmitArg::LlvmLoom => Emit::LlvmLoom,
             EmitArg::Llvm => Emit::Llvm,
             EmitArg::Metadata => Emit::Metadata,
             EmitArg::Ptx => Emit::Ptx,
+            EmitArg::Sass => Emit::Sass,
         })),
         opt: match cli.opt_level.as_str() {
             "0" => OptLevel::O0,
@@ -128,7 +143,13 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
             enabled: !cli.no_verify,
             ..loomc::verify::VerifyOptions::default()
         },
+        inspect: cli.inspect.options(),
+        ..Options::default()
     };
+    if let Err(message) = cli.inspect.check(&options.arch, options.opt) {
+        eprintln!("error: {message}");
+        return ExitCode::from(EXIT_USAGE);
+    }
     let name = if cli.file() == "-" {
         "<stdin>"
     } else {
@@ -137,6 +158,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     let mut files = SourceFiles::default();
     let compilation = driver::compile(&mut files, name, &source, &options);
     print_diagnostics(cli, &files, &compilation.diagnostics);
+    super::inspect::print_reports(&compilation.reports, &options.arch);
     if compilation.has_internal_error() {
         return ExitCode::from(EXIT_INTERNAL_ERROR);
     }

@@ -12,7 +12,7 @@ use loom_runtime::{Gpu, GpuArg, KernelMetadata, ModuleMetadata, ParamKind, Scala
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
-use loomc::target::OptLevel;
+use loomc::target::{Libdevice, OptLevel};
 use npy::Array;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -180,6 +180,10 @@ fn compile(cli: &RunArgs, emit: Emit) -> Result<(String, ModuleMetadata), Failur
         },
         arch: cli.arch.clone(),
         block_size: cli.block_size,
+        libdevice: match cli.device {
+            Device::Cpu => Libdevice::Declare,
+            Device::Cuda => Libdevice::Link,
+        },
         ..Options::default()
     };
     let mut files = SourceFiles::default();

@@ -3,13 +3,17 @@
 use crate::diagnostics::{Diagnostic, INTERNAL_ERROR};
 
 /// Every diagnostic id this stage can produce.
-pub const CODES: &[&str] = &[UNKNOWN_ARCH, LIBDEVICE];
+pub const CODES: &[&str] = &[UNKNOWN_ARCH, LIBDEVICE, NVIDIA_TOOL];
 
 /// `--arch` names no architecture loomc targets.
 pub const UNKNOWN_ARCH: &str = "E0801";
 
 /// The program calls a math function that needs NVIDIA's libdevice, and it cannot be loaded.
 pub const LIBDEVICE: &str = "E0802";
+
+/// `--emit=sass` or `--resource-usage` needs NVIDIA's ptxas, cuobjdump or nvdisasm, and it is
+/// missing or failed.
+pub const NVIDIA_TOOL: &str = "E0803";
 
 #[derive(Debug, Clone)]
 pub enum TargetError {
@@ -21,7 +25,7 @@ pub enum TargetError {
     NoTargetMachine { arch: String, llvm_message: String },
     /// LLVM's optimiser refused the pipeline or failed.
     OptimiserFailed {
-        pipeline: &'static str,
+        pipeline: String,
         llvm_message: String,
     },
     /// The NVPTX backend failed to emit PTX.
@@ -31,6 +35,12 @@ pub enum TargetError {
         function: String,
         path: Option<String>,
         problem: String,
+    },
+    /// An NVIDIA tool (`ptxas`, `cuobjdump`, `nvdisasm`) is missing or failed.
+    NvidiaTool {
+        tool: String,
+        problem: String,
+        help: String,
     },
 }
 
@@ -68,11 +78,11 @@ impl From<TargetError> for Diagnostic {
                 )
                 .note("exp, exp2, log, log2, sin, cos, pow and rsqrt come from libdevice.10.bc, which the CUDA toolkit ships (scripts/setup installs it)");
                 match path {
-                    Some(path) => d.note(format!("LOOM_LIBDEVICE is `{path}`")),
+                    Some(path) => d.note(format!("libdevice was looked for at `{path}`")),
                     None => d,
                 }
                 .help(
-                    "set LOOM_LIBDEVICE to the path of libdevice.10.bc (`source .tools/env` does)",
+                    "run scripts/setup, or set LOOM_LIBDEVICE to the path of libdevice.10.bc",
                 )
             }
             TargetError::EmissionFailed { llvm_message } => Diagnostic::error(
@@ -80,6 +90,16 @@ impl From<TargetError> for Diagnostic {
                 format!("the NVPTX backend failed to emit PTX: {llvm_message}"),
             )
             .note("this is a bug in loomc"),
+            TargetError::NvidiaTool {
+                tool,
+                problem,
+                help,
+            } => Diagnostic::error(
+                NVIDIA_TOOL,
+                format!("cannot run NVIDIA's `{tool}`: {problem}"),
+            )
+            .note("--emit=sass and --resource-usage assemble the PTX with ptxas and disassemble it with cuobjdump or nvdisasm; loomc does not ship them")
+            .help(help),
         }
     }
 }

@@ -153,6 +153,13 @@ pub const CASES: &[Case] = &[
         sizes: ELEMENTS,
         run: first_nonzero,
     },
+    Case {
+        name: "math_libdevice",
+        file: "tests/codegen/math_libdevice.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: math_libdevice,
+    },
 ];
 
 fn blocks_for(n: usize, bs: u32) -> usize {
@@ -581,4 +588,45 @@ fn first_nonzero(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Ve
     all.extend(bytes(&scan));
     all.extend(bytes(&suffix));
     Ok(all)
+}
+
+/// The standard library's math functions, which the GPU takes from libdevice and the CPU backend
+/// from the host's libm.
+fn math_libdevice(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let threads = blocks_for(n, bs) * bs as usize;
+    // Positive inputs, so that `sqrt` and `log` are defined.
+    let mut x = rng.f32s(threads, 0.1, 4.0);
+    let mut y: Vec<f64> = rng
+        .f32s(threads, 0.1, 4.0)
+        .into_iter()
+        .map(f64::from)
+        .collect();
+    let mut out = vec![f32::NAN; threads];
+    let mut out64 = vec![f64::NAN; threads];
+    let expected: Vec<f64> = x
+        .iter()
+        .map(|&e| (e.sqrt() + 2.0f32.mul_add(1.0, e) + e.floor() + e.exp() + e.sin()) as f64)
+        .collect();
+    let expected64: Vec<f64> = y
+        .iter()
+        .map(|&e| e.sqrt() + e.ceil() + e.abs() + e.ln() + 3.0f64.powf(e))
+        .collect();
+    launch(
+        p,
+        "math",
+        blocks_for(n, bs) as u32,
+        &mut [
+            array("x", &mut x),
+            array("y", &mut y),
+            array("out", &mut out),
+            array("out64", &mut out64),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    // libdevice and the host's libm each round within a few ulp of the true value.
+    close("out", &widen(&out), &expected, 1e-5, 1e-6)?;
+    close("out64", &out64, &expected64, 1e-12, 1e-12)?;
+    let mut result = bytes(&out);
+    result.extend(bytes(&out64));
+    Ok(result)
 }

@@ -16,6 +16,7 @@ pub fn trials() -> Vec<Trial> {
         Trial::test("sanitizer/divergent_barrier", divergent_barrier),
         Trial::test("sanitizer/barrier_after_exit", barrier_after_exit),
         Trial::test("sanitizer/oob_unchecked_read", oob_unchecked_read),
+        Trial::test("sanitizer/loom_barrier_removed", loom_barrier_removed),
     ];
     for case in CASES {
         trials.push(Trial::test(
@@ -202,6 +203,64 @@ fn oob_unchecked_read() -> Result<(), Failed> {
         if !text.contains("sumUnchecked") {
             return Err(format!("the report does not name the kernel:\n{text}").into());
         }
+    }
+    Ok(())
+}
+
+/// A LOOM program with a needed barrier taken out: `sumOfSquares` compiled with its reduction's
+/// barrier deleted from the optimised IR (the verifier's mutation hook) and the verifier off, as
+/// `--no-verify` would ship it. The sanitizer must catch the race between a warp's partial being
+/// written and another warp reading it, at the reduce's line in the `.loom` file.
+fn loom_barrier_removed() -> Result<(), Failed> {
+    let file = "examples/sum_of_squares.loom";
+    let options = loomc::driver::Options {
+        emit: vec![loomc::driver::Emit::Llvm],
+        opt: OptLevel::O3,
+        block_size: 64,
+        libdevice: loomc::target::Libdevice::Declare,
+        verify: loomc::verify::VerifyOptions {
+            enabled: false,
+            mutations: vec![loomc::verify::Mutation::RemoveBarrier(0)],
+            ..loomc::verify::VerifyOptions::default()
+        },
+        ..loomc::driver::Options::default()
+    };
+    let source = std::fs::read_to_string(support::repo_root().join(file))?;
+    let mut files = loomc::diagnostics::SourceFiles::default();
+    let compilation = loomc::driver::compile(&mut files, file, &source, &options);
+    let ir = compilation
+        .outputs
+        .and_then(|outputs| outputs.into_iter().next())
+        .map(|(_, ir)| ir)
+        .ok_or("sum_of_squares.loom does not compile with the mutation")?;
+    if ir.contains("call void @llvm.nvvm.barrier") {
+        return Err("the mutation left a barrier in the IR".into());
+    }
+    let program = HostProgram::compile(
+        &ir,
+        &HostOptions {
+            sanitize: true,
+            workers: 0,
+        },
+    )
+    .map_err(|e| e.to_string())?;
+    let mut input = Rng::new(7).f32s(4 * 64, 0.5, 1.5);
+    let mut out = vec![0f32; 4];
+    let err = expect_kernel_error(launch(
+        &program,
+        "sumOfSquares",
+        4,
+        &mut [array("in", &mut input), array("out", &mut out)],
+    ))?;
+    let SimtError::SharedRace { first, second, .. } = &err else {
+        return Err(format!("expected a shared-memory race, got: {err}").into());
+    };
+    // `out[B] <- sum /. (sqr /~ t)` is line 16 of the example.
+    let text = err.to_string();
+    if first.thread.thread == second.thread.thread || !text.contains("sum_of_squares.loom:16:") {
+        return Err(
+            format!("expected two threads racing at sum_of_squares.loom:16: {text}").into(),
+        );
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape, RunError};
+use loomc::target::Libdevice;
 use loomc::target::OptLevel;
 use std::path::Path;
 
@@ -20,6 +21,8 @@ pub fn nvptx_ir(file: &str, block_size: u32, opt: OptLevel) -> Result<String, St
         opt,
         arch: "sm_80".to_string(),
         block_size,
+        // libdevice's bodies are PTX; the CPU backend binds `__nv_*` to host math instead.
+        libdevice: Libdevice::Declare,
         ..Options::default()
     };
     let mut files = SourceFiles::default();

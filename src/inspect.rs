@@ -1,0 +1,453 @@
+//! The IR-inspection options (docs/optimising.md): dumps of the module before and after chosen
+//! passes, LOOM's and LLVM's, a custom optimiser pipeline, and the time of each stage.
+//!
+//! LOOM's own passes (`target::passes::LOOM_PASSES`) are printed here. LLVM's are printed by
+//! LLVM's pass instrumentation, which is reached through its command-line options
+//! (`-print-after=…`, `-print-changed`, `-ir-dump-directory=…`) and so is process-wide: the
+//! options are installed once per process (loomc compiles one file per process), and a second
+//! compilation in the same process that asks for different ones is refused rather than printed
+//! wrongly. In directory mode LLVM writes one file per pass into a scratch folder; they are then
+//! renamed into the dump directory, numbered after LOOM's passes in pipeline order.
+
+use crate::diagnostics::Diagnostic;
+use crate::target::passes::{self, LOOM_PASSES};
+use crate::target::NvptxTarget;
+use inkwell::module::Module;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// A dump directory could not be written, a pass name is unknown, or LLVM refused a pipeline.
+pub const INSPECT: &str = "E0804";
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InspectOptions {
+    /// `--print-before=PASS`: LOOM pass names (`loom-…`) or LLVM pass names (`instcombine`).
+    pub print_before: Vec<String>,
+    pub print_after: Vec<String>,
+    pub print_after_all: bool,
+    /// `--print-changed`: after every pass that changed the module.
+    pub print_changed: bool,
+    /// `--print-dir=DIR`: one file per dump in DIR instead of standard error.
+    pub print_dir: Option<PathBuf>,
+    /// `--passes=PIPELINE`: this new-pass-manager pipeline instead of `-O`'s.
+    pub passes: Option<String>,
+    /// `--time-passes`: the time of each stage.
+    pub time_passes: bool,
+    /// `--resource-usage`: ptxas' registers, spills and shared memory per kernel.
+    pub resource_usage: bool,
+}
+
+impl InspectOptions {
+    pub fn prints_ir(&self) -> bool {
+        self.print_after_all
+            || self.print_changed
+            || !self.print_before.is_empty()
+            || !self.print_after.is_empty()
+    }
+}
+
+/// Checks the pass names and the `--passes` pipeline against LOOM's registry and LLVM's parser.
+/// Runs before any LLVM printing option is installed (a check runs a pipeline).
+pub fn check_options(options: &InspectOptions, target: &NvptxTarget) -> Result<(), String> {
+    if let Some(pipeline) = &options.passes {
+        passes::check_pipeline(target, pipeline)
+            .map_err(|e| format!("--passes=`{pipeline}`: LLVM refused it: {e}"))?;
+    }
+    for (flag, names) in [
+        ("--print-before", &options.print_before),
+        ("--print-after", &options.print_after),
+    ] {
+        for name in names {
+            if name.starts_with("loom-") {
+                if passes::find(name).is_none() {
+                    let known: Vec<&str> = LOOM_PASSES.iter().map(|p| p.name).collect();
+                    return Err(format!(
+                        "{flag}={name}: LOOM has no such pass (LOOM's passes: {})",
+                        known.join(", ")
+                    ));
+                }
+                if flag == "--print-before" && name == passes::LOWER {
+                    return Err(format!(
+                        "{flag}={name}: `{name}` makes the module, there is no IR before it"
+                    ));
+                }
+            } else if passes::check_pipeline(target, name).is_err() {
+                return Err(format!(
+                    "{flag}={name}: neither LOOM nor LLVM has a pass of that name \
+                     (LLVM's are the names of `--passes`, such as `instcombine`)"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The LLVM options installed in this process, if any.
+static LLVM_OPTIONS: OnceLock<Vec<String>> = OnceLock::new();
+
+fn install_llvm_options(wanted: Vec<String>) -> Result<(), String> {
+    if wanted.is_empty() && LLVM_OPTIONS.get().is_none() {
+        return Ok(());
+    }
+    let installed = LLVM_OPTIONS.get_or_init(|| {
+        let args: Vec<std::ffi::CString> = std::iter::once("loomc".to_string())
+            .chain(wanted.iter().cloned())
+            .filter_map(|a| std::ffi::CString::new(a).ok())
+            .collect();
+        let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+        // SAFETY: `argv` points at `args`' NUL-terminated strings, alive for the call; the
+        // options are LLVM's own printing options, checked above (a pass name LLVM knows).
+        unsafe {
+            inkwell::llvm_sys::support::LLVMParseCommandLineOptions(
+                argv.len() as i32,
+                argv.as_ptr(),
+                c"loomc".as_ptr(),
+            );
+        }
+        wanted.clone()
+    });
+    if *installed == wanted {
+        Ok(())
+    } else {
+        Err(format!(
+            "LLVM's printing options are process-wide and this process already set `{}`",
+            installed.join(" ")
+        ))
+    }
+}
+
+/// Prints the module around passes, as the options ask, to standard error or into a directory.
+pub struct IrPrinter {
+    options: InspectOptions,
+    /// The next dump's number in the directory.
+    sequence: usize,
+    /// The module's text after the last pass, for `--print-changed`.
+    last: Option<String>,
+    /// Where LLVM writes its dumps in directory mode, before they are numbered.
+    llvm_scratch: Option<PathBuf>,
+}
+
+fn fail(message: String) -> Diagnostic {
+    Diagnostic::error(INSPECT, message)
+}
+
+impl IrPrinter {
+    /// Checks the options, makes the dump directory and installs LLVM's printing options.
+    pub fn new(options: &InspectOptions, target: &NvptxTarget) -> Result<IrPrinter, Diagnostic> {
+        check_options(options, target).map_err(fail)?;
+        let mut printer = IrPrinter {
+            options: options.clone(),
+            sequence: 0,
+            last: None,
+            llvm_scratch: None,
+        };
+        if !options.prints_ir() {
+            return Ok(printer);
+        }
+        let mut llvm = Vec::new();
+        let llvm_names = |names: &[String]| -> Vec<String> {
+            names
+                .iter()
+                .filter(|n| !n.starts_with("loom-"))
+                .cloned()
+                .collect()
+        };
+        for name in llvm_names(&options.print_before) {
+            llvm.push(format!("-print-before={name}"));
+        }
+        for name in llvm_names(&options.print_after) {
+            llvm.push(format!("-print-after={name}"));
+        }
+        if let Some(dir) = &options.print_dir {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| fail(format!("--print-dir: cannot make `{}`: {e}", dir.display())))?;
+            let scratch = dir.join(".llvm");
+            // LLVM's file names carry its own pass numbers: start from an empty folder.
+            let _ = std::fs::remove_dir_all(&scratch);
+            llvm.push(format!("-ir-dump-directory={}", scratch.display()));
+            // LLVM's -print-changed has no directory mode: dump after every pass, whole
+            // modules, and keep the dumps that differ from the one before.
+            if options.print_after_all || options.print_changed {
+                llvm.push("-print-after-all".to_string());
+            }
+            if options.print_changed && !options.print_after_all {
+                llvm.push("-print-module-scope".to_string());
+            }
+            printer.llvm_scratch = Some(scratch);
+        } else {
+            if options.print_after_all {
+                llvm.push("-print-after-all".to_string());
+            }
+            if options.print_changed {
+                llvm.push("-print-changed".to_string());
+            }
+        }
+        install_llvm_options(llvm).map_err(fail)?;
+        Ok(printer)
+    }
+
+    /// Before LOOM's pass `pass` runs over `module`.
+    pub fn before(&mut self, pass: &str, module: &Module<'_>) -> Result<(), Diagnostic> {
+        if self.options.print_before.iter().any(|p| p == pass) {
+            let text = module.print_to_string().to_string();
+            self.dump(pass, "before", &text)?;
+        }
+        Ok(())
+    }
+
+    /// After LOOM's pass `pass` ran over `module`.
+    pub fn after(&mut self, pass: &str, module: &Module<'_>) -> Result<(), Diagnostic> {
+        if !self.options.prints_ir() {
+            return Ok(());
+        }
+        let text = module.print_to_string().to_string();
+        let changed = self.last.as_deref() != Some(text.as_str());
+        let asked = self.options.print_after_all
+            || self.options.print_after.iter().any(|p| p == pass)
+            || (self.options.print_changed && changed);
+        if asked {
+            self.dump(pass, "after", &text)?;
+        } else if self.options.print_changed && self.options.print_dir.is_none() {
+            eprintln!("; *** IR Dump After {pass} omitted because no change ***");
+        }
+        self.last = Some(text);
+        Ok(())
+    }
+
+    /// After LLVM's pipeline: in directory mode, LLVM's dumps numbered in pipeline order.
+    pub fn after_llvm(&mut self, module: &Module<'_>) -> Result<(), Diagnostic> {
+        if let Some(scratch) = self.llvm_scratch.clone() {
+            self.collect_llvm_dumps(&scratch)?;
+        }
+        if self.options.prints_ir() {
+            self.last = Some(module.print_to_string().to_string());
+        }
+        Ok(())
+    }
+
+    fn collect_llvm_dumps(&mut self, scratch: &Path) -> Result<(), Diagnostic> {
+        let mut dumps: Vec<(usize, PathBuf)> = match std::fs::read_dir(scratch) {
+            Ok(entries) => entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter_map(|path| {
+                    let name = path.file_name()?.to_str()?;
+                    let number = name.split('-').next()?.parse().ok()?;
+                    Some((number, path))
+                })
+                .collect(),
+            // No pass matched: LLVM made no folder.
+            Err(_) => Vec::new(),
+        };
+        dumps.sort();
+        let keep_changed_only = self.options.print_changed && !self.options.print_after_all;
+        for (_, path) in dumps {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| fail(format!("cannot read LLVM's dump `{}`: {e}", path.display())))?;
+            let (header, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+            // `; *** IR Dump After InstCombinePass on k ***`
+            let header = header.trim_start_matches("; ").trim_matches('*').trim();
+            let (when, rest) = match header.strip_prefix("IR Dump Before ") {
+                Some(rest) => ("before", rest),
+                None => (
+                    "after",
+                    header.strip_prefix("IR Dump After ").unwrap_or(header),
+                ),
+            };
+            let (pass, unit) = rest.split_once(" on ").unwrap_or((rest, ""));
+            let from_print_after =
+                self.options.print_after_all || self.asked_after_llvm(pass, when);
+            if keep_changed_only && when == "after" && !from_print_after {
+                if self.last.as_deref() == Some(body) {
+                    continue;
+                }
+                self.last = Some(body.to_string());
+            }
+            let unit: String = unit
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '_' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .take(60)
+                .collect();
+            let name =
+                format!("{:03}-{when}-{pass}-{unit}.ll", self.sequence).replace("-.ll", ".ll");
+            self.sequence += 1;
+            let target = self.dir_path(&name);
+            std::fs::write(&target, &text)
+                .map_err(|e| fail(format!("cannot write `{}`: {e}", target.display())))?;
+        }
+        let _ = std::fs::remove_dir_all(scratch);
+        Ok(())
+    }
+
+    /// Whether `--print-after`/`--print-before` named LLVM's pass `class` (LLVM's dump headers
+    /// give class names, `InstCombinePass`; the options give pipeline names, `instcombine`).
+    fn asked_after_llvm(&self, class: &str, when: &str) -> bool {
+        let names = if when == "before" {
+            &self.options.print_before
+        } else {
+            &self.options.print_after
+        };
+        let squash = |s: &str| {
+            s.chars()
+                .filter(|c| c.is_ascii_alphanumeric())
+                .collect::<String>()
+                .to_ascii_lowercase()
+        };
+        let class = squash(class.trim_end_matches("Pass"));
+        names.iter().any(|n| squash(n) == class)
+    }
+
+    fn dir_path(&self, name: &str) -> PathBuf {
+        self.options
+            .print_dir
+            .as_deref()
+            .unwrap_or(Path::new("."))
+            .join(name)
+    }
+
+    fn dump(&mut self, pass: &str, when: &str, text: &str) -> Result<(), Diagnostic> {
+        let title = if when == "before" { "Before" } else { "After" };
+        let header = format!("; *** IR Dump {title} {pass} ***\n");
+        match &self.options.print_dir {
+            None => eprint!("{header}{text}"),
+            Some(_) => {
+                let path = self.dir_path(&format!("{:03}-{when}-{pass}.ll", self.sequence));
+                self.sequence += 1;
+                std::fs::write(&path, header + text)
+                    .map_err(|e| fail(format!("cannot write `{}`: {e}", path.display())))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `--time-passes`: wall time of each stage, in pipeline order.
+#[derive(Debug, Clone, Default)]
+pub struct StageTimes {
+    pub stages: Vec<(&'static str, Duration)>,
+    last: Option<Instant>,
+}
+
+impl StageTimes {
+    pub fn start() -> StageTimes {
+        StageTimes {
+            stages: Vec::new(),
+            last: Some(Instant::now()),
+        }
+    }
+
+    /// Ends the stage `name`, which began at the previous lap.
+    pub fn lap(&mut self, name: &'static str) {
+        let now = Instant::now();
+        let began = self.last.unwrap_or(now);
+        self.stages.push((name, now - began));
+        self.last = Some(now);
+    }
+
+    /// A table for standard error.
+    pub fn render(&self) -> String {
+        let total: Duration = self.stages.iter().map(|(_, d)| *d).sum();
+        let mut out = String::from("===== loomc: time per stage =====\n");
+        for (name, time) in self.stages.iter().chain([&("total", total)]) {
+            let share = if total.is_zero() {
+                0.0
+            } else {
+                100.0 * time.as_secs_f64() / total.as_secs_f64()
+            };
+            out.push_str(&format!(
+                "{:>10.3} ms {share:>5.1}%  {name}\n",
+                time.as_secs_f64() * 1e3
+            ));
+        }
+        out
+    }
+}
+
+/// `--resource-usage` as a table for standard error.
+pub fn render_resources(kernels: &[crate::target::sass::KernelResources], arch: &str) -> String {
+    let mut out = format!(
+        "===== ptxas -arch={arch} -v: resources per kernel =====\n{:<24} {:>9} {:>12} {:>11} {:>12} {:>8}\n",
+        "kernel", "registers", "spill stores", "spill loads", "shared bytes", "barriers"
+    );
+    for k in kernels {
+        out.push_str(&format!(
+            "{:<24} {:>9} {:>12} {:>11} {:>12} {:>8}\n",
+            k.name, k.registers, k.spill_stores, k.spill_loads, k.shared_bytes, k.barriers
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::OptLevel;
+
+    #[test]
+    fn names_are_checked_against_loom_and_llvm() {
+        let target = NvptxTarget::new("sm_80", OptLevel::O3).unwrap();
+        let ok = InspectOptions {
+            print_after: vec!["loom-link-libdevice".into(), "instcombine".into()],
+            print_before: vec!["licm".into()],
+            passes: Some("function(sroa,instcombine)".into()),
+            ..InspectOptions::default()
+        };
+        check_options(&ok, &target).unwrap();
+        for bad in [
+            InspectOptions {
+                print_after: vec!["loom-nothing".into()],
+                ..InspectOptions::default()
+            },
+            InspectOptions {
+                print_before: vec!["loom-lower".into()],
+                ..InspectOptions::default()
+            },
+            InspectOptions {
+                print_after: vec!["instcombin".into()],
+                ..InspectOptions::default()
+            },
+            InspectOptions {
+                passes: Some("default<O9>".into()),
+                ..InspectOptions::default()
+            },
+        ] {
+            assert!(check_options(&bad, &target).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn stage_times_add_up() {
+        let mut times = StageTimes::start();
+        times.lap("parse");
+        times.lap("check");
+        let table = times.render();
+        assert_eq!(times.stages.len(), 2);
+        assert!(
+            table.contains("parse") && table.contains("total"),
+            "{table}"
+        );
+    }
+
+    #[test]
+    fn llvm_pass_class_matches_pipeline_name() {
+        let printer = IrPrinter {
+            options: InspectOptions {
+                print_after: vec!["instcombine".into(), "simplifycfg".into()],
+                ..InspectOptions::default()
+            },
+            sequence: 0,
+            last: None,
+            llvm_scratch: None,
+        };
+        assert!(printer.asked_after_llvm("InstCombinePass", "after"));
+        assert!(printer.asked_after_llvm("SimplifyCFGPass", "after"));
+        assert!(!printer.asked_after_llvm("InstCombinePass", "before"));
+        assert!(!printer.asked_after_llvm("LICMPass", "after"));
+    }
+}

@@ -1,0 +1,126 @@
+//! LOOM's own passes, in pipeline order, as one registry (as LLVM's `NVPTXPassRegistry.def`
+//! lists NVPTX's): what `--print-before`/`--print-after` accept besides LLVM's pass names, and
+//! what `--print-after-all` dumps around LLVM's optimiser.
+//!
+//! LOOM's IR-changing work happens in two places: during lowering (barrier placement, loop
+//! distribution, reduction and scan expansion: one pass, `loom-lower`, since each decision is
+//! made where the code is emitted) and in `loom-link-libdevice` before LLVM's optimiser. The two
+//! verifiers are analyses: they never change the module, and are listed so that a dump can be
+//! asked for at the point where each ran.
+
+use super::NvptxTarget;
+use inkwell::context::Context;
+
+/// Where a LOOM pass stands relative to LLVM's optimiser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    BeforeOptimiser,
+    AfterOptimiser,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct LoomPass {
+    pub name: &'static str,
+    /// Whether it can change the module (analyses cannot).
+    pub transforms: bool,
+    pub position: Position,
+    pub what: &'static str,
+}
+
+/// Every LOOM pass, in the order the driver runs them; LLVM's pipeline runs between the last
+/// `BeforeOptimiser` and the first `AfterOptimiser` one.
+pub const LOOM_PASSES: &[LoomPass] = &[
+    LoomPass {
+        name: LOWER,
+        transforms: true,
+        position: Position::BeforeOptimiser,
+        what: "code generation: the checked program to LLVM IR with NVVM intrinsics (barrier \
+               placement, loop distribution, reductions and scans happen here)",
+    },
+    LoomPass {
+        name: VERIFY_IR,
+        transforms: false,
+        position: Position::BeforeOptimiser,
+        what: "LLVM's verifier and the NVVM annotations, on the IR as generated",
+    },
+    LoomPass {
+        name: LINK_LIBDEVICE,
+        transforms: true,
+        position: Position::BeforeOptimiser,
+        what: "links the libdevice functions the module calls, made internal",
+    },
+    LoomPass {
+        name: VERIFY_KERNELS,
+        transforms: false,
+        position: Position::AfterOptimiser,
+        what: "the kernel verifier: barriers reached by every thread, no shared-memory races",
+    },
+];
+
+pub const LOWER: &str = "loom-lower";
+pub const VERIFY_IR: &str = "loom-verify-ir";
+pub const LINK_LIBDEVICE: &str = "loom-link-libdevice";
+pub const VERIFY_KERNELS: &str = "loom-verify-kernels";
+
+pub fn find(name: &str) -> Option<&'static LoomPass> {
+    LOOM_PASSES.iter().find(|p| p.name == name)
+}
+
+/// Checks that LLVM's new pass manager accepts `pipeline` (a `--passes` value, or one pass name
+/// given to `--print-before`/`--print-after`) by running it over an empty module: LLVM's own
+/// parser decides, so every pass and parameter it knows is accepted and nothing else.
+pub fn check_pipeline(target: &NvptxTarget, pipeline: &str) -> Result<(), String> {
+    if pipeline.trim().is_empty() {
+        return Err("the pass pipeline is empty".to_string());
+    }
+    let context = Context::create();
+    let module = context.create_module("pipeline-check");
+    target.configure(&module);
+    module
+        .run_passes(
+            pipeline,
+            &target.machine,
+            inkwell::passes::PassBuilderOptions::create(),
+        )
+        .map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::target::OptLevel;
+
+    #[test]
+    fn names_are_unique_and_in_pipeline_order() {
+        let mut names: Vec<&str> = LOOM_PASSES.iter().map(|p| p.name).collect();
+        let positions: Vec<Position> = LOOM_PASSES.iter().map(|p| p.position).collect();
+        let after = positions
+            .iter()
+            .position(|p| *p == Position::AfterOptimiser)
+            .unwrap();
+        assert!(positions[after..]
+            .iter()
+            .all(|p| *p == Position::AfterOptimiser));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), LOOM_PASSES.len());
+        assert!(find(LINK_LIBDEVICE).unwrap().transforms);
+        assert!(find("instcombine").is_none());
+    }
+
+    #[test]
+    fn llvm_decides_which_pipelines_are_valid() {
+        let target = NvptxTarget::new("sm_80", OptLevel::O3).unwrap();
+        for good in [
+            "default<O2>",
+            "instcombine",
+            "licm",
+            "function(sroa,early-cse),globaldce",
+        ] {
+            check_pipeline(&target, good).unwrap_or_else(|e| panic!("{good}: {e}"));
+        }
+        for bad in ["", "instcombin", "default<O7>", "function(sroa"] {
+            assert!(check_pipeline(&target, bad).is_err(), "{bad} accepted");
+        }
+    }
+}

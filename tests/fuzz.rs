@@ -1,0 +1,364 @@
+//! Robustness: no input crashes the compiler, and random well-typed programs agree across
+//! optimisation levels and block sizes on the CPU backend (docs/testing.md).
+//!
+//! Trials (each named, so `cargo test --test fuzz crash::` runs a part):
+//! - `crash::chars`, `crash::tokens`, `crash::mutations`: arbitrary characters, token sequences and
+//!   mutations of the repository's `.loom` files through the whole pipeline, in process;
+//! - `nesting::*`, `large::*`: deep nesting at and past the parser's limits, long operator chains
+//!   and `else if` chains, a 1 MB source, a 10,000-statement kernel (time roughly linear), all
+//!   through the `loomc` binary, so that a stack overflow is an exit status, not a dead harness;
+//! - `generated::differential`: generated programs through the checker, ptxas and the CPU
+//!   backend at `-O0`/`-O3` and two block sizes;
+//! - `regressions::<file>`: every file under `tests/regressions/`;
+//! - `campaign` (only with `LOOM_FUZZ_SECONDS`): the long run `scripts/fuzz` starts.
+//!
+//! Environment: `LOOM_FUZZ_SEED` (base seed, default 0), `LOOM_FUZZ_PROGRAMS` (default 2000),
+//! `LOOM_FUZZ_INPUTS` (crash inputs of each kind, default 7000), `LOOM_FUZZ_ONE=SEED` (check the
+//! one generated program of that seed and print it), `LOOM_FUZZ_SAVE=1` (write shrunk failures to
+//! `tests/regressions/`).
+
+#[path = "support/mod.rs"]
+mod support;
+
+#[path = "fuzz/crash.rs"]
+mod crash;
+#[path = "fuzz/differential.rs"]
+mod differential;
+#[path = "fuzz/generator.rs"]
+mod generator;
+#[path = "fuzz/large.rs"]
+mod large;
+#[path = "fuzz/pool.rs"]
+mod pool;
+#[path = "fuzz/shrink.rs"]
+mod shrink;
+
+use differential::{Config, Failure, Kind};
+use fastrand::Rng;
+use libtest_mimic::{Arguments, Failed, Trial};
+use pool::Pool;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn env_u64(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let seed = env_u64("LOOM_FUZZ_SEED", 0);
+    let programs = env_u64("LOOM_FUZZ_PROGRAMS", 2000) as usize;
+    let inputs = env_u64("LOOM_FUZZ_INPUTS", 7000) as usize;
+    let mut trials = vec![
+        Trial::test("crash::chars", move || {
+            crash_trial("chars", seed, inputs, None)
+        }),
+        Trial::test("crash::tokens", move || {
+            crash_trial("tokens", seed, inputs, None)
+        }),
+        Trial::test("crash::mutations", move || {
+            crash_trial("mutations", seed, inputs, None)
+        }),
+        Trial::test("generated::differential", move || {
+            generated_trial(seed, programs, None).map(|_| ())
+        }),
+    ];
+    trials.extend(large::trials());
+    if let Ok(one) = std::env::var("LOOM_FUZZ_ONE") {
+        trials.push(Trial::test("generated::one", move || {
+            let seed: u64 = one.parse().map_err(|_| "LOOM_FUZZ_ONE takes a seed")?;
+            let program = generator::generate(seed);
+            println!("{}", program.source);
+            check_generated(seed, &program.source, program.shape, true)
+                .map_err(|f| Failed::from(format!("{:?}: {}", f.kind, f.message)))
+        }));
+    }
+    for path in support::files_with_extension("tests/regressions", "loom") {
+        let name = format!("regressions::{}", path.display());
+        trials.push(Trial::test(name, move || regression(&path)));
+    }
+    if let Ok(seconds) = std::env::var("LOOM_FUZZ_SECONDS") {
+        let seconds: u64 = seconds.parse().unwrap_or(60);
+        trials.push(Trial::test("campaign", move || campaign(seed, seconds)));
+    }
+    libtest_mimic::run(&args, trials).exit();
+}
+
+// ----- crash hunting -----
+
+/// The seed of crash input `i` of `kind`.
+fn input_seed(kind: &str, base: u64, i: usize) -> u64 {
+    let salt = kind.bytes().fold(0u64, |h, b| h.wrapping_mul(31).wrapping_add(b as u64));
+    base.wrapping_mul(1_000_003)
+        .wrapping_add(salt << 32)
+        .wrapping_add(i as u64)
+}
+
+/// The input of `kind` for `seed`.
+fn crash_input(kind: &str, seed: u64, corpus: &[(String, String)]) -> (String, String) {
+    let mut rng = Rng::with_seed(seed);
+    match kind {
+        "chars" => (String::new(), crash::random_chars(&mut rng)),
+        "tokens" => (String::new(), crash::random_tokens(&mut rng)),
+        _ => {
+            let (name, text) = &corpus[rng.usize(..corpus.len())];
+            (format!(" (a mutation of {name})"), crash::mutate(text, &mut rng))
+        }
+    }
+}
+
+/// Runs `count` crash inputs of `kind`; returns how many ran.
+fn crash_trial(
+    kind: &'static str,
+    base: u64,
+    count: usize,
+    deadline: Option<Instant>,
+) -> Result<usize, Failed> {
+    let corpus = Arc::new(crash::corpus());
+    let options = crash::ptx_options();
+    let job_corpus = corpus.clone();
+    let outcome = Pool::default().run(
+        count,
+        deadline,
+        move |i| {
+            let seed = input_seed(kind, base, i);
+            let (_, source) = crash_input(kind, seed, &job_corpus);
+            crash::compile_behaves(&source, &options).map(|_| ())
+        },
+        move |i| {
+            let seed = input_seed(kind, base, i);
+            let (origin, source) = crash_input(kind, seed, &corpus);
+            format!(
+                "crash input `{kind}` seed {seed}{origin} \
+                 (reproduce: LOOM_FUZZ_SEED={base} cargo test --test fuzz crash::{kind}):\n\
+                 ----\n{source}\n----"
+            )
+        },
+    );
+    report(outcome.ran, outcome.failures, |failure| {
+        save_crash(kind, failure)
+    })
+}
+
+/// Shrinks and saves a crash input when `LOOM_FUZZ_SAVE` is set; returns the note to print.
+fn save_crash(kind: &str, failure: &str) -> String {
+    let Some(source) = failure
+        .split_once("\n----\n")
+        .and_then(|(_, rest)| rest.rsplit_once("\n----").map(|(s, _)| s.to_string()))
+    else {
+        return String::new();
+    };
+    let crashes = |s: &str| {
+        let s = s.to_string();
+        pool::on_compiler_stack(move || crash::compile_behaves(&s, &crash::ptx_options()))
+            .map_or(true, |r| r.is_err())
+    };
+    if !crashes(&source) {
+        return String::new();
+    }
+    let shrunk = shrink::shrink(&source, crashes, 2000);
+    let first_line = failure.lines().next().unwrap_or("").to_string();
+    let text = format!("--! expect: no-crash\n-- shrunk from {first_line}\n{shrunk}");
+    save(&format!("crash_{kind}"), &text)
+}
+
+fn save(stem: &str, text: &str) -> String {
+    let hash = text
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x100_0000_01b3));
+    let note = format!("shrunk:\n{text}");
+    if std::env::var_os("LOOM_FUZZ_SAVE").is_none() {
+        return note;
+    }
+    let path = support::repo_root()
+        .join("tests/regressions")
+        .join(format!("{stem}_{:016x}.loom", hash));
+    match std::fs::create_dir_all(path.parent().unwrap_or(&path))
+        .and_then(|_| std::fs::write(&path, text))
+    {
+        Ok(()) => format!("{note}\nsaved as {}", path.display()),
+        Err(e) => format!("{note}\ncould not save {}: {e}", path.display()),
+    }
+}
+
+fn report(
+    ran: usize,
+    failures: Vec<String>,
+    shrink_and_save: impl Fn(&str) -> String,
+) -> Result<usize, Failed> {
+    println!("ran {ran} inputs, {} failed", failures.len());
+    if failures.is_empty() {
+        return Ok(ran);
+    }
+    let mut message = format!("{} of {ran} inputs failed:\n", failures.len());
+    for failure in &failures {
+        message.push_str(failure);
+        message.push('\n');
+        message.push_str(&shrink_and_save(failure));
+        message.push('\n');
+    }
+    Err(message.into())
+}
+
+// ----- generated programs -----
+
+fn check_generated(
+    seed: u64,
+    source: &str,
+    shape: generator::Shape,
+    ptxas: bool,
+) -> Result<(), Failure> {
+    differential::check(
+        source,
+        shape,
+        &Config {
+            block_sizes: differential::block_sizes(seed),
+            ptxas,
+            input_seed: seed,
+        },
+    )
+}
+
+/// Program `i` of the run from `base`.
+fn program_seed(base: u64, i: usize) -> u64 {
+    base.wrapping_mul(1_000_003).wrapping_add(i as u64)
+}
+
+/// ptxas costs a process per program: every fourth program's PTX goes through it.
+const PTXAS_EVERY: usize = 4;
+
+fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result<usize, Failed> {
+    let outcome = Pool::default().run(
+        count,
+        deadline,
+        move |i| {
+            let seed = program_seed(base, i);
+            let program = generator::generate(seed);
+            check_generated(seed, &program.source, program.shape, i % PTXAS_EVERY == 0)
+                .map_err(|f| format!("{:?}: {}", f.kind, f.message))
+        },
+        move |i| {
+            let seed = program_seed(base, i);
+            format!(
+                "generated program seed {seed} (reproduce: LOOM_FUZZ_ONE={seed} cargo test \
+                 --test fuzz generated::one)"
+            )
+        },
+    );
+    report(outcome.ran, outcome.failures, shrink_generated)
+}
+
+/// Shrinks the program a failure names and saves it when `LOOM_FUZZ_SAVE` is set.
+fn shrink_generated(failure: &str) -> String {
+    let Some(seed) = failure
+        .strip_prefix("generated program seed ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|s| s.parse::<u64>().ok())
+    else {
+        return String::new();
+    };
+    let program = generator::generate(seed);
+    let Err(original) = check_generated(seed, &program.source, program.shape, true) else {
+        return "(passes when run again)".to_string();
+    };
+    let shape = program.shape;
+    let same = |s: &str| {
+        let s = s.to_string();
+        let kind = original.kind.clone();
+        pool::on_compiler_stack(move || {
+            matches!(check_generated(seed, &s, shape, kind == Kind::Ptxas), Err(f) if f.kind == kind)
+        })
+        .unwrap_or(kind == Kind::Crash)
+    };
+    let shrunk = shrink::shrink(&program.source, same, 400);
+    let text = format!(
+        "{shrunk}-- expected: compiles, ptxas accepts it, -O0 = -O3 and block sizes {:?} agree\n\
+         -- found by the generator (seed {seed}): {:?}: {}\n",
+        differential::block_sizes(seed),
+        original.kind,
+        original.message.lines().next().unwrap_or("")
+    );
+    save("generated", &text)
+}
+
+// ----- regression files -----
+
+/// A file under `tests/regressions/`: `--! differential: T L` (a generated program: the full
+/// differential check, with the block sizes of `--! block-sizes: A B` or 32 and 128), or
+/// `--! expect: no-crash` (compiles or gets diagnostics).
+fn regression(path: &PathBuf) -> Result<(), Failed> {
+    let source = std::fs::read_to_string(support::repo_root().join(path))?;
+    if let Some(shape) = generator::parse_header(&source) {
+        let block_sizes = source
+            .lines()
+            .find_map(|l| l.strip_prefix("--! block-sizes:"))
+            .map(|rest| {
+                let sizes: Vec<u32> =
+                    rest.split_whitespace().filter_map(|w| w.parse().ok()).collect();
+                [sizes.first().copied().unwrap_or(32), sizes.get(1).copied().unwrap_or(128)]
+            })
+            .unwrap_or([32, 128]);
+        let config = Config {
+            block_sizes,
+            ptxas: true,
+            input_seed: env_u64("LOOM_FUZZ_SEED", 0),
+        };
+        let result = pool::on_compiler_stack(move || {
+            differential::check(&source, shape, &config)
+                .map_err(|f| format!("{:?}: {}", f.kind, f.message))
+        })?;
+        return result.map_err(Failed::from);
+    }
+    if source.starts_with("--! expect: no-crash") {
+        let result = pool::on_compiler_stack(move || {
+            crash::compile_behaves(&source, &crash::ptx_options()).map(|_| ())
+        })?;
+        return result.map_err(Failed::from);
+    }
+    Err("a regression file starts with `--! differential: T L` or `--! expect: no-crash`".into())
+}
+
+// ----- the long campaign -----
+
+/// Rounds of generated programs and crash inputs from fresh seeds until `seconds` have passed;
+/// failures are shrunk and saved (`LOOM_FUZZ_SAVE`), and the counts printed.
+fn campaign(base: u64, seconds: u64) -> Result<(), Failed> {
+    let deadline = Instant::now() + Duration::from_secs(seconds);
+    let (mut programs, mut inputs, mut failed_rounds) = (0usize, 0usize, Vec::new());
+    let mut round = 0u64;
+    while Instant::now() < deadline {
+        let seed = base.wrapping_add(1 + round).wrapping_mul(0x9e37_79b9);
+        round += 1;
+        match generated_trial(seed, 200, Some(deadline)) {
+            Ok(n) => programs += n,
+            Err(e) => {
+                programs += 200;
+                failed_rounds.push(format!("programs from {seed}: {}", e.message().unwrap_or("")));
+            }
+        }
+        for kind in ["chars", "tokens", "mutations"] {
+            match crash_trial(kind, seed, 1000, Some(deadline)) {
+                Ok(n) => inputs += n,
+                Err(e) => {
+                    inputs += 1000;
+                    failed_rounds.push(format!("{kind} from {seed}: {}", e.message().unwrap_or("")));
+                }
+            }
+        }
+        println!(
+            "campaign: {:.0} s, {programs} programs, {inputs} inputs, {} failing rounds",
+            seconds as f64 - deadline.saturating_duration_since(Instant::now()).as_secs_f64(),
+            failed_rounds.len()
+        );
+    }
+    println!("campaign done: {programs} generated programs, {inputs} crash inputs");
+    if failed_rounds.is_empty() {
+        Ok(())
+    } else {
+        Err(failed_rounds.join("\n\n").into())
+    }
+}

@@ -1,0 +1,334 @@
+//! Differential testing of one generated program: it must pass the checker, give PTX that
+//! ptxas accepts, and give the same results on the CPU backend at `-O0` and `-O3` (exactly) and at
+//! two block sizes (integers exactly, floats within a tolerance: reductions and scans may group
+//! differently at another block size).
+
+use crate::generator::{Shape, Ty, KERNEL};
+use fastrand::Rng;
+use loomc::diagnostics::{SourceFiles, INTERNAL_ERROR};
+use loomc::driver::{self, Emit, Options};
+use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
+use loomc::target::OptLevel;
+
+/// Rows of the launch (= `BLOCKS`): more than one, so that `B` matters.
+pub const BLOCKS: usize = 3;
+
+/// What went wrong, by kind: minimisation keeps a shrunk program only if it fails the same way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// The checker (or code generation, with a documented limit) rejected a generated program:
+    /// a bug in the generator, or a checker that rejects a valid program.
+    Rejected,
+    /// A panic or an internal error in the compiler or the CPU backend.
+    Crash,
+    Ptxas,
+    /// `-O0` and `-O3` disagree.
+    OptMismatch,
+    /// Two block sizes disagree.
+    BlockSizeMismatch,
+    /// The launch failed (a deadlock, a host error).
+    Run,
+}
+
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub kind: Kind,
+    pub message: String,
+}
+
+fn fail<T>(kind: Kind, message: impl Into<String>) -> Result<T, Failure> {
+    Err(Failure {
+        kind,
+        message: message.into(),
+    })
+}
+
+pub struct Config {
+    pub block_sizes: [u32; 2],
+    /// Run ptxas on the `-O3` PTX.
+    pub ptxas: bool,
+    /// Seed of the inputs.
+    pub input_seed: u64,
+}
+
+/// The block sizes to compare for program `seed`: two different powers of two (reductions and
+/// scans need one), one at most a warp half the time.
+pub fn block_sizes(seed: u64) -> [u32; 2] {
+    const SIZES: [u32; 6] = [32, 64, 128, 256, 512, 1024];
+    let mut rng = Rng::with_seed(seed ^ 0x5eed_b10c);
+    let first = if rng.bool() { 32 } else { SIZES[rng.usize(1..3)] };
+    let mut second = SIZES[rng.usize(..SIZES.len())];
+    if second == first {
+        second = if first == 32 { 128 } else { 32 };
+    }
+    [first, second]
+}
+
+/// Runs the whole check on `source`, whose kernel has `shape`.
+pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure> {
+    let inputs = Inputs::new(shape, config.input_seed);
+    let mut results = Vec::new();
+    for (n, &block_size) in config.block_sizes.iter().enumerate() {
+        let mut per_level = Vec::new();
+        for opt in [OptLevel::O0, OptLevel::O3] {
+            let want_ptx = config.ptxas && n == 0 && opt == OptLevel::O3;
+            let (ir, ptx) = compile(source, block_size, opt, want_ptx)?;
+            if let Some(ptx) = ptx {
+                crate::support::assemble(&ptx, "sm_80")
+                    .or_else(|e| fail(Kind::Ptxas, e))?;
+            }
+            let program = HostProgram::compile(
+                &ir,
+                &HostOptions {
+                    sanitize: false,
+                    workers: 1,
+                },
+            )
+            .or_else(|e| fail(Kind::Crash, format!("the CPU backend cannot compile the IR: {e}")))?;
+            per_level.push(inputs.run(&program)?);
+        }
+        let what = format!("block size {block_size}: -O0 vs -O3");
+        compare(shape.ty, &per_level[0], &per_level[1], 0.0)
+            .or_else(|e| fail(Kind::OptMismatch, format!("{what}: {e}")))?;
+        results.push(per_level.swap_remove(1));
+    }
+    let tolerance = match shape.ty {
+        Ty::F32 => 1e-3,
+        Ty::F64 => 1e-9,
+        _ => 0.0,
+    };
+    compare(shape.ty, &results[0], &results[1], tolerance).or_else(|e| {
+        fail(
+            Kind::BlockSizeMismatch,
+            format!(
+                "-O3, block size {} vs {}: {e}",
+                config.block_sizes[0], config.block_sizes[1]
+            ),
+        )
+    })
+}
+
+/// The optimised NVPTX IR, and the PTX if asked.
+fn compile(
+    source: &str,
+    block_size: u32,
+    opt: OptLevel,
+    ptx: bool,
+) -> Result<(String, Option<String>), Failure> {
+    let mut emit = vec![Emit::Llvm];
+    if ptx {
+        emit.push(Emit::Ptx);
+    }
+    let options = Options {
+        emit,
+        opt,
+        block_size,
+        ..Options::default()
+    };
+    let mut files = SourceFiles::default();
+    let compilation = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        driver::compile(&mut files, "generated.loom", source, &options)
+    }))
+    .or_else(|panic| {
+        fail(
+            Kind::Crash,
+            format!("panic: {}", crate::pool::panic_message(&panic)),
+        )
+    })?;
+    let messages: Vec<String> = compilation
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| format!("[{}] {}", d.code, d.message))
+        .collect();
+    if compilation
+        .diagnostics
+        .iter()
+        .any(|d| d.code == INTERNAL_ERROR)
+    {
+        return fail(Kind::Crash, messages.join("\n"));
+    }
+    let Some(outputs) = compilation.outputs else {
+        return fail(
+            Kind::Rejected,
+            format!("block size {block_size}, {opt:?}: {}", messages.join("\n")),
+        );
+    };
+    let find = |kind: Emit| {
+        outputs
+            .iter()
+            .find(|(e, _)| *e == kind)
+            .map(|(_, text)| text.clone())
+    };
+    let ir = find(Emit::Llvm).ok_or_else(|| Failure {
+        kind: Kind::Crash,
+        message: "no LLVM IR in the outputs".into(),
+    })?;
+    Ok((ir, find(Emit::Ptx)))
+}
+
+/// The arrays and the scalar of one launch, as bytes.
+struct Inputs {
+    shape: Shape,
+    s: u64,
+    x: Vec<u8>,
+    y: Vec<u8>,
+    out: Vec<u8>,
+    acc: Vec<u8>,
+}
+
+impl Inputs {
+    fn new(shape: Shape, seed: u64) -> Inputs {
+        let mut rng = Rng::with_seed(seed);
+        let n = BLOCKS * shape.len;
+        let mut values = |count: usize| -> Vec<u8> {
+            (0..count)
+                .flat_map(|_| element(shape.ty, &mut rng))
+                .collect()
+        };
+        let x = values(n);
+        let y = values(n);
+        let out = values(n);
+        let acc = values(BLOCKS);
+        let s = u64::from_le_bytes(
+            element(shape.ty, &mut Rng::with_seed(seed ^ 1))
+                .into_iter()
+                .chain(std::iter::repeat(0))
+                .take(8)
+                .collect::<Vec<u8>>()
+                .try_into()
+                .unwrap_or([0; 8]),
+        );
+        Inputs {
+            shape,
+            s,
+            x,
+            y,
+            out,
+            acc,
+        }
+    }
+
+    /// Runs the kernel; returns `out` then `acc`.
+    fn run(&self, program: &HostProgram) -> Result<Vec<u8>, Failure> {
+        let mut x = self.x.clone();
+        let mut y = self.y.clone();
+        let mut out = self.out.clone();
+        let mut acc = self.acc.clone();
+        let size = self.shape.ty.size();
+        let scalar = match self.shape.ty {
+            Ty::I32 | Ty::U32 => HostArg::I32(self.s as u32 as i32),
+            Ty::I64 | Ty::U64 => HostArg::I64(self.s as i64),
+            Ty::F32 => HostArg::F32(f32::from_bits(self.s as u32)),
+            Ty::F64 => HostArg::F64(f64::from_bits(self.s)),
+        };
+        let mut args = [
+            scalar,
+            array("x", &mut x, size),
+            array("y", &mut y, size),
+            array("out", &mut out, size),
+            array("acc", &mut acc, size),
+        ];
+        program
+            .launch(
+                KERNEL,
+                &LaunchShape {
+                    blocks: BLOCKS as u32,
+                    block_size: None,
+                    dynamic_shared_bytes: 0,
+                },
+                &mut args,
+            )
+            .or_else(|e| fail(Kind::Run, format!("launch: {e}")))?;
+        out.extend_from_slice(&acc);
+        Ok(out)
+    }
+}
+
+fn array<'a>(name: &str, data: &'a mut [u8], elem_size: usize) -> HostArg<'a> {
+    HostArg::Array {
+        name: name.to_string(),
+        data,
+        elem_size,
+    }
+}
+
+/// One random element of `ty`, little-endian: integers mixed small, zero and full-range; floats
+/// multiples of 1/8 in [-4, 4] (so that sums of them are exact at any grouping).
+fn element(ty: Ty, rng: &mut Rng) -> Vec<u8> {
+    let int = match rng.u32(0..10) {
+        0 => 0i64,
+        1 | 2 => rng.i64(..),
+        3 => rng.i64(-1..=1),
+        _ => rng.i64(-20..=20),
+    };
+    match ty {
+        Ty::I32 | Ty::U32 => (int as i32).to_le_bytes().to_vec(),
+        Ty::I64 | Ty::U64 => int.to_le_bytes().to_vec(),
+        Ty::F32 => ((rng.i32(-32..=32) as f32) / 8.0).to_le_bytes().to_vec(),
+        Ty::F64 => ((rng.i32(-32..=32) as f64) / 8.0).to_le_bytes().to_vec(),
+    }
+}
+
+/// Compares two runs' bytes element by element. Floats: equal as numbers (`-0.0 == 0.0`, NaN
+/// equals NaN: the library's float `min`/`max` may return either zero), or within `tolerance`
+/// relative to the larger magnitude (absolute near zero); a non-finite value against anything
+/// else is skipped only when comparing with a tolerance (a different grouping can overflow).
+pub fn compare(ty: Ty, a: &[u8], b: &[u8], tolerance: f64) -> Result<(), String> {
+    if a.len() != b.len() {
+        return Err(format!("{} bytes against {}", a.len(), b.len()));
+    }
+    let size = ty.size();
+    let elements = a.len() / size;
+    for i in 0..elements {
+        let (ea, eb) = (&a[i * size..(i + 1) * size], &b[i * size..(i + 1) * size]);
+        let same = match ty {
+            Ty::F32 | Ty::F64 => {
+                let (fa, fb) = if ty == Ty::F32 {
+                    (
+                        f32::from_le_bytes(ea.try_into().unwrap()) as f64,
+                        f32::from_le_bytes(eb.try_into().unwrap()) as f64,
+                    )
+                } else {
+                    (
+                        f64::from_le_bytes(ea.try_into().unwrap()),
+                        f64::from_le_bytes(eb.try_into().unwrap()),
+                    )
+                };
+                fa == fb
+                    || (fa.is_nan() && fb.is_nan())
+                    || (tolerance > 0.0
+                        && (!fa.is_finite()
+                            || !fb.is_finite()
+                            || (fa - fb).abs() <= tolerance * fa.abs().max(fb.abs()).max(1.0)))
+            }
+            _ => ea == eb,
+        };
+        if !same {
+            let rows = elements - BLOCKS;
+            let place = if i < rows {
+                let len = rows / BLOCKS;
+                format!("out[{}, {}]", i / len, i % len)
+            } else {
+                format!("acc[{}]", i - rows)
+            };
+            return Err(format!(
+                "{place}: {} against {}",
+                show(ty, ea),
+                show(ty, eb)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn show(ty: Ty, bytes: &[u8]) -> String {
+    match ty {
+        Ty::I32 => i32::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        Ty::U32 => u32::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        Ty::I64 => i64::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        Ty::U64 => u64::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        Ty::F32 => format!("{:?}", f32::from_le_bytes(bytes.try_into().unwrap())),
+        Ty::F64 => format!("{:?}", f64::from_le_bytes(bytes.try_into().unwrap())),
+    }
+}

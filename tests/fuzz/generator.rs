@@ -1,0 +1,863 @@
+//! A generator of random well-typed LOOM programs whose meaning does not depend on the block size.
+//!
+//! Every program has the same interface, so that one harness can launch any of them:
+//!
+//! ```text
+//! kernel fuzz(s: T, x: T[BLOCKS, L], y: T[BLOCKS, L], out: T[BLOCKS, L], acc: T[BLOCKS])
+//! ```
+//!
+//! Block `B` works on row `B` only (a row has the compile-time length `L`), and nothing in a
+//! program names `BLOCKSIZE` or `THREADS`: so the result is the same at every block size, up to
+//! the grouping of float reductions and scans (the language leaves it unspecified). Inside that
+//! frame the generator draws uniform and vector arithmetic on the element type `T` (any of the
+//! six numeric types) with casts through the others, checked and unchecked slices, gathers,
+//! uniform element reads and stores, register vectors, `shared` arrays, maps (with partial
+//! application), reduces and both scans with associative functions (commutative or not), records
+//! and a record reduction, `func`s with their own control flow, and kernel `if`, `while`,
+//! sequential `for` loops and `for` loops the dependence tests may distribute.
+//!
+//! Every program the generator writes must pass the checker: a program it rejects is a bug of the
+//! generator, and the harness reports it as one.
+
+use fastrand::Rng;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ty {
+    I32,
+    I64,
+    U32,
+    U64,
+    F32,
+    F64,
+}
+
+impl Ty {
+    pub const ALL: [Ty; 6] = [Ty::I32, Ty::I64, Ty::U32, Ty::U64, Ty::F32, Ty::F64];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Ty::I32 => "Int32",
+            Ty::I64 => "Int64",
+            Ty::U32 => "UInt32",
+            Ty::U64 => "UInt64",
+            Ty::F32 => "Float32",
+            Ty::F64 => "Float64",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Ty> {
+        Ty::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::F32 | Ty::F64)
+    }
+
+    pub fn is_unsigned(self) -> bool {
+        matches!(self, Ty::U32 | Ty::U64)
+    }
+
+    pub fn size(self) -> usize {
+        match self {
+            Ty::I32 | Ty::U32 | Ty::F32 => 4,
+            Ty::I64 | Ty::U64 | Ty::F64 => 8,
+        }
+    }
+}
+
+/// The interface of a generated kernel: its element type and row length.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub ty: Ty,
+    pub len: usize,
+}
+
+pub const KERNEL: &str = "fuzz";
+
+/// The line every generated program starts with; the regression harness reads it back.
+pub fn header(shape: Shape) -> String {
+    format!("--! differential: {} {}", shape.ty.name(), shape.len)
+}
+
+/// Reads `--! differential: T L` from a program's first lines.
+pub fn parse_header(source: &str) -> Option<Shape> {
+    source.lines().find_map(|line| {
+        let rest = line.strip_prefix("--! differential:")?;
+        let mut words = rest.split_whitespace();
+        let ty = Ty::parse(words.next()?)?;
+        let len = words.next()?.parse().ok()?;
+        Some(Shape { ty, len })
+    })
+}
+
+/// One generated program.
+pub struct Program {
+    pub shape: Shape,
+    pub source: String,
+}
+
+/// The program for `seed`: the same seed gives the same program on every machine.
+pub fn generate(seed: u64) -> Program {
+    let mut rng = Rng::with_seed(seed);
+    let ty = Ty::ALL[rng.usize(..Ty::ALL.len())];
+    const LENGTHS: [usize; 10] = [1, 2, 7, 31, 32, 33, 64, 100, 257, 300];
+    let len = if rng.bool() {
+        LENGTHS[rng.usize(..LENGTHS.len())]
+    } else {
+        rng.usize(1..=320)
+    };
+    let shape = Shape { ty, len };
+    let mut gen = Gen {
+        rng,
+        ty,
+        len,
+        items: Vec::new(),
+        unary: Vec::new(),
+        binary: Vec::new(),
+        combiners: Vec::new(),
+        record: None,
+        scopes: vec![Scope::default()],
+        lines: Vec::new(),
+        next: 0,
+    };
+    gen.items_and_kernel();
+    let mut source = header(shape);
+    source.push_str(&format!("\n-- generated from seed {seed}\n"));
+    for item in &gen.items {
+        source.push_str(item);
+        source.push('\n');
+    }
+    source.push_str(&format!(
+        "kernel {KERNEL}(s: {t}, x: {t}[BLOCKS, {len}], y: {t}[BLOCKS, {len}], \
+         out: {t}[BLOCKS, {len}], acc: {t}[BLOCKS])\n",
+        t = ty.name()
+    ));
+    for line in &gen.lines {
+        source.push_str(line);
+        source.push('\n');
+    }
+    Program { shape, source }
+}
+
+#[derive(Default, Clone)]
+struct Scope {
+    /// Uniform variables of type `T`, assignable or not.
+    uniforms: Vec<(String, bool)>,
+    /// Register vectors of length `L`.
+    vectors: Vec<String>,
+    /// Shared arrays of type `T` and their lengths (at least `L`).
+    shared: Vec<(String, usize)>,
+    /// Records of the program's record type.
+    records: Vec<String>,
+    /// `Int32` loop counters.
+    counters: Vec<String>,
+}
+
+struct Gen {
+    rng: Rng,
+    ty: Ty,
+    len: usize,
+    items: Vec<String>,
+    /// Element functions `T -> T`, and `T, T -> T`.
+    unary: Vec<String>,
+    binary: Vec<String>,
+    /// Associative functions `T, T -> T` for reduces and scans.
+    combiners: Vec<String>,
+    /// The record type: (alias, maker `T, T -> R`, associative combiner `R, R -> R`).
+    record: Option<(String, String, String)>,
+    scopes: Vec<Scope>,
+    lines: Vec<String>,
+    next: usize,
+}
+
+impl Gen {
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.next += 1;
+        format!("{prefix}{}", self.next)
+    }
+
+    fn t(&self) -> &'static str {
+        self.ty.name()
+    }
+
+    fn pick<'a>(&mut self, options: &'a [&'a str]) -> &'a str {
+        options[self.rng.usize(..options.len())]
+    }
+
+    fn chance(&mut self, percent: u32) -> bool {
+        self.rng.u32(..100) < percent
+    }
+
+    fn visible(&self) -> Scope {
+        let mut all = Scope::default();
+        for scope in &self.scopes {
+            all.uniforms.extend(scope.uniforms.iter().cloned());
+            all.vectors.extend(scope.vectors.iter().cloned());
+            all.shared.extend(scope.shared.iter().cloned());
+            all.records.extend(scope.records.iter().cloned());
+            all.counters.extend(scope.counters.iter().cloned());
+        }
+        all
+    }
+
+    // ----- literals and operators -----
+
+    fn literal(&mut self) -> String {
+        if self.ty.is_float() {
+            let whole = self.rng.i32(-4..=4);
+            let eighths = self.rng.u32(0..8);
+            let value = whole as f64 + eighths as f64 / 8.0;
+            if value < 0.0 {
+                format!("(-{:?})", -value)
+            } else {
+                format!("{value:?}")
+            }
+        } else if self.ty.is_unsigned() {
+            match self.rng.u32(0..10) {
+                0 => "0".to_string(),
+                1 => format!("{}", self.rng.u32(1000..100_000)),
+                _ => format!("{}", self.rng.u32(1..20)),
+            }
+        } else {
+            match self.rng.u32(0..10) {
+                0 => "0".to_string(),
+                1 => format!("(-{})", self.rng.u32(1..50)),
+                2 => format!("{}", self.rng.u32(1000..100_000)),
+                _ => format!("{}", self.rng.u32(1..20)),
+            }
+        }
+    }
+
+    fn binary_operator(&mut self) -> &'static str {
+        if self.ty.is_float() {
+            self.pick(&["+", "-", "*", "+", "-", "*", "/", "%"])
+        } else {
+            self.pick(&[
+                "+", "-", "*", "+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>",
+            ])
+        }
+    }
+
+    fn comparison(&mut self) -> &'static str {
+        self.pick(&["<", "<=", ">", ">=", "==", "!="])
+    }
+
+    /// A type to cast through: the result is cast back to `T`.
+    fn other_type(&mut self) -> Ty {
+        Ty::ALL[self.rng.usize(..Ty::ALL.len())]
+    }
+
+    // ----- items -----
+
+    fn items_and_kernel(&mut self) {
+        let t = self.t();
+        for _ in 0..self.rng.usize(0..=2) {
+            let name = self.fresh("f");
+            let body = self.func_body(&["a"], 1);
+            self.items
+                .push(format!("func {name}(a: {t}): {t}\n{}", body.join("\n")));
+            self.unary.push(name);
+        }
+        for _ in 0..self.rng.usize(0..=2) {
+            let name = self.fresh("g");
+            let body = self.func_body(&["a", "b"], 2);
+            self.items.push(format!(
+                "func {name}(a: {t}, b: {t}): {t}\n{}",
+                body.join("\n")
+            ));
+            self.binary.push(name);
+        }
+        self.combiners();
+        if self.chance(40) {
+            self.record_type();
+        }
+        self.kernel_body();
+    }
+
+    /// The body of an element function: straight-line code, an `if`, or a bounded `while`.
+    fn func_body(&mut self, params: &[&str], arity: usize) -> Vec<String> {
+        let t = self.t();
+        let mut lines = Vec::new();
+        match self.rng.u32(0..3) {
+            0 => {
+                let e = self.func_expr(params, 3);
+                lines.push(format!("  return {e}"));
+            }
+            1 => {
+                let a = self.func_expr(params, 2);
+                let b = self.func_expr(params, 2);
+                let cmp = self.comparison();
+                let e = self.func_expr(params, 3);
+                lines.push(format!("  if {a} {cmp} {b}"));
+                lines.push(format!("    then return {e}"));
+                let e = self.func_expr(params, 3);
+                lines.push(format!("  return {e}"));
+            }
+            _ => {
+                let trips = self.rng.u32(0..4);
+                let start = self.func_expr(params, 1);
+                lines.push(format!("  r: {t} <- {start}"));
+                lines.push("  k: Int32 <- 0".to_string());
+                lines.push(format!("  while k < {trips}"));
+                let mut with_r = params.to_vec();
+                with_r.push("r");
+                let step = self.func_expr(&with_r, 2);
+                lines.push(format!("    r <- {step}"));
+                lines.push("    k <- k + 1".to_string());
+                lines.push("  return r".to_string());
+            }
+        }
+        let _ = arity;
+        lines
+    }
+
+    fn func_expr(&mut self, params: &[&str], depth: u32) -> String {
+        if depth == 0 || self.chance(25) {
+            return if self.chance(70) {
+                params[self.rng.usize(..params.len())].to_string()
+            } else {
+                self.literal()
+            };
+        }
+        match self.rng.u32(0..10) {
+            0 if !self.unary.is_empty() => {
+                let f = self.unary[self.rng.usize(..self.unary.len())].clone();
+                let a = self.func_expr(params, depth - 1);
+                format!("{f}({a})")
+            }
+            1 => self.cast_through(|g| g.func_expr(params, depth - 1)),
+            2 => {
+                let a = self.func_expr(params, depth - 1);
+                if self.ty.is_float() || self.chance(50) {
+                    format!("(-{a})")
+                } else {
+                    format!("(~{a})")
+                }
+            }
+            3 => {
+                let f = self.pick(&["min", "max", "abs"]);
+                let a = self.func_expr(params, depth - 1);
+                if f == "abs" {
+                    format!("abs({a})")
+                } else {
+                    let b = self.func_expr(params, depth - 1);
+                    format!("{f}({a}, {b})")
+                }
+            }
+            _ => {
+                let a = self.func_expr(params, depth - 1);
+                let op = self.binary_operator();
+                let b = self.func_expr(params, depth - 1);
+                format!("({a} {op} {b})")
+            }
+        }
+    }
+
+    /// `T(U(e))`: a cast through another type and back (saturating, rounding, truncating, all
+    /// defined).
+    fn cast_through(&mut self, inner: impl FnOnce(&mut Gen) -> String) -> String {
+        let other = self.other_type();
+        let e = inner(self);
+        format!("{}({}({e}))", self.t(), other.name())
+    }
+
+    /// The associative functions reduces and scans may use: the library's, and user functions,
+    /// commutative and not.
+    fn combiners(&mut self) {
+        let t = self.t();
+        let mut names: Vec<String> = vec!["sum".into(), "min".into(), "max".into()];
+        if !self.ty.is_float() {
+            names.push("prod".into());
+        }
+        let mut user: Vec<(&str, Vec<String>)> = vec![
+            ("add", vec!["  return a + b".into()]),
+            (
+                "firstNonZero",
+                vec![
+                    "  if a != 0".into(),
+                    "    then return a".into(),
+                    "  return b".into(),
+                ],
+            ),
+            ("right", vec!["  return b".into()]),
+            ("left", vec!["  return a".into()]),
+            (
+                "larger",
+                vec!["  if a > b then return a".into(), "  return b".into()],
+            ),
+        ];
+        if !self.ty.is_float() {
+            user.push(("mul", vec!["  return b * a".into()]));
+            user.push(("band", vec!["  return a & b".into()]));
+            user.push(("bor", vec!["  return b | a".into()]));
+            user.push(("bxor", vec!["  return a ^ b".into()]));
+        }
+        for _ in 0..self.rng.usize(1..=3) {
+            let (stem, body) = user.swap_remove(self.rng.usize(..user.len()));
+            let name = self.fresh(stem);
+            self.items
+                .push(format!("func {name}(a: {t}, b: {t}): {t}\n{}", body.join("\n")));
+            names.push(name);
+        }
+        self.combiners = names;
+    }
+
+    /// A record type with a maker and an associative combiner: for integers the composition of
+    /// affine maps `x -> a * x + b` (associative, not commutative, exact in wrapping arithmetic),
+    /// for floats a running sum and maximum.
+    fn record_type(&mut self) {
+        let t = self.t();
+        let alias = self.fresh("R");
+        let make = self.fresh("mk");
+        let combine = self.fresh("cmb");
+        self.items
+            .push(format!("type {alias} = {{a: {t}, b: {t}}}"));
+        self.items.push(format!(
+            "func {make}(p: {t}, q: {t}): {alias}\n  return {{a: p, b: q}}"
+        ));
+        if self.ty.is_float() {
+            self.items.push(format!(
+                "func {combine}(p: {alias}, q: {alias}): {alias}\n  \
+                 return {{a: p.a + q.a, b: max(p.b, q.b)}}"
+            ));
+        } else {
+            self.items.push(format!(
+                "func {combine}(p: {alias}, q: {alias}): {alias}\n  \
+                 return {{a: p.a * q.a, b: q.a * p.b + q.b}}"
+            ));
+        }
+        self.record = Some((alias, make, combine));
+    }
+
+    // ----- expressions in kernel code -----
+
+    fn combiner(&mut self) -> String {
+        self.combiners[self.rng.usize(..self.combiners.len())].clone()
+    }
+
+    /// A vector of `T` of length `L`.
+    fn vector(&mut self, depth: u32) -> String {
+        let len = self.len;
+        if depth == 0 || self.chance(20) {
+            let scope = self.visible();
+            return match self.rng.u32(0..9) {
+                0 | 1 => format!("{}[B]", self.pick(&["x", "y"])),
+                2 if !scope.vectors.is_empty() => {
+                    scope.vectors[self.rng.usize(..scope.vectors.len())].clone()
+                }
+                3 if !scope.shared.is_empty() => {
+                    let (name, n) = scope.shared[self.rng.usize(..scope.shared.len())].clone();
+                    if n == len && self.chance(50) {
+                        name
+                    } else {
+                        let start = self.rng.usize(..=n - len);
+                        format!("{name}[range({start}, {})]", start + len)
+                    }
+                }
+                4 => {
+                    let offset = self.rng.i32(-3..=3);
+                    let a = self.pick(&["x", "y", "out"]);
+                    format!(
+                        "{a}[[B, range({offset}, {})]]",
+                        len as i64 + offset as i64
+                    )
+                }
+                5 => {
+                    let stride = self.rng.u32(1..8);
+                    let a = self.pick(&["x", "y"]);
+                    format!("{a}[B, (Int32 /~ range(0, {len})) * {stride} % {len}]")
+                }
+                6 => {
+                    let stride = self.rng.u32(1..4);
+                    let offset = self.rng.i32(-5..=5);
+                    format!("y[[B, (Int32 /~ range(0, {len})) * {stride} + {}]]", offset)
+                        .replace("+ -", "- ")
+                }
+                7 => format!("{} /~ range(0, {len})", self.t()),
+                _ => format!("{}[B]", self.pick(&["x", "y", "out"])),
+            };
+        }
+        match self.rng.u32(0..14) {
+            0..=3 => {
+                let a = self.vector(depth - 1);
+                let op = self.binary_operator();
+                let b = if self.chance(50) {
+                    self.vector(depth - 1)
+                } else {
+                    self.uniform(depth - 1)
+                };
+                if self.chance(50) {
+                    format!("({a} {op} {b})")
+                } else {
+                    format!("({b} {op} {a})")
+                }
+            }
+            4 => {
+                let a = self.vector(depth - 1);
+                if self.ty.is_float() || self.chance(50) {
+                    format!("(-{a})")
+                } else {
+                    format!("(~{a})")
+                }
+            }
+            5 | 6 if !self.unary.is_empty() || !self.binary.is_empty() => {
+                let v = self.vector(depth - 1);
+                if !self.binary.is_empty() && (self.unary.is_empty() || self.chance(50)) {
+                    let g = self.binary[self.rng.usize(..self.binary.len())].clone();
+                    let u = self.uniform(depth - 1);
+                    format!("({g}({u}) /~ {v})")
+                } else {
+                    let f = self.unary[self.rng.usize(..self.unary.len())].clone();
+                    format!("({f} /~ {v})")
+                }
+            }
+            7 => {
+                let a = self.vector(depth - 1);
+                let cmp = self.comparison();
+                let b = self.uniform(depth - 1);
+                let then = self.vector(depth - 1);
+                let otherwise = if self.chance(50) {
+                    self.vector(depth - 1)
+                } else {
+                    self.uniform(depth - 1)
+                };
+                format!("select({a} {cmp} {b}, {then}, {otherwise})")
+            }
+            8 | 9 => {
+                let f = self.combiner();
+                let v = self.vector(depth - 1);
+                let scan = self.pick(&["/:", ":/"]);
+                format!("({f} {scan} {v})")
+            }
+            10 => self.cast_through(|g| g.vector(depth - 1)),
+            11 if !self.ty.is_float() => {
+                let a = self.vector(depth - 1);
+                let cmp = self.comparison();
+                let b = self.vector(depth - 1);
+                format!("{}({a} {cmp} {b})", self.t())
+            }
+            _ => {
+                let a = self.vector(depth - 1);
+                let op = self.binary_operator();
+                let b = self.vector(depth - 1);
+                format!("({a} {op} {b})")
+            }
+        }
+    }
+
+    /// A uniform value of `T`.
+    fn uniform(&mut self, depth: u32) -> String {
+        let len = self.len;
+        if depth == 0 || self.chance(25) {
+            let scope = self.visible();
+            return match self.rng.u32(0..10) {
+                0 => "s".to_string(),
+                1 if !scope.uniforms.is_empty() => {
+                    scope.uniforms[self.rng.usize(..scope.uniforms.len())].0.clone()
+                }
+                2 => format!("{}(B)", self.t()),
+                3 => {
+                    let a = self.pick(&["x", "y", "out"]);
+                    let i = self.rng.usize(..len);
+                    format!("{a}[B, {i}]")
+                }
+                4 => {
+                    let i = self.rng.i32(-2..=len as i32 + 1);
+                    format!("y[[B, {i}]]")
+                }
+                5 if !scope.shared.is_empty() => {
+                    let (name, n) = scope.shared[self.rng.usize(..scope.shared.len())].clone();
+                    let i = self.rng.usize(..n);
+                    format!("{name}[{i}]")
+                }
+                6 if !scope.records.is_empty() => {
+                    let r = scope.records[self.rng.usize(..scope.records.len())].clone();
+                    format!("{r}.{}", self.pick(&["a", "b"]))
+                }
+                7 if !scope.counters.is_empty() => {
+                    let c = scope.counters[self.rng.usize(..scope.counters.len())].clone();
+                    format!("{}({c})", self.t())
+                }
+                _ => self.literal(),
+            };
+        }
+        match self.rng.u32(0..10) {
+            0..=2 => {
+                let a = self.uniform(depth - 1);
+                let op = self.binary_operator();
+                let b = self.uniform(depth - 1);
+                format!("({a} {op} {b})")
+            }
+            3 | 4 => {
+                let f = self.combiner();
+                let v = self.vector(depth - 1);
+                format!("({f} /. {v})")
+            }
+            5 if !self.unary.is_empty() => {
+                let f = self.unary[self.rng.usize(..self.unary.len())].clone();
+                let a = self.uniform(depth - 1);
+                format!("{f}({a})")
+            }
+            6 if !self.binary.is_empty() => {
+                let g = self.binary[self.rng.usize(..self.binary.len())].clone();
+                let a = self.uniform(depth - 1);
+                let b = self.uniform(depth - 1);
+                format!("{g}({a}, {b})")
+            }
+            7 => self.cast_through(|g| g.uniform(depth - 1)),
+            8 => {
+                let c = self.condition(depth - 1);
+                let a = self.uniform(depth - 1);
+                let b = self.uniform(depth - 1);
+                format!("select({c}, {a}, {b})")
+            }
+            _ => {
+                let a = self.uniform(depth - 1);
+                if self.ty.is_float() || self.chance(50) {
+                    format!("(-{a})")
+                } else {
+                    format!("(~{a})")
+                }
+            }
+        }
+    }
+
+    fn condition(&mut self, depth: u32) -> String {
+        let a = self.uniform(depth);
+        let cmp = self.comparison();
+        let b = self.uniform(depth);
+        match self.rng.u32(0..6) {
+            0 => {
+                let c = self.condition(0);
+                format!("({a} {cmp} {b} and {c})")
+            }
+            1 => {
+                let c = self.condition(0);
+                format!("({a} {cmp} {b} or not {c})")
+            }
+            _ => format!("({a} {cmp} {b})"),
+        }
+    }
+
+    // ----- statements -----
+
+    fn emit(&mut self, indent: usize, line: String) {
+        self.lines.push(format!("{}{line}", "  ".repeat(indent)));
+    }
+
+    fn kernel_body(&mut self) {
+        let statements = self.rng.usize(1..=6);
+        for _ in 0..statements {
+            self.statement(1, 2);
+        }
+        // Make every uniform and vector variable of the kernel's outer scope observable.
+        let scope = self.scopes[0].clone();
+        let mut total = self.uniform(2);
+        for (u, _) in &scope.uniforms {
+            total = format!("({total} + {u})");
+        }
+        for r in &scope.records {
+            total = format!("({total} + {r}.a + {r}.b)");
+        }
+        self.emit(1, format!("acc[B] <- {total}"));
+        for v in &scope.vectors {
+            self.emit(1, format!("out[B] <- out[B] + {v}"));
+        }
+        for (name, n) in &scope.shared {
+            self.emit(1, format!("out[B] <- out[B] - {name}[range(0, {})]", self.len.min(*n)));
+        }
+    }
+
+    fn block(&mut self, indent: usize, nesting: u32) {
+        self.scopes.push(Scope::default());
+        for _ in 0..self.rng.usize(1..=3) {
+            self.statement(indent, nesting);
+        }
+        self.scopes.pop();
+    }
+
+    fn statement(&mut self, indent: usize, nesting: u32) {
+        let t = self.t();
+        let len = self.len;
+        match self.rng.u32(0..16) {
+            0 | 1 => {
+                let name = self.fresh("u");
+                let e = self.uniform(3);
+                self.emit(indent, format!("{name}: {t} <- {e}"));
+                self.scopes.last_mut().unwrap().uniforms.push((name, true));
+            }
+            2 => {
+                let name = self.fresh("v");
+                let e = self.vector(3);
+                self.emit(indent, format!("{name}: {t}[] <- {e}"));
+                self.scopes.last_mut().unwrap().vectors.push(name);
+            }
+            3 => {
+                let name = self.fresh("t");
+                if self.chance(50) {
+                    let e = self.vector(3);
+                    self.emit(indent, format!("shared {name}: {t}[] <- {e}"));
+                    self.scopes.last_mut().unwrap().shared.push((name, len));
+                } else {
+                    let n = len + self.rng.usize(0..40);
+                    let fill = self.uniform(1);
+                    self.emit(indent, format!("shared {name}: {t}[{n}] <- {fill}"));
+                    self.scopes.last_mut().unwrap().shared.push((name, n));
+                }
+            }
+            4 if self.record.is_some() => {
+                let (alias, make, combine) = self.record.clone().unwrap();
+                let name = self.fresh("r");
+                let u = self.uniform(1);
+                let v = self.vector(2);
+                self.emit(
+                    indent,
+                    format!("{name}: {alias} <- {combine} /. ({make}({u}) /~ {v})"),
+                );
+                self.scopes.last_mut().unwrap().records.push(name);
+            }
+            5 | 6 => {
+                let v = self.vector(3);
+                if self.chance(60) {
+                    self.emit(indent, format!("out[B] <- {v}"));
+                } else {
+                    let offset = self.rng.i32(-3..=3);
+                    self.emit(
+                        indent,
+                        format!("out[[B, range({offset}, {})]] <- {v}", len as i64 + offset as i64),
+                    );
+                }
+            }
+            7 => {
+                let scope = self.visible();
+                let targets: Vec<String> = scope
+                    .vectors
+                    .iter()
+                    .cloned()
+                    .chain(scope.shared.iter().map(|(name, n)| {
+                        if *n == len {
+                            name.clone()
+                        } else {
+                            format!("{name}[range(0, {len})]")
+                        }
+                    }))
+                    .collect();
+                if targets.is_empty() {
+                    return self.statement(indent, nesting);
+                }
+                let target = targets[self.rng.usize(..targets.len())].clone();
+                let v = self.vector(3);
+                self.emit(indent, format!("{target} <- {v}"));
+            }
+            8 => {
+                let scope = self.visible();
+                let u = self.uniform(3);
+                match scope.shared.first() {
+                    Some((name, n)) if self.chance(50) => {
+                        let i = self.rng.usize(..*n);
+                        self.emit(indent, format!("{name}[{i}] <- {u}"));
+                    }
+                    _ => {
+                        let i = self.rng.i32(-1..=len as i32);
+                        self.emit(indent, format!("out[[B, {i}]] <- {u}"));
+                    }
+                }
+            }
+            9 => {
+                let scope = self.visible();
+                let assignable: Vec<String> = scope
+                    .uniforms
+                    .iter()
+                    .filter(|(_, writable)| *writable)
+                    .map(|(name, _)| name.clone())
+                    .collect();
+                if assignable.is_empty() {
+                    return self.statement(indent, nesting);
+                }
+                let target = assignable[self.rng.usize(..assignable.len())].clone();
+                let u = self.uniform(3);
+                self.emit(indent, format!("{target} <- {u}"));
+            }
+            10 if nesting > 0 => {
+                let c = self.condition(2);
+                self.emit(indent, format!("if {c}"));
+                self.block(indent + 1, nesting - 1);
+                if self.chance(50) {
+                    self.emit(indent, "else".to_string());
+                    self.block(indent + 1, nesting - 1);
+                }
+            }
+            11 if nesting > 0 => {
+                let counter = self.fresh("k");
+                let trips = self.rng.u32(0..4);
+                self.emit(indent, format!("{counter}: Int32 <- 0"));
+                self.emit(indent, format!("while {counter} < {trips}"));
+                self.scopes.push(Scope::default());
+                self.scopes
+                    .last_mut()
+                    .unwrap()
+                    .counters
+                    .push(counter.clone());
+                for _ in 0..self.rng.usize(1..=2) {
+                    self.statement(indent + 1, nesting - 1);
+                }
+                self.emit(indent + 1, format!("{counter} <- {counter} + 1"));
+                self.scopes.pop();
+            }
+            12 if nesting > 0 => {
+                let counter = self.fresh("i");
+                let trips = self.rng.u32(0..4);
+                self.emit(
+                    indent,
+                    format!("for {counter}: Int32 <- range(0, {trips})"),
+                );
+                self.scopes.push(Scope::default());
+                self.scopes.last_mut().unwrap().counters.push(counter);
+                for _ in 0..self.rng.usize(1..=2) {
+                    self.statement(indent + 1, nesting - 1);
+                }
+                self.scopes.pop();
+            }
+            13 | 14 => self.element_loop(indent),
+            _ => {
+                let u = self.uniform(3);
+                let i = self.rng.usize(..len);
+                self.emit(indent, format!("out[B, {i}] <- {u}"));
+            }
+        }
+    }
+
+    /// A `for` over the row's elements: distributed over the threads when the dependence tests
+    /// prove its iterations independent, sequential when an element depends on another one.
+    fn element_loop(&mut self, indent: usize) {
+        let len = self.len;
+        let i = self.fresh("i");
+        self.emit(indent, format!("for {i}: Int32 <- range(0, {len})"));
+        self.scopes.push(Scope::default());
+        self.scopes.last_mut().unwrap().counters.push(i.clone());
+        let e = self.uniform(2);
+        let a = self.pick(&["x", "y"]);
+        let read = match self.rng.u32(0..4) {
+            0 => {
+                let shift = self.rng.usize(1..=3);
+                format!("out[B, ({i} + {shift}) % {len}]")
+            }
+            1 => format!("out[B, {i}]"),
+            2 => {
+                let shift = self.rng.usize(1..=3);
+                format!("out[[B, {i} - {shift}]]")
+            }
+            _ => format!("{a}[B, {i}]"),
+        };
+        let op = self.binary_operator();
+        if self.chance(30) {
+            let local = self.fresh("e");
+            let t = self.t();
+            self.emit(indent + 1, format!("{local}: {t} <- {read} {op} {e}"));
+            self.emit(indent + 1, format!("out[B, {i}] <- {local} + {a}[B, {i}]"));
+        } else {
+            self.emit(indent + 1, format!("out[B, {i}] <- {read} {op} {e}"));
+        }
+        self.scopes.pop();
+    }
+}

@@ -1,0 +1,46 @@
+//! Minimisation by deletion: remove a line (with the block indented below it, if it is a header)
+//! as long as the program still fails the same way, until no single deletion keeps the failure.
+//! Comment lines and the `--!` header stay.
+
+/// Shrinks `source` while `still_fails` holds; `still_fails(source)` must hold on entry.
+pub fn shrink(source: &str, still_fails: impl Fn(&str) -> bool, max_tries: usize) -> String {
+    let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
+    let mut tries = 0;
+    loop {
+        let mut progress = false;
+        let mut at = 0;
+        while at < lines.len() {
+            if lines[at].trim_start().starts_with("--") || lines[at].trim().is_empty() {
+                at += 1;
+                continue;
+            }
+            let end = block_end(&lines, at);
+            let mut candidate = lines.clone();
+            candidate.drain(at..end);
+            tries += 1;
+            if tries > max_tries {
+                return lines.join("\n") + "\n";
+            }
+            if still_fails(&(candidate.join("\n") + "\n")) {
+                lines = candidate;
+                progress = true;
+            } else {
+                at += 1;
+            }
+        }
+        if !progress {
+            return lines.join("\n") + "\n";
+        }
+    }
+}
+
+/// The end (exclusive) of the line at `at` and every line after it indented further.
+fn block_end(lines: &[String], at: usize) -> usize {
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    let own = indent(&lines[at]);
+    let mut end = at + 1;
+    while end < lines.len() && (lines[end].trim().is_empty() || indent(&lines[end]) > own) {
+        end += 1;
+    }
+    end
+}
