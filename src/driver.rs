@@ -244,7 +244,12 @@ fn run_pipeline(
         diagnostics,
     )?;
     if options.verify.enabled {
-        let found = crate::verify::verify_loom_module(&module, files, &options.verify);
+        let found = stop_on_error(
+            printer
+                .quietly(|| crate::verify::verify_loom_module(&module, files, &options.verify))
+                .map_err(|d| vec![d]),
+            diagnostics,
+        )?;
         let failed = found.iter().any(Diagnostic::is_error);
         diagnostics.extend(found);
         if failed {
@@ -269,7 +274,14 @@ fn run_pipeline(
     }
     let wants_ptx = last_stage >= Emit::Ptx || options.inspect.resource_usage;
     if wants_ptx {
-        let ptx = stop_on_error(target.emit_ptx(&module).map_err(|d| vec![d]), diagnostics)?;
+        // The NVPTX backend's machine passes obey LLVM's printing options too.
+        let emitted = stop_on_error(
+            printer
+                .around_backend(|| target.emit_ptx(&module))
+                .map_err(|d| vec![d]),
+            diagnostics,
+        )?;
+        let ptx = stop_on_error(emitted.map_err(|d| vec![d]), diagnostics)?;
         times.lap("nvptx");
         if options.inspect.resource_usage {
             let resources = stop_on_error(

@@ -85,26 +85,30 @@ pub fn check_options(options: &InspectOptions, target: &NvptxTarget) -> Result<(
 
 /// The LLVM options installed in this process, if any.
 static LLVM_OPTIONS: OnceLock<Vec<String>> = OnceLock::new();
+fn parse_llvm_options(options: &[String]) {
+    let args: Vec<std::ffi::CString> = std::iter::once("loomc".to_string())
+        .chain(options.iter().cloned())
+        .filter_map(|a| std::ffi::CString::new(a).ok())
+        .collect();
+    let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
+    // SAFETY: `argv` points at `args`' NUL-terminated strings, alive for the call; the options
+    // are LLVM's own printing options with pass names checked beforehand, which LLVM parses
+    // without error.
+    unsafe {
+        inkwell::llvm_sys::support::LLVMParseCommandLineOptions(
+            argv.len() as i32,
+            argv.as_ptr(),
+            c"loomc".as_ptr(),
+        );
+    }
+}
 
 fn install_llvm_options(wanted: Vec<String>) -> Result<(), String> {
     if wanted.is_empty() && LLVM_OPTIONS.get().is_none() {
         return Ok(());
     }
     let installed = LLVM_OPTIONS.get_or_init(|| {
-        let args: Vec<std::ffi::CString> = std::iter::once("loomc".to_string())
-            .chain(wanted.iter().cloned())
-            .filter_map(|a| std::ffi::CString::new(a).ok())
-            .collect();
-        let argv: Vec<*const std::ffi::c_char> = args.iter().map(|a| a.as_ptr()).collect();
-        // SAFETY: `argv` points at `args`' NUL-terminated strings, alive for the call; the
-        // options are LLVM's own printing options, checked above (a pass name LLVM knows).
-        unsafe {
-            inkwell::llvm_sys::support::LLVMParseCommandLineOptions(
-                argv.len() as i32,
-                argv.as_ptr(),
-                c"loomc".as_ptr(),
-            );
-        }
+        parse_llvm_options(&wanted);
         wanted.clone()
     });
     if *installed == wanted {
@@ -226,6 +230,45 @@ impl IrPrinter {
         Ok(())
     }
 
+    /// Runs an analysis that builds its own LLVM pipeline (the kernel verifier) without its
+    /// passes being printed: LLVM's printing options would show them as if they were the
+    /// optimiser's. Its findings are returned, not printed, so nothing else is lost.
+    pub fn quietly<T>(&mut self, run: impl FnOnce() -> T) -> Result<T, Diagnostic> {
+        if LLVM_OPTIONS.get().is_none_or(|o| o.is_empty()) {
+            return Ok(run());
+        }
+        let result = redirect_stderr(Path::new("/dev/null"), run)
+            .map_err(|e| fail(format!("cannot silence LLVM's printing: {e}")))?;
+        if let Some(scratch) = &self.llvm_scratch {
+            let _ = std::fs::remove_dir_all(scratch);
+        }
+        Ok(result)
+    }
+
+    /// Runs the NVPTX backend (`run`). Its legacy codegen pipeline reads LLVM's `-print-*`
+    /// options too and prints each machine pass to standard error (as `llc -print-after-all`
+    /// does); in directory mode that output goes into the directory as one more numbered file,
+    /// `NNN-after-nvptx-machine-passes.txt` (kept with `--print-after-all`, dropped for
+    /// `--print-changed`, whose directory mode needs LLVM to print after every pass).
+    pub fn around_backend<T>(&mut self, run: impl FnOnce() -> T) -> Result<T, Diagnostic> {
+        if self.llvm_scratch.is_none() {
+            return Ok(run());
+        }
+        let name = format!("{:03}-after-nvptx-machine-passes.txt", self.sequence);
+        let path = self.dir_path(&name);
+        let result = redirect_stderr(&path, run)
+            .map_err(|e| fail(format!("cannot write `{}`: {e}", path.display())))?;
+        let empty = std::fs::metadata(&path)
+            .map(|m| m.len() == 0)
+            .unwrap_or(true);
+        if empty || !self.options.print_after_all {
+            let _ = std::fs::remove_file(&path);
+        } else {
+            self.sequence += 1;
+        }
+        Ok(result)
+    }
+
     fn collect_llvm_dumps(&mut self, scratch: &Path) -> Result<(), Diagnostic> {
         let mut dumps: Vec<(usize, PathBuf)> = match std::fs::read_dir(scratch) {
             Ok(entries) => entries
@@ -325,6 +368,30 @@ impl IrPrinter {
         }
         Ok(())
     }
+}
+
+/// Runs `run` with file descriptor 2 writing into `path` (LLVM prints to it directly).
+#[cfg(unix)]
+fn redirect_stderr<T>(path: &Path, run: impl FnOnce() -> T) -> std::io::Result<T> {
+    use std::os::fd::AsRawFd;
+    let file = std::fs::File::create(path)?;
+    // SAFETY: plain descriptor duplication; descriptor 2 is restored before returning.
+    let saved = unsafe { libc::dup(2) };
+    if saved < 0 || unsafe { libc::dup2(file.as_raw_fd(), 2) } < 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    let result = run();
+    // SAFETY: `saved` is the descriptor duplicated above.
+    unsafe {
+        libc::dup2(saved, 2);
+        libc::close(saved);
+    }
+    Ok(result)
+}
+
+#[cfg(not(unix))]
+fn redirect_stderr<T>(_: &Path, run: impl FnOnce() -> T) -> std::io::Result<T> {
+    Ok(run())
 }
 
 /// `--time-passes`: wall time of each stage, in pipeline order.

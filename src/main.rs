@@ -48,11 +48,25 @@ fn main() -> ExitCode {
         eprintln!("error[{INTERNAL_ERROR}]: internal compiler error: {info}");
         eprintln!("note: this is a bug in loomc: please report it with the program that caused it");
     }));
-    let outcome = std::panic::catch_unwind(|| match &cli.command {
-        None => cli::compile::run(&cli.compile),
-        Some(Command::Explain(args)) => cli::explain::run(args),
-        Some(Command::Run(args)) => cli::run::run(args),
-        Some(Command::Verify(args)) => cli::verify::run(args),
-    });
-    outcome.unwrap_or(ExitCode::from(EXIT_INTERNAL_ERROR))
+    // The checker and code generation recurse over expressions, which may be thousands of
+    // operators deep (a chain `a + b + ...` is a tree as deep as it is long; the parser allows
+    // 10,000 operators): run them on a thread with room for that, not on main's 8 MiB.
+    let worker = std::thread::Builder::new()
+        .name("loomc".to_string())
+        .stack_size(COMPILER_STACK_BYTES)
+        .spawn(move || {
+            std::panic::catch_unwind(|| match &cli.command {
+                None => cli::compile::run(&cli.compile),
+                Some(Command::Explain(args)) => cli::explain::run(args),
+                Some(Command::Run(args)) => cli::run::run(args),
+                Some(Command::Verify(args)) => cli::verify::run(args),
+            })
+        });
+    match worker.map(|handle| handle.join()) {
+        Ok(Ok(Ok(code))) => code,
+        _ => ExitCode::from(EXIT_INTERNAL_ERROR),
+    }
 }
+
+/// The compiler thread's stack: tests/fuzz.rs runs the pipeline with the same.
+const COMPILER_STACK_BYTES: usize = 64 << 20;

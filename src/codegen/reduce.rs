@@ -299,14 +299,23 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let carry = self.alloca(reg_ty, "carry")?;
         self.b.build_store(carry, zero)?;
         let sweep = self.plan(shape, true, e.span)?;
-        self.sweep(shape, sweep, shape.right_scan, e.span, &mut |this, pos| {
+        // A right scan's tiles are visited from the last: each tile then comes before the
+        // carry in the vector's order, so it is `f`'s first operand.
+        let reverse = shape.right_scan;
+        self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
             this.tile_prepare(operand, pos)?;
             let x = this.value_when(pos.valid, zero, &mut |this| this.elem(operand, pos))?;
             let t =
                 this.block_fold(e, f, bound, x, pos.count, pos.parity, lanes, scratch, false)?;
             let c = this.b.build_load(reg_ty, carry, "carry")?;
             let not_first = this.b.build_not(pos.first, "")?;
-            let r = this.value_when(not_first, t, &mut |this| this.combine(f, e, bound, c, t))?;
+            let r = this.value_when(not_first, t, &mut |this| {
+                if reverse {
+                    this.combine(f, e, bound, t, c)
+                } else {
+                    this.combine(f, e, bound, c, t)
+                }
+            })?;
             this.b.build_store(carry, r)?;
             Ok(())
         })?;

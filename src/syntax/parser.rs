@@ -71,6 +71,8 @@ fn parse_here(file: FileId, source: &str, first_expr_id: u32) -> Result<Program,
         next_id: first_expr_id,
         errors: Vec::new(),
         depth: 0,
+        operators: 0,
+        in_expression: false,
     };
     let whole = Span::new(file, 0, source.len());
     let result = match pairs.next() {
@@ -423,12 +425,21 @@ fn precedence(op: BinaryOp) -> u8 {
 /// Recursion allowed while lowering expressions; `layout` keeps real input well below it.
 const MAX_LOWERING_DEPTH: u32 = 4 * layout::MAX_EXPR_DEPTH as u32;
 
+/// Binary operators in one expression (nested ones included). A chain `a + b + ...` is lowered
+/// without recursion but makes a tree as deep as it is long, which the checker and code
+/// generation walk recursively: 8,000 operators overflowed the main thread's 8 MiB stack, so
+/// `loomc` compiles on a 64 MiB thread and expressions are bounded here.
+const MAX_EXPR_OPERATORS: u32 = 10_000;
+
 struct Lowering {
     file: FileId,
     next_id: u32,
     /// Errors that do not stop the lowering; the program is discarded if there are any.
     errors: Vec<SyntaxError>,
     depth: u32,
+    /// Binary operators in the outermost expression being lowered, and whether one is.
+    operators: u32,
+    in_expression: bool,
 }
 
 impl Lowering {
@@ -826,6 +837,14 @@ impl Lowering {
     // -------------------------------------------------------------------------------- expressions
 
     fn expr(&mut self, pair: Pair<'_, Rule>) -> Lowered<Expr> {
+        if !self.in_expression {
+            // The outermost expression: count its operators afresh.
+            self.in_expression = true;
+            self.operators = 0;
+            let result = self.expr(pair);
+            self.in_expression = false;
+            return result;
+        }
         let span = self.span(&pair);
         self.enter(span)?;
         let mut c = self.children(&pair);
@@ -930,6 +949,12 @@ impl Lowering {
             match child.as_rule() {
                 Rule::operand => self.operand(child, &mut pieces)?,
                 Rule::infix_op => {
+                    self.operators += 1;
+                    if self.operators > MAX_EXPR_OPERATORS {
+                        return Err(SyntaxError::NestingTooDeep {
+                            span: self.span(&child),
+                        });
+                    }
                     let op = self.infix_op(&child)?;
                     pieces.push(Piece::Infix(op, self.span(&child)));
                 }

@@ -3,7 +3,12 @@
 use crate::diagnostics::{Diagnostic, INTERNAL_ERROR};
 
 /// Every diagnostic id this stage can produce.
-pub const CODES: &[&str] = &[UNKNOWN_ARCH, LIBDEVICE, NVIDIA_TOOL];
+pub const CODES: &[&str] = &[
+    UNKNOWN_ARCH,
+    LIBDEVICE,
+    NVIDIA_TOOL,
+    crate::inspect::INSPECT,
+];
 
 /// `--arch` names no architecture loomc targets.
 pub const UNKNOWN_ARCH: &str = "E0801";

@@ -10,6 +10,10 @@ use loomc::driver::{self, Emit, Options};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
 use loomc::target::OptLevel;
 
+const GUARD: u8 = 0xa5;
+/// A row's worth of the widest type, at the longest row.
+const GUARD_BYTES: usize = 8 * 512;
+
 /// Rows of the launch (= `BLOCKS`): more than one, so that `B` matters.
 pub const BLOCKS: usize = 3;
 
@@ -28,12 +32,30 @@ pub enum Kind {
     BlockSizeMismatch,
     /// The launch failed (a deadlock, a host error).
     Run,
+    /// The kernel verifier found a barrier or warp collective not reached by every thread
+    /// (E0850) or a race (E0851) in loomc's own output: a loomc bug, in code generation or in
+    /// the verifier. Open ones are listed in docs/testing.md.
+    Verifier,
+    /// The CPU backend's sanitizer (or the guard zones after each array) found an
+    /// out-of-bounds access or a shared-memory race in loomc's output.
+    Sanitizer,
 }
 
 #[derive(Debug, Clone)]
 pub struct Failure {
     pub kind: Kind,
     pub message: String,
+}
+
+impl Failure {
+    /// What a shrunk program must still show: the kind, and the first diagnostic code.
+    pub fn signature(&self) -> (Kind, Option<String>) {
+        let code = self
+            .message
+            .split_once("[E")
+            .map(|(_, rest)| format!("E{}", rest.chars().take(4).collect::<String>()));
+        (self.kind.clone(), code)
+    }
 }
 
 fn fail<T>(kind: Kind, message: impl Into<String>) -> Result<T, Failure> {
@@ -49,6 +71,8 @@ pub struct Config {
     pub ptxas: bool,
     /// Seed of the inputs.
     pub input_seed: u64,
+    /// Run the CPU backend's sanitizer (slower): out-of-bounds reads and races.
+    pub sanitize: bool,
 }
 
 /// The block sizes to compare for program `seed`: two different powers of two (reductions and
@@ -56,7 +80,11 @@ pub struct Config {
 pub fn block_sizes(seed: u64) -> [u32; 2] {
     const SIZES: [u32; 6] = [32, 64, 128, 256, 512, 1024];
     let mut rng = Rng::with_seed(seed ^ 0x5eed_b10c);
-    let first = if rng.bool() { 32 } else { SIZES[rng.usize(1..3)] };
+    let first = if rng.bool() {
+        32
+    } else {
+        SIZES[rng.usize(1..3)]
+    };
     let mut second = SIZES[rng.usize(..SIZES.len())];
     if second == first {
         second = if first == 32 { 128 } else { 32 };
@@ -67,31 +95,43 @@ pub fn block_sizes(seed: u64) -> [u32; 2] {
 /// Runs the whole check on `source`, whose kernel has `shape`.
 pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure> {
     let inputs = Inputs::new(shape, config.input_seed);
+    // Three runs, not four: `-O0` and `-O3` at the first block size, `-O3` at the second.
+    let [first, second] = config.block_sizes;
     let mut results = Vec::new();
-    for (n, &block_size) in config.block_sizes.iter().enumerate() {
-        let mut per_level = Vec::new();
-        for opt in [OptLevel::O0, OptLevel::O3] {
-            let want_ptx = config.ptxas && n == 0 && opt == OptLevel::O3;
-            let (ir, ptx) = compile(source, block_size, opt, want_ptx)?;
-            if let Some(ptx) = ptx {
-                crate::support::assemble(&ptx, "sm_80")
-                    .or_else(|e| fail(Kind::Ptxas, e))?;
-            }
-            let program = HostProgram::compile(
-                &ir,
-                &HostOptions {
-                    sanitize: false,
-                    workers: 1,
-                },
-            )
-            .or_else(|e| fail(Kind::Crash, format!("the CPU backend cannot compile the IR: {e}")))?;
-            per_level.push(inputs.run(&program)?);
+    for (block_size, opt) in [
+        (first, OptLevel::O0),
+        (first, OptLevel::O3),
+        (second, OptLevel::O3),
+    ] {
+        let want_ptx = config.ptxas && block_size == first && opt == OptLevel::O3;
+        let (ir, ptx) = compile(source, block_size, opt, want_ptx)?;
+        if let Some(ptx) = ptx {
+            crate::support::assemble(&ptx, "sm_80").or_else(|e| fail(Kind::Ptxas, e))?;
         }
-        let what = format!("block size {block_size}: -O0 vs -O3");
-        compare(shape.ty, &per_level[0], &per_level[1], 0.0)
-            .or_else(|e| fail(Kind::OptMismatch, format!("{what}: {e}")))?;
-        results.push(per_level.swap_remove(1));
+        let program = HostProgram::compile(
+            &ir,
+            &HostOptions {
+                // The sanitizer catches out-of-bounds accesses that would otherwise corrupt the
+                // harness's heap; it costs time, so it is on with LOOM_FUZZ_SANITIZE=1.
+                sanitize: config.sanitize || std::env::var_os("LOOM_FUZZ_SANITIZE").is_some(),
+                workers: 1,
+            },
+        )
+        .or_else(|e| {
+            fail(
+                Kind::Crash,
+                format!("the CPU backend cannot compile the IR: {e}"),
+            )
+        })?;
+        results.push(inputs.run(&program)?);
     }
+    compare(shape.ty, &results[0], &results[1], 0.0).or_else(|e| {
+        fail(
+            Kind::OptMismatch,
+            format!("block size {first}: -O0 vs -O3: {e}"),
+        )
+    })?;
+    results.remove(0);
     let tolerance = match shape.ty {
         Ty::F32 => 1e-3,
         Ty::F64 => 1e-9,
@@ -149,8 +189,17 @@ fn compile(
         return fail(Kind::Crash, messages.join("\n"));
     }
     let Some(outputs) = compilation.outputs else {
+        let verifier = compilation
+            .diagnostics
+            .iter()
+            .find(|d| d.is_error())
+            .is_some_and(|d| d.code == "E0850" || d.code == "E0851");
         return fail(
-            Kind::Rejected,
+            if verifier {
+                Kind::Verifier
+            } else {
+                Kind::Rejected
+            },
             format!("block size {block_size}, {opt:?}: {}", messages.join("\n")),
         );
     };
@@ -211,10 +260,20 @@ impl Inputs {
 
     /// Runs the kernel; returns `out` then `acc`.
     fn run(&self, program: &HostProgram) -> Result<Vec<u8>, Failure> {
-        let mut x = self.x.clone();
-        let mut y = self.y.clone();
-        let mut out = self.out.clone();
-        let mut acc = self.acc.clone();
+        // Each array is followed by a guard zone that the kernel must leave alone: an access past
+        // the end lands there instead of corrupting the harness's heap.
+        let guarded = |data: &Vec<u8>| {
+            let mut v = data.clone();
+            v.resize(data.len() + GUARD_BYTES, GUARD);
+            v
+        };
+        let (mut x, mut y, mut out, mut acc) = (
+            guarded(&self.x),
+            guarded(&self.y),
+            guarded(&self.out),
+            guarded(&self.acc),
+        );
+        let (nx, ny, nout, nacc) = (self.x.len(), self.y.len(), self.out.len(), self.acc.len());
         let size = self.shape.ty.size();
         let scalar = match self.shape.ty {
             Ty::I32 | Ty::U32 => HostArg::I32(self.s as u32 as i32),
@@ -224,10 +283,10 @@ impl Inputs {
         };
         let mut args = [
             scalar,
-            array("x", &mut x, size),
-            array("y", &mut y, size),
-            array("out", &mut out, size),
-            array("acc", &mut acc, size),
+            array("x", &mut x[..nx], size),
+            array("y", &mut y[..ny], size),
+            array("out", &mut out[..nout], size),
+            array("acc", &mut acc[..nacc], size),
         ];
         program
             .launch(
@@ -239,8 +298,32 @@ impl Inputs {
                 },
                 &mut args,
             )
-            .or_else(|e| fail(Kind::Run, format!("launch: {e}")))?;
-        out.extend_from_slice(&acc);
+            .or_else(|e| {
+                let sanitizer = matches!(e, loomc::target::host::RunError::Kernel(_));
+                fail(
+                    if sanitizer {
+                        Kind::Sanitizer
+                    } else {
+                        Kind::Run
+                    },
+                    format!("launch: {e}"),
+                )
+            })?;
+        for (name, array, len) in [
+            ("x", &x, self.x.len()),
+            ("y", &y, self.y.len()),
+            ("out", &out, self.out.len()),
+            ("acc", &acc, self.acc.len()),
+        ] {
+            if array[len..].iter().any(|b| *b != GUARD) {
+                return fail(
+                    Kind::Sanitizer,
+                    format!("out-of-bounds write past the end of `{name}`"),
+                );
+            }
+        }
+        out.truncate(self.out.len());
+        out.extend_from_slice(&acc[..self.acc.len()]);
         Ok(out)
     }
 }

@@ -6,8 +6,12 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The stack of `loomc`'s main thread on Linux: an input that needs more overflows the binary.
-pub const STACK_BYTES: usize = 8 << 20;
+/// What a worker is running: the index of its input and when it started.
+type Running = Option<(usize, Instant)>;
+
+/// The stack `loomc` compiles on (`COMPILER_STACK_BYTES` in src/main.rs): an input that needs
+/// more overflows the binary.
+pub const STACK_BYTES: usize = 64 << 20;
 
 pub struct Pool {
     pub threads: usize,
@@ -21,7 +25,9 @@ impl Default for Pool {
     fn default() -> Pool {
         Pool {
             threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(4)),
-            limit: Duration::from_secs(60),
+            // A hang is an input that never ends; a big generated program under the sanitizer in
+            // a debug build has taken 66 s.
+            limit: Duration::from_secs(300),
             max_failures: 5,
         }
     }
@@ -47,8 +53,7 @@ impl Pool {
         let ran = Arc::new(AtomicUsize::new(0));
         let stop = Arc::new(AtomicBool::new(false));
         let failures = Arc::new(Mutex::new(Vec::new()));
-        let current: Arc<Mutex<Vec<Option<(usize, Instant)>>>> =
-            Arc::new(Mutex::new(vec![None; self.threads]));
+        let current: Arc<Mutex<Vec<Running>>> = Arc::new(Mutex::new(vec![None; self.threads]));
         let mut workers = Vec::new();
         for worker in 0..self.threads {
             let (job, describe, next, ran, stop, failures, current) = (
@@ -126,7 +131,9 @@ pub fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
 
 /// Runs `f` on a fresh thread with `loomc`'s stack size: a stack overflow there would abort the
 /// whole test binary, so the inputs that could cause one (deep nesting) must stay within it.
-pub fn on_compiler_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+pub fn on_compiler_stack<T: Send + 'static>(
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, String> {
     std::thread::Builder::new()
         .stack_size(STACK_BYTES)
         .spawn(f)

@@ -1,0 +1,256 @@
+//! scripts/bench-static: LOOM's code against the CUDA references of `bench/cuda/`, without a
+//! GPU, side by side in one run: compile time (`loomc --emit=ptx` against `nvcc --ptx`, the
+//! median of several runs of each process), ptxas' registers, spills and shared memory, and the
+//! SASS instruction counts (total, and in the longest loop) of both, assembled by the same ptxas.
+//!
+//! Not a test: `scripts/bench-static [--save]` runs it (`cargo bench --bench static_compare`).
+//! Environment: `LOOMC` (the loomc to time), `LOOM_NVCC`, `LOOM_CUOBJDUMP` (`.tools/env`).
+
+#[path = "common/manifest.rs"]
+mod manifest;
+
+use loomc::target::sass::{count_sass, parse_ptxas_report, KernelResources, SassCounts};
+use manifest::{Bench, BENCHES, BLOCK};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+const ARCH: &str = "sm_80";
+const LOOMC_RUNS: usize = 11;
+const NVCC_RUNS: usize = 5;
+/// The notes below this line in a saved results file are kept when it is written again.
+const NOTES_MARKER: &str = "<!-- notes: kept by scripts/bench-static -->";
+
+struct Tools {
+    loomc: PathBuf,
+    nvcc: PathBuf,
+    /// CUDA 13's ptxas, beside nvcc: it assembles both sides (LOOM's PTX 7.8 and nvcc's 9.x).
+    ptxas: PathBuf,
+    cuobjdump: PathBuf,
+    cccl: PathBuf,
+}
+
+struct Side {
+    compile_ms: f64,
+    resources: KernelResources,
+    sass: SassCounts,
+}
+
+struct Row<'a> {
+    bench: &'a Bench,
+    loom: Side,
+    cuda: Side,
+}
+
+fn main() {
+    if let Err(message) = run() {
+        eprintln!("bench-static: {message}");
+        std::process::exit(1);
+    }
+}
+
+fn env_path(name: &str) -> Result<PathBuf, String> {
+    std::env::var_os(name)
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+        .ok_or(format!(
+            "{name} is unset or names no file (source .tools/env)"
+        ))
+}
+
+fn run() -> Result<(), String> {
+    let save = std::env::args().skip_while(|a| a != "--save").nth(1);
+    let nvcc = env_path("LOOM_NVCC")?;
+    let bin = nvcc.parent().ok_or("LOOM_NVCC has no folder")?;
+    let tools = Tools {
+        loomc: env_path("LOOMC")?,
+        ptxas: bin.join("ptxas"),
+        cccl: bin.join("../include/cccl"),
+        cuobjdump: env_path("LOOM_CUOBJDUMP")?,
+        nvcc,
+    };
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let work = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut rows = Vec::new();
+    for bench in BENCHES {
+        eprintln!("bench-static: {}", bench.title);
+        let loom_ptx = work.path().join(format!("{}.loom.ptx", bench.file));
+        let cuda_ptx = work.path().join(format!("{}.cuda.ptx", bench.file));
+        let loom_source = root.join(format!("bench/kernels/{}.loom", bench.file));
+        let cuda_source = root.join(format!("bench/cuda/{}.cu", bench.file));
+        let block = format!("--block-size={BLOCK}");
+        let arch = format!("--arch={ARCH}");
+        let mut loomc = Command::new(&tools.loomc);
+        loomc
+            .arg(&loom_source)
+            .args(["--emit=ptx", &block, &arch, "-o"])
+            .arg(&loom_ptx);
+        let mut nvcc = Command::new(&tools.nvcc);
+        nvcc.arg(format!("-arch={ARCH}"))
+            .args(["--ptx", "-fmad=false", "-I"])
+            .arg(&tools.cccl)
+            .arg(&cuda_source)
+            .arg("-o")
+            .arg(&cuda_ptx);
+        let loom = measure(
+            &tools,
+            &mut loomc,
+            LOOMC_RUNS,
+            &loom_ptx,
+            bench,
+            work.path(),
+        )?;
+        let cuda = measure(&tools, &mut nvcc, NVCC_RUNS, &cuda_ptx, bench, work.path())?;
+        rows.push(Row { bench, loom, cuda });
+    }
+    let table = render(&rows);
+    println!("{table}");
+    if let Some(path) = save {
+        let notes = std::fs::read_to_string(&path)
+            .ok()
+            .and_then(|old| {
+                old.split_once(NOTES_MARKER)
+                    .map(|(_, notes)| notes.to_string())
+            })
+            .unwrap_or_else(|| "\n".to_string());
+        let text = format!("{}\n{table}\n{NOTES_MARKER}{notes}", header());
+        std::fs::write(&path, text).map_err(|e| format!("{path}: {e}"))?;
+        eprintln!("bench-static: written to {path}");
+    }
+    Ok(())
+}
+
+fn header() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let date = Command::new("date")
+        .args(["-u", "+%Y-%m-%d"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .unwrap_or_default();
+    format!(
+        "# bench-static: LOOM against nvcc + CUB, {date}\n\n\
+         Machine: {} with {cores} cores, no GPU. `{ARCH}`, {BLOCK} threads per block. \
+         Written by `scripts/bench-static --save`; every number below was measured in that one run.\n\n\
+         - compile: `loomc --emit=ptx` (release) against `nvcc -arch={ARCH} --ptx -fmad=false` on the \
+         reference, wall time of the whole process, median of {LOOMC_RUNS} and {NVCC_RUNS} runs.\n\
+         - registers, spills (stores + loads, bytes), shared memory (bytes): `ptxas -v` of CUDA 13.5 on \
+         both PTX files.\n\
+         - SASS: `cuobjdump -sass` of those cubins; instructions without the NOP padding and the final \
+         self-branch; *loop*: the instructions of the longest loop (a backward branch's target to the \
+         branch), `-` where there is none.\n\
+         - targets (issue #6): compile at least 20 times faster; registers at most the reference's + 10%; \
+         no spills; SASS at most 1.15 times the reference's.\n",
+        std::env::consts::ARCH
+    )
+}
+
+/// Compiles `runs` times (the median wall time), then assembles and disassembles the result.
+fn measure(
+    tools: &Tools,
+    compile: &mut Command,
+    runs: usize,
+    ptx: &Path,
+    bench: &Bench,
+    work: &Path,
+) -> Result<Side, String> {
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        let output = compile.output().map_err(|e| format!("{compile:?}: {e}"))?;
+        times.push(start.elapsed().as_secs_f64() * 1e3);
+        if !output.status.success() {
+            return Err(format!(
+                "{compile:?} failed:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let cubin = ptx.with_extension("cubin");
+    let assembled = Command::new(&tools.ptxas)
+        .arg(format!("-arch={ARCH}"))
+        .arg("-v")
+        .arg(ptx)
+        .arg("-o")
+        .arg(&cubin)
+        .current_dir(work)
+        .output()
+        .map_err(|e| format!("ptxas: {e}"))?;
+    let report = String::from_utf8_lossy(&assembled.stderr);
+    if !assembled.status.success() {
+        return Err(format!("ptxas {}: {report}", ptx.display()));
+    }
+    let resources = parse_ptxas_report(&report)
+        .into_iter()
+        .find(|k| k.name == bench.kernel)
+        .ok_or(format!(
+            "ptxas reported no kernel {}: {report}",
+            bench.kernel
+        ))?;
+    let dump = Command::new(&tools.cuobjdump)
+        .arg("-sass")
+        .arg(&cubin)
+        .output()
+        .map_err(|e| format!("cuobjdump: {e}"))?;
+    let sass = count_sass(&String::from_utf8_lossy(&dump.stdout))
+        .into_iter()
+        .find(|f| f.name == bench.kernel)
+        .ok_or(format!("no SASS for {}", bench.kernel))?;
+    Ok(Side {
+        compile_ms: times[times.len() / 2],
+        resources,
+        sass,
+    })
+}
+
+fn render(rows: &[Row<'_>]) -> String {
+    let mut out = String::from(
+        "| kernel | loomc ms | nvcc ms | faster | registers L / C | spills L / C | shared L / C | SASS L / C | ratio | loop L / C | targets missed |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+    );
+    for Row { bench, loom, cuda } in rows {
+        let speedup = cuda.compile_ms / loom.compile_ms;
+        let spills = |s: &Side| s.resources.spill_stores + s.resources.spill_loads;
+        let ratio = loom.sass.total as f64 / cuda.sass.total as f64;
+        let mut missed = Vec::new();
+        if speedup < 20.0 {
+            missed.push(format!("compile {speedup:.1}x < 20x"));
+        }
+        if f64::from(loom.resources.registers) > 1.10 * f64::from(cuda.resources.registers) {
+            missed.push(format!(
+                "registers {} > {:.1}",
+                loom.resources.registers,
+                1.10 * f64::from(cuda.resources.registers)
+            ));
+        }
+        if spills(loom) > 0 {
+            missed.push("spills".to_string());
+        }
+        if ratio > 1.15 {
+            missed.push(format!("SASS {ratio:.2}x > 1.15x"));
+        }
+        let looped = |s: &Side| s.sass.main_loop.map_or("-".to_string(), |n| n.to_string());
+        out.push_str(&format!(
+            "| {} | {:.1} | {:.1} | {speedup:.1}x | {} / {} | {} / {} | {} / {} | {} / {} | {ratio:.2} | {} / {} | {} |\n",
+            bench.title,
+            loom.compile_ms,
+            cuda.compile_ms,
+            loom.resources.registers,
+            cuda.resources.registers,
+            spills(loom),
+            spills(cuda),
+            loom.resources.shared_bytes,
+            cuda.resources.shared_bytes,
+            loom.sass.total,
+            cuda.sass.total,
+            looped(loom),
+            looped(cuda),
+            if missed.is_empty() {
+                "none".to_string()
+            } else {
+                missed.join("; ")
+            }
+        ));
+    }
+    out
+}

@@ -1,0 +1,282 @@
+//! The IR-inspection options (docs/optimising.md), through the `loomc` binary: each option's
+//! output on standard error or the files it writes. One process per run, as LLVM's printing
+//! options are process-wide.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn loomc(args: &[&str]) -> Output {
+    loomc_env(args, &[])
+}
+
+fn loomc_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_loomc"));
+    command.args(args).arg("--color=never").current_dir(repo());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().expect("loomc runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn succeeded(output: &Output) {
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(output));
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+const SAXPY: &str = "examples/saxpy.loom";
+const SUM_OF_SQUARES: &str = "examples/sum_of_squares.loom";
+
+#[test]
+fn emit_stages_are_written_in_order_of_the_pipeline() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("k");
+    let run = loomc(&[
+        SAXPY,
+        "--emit=llvm-raw,llvm-loom,llvm",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    succeeded(&run);
+    assert_eq!(files_in(dir.path()), ["k.ll", "k.loom.ll", "k.raw.ll"]);
+    let read = |ext: &str| std::fs::read_to_string(dir.path().join(format!("k.{ext}"))).unwrap();
+    let (raw, optimised) = (read("raw.ll"), read("ll"));
+    // As generated, the checked loads each compare the index; the optimiser merges the tests.
+    assert!(raw.matches("icmp ult").count() > optimised.matches("icmp ult").count());
+    assert!(!raw.contains("range("), "{raw}");
+    assert!(optimised.contains("range("), "{optimised}");
+}
+
+#[test]
+fn print_after_names_loom_and_llvm_passes() {
+    let run = loomc(&[
+        SAXPY,
+        "--print-after=loom-lower,instcombine",
+        "--print-before=loom-link-libdevice",
+        "-o",
+        "-",
+    ]);
+    succeeded(&run);
+    let err = stderr(&run);
+    let lower = err.find("; *** IR Dump After loom-lower ***").expect(&err);
+    let link = err
+        .find("; *** IR Dump Before loom-link-libdevice ***")
+        .expect(&err);
+    let instcombine = err
+        .find("*** IR Dump After InstCombinePass on saxpy ***")
+        .expect(&err);
+    assert!(lower < link && link < instcombine, "{err}");
+    assert!(!err.contains("SROAPass"), "only the named passes: {err}");
+    assert!(stdout(&run).contains(".entry saxpy"));
+}
+
+#[test]
+fn print_after_all_to_a_directory_numbers_every_pass_in_pipeline_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("dumps");
+    let run = loomc(&[
+        SAXPY,
+        "--print-after-all",
+        "--print-dir",
+        dumps.to_str().unwrap(),
+        "-o",
+        "-",
+    ]);
+    succeeded(&run);
+    assert!(
+        !stderr(&run).contains("IR Dump"),
+        "nothing on stderr: {}",
+        stderr(&run)
+    );
+    let files = files_in(&dumps);
+    let numbers: Vec<usize> = files
+        .iter()
+        .map(|f| f[..3].parse().unwrap_or_else(|_| panic!("{f}")))
+        .collect();
+    assert_eq!(numbers, (0..files.len()).collect::<Vec<_>>(), "{files:?}");
+    let position = |needle: &str| {
+        files
+            .iter()
+            .position(|f| f.contains(needle))
+            .unwrap_or_else(|| panic!("no {needle} in {files:?}"))
+    };
+    assert_eq!(position("after-loom-lower"), 0);
+    assert!(position("after-loom-link-libdevice") < position("after-InstCombinePass-saxpy"));
+    assert!(position("after-InstCombinePass") < position("after-loom-verify-kernels"));
+    assert!(position("after-loom-verify-kernels") < position("nvptx-machine-passes"));
+    let first = std::fs::read_to_string(dumps.join(&files[0])).unwrap();
+    assert!(first.starts_with("; *** IR Dump After loom-lower ***\n"));
+    assert!(first.contains("define void @saxpy"));
+}
+
+#[test]
+fn print_changed_keeps_only_passes_that_changed_the_module() {
+    let dir = tempfile::tempdir().unwrap();
+    let all = dir.path().join("all");
+    let changed = dir.path().join("changed");
+    for (flag, dumps) in [("--print-after-all", &all), ("--print-changed", &changed)] {
+        succeeded(&loomc(&[
+            SAXPY,
+            flag,
+            "--print-dir",
+            dumps.to_str().unwrap(),
+            "-o",
+            "-",
+        ]));
+    }
+    let (all, changed_files) = (files_in(&all), files_in(&changed));
+    assert!(
+        changed_files.len() >= 3 && changed_files.len() < all.len() / 2,
+        "{changed_files:?}"
+    );
+    // loom-verify-ir and the kernel verifier are analyses: they never change the module.
+    assert!(!changed_files.iter().any(|f| f.contains("verify")));
+    // Consecutive kept dumps differ (each is the whole module after its pass).
+    let bodies: Vec<String> = changed_files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(changed.join(f)).unwrap();
+            text.split_once('\n').unwrap().1.to_string()
+        })
+        .collect();
+    assert!(bodies.windows(2).all(|w| w[0] != w[1]));
+    let on_stderr = loomc(&[SAXPY, "--print-changed", "-o", "-"]);
+    succeeded(&on_stderr);
+    let err = stderr(&on_stderr);
+    assert!(err.contains("*** IR Dump After loom-verify-ir omitted because no change ***"));
+    assert!(err.contains("*** IR Dump After InstCombinePass on saxpy ***"));
+}
+
+#[test]
+fn passes_replaces_the_optimiser_pipeline() {
+    let custom = loomc(&[SAXPY, "--passes=function(sroa)", "--emit=llvm", "-o", "-"]);
+    succeeded(&custom);
+    let ir = stdout(&custom);
+    // -O3 merges the three index checks; sroa alone does not.
+    assert!(ir.matches("icmp ult").count() >= 3, "{ir}");
+    for bad in ["--passes=instcombin", "--passes=function(sroa"] {
+        let run = loomc(&[SAXPY, bad, "-o", "-"]);
+        assert_eq!(run.status.code(), Some(2), "{bad}: {}", stderr(&run));
+        assert!(stderr(&run).contains("LLVM refused it"), "{}", stderr(&run));
+    }
+    let unknown = loomc(&[SAXPY, "--print-after=loom-nonsense", "-o", "-"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).contains("loom-link-libdevice"),
+        "lists LOOM's passes"
+    );
+}
+
+#[test]
+fn time_passes_times_every_stage() {
+    let run = loomc(&[SUM_OF_SQUARES, "--time-passes", "-o", "-"]);
+    succeeded(&run);
+    let err = stderr(&run);
+    let mut last = 0;
+    for stage in [
+        "parse",
+        "check",
+        "lower",
+        "verify",
+        "link-libdevice",
+        "optimise",
+        "verify-kernels",
+        "nvptx",
+        "total",
+    ] {
+        let at = err
+            .find(&format!("%  {stage}\n"))
+            .unwrap_or_else(|| panic!("no {stage}: {err}"));
+        assert!(at >= last, "{stage} out of order: {err}");
+        last = at;
+    }
+}
+
+#[test]
+fn sass_and_resource_usage_come_from_ptxas() {
+    if std::env::var_os("LOOM_PTXAS").is_none() {
+        panic!("LOOM_PTXAS is unset: run under scripts/test (source .tools/env)");
+    }
+    let run = loomc(&[SUM_OF_SQUARES, "--emit=sass", "--resource-usage", "-o", "-"]);
+    succeeded(&run);
+    let sass = stdout(&run);
+    assert!(sass.contains("Function : sumOfSquares"), "{sass}");
+    assert!(
+        sass.contains("SHFL.DOWN") && sass.contains("BAR.SYNC"),
+        "{sass}"
+    );
+    let err = stderr(&run);
+    let row = err
+        .lines()
+        .find(|l| l.starts_with("sumOfSquares "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let numbers: Vec<u32> = row
+        .split_whitespace()
+        .skip(1)
+        .map(|n| n.parse().unwrap())
+        .collect();
+    // registers, spill stores, spill loads, shared bytes (one slot per warp), barriers.
+    assert!(numbers[0] > 0, "{row}");
+    assert_eq!(&numbers[1..], &[0, 0, 8 * 4 * 2, 1][..], "{row}");
+}
+
+#[test]
+fn missing_nvidia_tools_are_a_diagnostic() {
+    let empty = tempfile::tempdir().unwrap();
+    let nowhere = empty.path().join("ptxas");
+    let run = loomc_env(
+        &[SAXPY, "--emit=sass", "-o", "-"],
+        &[
+            ("LOOM_PTXAS", nowhere.to_str().unwrap()),
+            ("PATH", empty.path().to_str().unwrap()),
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    let err = stderr(&run);
+    assert!(err.contains("error[E0803]"), "{err}");
+    assert!(stdout(&run).is_empty());
+}
+
+#[test]
+fn an_unwritable_dump_directory_is_a_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, "").unwrap();
+    let inside = file.join("dumps");
+    let run = loomc(&[
+        SAXPY,
+        "--print-after-all",
+        "--print-dir",
+        inside.to_str().unwrap(),
+        "-o",
+        "-",
+    ]);
+    assert_eq!(run.status.code(), Some(1), "{}", stderr(&run));
+    assert!(stderr(&run).contains("error[E0804]"), "{}", stderr(&run));
+    let alone = loomc(&[SAXPY, "--print-dir", "x", "-o", "-"]);
+    assert_eq!(
+        alone.status.code(),
+        Some(2),
+        "--print-dir alone is a usage error"
+    );
+}
