@@ -388,6 +388,8 @@ fn campaign(base: u64, seconds: u64) -> Result<(), Failed> {
             Ok(n) => programs += n,
             Err(e) => {
                 programs += 200;
+                // Printed at once: a campaign cut short still leaves its findings in the log.
+                println!("FAILED: {}", e.message().unwrap_or(""));
                 failed_rounds.push(format!(
                     "programs from {seed}: {}",
                     e.message().unwrap_or("")
@@ -399,6 +401,7 @@ fn campaign(base: u64, seconds: u64) -> Result<(), Failed> {
                 Ok(n) => inputs += n,
                 Err(e) => {
                     inputs += 1000;
+                    println!("FAILED: {}", e.message().unwrap_or(""));
                     failed_rounds
                         .push(format!("{kind} from {seed}: {}", e.message().unwrap_or("")));
                 }
