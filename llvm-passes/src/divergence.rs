@@ -14,6 +14,9 @@ use crate::cfg::Cfg;
 use crate::ir::{BlockId, CastOp, Function, InstId, Module, Op, Val};
 use crate::nvvm::{self, Intrinsic, Sreg, WarpOp};
 use crate::threads::{Geometry, ThreadValues, WARP_SIZE};
+use std::collections::HashSet;
+
+mod symmetry;
 
 /// How much a value may differ between the threads of a block, from least to most.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -60,6 +63,8 @@ pub struct DivergenceInfo {
     /// Per instruction: the divergence that control dependence alone gives it (a phi merging
     /// the paths of a divergent branch).
     pub control: Vec<Divergence>,
+    /// Per instruction: the conditions of the divergent branches that gave it that divergence.
+    pub controlled_by: Vec<Vec<Val>>,
     pub branches: Vec<DivergentBranch>,
 }
 
@@ -102,11 +107,32 @@ pub fn analyse(
     cfg: &Cfg,
     threads: &ThreadValues<'_>,
 ) -> DivergenceInfo {
+    // A broadcast found block-uniform (`symmetry.rs`) makes what depends on it less divergent,
+    // which can show more broadcasts block-uniform: analyse again until none is new.
+    let mut broadcasts = HashSet::new();
+    loop {
+        let info = analyse_with(module, function, cfg, threads, &broadcasts);
+        let found = symmetry::block_uniform_broadcasts(module, function, threads, &info);
+        if found.is_subset(&broadcasts) {
+            return info;
+        }
+        broadcasts.extend(found);
+    }
+}
+
+fn analyse_with(
+    module: &Module,
+    function: &Function,
+    cfg: &Cfg,
+    threads: &ThreadValues<'_>,
+    broadcasts: &HashSet<InstId>,
+) -> DivergenceInfo {
     let n = function.insts.len();
     let mut info = DivergenceInfo {
         class: vec![Divergence::Uniform; n],
         origin: vec![None; n],
         control: vec![Divergence::Uniform; n],
+        controlled_by: vec![Vec::new(); n],
         branches: Vec::new(),
     };
     // Control-induced divergence, per instruction, found by the branches so far.
@@ -118,7 +144,8 @@ pub fn analyse(
         while changed {
             changed = false;
             for &id in &order {
-                let (mut class, mut origin) = transfer(module, function, threads, &info, id);
+                let (mut class, mut origin) =
+                    transfer(module, function, threads, &info, broadcasts, id);
                 let (f, fo) = forced[id];
                 if f > class {
                     class = f;
@@ -158,7 +185,10 @@ pub fn analyse(
             });
             let region = cfg.influence_region(block);
             let join = cfg.ipdom(block).filter(|j| *j < function.blocks.len());
-            let taint = |id: InstId, forced: &mut Vec<(Divergence, Option<InstId>)>| {
+            let mut taint = |id: InstId, forced: &mut Vec<(Divergence, Option<InstId>)>| {
+                if !info.controlled_by[id].contains(&condition) {
+                    info.controlled_by[id].push(condition);
+                }
                 if forced[id].0 < level {
                     forced[id] = (level, origin);
                     true
@@ -170,7 +200,9 @@ pub fn analyse(
             // threads that went one way and those that went the other).
             for b in joins(cfg, block, &region, join) {
                 for &id in &function.blocks[b].insts {
-                    if matches!(function.inst(id).op, Op::Phi(_)) {
+                    if matches!(function.inst(id).op, Op::Phi(_))
+                        && !one_value_on_every_edge(module, function, id, &region)
+                    {
                         grew |= taint(id, &mut forced);
                     }
                 }
@@ -180,6 +212,9 @@ pub fn analyse(
             // value is the same for the threads still running it; its uses outside differ
             // ("temporal divergence"), so the users are tainted, not the value.
             for user in users_outside(function, &region) {
+                if one_value_on_every_edge(module, function, user, &region) {
+                    continue;
+                }
                 grew |= taint(user, &mut forced);
             }
             branches.push(DivergentBranch {
@@ -238,6 +273,79 @@ fn joins(cfg: &Cfg, branch: BlockId, region: &[bool], join: Option<BlockId>) -> 
     (0..cfg.len()).filter(|b| count[*b] >= 2).collect()
 }
 
+/// Whether `phi` is a phi whose incoming values are all the same value in every thread: the same
+/// pure computation made again on each path from operands computed outside `region` (GVN's
+/// partial redundancy elimination merges `ctaid.x * 31`, computed on both sides of a divergent
+/// branch, with a phi). Whichever way a thread came, it gets the same value, so the branch adds
+/// no divergence. One instruction of the region on every edge is not enough: a loop with a
+/// divergent exit hands each thread its own iteration's instance.
+fn one_value_on_every_edge(
+    module: &Module,
+    function: &Function,
+    phi: InstId,
+    region: &[bool],
+) -> bool {
+    let inst = function.inst(phi);
+    if !matches!(inst.op, Op::Phi(_)) {
+        return false;
+    }
+    let args = &inst.args;
+    args.iter()
+        .all(|a| same_value(module, function, region, args[0], *a, 0))
+}
+
+/// Whether `a` and `b` compute the same value in any one thread: one value from outside
+/// `region`, or the same pure operation (arithmetic, casts, address arithmetic, special-register
+/// reads) of such values. Loads never are: memory may change between the two.
+fn same_value(
+    module: &Module,
+    function: &Function,
+    region: &[bool],
+    a: Val,
+    b: Val,
+    depth: usize,
+) -> bool {
+    let in_region = |v: Val| match v {
+        Val::Inst(i) => function.insts[i]
+            .block
+            .is_some_and(|b| region.get(b).copied().unwrap_or(false)),
+        _ => false,
+    };
+    if a == b && !in_region(a) {
+        return true;
+    }
+    let (Val::Inst(x), Val::Inst(y)) = (a, b) else {
+        return false;
+    };
+    let (x, y) = (function.inst(x), function.inst(y));
+    if depth > 16 || x.op != y.op || x.args.len() != y.args.len() {
+        return false;
+    }
+    let pure = match &x.op {
+        Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_) | Op::Gep(_) => true,
+        Op::ExtractValue(_) => true,
+        Op::Call(callee) => matches!(
+            module.callee_name(*callee).map(nvvm::classify),
+            Some(
+                Intrinsic::Pure
+                    | Intrinsic::Sreg(
+                        Sreg::Tid(_)
+                            | Sreg::LaneId
+                            | Sreg::Ntid(_)
+                            | Sreg::BlockUniform
+                            | Sreg::WarpSize
+                    )
+            )
+        ),
+        _ => false,
+    };
+    pure && x
+        .args
+        .iter()
+        .zip(&y.args)
+        .all(|(p, q)| same_value(module, function, region, *p, *q, depth + 1))
+}
+
 /// The instructions outside `region` that use a value defined inside it.
 fn users_outside(function: &Function, region: &[bool]) -> Vec<InstId> {
     let inside = |v: &Val| match v {
@@ -262,6 +370,7 @@ fn transfer(
     function: &Function,
     threads: &ThreadValues<'_>,
     info: &DivergenceInfo,
+    broadcasts: &HashSet<InstId>,
     id: InstId,
 ) -> (Divergence, Option<InstId>) {
     let inst = function.inst(id);
@@ -309,7 +418,16 @@ fn transfer(
                 }
                 // The reducing barriers (`barrier0.popc` ...) give every thread the same result.
                 Intrinsic::Barrier(_) | Intrinsic::WarpSync => (Divergence::Uniform, None),
-                Intrinsic::Warp(op) => warp_result(op, inst.args.as_slice(), info, id),
+                Intrinsic::Warp(_) if broadcasts.contains(&id) => (Divergence::Uniform, None),
+                Intrinsic::Warp(op) => {
+                    let (level, origin) = warp_result(op, inst.args.as_slice(), info, id);
+                    // In a block of one warp, the same in every lane is the same in the block.
+                    if level == Divergence::WarpUniform && one_warp(threads.geometry()) {
+                        (Divergence::Uniform, None)
+                    } else {
+                        (level, origin)
+                    }
+                }
                 Intrinsic::Atomic => source(Divergence::Divergent),
                 Intrinsic::Pure | Intrinsic::Load | Intrinsic::MemTransfer { .. } => {
                     join(&inst.args)
@@ -365,6 +483,11 @@ fn warp_result(
         WarpOp::Vote if value == Divergence::Unknown => (Divergence::Unknown, Some(id)),
         WarpOp::Vote => (Divergence::WarpUniform, Some(id)),
     }
+}
+
+/// Whether the block is known to be a single warp.
+fn one_warp(geometry: Geometry) -> bool {
+    matches!(geometry, Geometry::Known(dims) if dims.iter().product::<u32>() <= WARP_SIZE)
 }
 
 /// The exact divergence of a thread-only value.

@@ -126,6 +126,20 @@ impl Intervals {
         reachable_from(&self.succs, from, None)
     }
 
+    /// Segments reachable from `from` without crossing a barrier or taking the edge `edge`.
+    pub fn reachable_without_edge(&self, from: usize, edge: (usize, usize)) -> Vec<bool> {
+        let mut seen = vec![false; self.succs.len()];
+        let mut stack = vec![from];
+        while let Some(s) = stack.pop() {
+            if seen[s] {
+                continue;
+            }
+            seen[s] = true;
+            stack.extend(self.succs[s].iter().copied().filter(|t| (s, *t) != edge));
+        }
+        seen
+    }
+
     /// The last segment of each block (the one that ends with its terminator).
     pub fn last_segment_of(&self, block: usize) -> Option<usize> {
         self.segments.iter().rposition(|s| s.block == block)

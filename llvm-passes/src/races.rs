@@ -388,6 +388,19 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                             }
                             break;
                         }
+                        Outcome::Conflict(_)
+                            if separated_by_uniform_branch(
+                                cx,
+                                input,
+                                &block_intervals,
+                                start,
+                                sa,
+                                sb,
+                            ) =>
+                        {
+                            decided.insert((i, j));
+                            break;
+                        }
                         Outcome::Conflict(witness) => {
                             decided.insert((i, j));
                             findings.push(report(
@@ -406,6 +419,52 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
         }
     }
     merge_repeats(findings)
+}
+
+/// Whether a uniform branch keeps two threads from being at segments `a` and `b` in one
+/// interval: every path from the interval's start to `a` leaves the branch by one edge, every path
+/// to `b` by another, and the branch is on no barrier-free cycle, so each thread takes it at most
+/// once per interval, and every thread the same way (`if i < n` around one access and a loop
+/// exit before the other: a thread that has entered the loop and one that has left it are in
+/// different intervals).
+fn separated_by_uniform_branch(
+    cx: &Context<'_>,
+    input: &RaceInput<'_>,
+    intervals: &Intervals,
+    start: usize,
+    a: usize,
+    b: usize,
+) -> bool {
+    let function = cx.function;
+    let origin = intervals.starts[start].segment;
+    let region = &intervals.regions[start];
+    let committed = |x: usize, edges: &[(usize, usize)]| -> Option<usize> {
+        edges
+            .iter()
+            .position(|edge| !intervals.reachable_without_edge(origin, *edge)[x])
+    };
+    (0..function.blocks.len()).any(|block| {
+        let Some(term) = function.terminator(block) else {
+            return false;
+        };
+        let term = function.inst(term);
+        let uniform = matches!(term.op, Op::CondBr | Op::Switch)
+            && term
+                .args
+                .first()
+                .is_some_and(|c| input.divergence.of(*c) == Divergence::Uniform);
+        let Some(branch) = intervals.last_segment_of(block) else {
+            return false;
+        };
+        if !uniform || !region[branch] || intervals.cyclic[branch] {
+            return false;
+        }
+        let mut targets = intervals.succs[branch].clone();
+        targets.sort_unstable();
+        targets.dedup();
+        let edges: Vec<(usize, usize)> = targets.iter().map(|t| (branch, *t)).collect();
+        matches!((committed(a, &edges), committed(b, &edges)), (Some(p), Some(q)) if p != q)
+    })
 }
 
 /// Races between the same two source positions (an unrolled loop makes many) are reported once,

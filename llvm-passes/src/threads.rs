@@ -271,10 +271,118 @@ impl<'a> ThreadValues<'a> {
                             && operands_ok(self)
                     }
                 },
+                Op::Phi(_) => self.phi_alias(id).is_some_and(
+                    |x| matches!(x, Val::Inst(i) if self.inst_evaluable(i, depth + 1)),
+                ),
                 _ => false,
             };
         self.evaluable.borrow_mut().insert(id, result);
         result
+    }
+
+    /// The thread-only value `x` a phi always equals: every incoming value is `x`, or a constant
+    /// `c` on an edge that only threads with `x == c` take (GVN rewrites `tid` as `0` under
+    /// `if tid == 0`, and the phi after it merges `[tid, 0]`).
+    fn phi_alias(&self, phi: InstId) -> Option<Val> {
+        let inst = self.function.inst(phi);
+        let Op::Phi(blocks) = &inst.op else {
+            return None;
+        };
+        let x = inst
+            .args
+            .iter()
+            .copied()
+            .find(|v| matches!(v, Val::Inst(_)))?;
+        let all = inst.args.iter().zip(blocks).all(|(v, from)| {
+            *v == x
+                || matches!(v, Val::Int { value, .. } if self.edge_implies_equal(*from, x, *value))
+        });
+        all.then_some(x)
+    }
+
+    /// Whether reaching the end of `block` implies `x == c`: a branch on `x == c` (or on a
+    /// conjunction of it, or the negation of a disjunction of `x != c`) leads to it, along a
+    /// chain of single-predecessor blocks.
+    fn edge_implies_equal(&self, block: BlockId, x: Val, c: i128) -> bool {
+        let mut at = block;
+        for _ in 0..64 {
+            let Some(&pred) = self
+                .function
+                .blocks
+                .get(at)
+                .and_then(|b| match b.preds.as_slice() {
+                    [only] => Some(only),
+                    _ => None,
+                })
+            else {
+                return false;
+            };
+            let Some(term) = self.function.blocks[pred].insts.last() else {
+                return false;
+            };
+            let term = self.function.inst(*term);
+            let succs = &self.function.blocks[pred].succs;
+            if matches!(term.op, Op::CondBr) && succs.len() == 2 && succs[0] != succs[1] {
+                let taken = succs[0] == at;
+                if self.condition_implies_equal(term.args[0], taken, x, c, 0) {
+                    return true;
+                }
+            }
+            at = pred;
+        }
+        false
+    }
+
+    /// Whether `condition` being `taken` implies `x == c`.
+    fn condition_implies_equal(
+        &self,
+        condition: Val,
+        taken: bool,
+        x: Val,
+        c: i128,
+        depth: usize,
+    ) -> bool {
+        let Val::Inst(id) = condition else {
+            return false;
+        };
+        if depth > 8 {
+            return false;
+        }
+        let inst = self.function.inst(id);
+        let constant = |v: &Val| matches!(v, Val::Int { value, .. } if *value == c);
+        match &inst.op {
+            Op::ICmp(pred) if inst.args.len() == 2 => {
+                let equal_test = match (pred, taken) {
+                    (Pred::Eq, true) | (Pred::Ne, false) => true,
+                    _ => false,
+                };
+                equal_test
+                    && ((inst.args[0] == x && constant(&inst.args[1]))
+                        || (inst.args[1] == x && constant(&inst.args[0])))
+            }
+            // `a and b` true: both true; `a or b` false: both false.
+            Op::Bin(BinOp::And) if taken => inst
+                .args
+                .iter()
+                .any(|a| self.condition_implies_equal(*a, true, x, c, depth + 1)),
+            Op::Bin(BinOp::Or { .. }) if !taken => inst
+                .args
+                .iter()
+                .any(|a| self.condition_implies_equal(*a, false, x, c, depth + 1)),
+            // `select a, b, false` is LLVM's `a && b`; `select a, true, b` its `a || b`.
+            Op::Select if taken && matches!(inst.args[2], Val::Int { value: 0, .. }) => inst.args
+                [..2]
+                .iter()
+                .any(|a| self.condition_implies_equal(*a, true, x, c, depth + 1)),
+            Op::Select
+                if !taken && matches!(inst.args[1], Val::Int { value, .. } if value != 0) =>
+            {
+                [inst.args[0], inst.args[2]]
+                    .iter()
+                    .any(|a| self.condition_implies_equal(*a, false, x, c, depth + 1))
+            }
+            _ => false,
+        }
     }
 
     /// The value for every thread (by linear id), zero-extended from its width.
@@ -304,6 +412,7 @@ impl<'a> ThreadValues<'a> {
         let m = mask(bits);
         let n = self.count;
         let result: Vec<u64> = match &inst.op {
+            Op::Phi(_) => return self.values(self.phi_alias(id)?),
             Op::Bin(op) => {
                 let a = self.operand(*inst.args.first()?)?;
                 let b = self.operand(*inst.args.get(1)?)?;

@@ -24,11 +24,19 @@ pub struct Pool {
 impl Default for Pool {
     fn default() -> Pool {
         Pool {
-            threads: std::thread::available_parallelism().map_or(2, |n| n.get().min(4)),
+            threads: std::env::var("LOOM_FUZZ_THREADS")
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or_else(|| {
+                    std::thread::available_parallelism().map_or(2, |n| n.get().min(4))
+                }),
             // A hang is an input that never ends; a big generated program under the sanitizer in
             // a debug build has taken 66 s.
             limit: Duration::from_secs(300),
-            max_failures: 5,
+            max_failures: std::env::var("LOOM_FUZZ_MAX_FAILURES")
+                .ok()
+                .and_then(|t| t.parse().ok())
+                .unwrap_or(5),
         }
     }
 }

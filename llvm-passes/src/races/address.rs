@@ -17,7 +17,7 @@
 use crate::cfg::Cfg;
 use crate::divergence::{Divergence, DivergenceInfo};
 use crate::intervals::Intervals;
-use crate::ir::{BinOp, CastOp, Function, GepIndex, InstId, Op, Pred, Ty, Val};
+use crate::ir::{BinOp, BlockId, CastOp, Function, GepIndex, InstId, Op, Pred, Ty, Val};
 use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::{Geometry, ThreadValues};
 use crate::Context;
@@ -557,6 +557,14 @@ impl Linearizer<'_> {
             if is_phi {
                 if let Some(induction) = induction(self.cx.function, self.cfg, id) {
                     let start = self.int(induction.start, true, depth + 1)?;
+                    if self.entered_afresh(id, def, target) {
+                        return Ok(start);
+                    }
+                    if let Some(instance) =
+                        self.barriered_counter(id, def, target, &induction, &start)
+                    {
+                        return instance;
+                    }
                     let key = VarKey::Iterations {
                         side: self.side,
                         phi: id,
@@ -749,6 +757,9 @@ impl Linearizer<'_> {
             return Err(self.cannot(phi, "is not computed where the analysis can follow it"));
         };
         let uniform = self.divergence.of(Val::Inst(phi)) == Divergence::Uniform;
+        if self.intervals.cyclic[def] && self.entered_afresh(phi, def, target) {
+            return Ok(Lin::default());
+        }
         if self.intervals.regions[self.start][def] && self.intervals.cyclic[def] {
             let key = VarKey::Iterations {
                 side: self.side,
@@ -778,6 +789,143 @@ impl Linearizer<'_> {
             }
         }
         Ok(lin)
+    }
+
+    /// Whether every instance of the loop counter `phi` (in segment `def`) that the access in
+    /// segment `target` sees was made in this interval by entering its loop from outside: the
+    /// loop's back edge crosses a barrier, so it is not taken within the interval, and the
+    /// barrier-free cycle `def` lies on is an enclosing loop's (which enters this loop afresh,
+    /// the counter at its start, on every trip).
+    fn entered_afresh(&self, phi: InstId, def: usize, target: usize) -> bool {
+        let region = &self.intervals.regions[self.start];
+        if !region[def] || !self.intervals.all_paths_pass(self.start, def, target) {
+            return false;
+        }
+        let function = self.cx.function;
+        let inst = function.inst(phi);
+        let (Op::Phi(blocks), Some(header)) = (&inst.op, inst.block) else {
+            return false;
+        };
+        blocks.iter().all(|&from| {
+            let back_edge = from < function.blocks.len()
+                && self.cfg.reachable[from]
+                && self.cfg.dominates(header, from);
+            !back_edge
+                || self
+                    .intervals
+                    .last_segment_of(from)
+                    .is_some_and(|latch| !region[latch])
+        })
+    }
+
+    /// The uniform counter `phi` of a loop with a barrier on every trip, seen in an interval
+    /// that an enclosing barrier-free loop makes cyclic (it can leave this loop and enter it
+    /// afresh without a barrier). Each thread sees either the instance the back edge made (one
+    /// step past the value before the interval) or a fresh one (the start); the loop's exits are
+    /// uniform, so both threads of a pair leave it, or stay in it, alike: a choice both share.
+    /// `None` when the counter is not of that kind.
+    fn barriered_counter(
+        &mut self,
+        phi: InstId,
+        def: usize,
+        target: usize,
+        induction: &Induction,
+        start: &Lin,
+    ) -> Option<Result<Lin, Failure>> {
+        let uniform = |d: Divergence| d == Divergence::Uniform;
+        if !uniform(self.divergence.of(Val::Inst(phi)))
+            || !uniform(self.divergence.control_of(phi))
+            || !self.intervals.all_paths_pass(self.start, def, target)
+        {
+            return None;
+        }
+        // The start must be the same value on every trip, for the back edge's instance to be
+        // counted from it.
+        let fixed = start.thread.is_empty()
+            && start.vars.iter().all(|(k, _)| {
+                matches!(
+                    k,
+                    VarKey::Shared {
+                        invariant: true,
+                        ..
+                    }
+                )
+            });
+        if !fixed {
+            return None;
+        }
+        let function = self.cx.function;
+        let inst = function.inst(phi);
+        let (Op::Phi(blocks), Some(header)) = (&inst.op, inst.block) else {
+            return None;
+        };
+        let latches: Vec<BlockId> = blocks
+            .iter()
+            .copied()
+            .filter(|&b| {
+                b < function.blocks.len() && self.cfg.reachable[b] && self.cfg.dominates(header, b)
+            })
+            .collect();
+        // Every trip crosses a barrier: no latch's back edge is reachable from the header
+        // without one.
+        let from_header = self.intervals.reachable(def);
+        if latches.is_empty()
+            || latches.iter().any(|&l| {
+                self.intervals
+                    .last_segment_of(l)
+                    .is_none_or(|segment| from_header[segment])
+            })
+        {
+            return None;
+        }
+        if !self.exits_uniform(header, &latches) {
+            return None;
+        }
+        Some(match self.choices.get(&phi) {
+            None => Err(Failure::Choice { phi, arity: 2 }),
+            Some(0) => Ok(start.clone()),
+            Some(_) => Ok(start
+                .clone()
+                .add(self.completed(phi, induction))
+                .add(Lin::constant(induction.step))),
+        })
+    }
+
+    /// Whether every branch that leaves the loop of `header` (closed by `latches`) is uniform.
+    fn exits_uniform(&self, header: BlockId, latches: &[BlockId]) -> bool {
+        let function = self.cx.function;
+        let n = function.blocks.len();
+        let mut preds = vec![Vec::new(); n];
+        for (b, succs) in self.cfg.succs.iter().enumerate() {
+            for &s in succs {
+                if s < n {
+                    preds[s].push(b);
+                }
+            }
+        }
+        let mut in_loop = vec![false; n];
+        in_loop[header] = true;
+        let mut stack = latches.to_vec();
+        while let Some(b) = stack.pop() {
+            if b >= n || in_loop[b] {
+                continue;
+            }
+            in_loop[b] = true;
+            stack.extend(preds[b].iter().copied());
+        }
+        (0..n).filter(|&b| in_loop[b]).all(|b| {
+            let leaves = self.cfg.succs[b].iter().any(|&s| s >= n || !in_loop[s]);
+            let Some(term) = function.terminator(b) else {
+                return true;
+            };
+            let term = function.inst(term);
+            !leaves
+                || !matches!(term.op, Op::CondBr | Op::Switch)
+                || term
+                    .args
+                    .first()
+                    .is_some_and(|c| self.divergence.of(*c) == Divergence::Uniform)
+        })
     }
 
     /// Whether a value is the same in the whole kernel: computed from parameters, block ids and
