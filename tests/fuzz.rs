@@ -203,8 +203,10 @@ fn report(
     for (n, failure) in failures.iter().enumerate() {
         message.push_str(failure);
         message.push('\n');
-        // Shrinking costs hundreds of compilations: only the first failure, in CI.
-        if n == 0 || std::env::var_os("LOOM_FUZZ_SAVE").is_some() {
+        // Shrinking costs hundreds of compilations: only the first failure, in CI, and none
+        // with LOOM_FUZZ_SHRINK=0.
+        let shrinking = std::env::var("LOOM_FUZZ_SHRINK").map_or(true, |v| v != "0");
+        if shrinking && (n == 0 || std::env::var_os("LOOM_FUZZ_SAVE").is_some()) {
             message.push_str(&shrink_and_save(failure));
             message.push('\n');
         }
@@ -320,13 +322,27 @@ fn shrink_generated(failure: &str) -> String {
         .unwrap_or(crash)
     };
     let shrunk = shrink::shrink(&program.source, same, 400);
+    let [first, second] = differential::block_sizes(seed);
+    // The file carries what the check ran with (block sizes, input seed), so that it fails the
+    // same way when `regressions::` runs it on its own.
     let text = format!(
-        "{shrunk}-- expected: compiles, ptxas accepts it, -O0 = -O3 and block sizes {:?} agree\n\
+        "{shrunk}--! block-sizes: {first} {second}\n--! input-seed: {seed}\n\
+         -- expected: compiles, ptxas accepts it, -O0 = -O3 and block sizes {first} and {second} agree\n\
          -- found by the generator (seed {seed}): {:?}: {}\n",
-        differential::block_sizes(seed),
         original.kind,
         original.message.lines().next().unwrap_or("")
     );
+    let reproduces = {
+        let text = text.clone();
+        let signature = original.signature();
+        pool::on_compiler_stack(
+            move || matches!(regression_check(&text), Some(Err(f)) if f.signature() == signature),
+        )
+        .unwrap_or(false)
+    };
+    if !reproduces {
+        return format!("shrunk, but the file does not fail the same way on its own:\n{text}");
+    }
     save("generated", &text)
 }
 
@@ -337,29 +353,10 @@ fn shrink_generated(failure: &str) -> String {
 /// `--! expect: no-crash` (compiles or gets diagnostics).
 fn regression(path: &PathBuf) -> Result<(), Failed> {
     let source = std::fs::read_to_string(support::repo_root().join(path))?;
-    if let Some(shape) = generator::parse_header(&source) {
-        let block_sizes = source
-            .lines()
-            .find_map(|l| l.strip_prefix("--! block-sizes:"))
-            .map(|rest| {
-                let sizes: Vec<u32> = rest
-                    .split_whitespace()
-                    .filter_map(|w| w.parse().ok())
-                    .collect();
-                [
-                    sizes.first().copied().unwrap_or(32),
-                    sizes.get(1).copied().unwrap_or(128),
-                ]
-            })
-            .unwrap_or([32, 128]);
-        let config = Config {
-            block_sizes,
-            ptxas: true,
-            input_seed: env_u64("LOOM_FUZZ_SEED", 0),
-            sanitize: true,
-        };
+    if generator::parse_header(&source).is_some() {
         let result = pool::on_compiler_stack(move || {
-            differential::check(&source, shape, &config)
+            regression_check(&source)
+                .unwrap_or(Ok(()))
                 .map_err(|f| format!("{:?}: {}", f.kind, f.message))
         })?;
         return result.map_err(Failed::from);
@@ -371,6 +368,35 @@ fn regression(path: &PathBuf) -> Result<(), Failed> {
         return result.map_err(Failed::from);
     }
     Err("a regression file starts with `--! differential: T L` or `--! expect: no-crash`".into())
+}
+
+/// The differential check of a generated regression file, with the block sizes of its
+/// `--! block-sizes: A B` (default 32 and 128) and the inputs of its `--! input-seed: N` (default
+/// 0); `None` if it is not one.
+fn regression_check(source: &str) -> Option<Result<(), Failure>> {
+    let shape = generator::parse_header(source)?;
+    let header = |key: &str| -> Vec<u64> {
+        source
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .map(|rest| {
+                rest.split_whitespace()
+                    .filter_map(|w| w.parse().ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let sizes = header("--! block-sizes:");
+    let config = Config {
+        block_sizes: [
+            sizes.first().map_or(32, |s| *s as u32),
+            sizes.get(1).map_or(128, |s| *s as u32),
+        ],
+        ptxas: true,
+        input_seed: header("--! input-seed:").first().copied().unwrap_or(0),
+        sanitize: true,
+    };
+    Some(differential::check(source, shape, &config))
 }
 
 // ----- the long campaign -----

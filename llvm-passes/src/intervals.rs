@@ -126,18 +126,31 @@ impl Intervals {
         reachable_from(&self.succs, from, None)
     }
 
-    /// Segments reachable from `from` without crossing a barrier or taking the edge `edge`.
-    pub fn reachable_without_edge(&self, from: usize, edge: (usize, usize)) -> Vec<bool> {
-        let mut seen = vec![false; self.succs.len()];
-        let mut stack = vec![from];
-        while let Some(s) = stack.pop() {
-            if seen[s] {
+    /// Segments reachable from `from` without crossing a barrier, on paths that do not leave
+    /// the segment `edge.0` by `edge` the first time they pass it (later passes may).
+    pub fn reachable_unless_first_leaving_by(
+        &self,
+        from: usize,
+        edge: (usize, usize),
+    ) -> Vec<bool> {
+        let (branch, forbidden) = edge;
+        let mut seen = vec![[false; 2]; self.succs.len()];
+        let mut reached = vec![false; self.succs.len()];
+        let mut stack = vec![(from, false)];
+        while let Some((s, passed)) = stack.pop() {
+            if seen[s][usize::from(passed)] {
                 continue;
             }
-            seen[s] = true;
-            stack.extend(self.succs[s].iter().copied().filter(|t| (s, *t) != edge));
+            seen[s][usize::from(passed)] = true;
+            reached[s] = true;
+            let first_pass = s == branch && !passed;
+            for &t in &self.succs[s] {
+                if !(first_pass && t == forbidden) {
+                    stack.push((t, passed || s == branch));
+                }
+            }
         }
-        seen
+        reached
     }
 
     /// The last segment of each block (the one that ends with its terminator).

@@ -218,6 +218,18 @@ fn is_pure(name: &str) -> bool {
         "llvm.cos.",
         "llvm.is.fpclass.",
         "llvm.expect.",
+        "llvm.fptoui.sat.",
+        "llvm.fptosi.sat.",
+        "llvm.scmp.",
+        "llvm.ucmp.",
+        "llvm.ldexp.",
+        "llvm.frexp.",
+        "llvm.tan.",
+        "llvm.lround.",
+        "llvm.llround.",
+        "llvm.lrint.",
+        "llvm.llrint.",
+        "llvm.canonicalize.",
     ];
     if GENERIC.iter().any(|p| name.starts_with(p)) {
         return true;

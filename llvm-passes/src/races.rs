@@ -422,11 +422,12 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
 }
 
 /// Whether a uniform branch keeps two threads from being at segments `a` and `b` in one
-/// interval: every path from the interval's start to `a` leaves the branch by one edge, every path
-/// to `b` by another, and the branch is on no barrier-free cycle, so each thread takes it at most
-/// once per interval, and every thread the same way (`if i < n` around one access and a loop
-/// exit before the other: a thread that has entered the loop and one that has left it are in
-/// different intervals).
+/// interval: every path from the interval's start to `a` leaves the branch by one edge the first
+/// time it passes it, every path to `b` by another. Both threads meet the branch's first
+/// instance after the barrier, where its condition is the same for every thread, so they leave
+/// it alike (`if c` with one access in each arm, or a loop entered before one access and skipped
+/// before the other: a thread that entered the loop and one that skipped it are in different
+/// intervals).
 fn separated_by_uniform_branch(
     cx: &Context<'_>,
     input: &RaceInput<'_>,
@@ -441,7 +442,7 @@ fn separated_by_uniform_branch(
     let committed = |x: usize, edges: &[(usize, usize)]| -> Option<usize> {
         edges
             .iter()
-            .position(|edge| !intervals.reachable_without_edge(origin, *edge)[x])
+            .position(|edge| !intervals.reachable_unless_first_leaving_by(origin, *edge)[x])
     };
     (0..function.blocks.len()).any(|block| {
         let Some(term) = function.terminator(block) else {
@@ -456,7 +457,7 @@ fn separated_by_uniform_branch(
         let Some(branch) = intervals.last_segment_of(block) else {
             return false;
         };
-        if !uniform || !region[branch] || intervals.cyclic[branch] {
+        if !uniform || !region[branch] {
             return false;
         }
         let mut targets = intervals.succs[branch].clone();

@@ -32,6 +32,13 @@ pub(super) fn literal_kind(e: &Expr) -> Option<LitKind> {
                 _ => Some(LitKind::Float),
             }
         }
+        // `select(c, 3, 5)` chooses between literals: its type comes from its context too.
+        ExprKind::Call { callee, args } if callee.name == "select" && args.len() == 3 => {
+            match (literal_kind(&args[1])?, literal_kind(&args[2])?) {
+                (LitKind::Int, LitKind::Int) => Some(LitKind::Int),
+                _ => Some(LitKind::Float),
+            }
+        }
         _ => None,
     }
 }

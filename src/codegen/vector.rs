@@ -37,6 +37,9 @@ use inkwell::IntPredicate;
 /// straight-line code instead of a loop.
 const UNROLL_SLOTS: u64 = 4;
 
+/// A vector assignment that reads its own target buffers at most this many elements per thread.
+const BUFFER_SLOTS: u64 = 64;
+
 /// What [`Body::prepare`] learnt about a vector expression.
 #[derive(Debug, Clone, Copy)]
 pub struct Shape<'ctx> {
@@ -910,11 +913,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         value: &Expr,
         span: Span,
     ) -> Result<()> {
-        let sweep = self.plan(shape, false, span)?;
+        // Every element is computed before any is stored, into slots of the thread's own: a
+        // compile-time length gives their number, unrolled however many there are (up to
+        // BUFFER_SLOTS per thread).
+        let buffered = Shape {
+            registers: true,
+            ..*shape
+        };
+        let block_size = u64::from(self.block_size(span)?);
+        let sweep = match shape.bound {
+            Some(bound) if bound.div_ceil(block_size) <= BUFFER_SLOTS => {
+                self.plan(&buffered, false, span)?
+            }
+            _ => self.plan(shape, false, span)?,
+        };
         let Sweep::Unrolled { slots } = sweep else {
             return Err(CodegenError::NeedsStaticLength {
                 what: "a vector assignment that reads its own target",
-                why: "it computes every element into registers before it writes any, and each thread's number of registers is fixed when the kernel is compiled",
+                why: "it computes every element into registers before it writes any, and each thread's number of registers is fixed when the kernel is compiled (at most 64 elements per thread)",
                 span,
             });
         };

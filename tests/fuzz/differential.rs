@@ -49,12 +49,19 @@ pub struct Failure {
 
 impl Failure {
     /// What a shrunk program must still show: the kind, and the first diagnostic code.
+    /// The kind and the diagnostic codes of a failure (in order, each once): a shrunk program
+    /// fails the same way when these are equal. Every code counts, not only the first: a
+    /// candidate that lost a `func` adds E0101 to the error it shares with the original.
     pub fn signature(&self) -> (Kind, Option<String>) {
-        let code = self
-            .message
-            .split_once("[E")
-            .map(|(_, rest)| format!("E{}", rest.chars().take(4).collect::<String>()));
-        (self.kind.clone(), code)
+        let mut codes: Vec<String> = Vec::new();
+        for (at, _) in self.message.match_indices("[E") {
+            let code: String = self.message[at + 1..].chars().take(5).collect();
+            if !codes.contains(&code) {
+                codes.push(code);
+            }
+        }
+        let codes = (!codes.is_empty()).then(|| codes.join(","));
+        (self.kind.clone(), codes)
     }
 }
 
@@ -123,7 +130,10 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
                 format!("the CPU backend cannot compile the IR: {e}"),
             )
         })?;
-        results.push(inputs.run(&program)?);
+        results.push(inputs.run(&program).map_err(|f| Failure {
+            kind: f.kind,
+            message: format!("block size {block_size}, {opt:?}: {}", f.message),
+        })?);
     }
     compare(shape.ty, &results[0], &results[1], 0.0).or_else(|e| {
         fail(

@@ -120,7 +120,6 @@ pub fn generate(seed: u64) -> Program {
         scopes: vec![Scope::default()],
         lines: Vec::new(),
         next: 0,
-        in_condition: false,
         scan: if rng_scan { "/:" } else { ":/" },
     };
     gen.items_and_kernel();
@@ -171,10 +170,6 @@ struct Gen {
     scopes: Vec<Scope>,
     lines: Vec<String>,
     next: usize,
-    /// Inside a branch condition: no reductions, and no variables (they may hold one). A branch
-    /// on a reduce's result around a barrier is rejected by the kernel verifier (E0850, an open
-    /// bug: docs/testing.md); `LOOM_FUZZ_OPEN_BUGS=1` lifts the restriction.
-    in_condition: bool,
     /// `/:` or `:/`.
     scan: &'static str,
 }
@@ -468,15 +463,9 @@ impl Gen {
                         format!("{name}[range({start}, {})]", start + len)
                     }
                 }
-                // Vector reads of `out` meet two open bugs (docs/testing.md): E0811 on a static
-                // length, and a missing barrier (E0851); `LOOM_FUZZ_OPEN_BUGS=1` allows them.
                 4 => {
                     let offset = self.rng.i32(-3..=3);
-                    let a = if open_bugs() {
-                        self.pick(&["x", "y", "out"])
-                    } else {
-                        self.pick(&["x", "y"])
-                    };
+                    let a = self.pick(&["x", "y", "out"]);
                     format!("{a}[[B, range({offset}, {})]]", len as i64 + offset as i64)
                 }
                 5 => {
@@ -491,8 +480,7 @@ impl Gen {
                         .replace("+ -", "- ")
                 }
                 7 => format!("({} /~ range(0, {len}))", self.t()),
-                _ if open_bugs() => format!("{}[B]", self.pick(&["x", "y", "out"])),
-                _ => format!("{}[B]", self.pick(&["x", "y"])),
+                _ => format!("{}[B]", self.pick(&["x", "y", "out"])),
             };
         }
         match self.rng.u32(0..14) {
@@ -568,11 +556,7 @@ impl Gen {
     fn uniform(&mut self, depth: u32) -> String {
         let len = self.len;
         if depth == 0 || self.chance(25) {
-            let mut scope = self.visible();
-            if self.in_condition {
-                scope.uniforms.clear();
-                scope.records.clear();
-            }
+            let scope = self.visible();
             return match self.rng.u32(0..10) {
                 0 => "s".to_string(),
                 1 if !scope.uniforms.is_empty() => scope.uniforms
@@ -612,7 +596,7 @@ impl Gen {
                 let b = self.uniform(depth - 1);
                 format!("({a} {op} {b})")
             }
-            3 | 4 if !self.in_condition => {
+            3 | 4 => {
                 let f = self.combiner();
                 let v = self.vector(depth - 1);
                 format!("({f} /. {v})")
@@ -651,24 +635,16 @@ impl Gen {
     }
 
     fn condition(&mut self, depth: u32) -> String {
-        let outer = self.in_condition;
-        self.in_condition = !open_bugs();
-        let condition = self.condition_inner(depth);
-        self.in_condition = outer;
-        condition
-    }
-
-    fn condition_inner(&mut self, depth: u32) -> String {
         let a = self.uniform(depth);
         let cmp = self.comparison();
         let b = self.uniform(depth);
         match self.rng.u32(0..6) {
             0 => {
-                let c = self.condition_inner(0);
+                let c = self.condition(0);
                 format!("({a} {cmp} {b} and {c})")
             }
             1 => {
-                let c = self.condition_inner(0);
+                let c = self.condition(0);
                 format!("({a} {cmp} {b} or not {c})")
             }
             _ => format!("({a} {cmp} {b})"),
@@ -896,11 +872,6 @@ impl Gen {
 fn is_literal(e: &str) -> bool {
     let e = e.trim_start_matches("(-");
     e.starts_with(|c: char| c.is_ascii_digit())
-}
-
-/// Generate the programs that meet the open bugs of docs/testing.md too.
-fn open_bugs() -> bool {
-    std::env::var_os("LOOM_FUZZ_OPEN_BUGS").is_some()
 }
 
 /// `-a`, except on a literal of an unsigned type (`-3` does not fit `UInt32`): `~a` there.
