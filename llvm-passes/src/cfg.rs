@@ -14,6 +14,9 @@ pub struct Cfg {
     ipdom: Vec<Option<BlockId>>,
     /// Reverse post-order of the reachable blocks.
     pub rpo: Vec<BlockId>,
+    /// Per block: when a depth-first walk of the dominator tree enters and leaves it, so that
+    /// dominance is two comparisons instead of a walk up a tree as deep as the kernel is long.
+    dom_span: Vec<Option<(u32, u32)>>,
 }
 
 impl Cfg {
@@ -62,12 +65,14 @@ impl Cfg {
         let rrpo = reverse_post_order(&rsuccs, exit);
         let mut ipdom = dominators(&rpreds, &rrpo, exit);
         ipdom.truncate(n + 1);
+        let dom_span = tree_spans(&idom);
         Cfg {
             succs,
             reachable,
             idom,
             ipdom,
             rpo,
+            dom_span,
         }
     }
 
@@ -95,15 +100,12 @@ impl Cfg {
 
     /// Whether `a` dominates `b` (both reachable).
     pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
-        let mut x = b;
-        loop {
-            if x == a {
-                return true;
-            }
-            match self.idom.get(x).copied().flatten() {
-                Some(p) if p != x => x = p,
-                _ => return false,
-            }
+        match (
+            self.dom_span.get(a).copied().flatten(),
+            self.dom_span.get(b).copied().flatten(),
+        ) {
+            (Some((a_in, a_out)), Some((b_in, b_out))) => a_in <= b_in && b_out <= a_out,
+            _ => false,
         }
     }
 
@@ -124,6 +126,41 @@ impl Cfg {
         }
         inside
     }
+}
+
+/// Entry and exit times of a depth-first walk of the tree `parent` describes (the root is its
+/// own parent; `None` for nodes outside the tree).
+fn tree_spans(parent: &[Option<usize>]) -> Vec<Option<(u32, u32)>> {
+    let n = parent.len();
+    let mut children = vec![Vec::new(); n];
+    let mut roots = Vec::new();
+    for (node, p) in parent.iter().enumerate() {
+        match p {
+            Some(p) if *p == node => roots.push(node),
+            Some(p) if *p < n => children[*p].push(node),
+            _ => {}
+        }
+    }
+    let mut spans = vec![None; n];
+    let mut clock = 0u32;
+    for root in roots {
+        // (node, whether its children have been pushed)
+        let mut stack = vec![(root, false)];
+        while let Some((node, expanded)) = stack.pop() {
+            if expanded {
+                if let Some((entry, _)) = spans[node] {
+                    spans[node] = Some((entry, clock));
+                }
+                clock += 1;
+                continue;
+            }
+            spans[node] = Some((clock, clock));
+            clock += 1;
+            stack.push((node, true));
+            stack.extend(children[node].iter().map(|c| (*c, false)));
+        }
+    }
+    spans
 }
 
 /// Reverse post-order of the nodes reachable from `root`.

@@ -135,6 +135,7 @@ fn analyse_with(
         controlled_by: vec![Vec::new(); n],
         branches: Vec::new(),
     };
+    let users = users_of(function);
     // Control-induced divergence, per instruction, found by the branches so far.
     let mut forced: Vec<(Divergence, Option<InstId>)> = vec![(Divergence::Uniform, None); n];
     let order = evaluation_order(function, cfg);
@@ -211,7 +212,7 @@ fn analyse_with(
             // exit hands out the value of a thread-dependent iteration. Inside the loop the
             // value is the same for the threads still running it; its uses outside differ
             // ("temporal divergence"), so the users are tainted, not the value.
-            for user in users_outside(function, &region) {
+            for user in users_outside(function, &users, &region) {
                 if one_value_on_every_edge(module, function, user, &region) {
                     continue;
                 }
@@ -346,22 +347,37 @@ fn same_value(
         .all(|(p, q)| same_value(module, function, region, *p, *q, depth + 1))
 }
 
-/// The instructions outside `region` that use a value defined inside it.
-fn users_outside(function: &Function, region: &[bool]) -> Vec<InstId> {
-    let inside = |v: &Val| match v {
-        Val::Inst(i) => function.insts[*i]
-            .block
-            .is_some_and(|b| region.get(b).copied().unwrap_or(false)),
-        _ => false,
-    };
-    (0..function.insts.len())
-        .filter(|u| {
-            let user = &function.insts[*u];
-            user.block
-                .is_some_and(|b| !region.get(b).copied().unwrap_or(false))
-                && user.args.iter().any(inside)
-        })
-        .collect()
+/// The instructions outside `region` that use a value defined inside it (`users`: each
+/// instruction's users). Only the region's own instructions are visited: a kernel with thousands
+/// of small divergent regions (one per once-per-block store) stays linear.
+fn users_outside(function: &Function, users: &[Vec<InstId>], region: &[bool]) -> Vec<InstId> {
+    let inside = |b: BlockId| region.get(b).copied().unwrap_or(false);
+    let mut found: Vec<InstId> = region
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| **r)
+        .flat_map(|(b, _)| function.blocks[b].insts.iter())
+        .flat_map(|def| users[*def].iter().copied())
+        .filter(|u| function.insts[*u].block.is_some_and(|b| !inside(b)))
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+/// Per instruction: the instructions that use it.
+fn users_of(function: &Function) -> Vec<Vec<InstId>> {
+    let mut users = vec![Vec::new(); function.insts.len()];
+    for (u, inst) in function.insts.iter().enumerate() {
+        for a in &inst.args {
+            if let Val::Inst(def) = a {
+                if let Some(list) = users.get_mut(*def) {
+                    list.push(u);
+                }
+            }
+        }
+    }
+    users
 }
 
 /// The divergence of one instruction from its operands.

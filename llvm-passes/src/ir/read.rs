@@ -144,8 +144,17 @@ impl FunctionReader<'_> {
                 loc: None,
             })
             .collect();
+        // Printing one instruction numbers the whole function (LLVM's SlotTracker), so printing
+        // each would take time quadratic in the function's length: the function is printed once
+        // and its instruction lines taken in order.
+        let mut lines = instruction_lines(function).into_iter();
+        let one_line_each = lines.len() == raw_insts.len();
         for (id, (inst, block)) in raw_insts.iter().enumerate() {
-            let read = self.read_inst(*inst, Some(*block));
+            let mut read = self.read_inst(*inst, Some(*block));
+            read.text = match lines.next() {
+                Some(line) if one_line_each => line,
+                _ => printed(*inst),
+            };
             self.out[id] = read;
         }
         for block in blocks.iter_mut() {
@@ -390,7 +399,12 @@ impl FunctionReader<'_> {
             args,
             ty,
             block,
-            text: printed(value),
+            // An instruction's text is filled in by the caller, from the printed function.
+            text: if block.is_some() {
+                String::new()
+            } else {
+                printed(value)
+            },
             loc: if block.is_some() {
                 debug_loc(LLVMInstructionGetDebugLoc(value))
             } else {
@@ -450,6 +464,38 @@ unsafe fn text(pointer: *const c_char, length: usize) -> String {
 }
 
 /// The instruction as LLVM prints it, without its metadata attachments.
+/// The text of each instruction of `function`, in order, as [`printed`] gives it: the lines of
+/// the printed function that hold an instruction (two spaces, then not `]`), a `switch`'s case
+/// lines joined to it.
+unsafe fn instruction_lines(function: LLVMValueRef) -> Vec<String> {
+    let pointer = LLVMPrintValueToString(function);
+    if pointer.is_null() {
+        return Vec::new();
+    }
+    let full = CStr::from_ptr(pointer).to_string_lossy().into_owned();
+    LLVMDisposeMessage(pointer);
+    let mut lines: Vec<String> = Vec::new();
+    for line in full.lines() {
+        let starts_instruction =
+            line.starts_with("  ") && !line.starts_with("   ") && !line[2..].starts_with(']');
+        if starts_instruction {
+            lines.push(line.trim().to_string());
+        } else if line.starts_with("   ") || line.starts_with("  ]") {
+            if let Some(last) = lines.last_mut() {
+                last.push(' ');
+                last.push_str(line.trim());
+            }
+        }
+    }
+    lines
+        .into_iter()
+        .map(|text| match text.find(", !") {
+            Some(at) => text[..at].to_string(),
+            None => text,
+        })
+        .collect()
+}
+
 unsafe fn printed(value: LLVMValueRef) -> String {
     let pointer = LLVMPrintValueToString(value);
     if pointer.is_null() {
