@@ -35,13 +35,17 @@ impl OptLevel {
     ///
     /// Every level, `O0` included, runs the always-inliner: `func`s are `alwaysinline` and code
     /// generation relies on them disappearing (element-level code has no calling convention of its
-    /// own on the GPU).
+    /// own on the GPU). From `O1` it runs first, before `default<On>`: LLVM's call-site splitting,
+    /// which runs before the inliner there, duplicates the instructions before a call it splits
+    /// into both predecessors, a barrier among them, so that each thread reached a different copy
+    /// (found by the fuzzer: E0850 on loomc's own output). Once the `func`s are inlined, no call
+    /// follows a barrier for it to split.
     pub fn pipeline(self) -> &'static str {
         match self {
             OptLevel::O0 => "default<O0>",
-            OptLevel::O1 => "default<O1>",
-            OptLevel::O2 => "default<O2>",
-            OptLevel::O3 => "default<O3>",
+            OptLevel::O1 => "always-inline,default<O1>",
+            OptLevel::O2 => "always-inline,default<O2>",
+            OptLevel::O3 => "always-inline,default<O3>",
         }
     }
 

@@ -296,8 +296,18 @@ impl<'a> ThreadValues<'a> {
         let all = inst.args.iter().zip(blocks).all(|(v, from)| {
             *v == x
                 || matches!(v, Val::Int { value, .. } if self.edge_implies_equal(*from, x, *value))
+                || self.same_in_every_thread(*v, x)
         });
         all.then_some(x)
+    }
+
+    /// Whether two thread-only values are equal in every thread (two reads of `tid.x` that GVN
+    /// merges with a phi).
+    fn same_in_every_thread(&self, a: Val, b: Val) -> bool {
+        match (self.values(a), self.values(b)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
     }
 
     /// Whether reaching the end of `block` implies `x == c`: a branch on `x == c` (or on a

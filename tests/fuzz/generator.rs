@@ -70,13 +70,27 @@ impl Ty {
 pub struct Shape {
     pub ty: Ty,
     pub len: usize,
+    /// A float program that sums (`sum`, `a + b`, a record's running sum) in a reduction or scan:
+    /// the block size decides how the elements are grouped, so rounding, and what a result fed
+    /// back into a loop amplifies, depends on it (docs/language.md). Its block sizes are run,
+    /// not compared; `-O0` and `-O3` at one block size still agree bit for bit.
+    pub block_size_dependent: bool,
 }
 
 pub const KERNEL: &str = "fuzz";
 
 /// The line every generated program starts with; the regression harness reads it back.
 pub fn header(shape: Shape) -> String {
-    format!("--! differential: {} {}", shape.ty.name(), shape.len)
+    let dependent = if shape.block_size_dependent {
+        " block-size-dependent"
+    } else {
+        ""
+    };
+    format!(
+        "--! differential: {} {}{dependent}",
+        shape.ty.name(),
+        shape.len
+    )
 }
 
 /// Reads `--! differential: T L` from a program's first lines.
@@ -86,7 +100,12 @@ pub fn parse_header(source: &str) -> Option<Shape> {
         let mut words = rest.split_whitespace();
         let ty = Ty::parse(words.next()?)?;
         let len = words.next()?.parse().ok()?;
-        Some(Shape { ty, len })
+        let block_size_dependent = words.next() == Some("block-size-dependent");
+        Some(Shape {
+            ty,
+            len,
+            block_size_dependent,
+        })
     })
 }
 
@@ -106,7 +125,6 @@ pub fn generate(seed: u64) -> Program {
     } else {
         rng.usize(1..=320)
     };
-    let shape = Shape { ty, len };
     let rng_scan = rng.bool();
     let mut gen = Gen {
         rng,
@@ -116,6 +134,7 @@ pub fn generate(seed: u64) -> Program {
         unary: Vec::new(),
         binary: Vec::new(),
         combiners: Vec::new(),
+        sums_floats: false,
         record: None,
         scopes: vec![Scope::default()],
         lines: Vec::new(),
@@ -123,6 +142,11 @@ pub fn generate(seed: u64) -> Program {
         scan: if rng_scan { "/:" } else { ":/" },
     };
     gen.items_and_kernel();
+    let shape = Shape {
+        ty,
+        len,
+        block_size_dependent: gen.sums_floats,
+    };
     let mut source = header(shape);
     source.push_str(&format!("\n-- generated from seed {seed}\n"));
     for item in &gen.items {
@@ -165,6 +189,8 @@ struct Gen {
     binary: Vec<String>,
     /// Associative functions `T, T -> T` for reduces and scans.
     combiners: Vec<String>,
+    /// Whether a reduction or scan sums floats (see [`Shape::block_size_dependent`]).
+    sums_floats: bool,
     /// The record type: (alias, maker `T, T -> R`, associative combiner `R, R -> R`).
     record: Option<(String, String, String)>,
     scopes: Vec<Scope>,
@@ -441,7 +467,11 @@ impl Gen {
     // ----- expressions in kernel code -----
 
     fn combiner(&mut self) -> String {
-        self.combiners[self.rng.usize(..self.combiners.len())].clone()
+        let f = self.combiners[self.rng.usize(..self.combiners.len())].clone();
+        if self.ty.is_float() && (f == "sum" || f.starts_with("add")) {
+            self.sums_floats = true;
+        }
+        f
     }
 
     /// A vector of `T` of length `L`.
@@ -722,6 +752,7 @@ impl Gen {
             }
             4 if self.record.is_some() => {
                 let (alias, make, combine) = self.record.clone().unwrap();
+                self.sums_floats |= self.ty.is_float();
                 let name = self.fresh("r");
                 let u = self.uniform(1);
                 let v = self.vector(2);

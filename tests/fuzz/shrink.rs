@@ -2,8 +2,16 @@
 //! as long as the program still fails the same way, until no single deletion keeps the failure.
 //! Comment lines and the `--!` header stay.
 
-/// Shrinks `source` while `still_fails` holds; `still_fails(source)` must hold on entry.
+use std::time::{Duration, Instant};
+
+/// How long shrinking one failure may take: a generated program's check runs it six times, and
+/// a campaign must spend its hour finding bugs, not polishing one.
+const TIME_LIMIT: Duration = Duration::from_secs(90);
+
+/// Shrinks `source` while `still_fails` holds; `still_fails(source)` must hold on entry. Stops
+/// after `max_tries` candidates or [`TIME_LIMIT`], with the smallest failing program so far.
 pub fn shrink(source: &str, still_fails: impl Fn(&str) -> bool, max_tries: usize) -> String {
+    let deadline = Instant::now() + TIME_LIMIT;
     let mut lines: Vec<String> = source.lines().map(str::to_string).collect();
     let mut tries = 0;
     loop {
@@ -18,7 +26,7 @@ pub fn shrink(source: &str, still_fails: impl Fn(&str) -> bool, max_tries: usize
             let mut candidate = lines.clone();
             candidate.drain(at..end);
             tries += 1;
-            if tries > max_tries {
+            if tries > max_tries || Instant::now() > deadline {
                 return lines.join("\n") + "\n";
             }
             if still_fails(&(candidate.join("\n") + "\n")) {
