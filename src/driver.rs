@@ -246,16 +246,7 @@ fn run_pipeline(
     if options.verify.enabled {
         let found = stop_on_error(
             printer
-                .quietly(|| {
-                    let promoted = target.with_private_scalars_promoted(&module)?;
-                    let subject = promoted.as_ref().unwrap_or(&module);
-                    Ok(crate::verify::verify_loom_module(
-                        subject,
-                        files,
-                        &options.verify,
-                    ))
-                })
-                .and_then(|found| found)
+                .quietly(|| crate::verify::verify_loom_module(&module, files, &options.verify))
                 .map_err(|d| vec![d]),
             diagnostics,
         )?;

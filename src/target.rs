@@ -169,29 +169,6 @@ impl NvptxTarget {
             })
     }
 
-    /// A copy of `module` with its private scalars promoted to registers (LLVM's `mem2reg`), or
-    /// `None` when no function keeps one in an `alloca`. The kernel verifier reads the copy: a
-    /// loop counter kept in private memory (every `-O0` kernel, and clang's `-O0` output) is a
-    /// value it cannot follow, so it could not tell that two threads index with the same `i`.
-    /// `mem2reg` moves no access to shared or global memory, which is all the verifier judges.
-    pub fn with_private_scalars_promoted<'ctx>(
-        &self,
-        module: &Module<'ctx>,
-    ) -> Result<Option<Module<'ctx>>, Diagnostic> {
-        let keeps_allocas = module.get_functions().any(|f| {
-            f.get_basic_block_iter().any(|b| {
-                b.get_instructions()
-                    .any(|i| i.get_opcode() == inkwell::values::InstructionOpcode::Alloca)
-            })
-        });
-        if !keeps_allocas {
-            return Ok(None);
-        }
-        let copy = module.clone();
-        self.run_pipeline(&copy, "mem2reg")?;
-        Ok(Some(copy))
-    }
-
     /// Links NVIDIA's libdevice into `module` when code generation declared one of its
     /// functions (`__nv_expf`, ...), from the bitcode at `path`. Everything libdevice brings is
     /// made internal, so that the optimiser keeps only what the kernels call; `__nvvm_reflect`

@@ -347,11 +347,10 @@ impl Sync {
     pub fn leave_loop(&mut self, before: SyncState) {
         let mut after = std::mem::take(&mut self.state);
         after.frames.pop();
-        let mut before = before;
-        before.frames.pop();
-        // The frames outside the loop saw the loop's accesses as they were recorded (in every
-        // open frame), on top of what they held before it; only their barrier flags need the
-        // zero-trip path.
+        // `before` was taken before the loop's own frame was pushed: its frames are the ones
+        // outside the loop. They saw the loop's accesses as they were recorded (in every open
+        // frame), on top of what they held before it; only their barrier flags need the
+        // zero-trip path (a barrier inside the loop may never run).
         let mut frames = after.frames.clone();
         for (frame, at_head) in frames.iter_mut().zip(&before.frames) {
             frame.barriered &= at_head.barriered;
