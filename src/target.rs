@@ -103,7 +103,10 @@ impl NvptxTarget {
             arch: arch.to_string(),
             known: arch::names().collect(),
         })?;
-        Target::initialize_nvptx(&InitializationConfig::default());
+        // LLVM's target registration writes process-wide tables and is not safe to run from two
+        // threads at once (the fuzz harness compiles on several): once per process.
+        static NVPTX_REGISTERED: std::sync::Once = std::sync::Once::new();
+        NVPTX_REGISTERED.call_once(|| Target::initialize_nvptx(&InitializationConfig::default()));
         let triple = TargetTriple::create(NVPTX_TRIPLE);
         let no_machine = |llvm_message: String| TargetError::NoTargetMachine {
             arch: arch.to_string(),

@@ -73,8 +73,26 @@ fn main() {
             let seed: u64 = one.parse().map_err(|_| "LOOM_FUZZ_ONE takes a seed")?;
             let program = generator::generate(seed);
             println!("{}", program.source);
-            check_generated(seed, &program.source, program.shape, true)
-                .map_err(|f| Failed::from(format!("{:?}: {}", f.kind, f.message)))
+            // LOOM_FUZZ_REPEAT=N checks it N times in this process and prints each outcome: a
+            // failure that comes and goes is itself a bug (state kept between compilations).
+            let repeat = env_u64("LOOM_FUZZ_REPEAT", 1).max(1);
+            let mut outcomes = std::collections::BTreeMap::new();
+            let mut last = Ok(());
+            for _ in 0..repeat {
+                last = check_generated(seed, &program.source, program.shape, true)
+                    .map_err(|f| format!("{:?}: {}", f.kind, f.message));
+                let key = match &last {
+                    Ok(()) => "ok".to_string(),
+                    Err(e) => e.lines().next().unwrap_or("").to_string(),
+                };
+                *outcomes.entry(key).or_insert(0usize) += 1;
+            }
+            if repeat > 1 {
+                for (outcome, count) in &outcomes {
+                    println!("{count} x {outcome}");
+                }
+            }
+            last.map_err(Failed::from)
         }));
     }
     for path in support::files_with_extension("tests/regressions", "loom") {

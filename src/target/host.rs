@@ -144,7 +144,13 @@ impl HostProgram {
     /// Compiles NVPTX-targeted LLVM IR (as `loomc --emit=llvm` prints it, or from another front
     /// end) for the host.
     pub fn compile(nvptx_ir: &str, options: &HostOptions) -> Result<HostProgram, HostError> {
-        Target::initialize_native(&InitializationConfig::default()).map_err(HostError::Llvm)?;
+        // Process-wide, and not safe from two threads at once (see `NvptxTarget::new`).
+        static NATIVE_REGISTERED: std::sync::OnceLock<Result<(), String>> =
+            std::sync::OnceLock::new();
+        NATIVE_REGISTERED
+            .get_or_init(|| Target::initialize_native(&InitializationConfig::default()))
+            .clone()
+            .map_err(HostError::Llvm)?;
         let context = Box::new(Context::create());
         // SAFETY: the context is boxed (its address never changes) and is dropped after every
         // value made from it: the module and engine are fields of the same struct, declared

@@ -180,7 +180,9 @@ fn compile(
     };
     let mut files = SourceFiles::default();
     let compilation = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        driver::compile(&mut files, "generated.loom", source, &options)
+        crate::pool::one_compilation_at_a_time(|| {
+            driver::compile(&mut files, "generated.loom", source, &options)
+        })
     }))
     .or_else(|panic| {
         fail(
