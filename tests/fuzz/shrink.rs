@@ -18,7 +18,10 @@ pub fn shrink(source: &str, still_fails: impl Fn(&str) -> bool, max_tries: usize
         let mut progress = false;
         let mut at = 0;
         while at < lines.len() {
-            if lines[at].trim_start().starts_with("--") || lines[at].trim().is_empty() {
+            if lines[at].trim_start().starts_with("--")
+                || lines[at].trim().is_empty()
+                || is_loop_step(&lines[at])
+            {
                 at += 1;
                 continue;
             }
@@ -40,6 +43,15 @@ pub fn shrink(source: &str, still_fails: impl Fn(&str) -> bool, max_tries: usize
             return lines.join("\n") + "\n";
         }
     }
+}
+
+/// `k <- k + 1`: the step of a generated `while` loop. Without it the loop never ends, and the
+/// CPU backend cannot be stopped (the campaign once hung shrinking such a candidate).
+fn is_loop_step(line: &str) -> bool {
+    let Some((name, value)) = line.trim().split_once(" <- ") else {
+        return false;
+    };
+    value == format!("{name} + 1")
 }
 
 /// The end (exclusive) of the line at `at` and every line after it indented further.
