@@ -219,6 +219,8 @@ fn report(
     }
     let mut message = format!("{} of {ran} inputs failed:\n", failures.len());
     for (n, failure) in failures.iter().enumerate() {
+        // Printed before shrinking, which may take long: the seed is on record whatever happens.
+        println!("failure: {failure}");
         message.push_str(failure);
         message.push('\n');
         // Shrinking costs hundreds of compilations: only the first failure, in CI, and none
