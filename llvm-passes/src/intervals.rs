@@ -153,6 +153,16 @@ impl Intervals {
         reached
     }
 
+    /// Segments reachable from `from` without crossing a barrier or entering `avoid`.
+    pub fn reachable_avoiding(&self, from: usize, avoid: usize) -> Vec<bool> {
+        reachable_from(&self.succs, from, Some(avoid))
+    }
+
+    /// The first segment of a block (the one that starts with its first instruction).
+    pub fn first_segment_of(&self, block: usize) -> Option<usize> {
+        self.segments.iter().position(|s| s.block == block)
+    }
+
     /// The last segment of each block (the one that ends with its terminator).
     pub fn last_segment_of(&self, block: usize) -> Option<usize> {
         self.segments.iter().rposition(|s| s.block == block)

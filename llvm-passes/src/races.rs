@@ -213,11 +213,26 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
 
     // Where threads of a block can part ways: the segments that end in a branch that is not
     // uniform. Everywhere else all threads go the same way.
-    let parting: Vec<usize> = input
+    // Each with what threads that part there reach before they meet again at the branch's
+    // immediate post-dominator: past it, they take the uniform branches that follow together
+    // again (at their first passes), so two accesses both past it are not reached by threads
+    // that parted here.
+    let parting: Vec<(usize, Vec<bool>)> = input
         .divergence
         .branches
         .iter()
-        .filter_map(|b| block_intervals.last_segment_of(b.block))
+        .filter_map(|b| {
+            let segment = block_intervals.last_segment_of(b.block)?;
+            let apart = match input
+                .cfg
+                .ipdom(b.block)
+                .and_then(|join| block_intervals.first_segment_of(join))
+            {
+                Some(join) => block_intervals.reachable_avoiding(segment, join),
+                None => block_intervals.reachable(segment),
+            };
+            Some((segment, apart))
+        })
         .collect();
     // Barrier-free reachability from the segments that matter: those of accesses and those
     // where threads can part.
@@ -225,7 +240,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     for segment in found
         .iter()
         .filter_map(|a| block_intervals.segment_of.get(a.inst).copied().flatten())
-        .chain(parting.iter().copied())
+        .chain(parting.iter().map(|(segment, _)| *segment))
     {
         reach
             .entry(segment)
@@ -265,9 +280,9 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                 };
                 let together = reaches(sa, sb)
                     || reaches(sb, sa)
-                    || parting
-                        .iter()
-                        .any(|d| region[*d] && reaches(*d, sa) && reaches(*d, sb));
+                    || parting.iter().any(|(d, apart)| {
+                        region[*d] && reaches(*d, sa) && reaches(*d, sb) && (apart[sa] || apart[sb])
+                    });
                 if !together {
                     continue;
                 }

@@ -1,0 +1,44 @@
+; Benign: `if (tid < 16) out[tid] = 1;` (the threads part and meet again), then
+; `if (n > 0 || m > 0) v = s[0]; else if (tid == 0) s[0] = 2;` with no barrier. Past the point
+; where they meet again, every thread takes the two uniform branches the same way, so no thread
+; reads s[0] while another writes it, although no single branch separates the two accesses (the
+; read is reached through either side of `n > 0`). No finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@s = internal addrspace(3) global [4 x i32] undef, align 4
+
+define void @k(i32 %n, i32 %m, ptr addrspace(1) noalias %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %low = icmp ult i32 %t, 16
+  br i1 %low, label %mark, label %marked
+mark:
+  %p = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %t
+  store i32 1, ptr addrspace(1) %p, align 4
+  br label %marked
+marked:
+  %first.test = icmp sgt i32 %n, 0
+  br i1 %first.test, label %read, label %second
+second:
+  %second.test = icmp sgt i32 %m, 0
+  br i1 %second.test, label %read, label %other
+read:
+  %v = load i32, ptr addrspace(3) @s, align 4
+  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %t
+  store i32 %v, ptr addrspace(1) %q, align 4
+  br label %end
+other:
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %write, label %end
+write:
+  store i32 2, ptr addrspace(3) @s, align 4
+  br label %end
+end:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 128}
