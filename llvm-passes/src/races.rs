@@ -290,7 +290,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                     continue;
                 }
                 // Distinct objects never overlap (distinct parameters are assumed not to: LOOM
-                // marks them `noalias`).
+                // forbids overlapping arrays).
                 if let (Space::Known(p), Space::Known(q)) = (a.space, b.space) {
                     if p != q {
                         continue;

@@ -3,7 +3,8 @@
 //! Calling convention (what a host passes, in order): one PTX parameter per LOOM parameter, in
 //! declaration order. Scalars by value (`Int32`/`UInt32` as 32-bit, `Int64`/`UInt64` as 64-bit
 //! integers, `Float32`/`Float64`, `Bool` as one byte: non-zero is true); arrays as a 64-bit
-//! pointer to global memory (`ptr addrspace(1)`, marked `noalias`: arrays never overlap), elements
+//! pointer to global memory (`ptr addrspace(1)`; arrays never overlap, and the ones the kernel
+//! only reads are marked `noalias`), elements
 //! contiguous and row-major. Array dimensions are not passed: the kernel computes them from their
 //! expressions (literals, `BLOCKSIZE`, `BLOCKS`, `THREADS`, scalar parameters). The launch must
 //! use exactly `BLOCKSIZE` threads per block (`.reqntid`) and any number of blocks (`BLOCKS`).
@@ -63,11 +64,18 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             .cx
             .context
             .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
+        // `noalias` only on the arrays the kernel never writes. On a written array it would let
+        // LLVM assume that no one else changes the array during the kernel, so that a barrier
+        // (a call that is never given the array) cannot order another thread's write before this
+        // thread's read: LLVM kept a value read in one iteration of a loop for the next, where
+        // another thread had overwritten it (found by the fuzzer, -O3 only). Read-only arrays
+        // keep it: nobody writes them, and their loads may use the non-coherent cache.
+        let written = super::stmt::arrays_written(self.cx.checked, &self.decl.body);
         for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
             if let Some(value) = function.get_nth_param(i as u32) {
                 value.set_name(&param.name.name);
             }
-            if matches!(ty, Ty::Array { .. }) {
+            if matches!(ty, Ty::Array { .. }) && !written.contains(&param.name.name) {
                 function.add_attribute(AttributeLoc::Param(i as u32), noalias);
             }
         }
