@@ -47,6 +47,13 @@ pub struct Failure {
     pub message: String,
 }
 
+impl Kind {
+    /// Two runs of one program disagreed.
+    pub fn is_mismatch(&self) -> bool {
+        matches!(self, Kind::OptMismatch | Kind::BlockSizeMismatch)
+    }
+}
+
 impl Failure {
     /// What a shrunk program must still show: the kind, and the first diagnostic code.
     /// The kind and the diagnostic codes of a failure (in order, each once): a shrunk program
