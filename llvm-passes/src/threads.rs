@@ -362,10 +362,7 @@ impl<'a> ThreadValues<'a> {
         let constant = |v: &Val| matches!(v, Val::Int { value, .. } if *value == c);
         match &inst.op {
             Op::ICmp(pred) if inst.args.len() == 2 => {
-                let equal_test = match (pred, taken) {
-                    (Pred::Eq, true) | (Pred::Ne, false) => true,
-                    _ => false,
-                };
+                let equal_test = matches!((pred, taken), (Pred::Eq, true) | (Pred::Ne, false));
                 equal_test
                     && ((inst.args[0] == x && constant(&inst.args[1]))
                         || (inst.args[1] == x && constant(&inst.args[0])))
