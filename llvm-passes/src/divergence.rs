@@ -11,7 +11,7 @@
 //! same within each warp, `tid.x & 1` is divergent.
 
 use crate::cfg::Cfg;
-use crate::ir::{BlockId, CastOp, Function, InstId, Module, Op, Val};
+use crate::ir::{BlockId, CastOp, Function, InstId, Module, Op, Ty, Val};
 use crate::nvvm::{self, Intrinsic, Sreg, WarpOp};
 use crate::threads::{Geometry, ThreadValues, WARP_SIZE};
 use std::collections::HashSet;
@@ -136,6 +136,7 @@ fn analyse_with(
         branches: Vec::new(),
     };
     let users = users_of(function);
+    let unwritten = unwritten_arguments(module, function);
     // Control-induced divergence, per instruction, found by the branches so far.
     let mut forced: Vec<(Divergence, Option<InstId>)> = vec![(Divergence::Uniform, None); n];
     let order = evaluation_order(function, cfg);
@@ -202,7 +203,7 @@ fn analyse_with(
             for b in joins(cfg, block, &region, join) {
                 for &id in &function.blocks[b].insts {
                     if matches!(function.inst(id).op, Op::Phi(_))
-                        && !one_value_on_every_edge(module, function, id, &region)
+                        && !one_value_on_every_edge(module, function, id, &region, &unwritten)
                     {
                         grew |= taint(id, &mut forced);
                     }
@@ -213,7 +214,7 @@ fn analyse_with(
             // value is the same for the threads still running it; its uses outside differ
             // ("temporal divergence"), so the users are tainted, not the value.
             for user in users_outside(function, &users, &region) {
-                if one_value_on_every_edge(module, function, user, &region) {
+                if one_value_on_every_edge(module, function, user, &region, &unwritten) {
                     continue;
                 }
                 grew |= taint(user, &mut forced);
@@ -285,6 +286,7 @@ fn one_value_on_every_edge(
     function: &Function,
     phi: InstId,
     region: &[bool],
+    unwritten: &[bool],
 ) -> bool {
     let inst = function.inst(phi);
     if !matches!(inst.op, Op::Phi(_)) {
@@ -292,16 +294,19 @@ fn one_value_on_every_edge(
     }
     let args = &inst.args;
     args.iter()
-        .all(|a| same_value(module, function, region, args[0], *a, 0))
+        .all(|a| same_value(module, function, region, unwritten, args[0], *a, 0))
 }
 
 /// Whether `a` and `b` compute the same value in any one thread: one value from outside
 /// `region`, or the same pure operation (arithmetic, casts, address arithmetic, special-register
-/// reads) of such values. Loads never are: memory may change between the two.
+/// reads) of such values, or a load of the same address in an argument's array that nothing in
+/// the function writes (`unwritten`, per argument: GVN loads `x[B]` again on one side of a
+/// branch). Other loads never are: memory may change between the two.
 fn same_value(
     module: &Module,
     function: &Function,
     region: &[bool],
+    unwritten: &[bool],
     a: Val,
     b: Val,
     depth: usize,
@@ -325,6 +330,9 @@ fn same_value(
     let pure = match &x.op {
         Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_) | Op::Gep(_) => true,
         Op::ExtractValue(_) => true,
+        Op::Load { atomic: false, .. } => {
+            pointer_root(function, x.args[0]).is_some_and(|i| unwritten.get(i) == Some(&true))
+        }
         Op::Call(callee) => matches!(
             module.callee_name(*callee).map(nvvm::classify),
             Some(
@@ -344,7 +352,84 @@ fn same_value(
         .args
         .iter()
         .zip(&y.args)
-        .all(|(p, q)| same_value(module, function, region, *p, *q, depth + 1))
+        .all(|(p, q)| same_value(module, function, region, unwritten, *p, *q, depth + 1))
+}
+
+/// The argument a pointer is derived from by address arithmetic and casts, if any.
+fn pointer_root(function: &Function, pointer: Val) -> Option<usize> {
+    let mut value = pointer;
+    for _ in 0..64 {
+        match value {
+            Val::Arg(i) => return Some(i),
+            Val::Inst(id) => {
+                let inst = function.inst(id);
+                match inst.op {
+                    Op::Gep(_) | Op::Cast(CastOp::BitCast | CastOp::AddrSpaceCast) => {
+                        value = *inst.args.first()?;
+                    }
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Per argument: whether nothing in the function writes through a pointer derived from it. All
+/// false when something writes through a pointer of unknown origin, or calls what may.
+fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
+    let mut unwritten = vec![true; function.args.len()];
+    let write = |pointer: Val, unwritten: &mut Vec<bool>| match pointer_root(function, pointer) {
+        Some(i) => {
+            if let Some(u) = unwritten.get_mut(i) {
+                *u = false;
+            }
+        }
+        None if matches!(pointer, Val::Global(_)) => {}
+        None => unwritten.iter_mut().for_each(|u| *u = false),
+    };
+    for inst in &function.insts {
+        match &inst.op {
+            Op::Store { .. } => write(inst.args[1], &mut unwritten),
+            Op::AtomicRmw { .. } | Op::CmpXchg { .. } => write(inst.args[0], &mut unwritten),
+            Op::Call(callee) => match module.callee_name(*callee).map(nvvm::classify) {
+                Some(
+                    Intrinsic::Pure
+                    | Intrinsic::Sreg(_)
+                    | Intrinsic::Barrier(_)
+                    | Intrinsic::WarpSync
+                    | Intrinsic::Warp(_)
+                    | Intrinsic::NoEffect
+                    | Intrinsic::Load,
+                ) => {}
+                Some(Intrinsic::MemTransfer { .. }) => {
+                    if let Some(dest) = inst.args.first() {
+                        write(*dest, &mut unwritten);
+                    }
+                }
+                _ => {
+                    // What an unknown call may write: the pointers it is given (an argument's
+                    // own pointer, or one computed from something).
+                    for a in &inst.args {
+                        let pointer = match a {
+                            Val::Arg(i) => function
+                                .args
+                                .get(*i)
+                                .is_some_and(|p| matches!(p.ty, Ty::Ptr(_))),
+                            Val::Inst(i) => matches!(function.inst(*i).ty, Ty::Ptr(_)),
+                            _ => false,
+                        };
+                        if pointer {
+                            write(*a, &mut unwritten);
+                        }
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+    unwritten
 }
 
 /// The instructions outside `region` that use a value defined inside it (`users`: each
