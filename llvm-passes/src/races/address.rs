@@ -801,20 +801,13 @@ impl Linearizer<'_> {
         if !region[def] || !self.intervals.all_paths_pass(self.start, def, target) {
             return false;
         }
-        let function = self.cx.function;
-        let inst = function.inst(phi);
-        let (Op::Phi(blocks), Some(header)) = (&inst.op, inst.block) else {
+        let Some((_, latches)) = loop_latches(self.cx.function, self.cfg, phi) else {
             return false;
         };
-        blocks.iter().all(|&from| {
-            let back_edge = from < function.blocks.len()
-                && self.cfg.reachable[from]
-                && self.cfg.dominates(header, from);
-            !back_edge
-                || self
-                    .intervals
-                    .last_segment_of(from)
-                    .is_some_and(|latch| !region[latch])
+        latches.iter().all(|&latch| {
+            self.intervals
+                .last_segment_of(latch)
+                .is_some_and(|segment| !region[segment])
         })
     }
 
@@ -854,18 +847,7 @@ impl Linearizer<'_> {
         if !fixed {
             return None;
         }
-        let function = self.cx.function;
-        let inst = function.inst(phi);
-        let (Op::Phi(blocks), Some(header)) = (&inst.op, inst.block) else {
-            return None;
-        };
-        let latches: Vec<BlockId> = blocks
-            .iter()
-            .copied()
-            .filter(|&b| {
-                b < function.blocks.len() && self.cfg.reachable[b] && self.cfg.dominates(header, b)
-            })
-            .collect();
+        let (header, latches) = loop_latches(self.cx.function, self.cfg, phi)?;
         // Every trip crosses a barrier: no latch's back edge is reachable from the header
         // without one.
         let from_header = self.intervals.reachable(def);
@@ -895,14 +877,6 @@ impl Linearizer<'_> {
     fn exits_uniform(&self, header: BlockId, latches: &[BlockId]) -> bool {
         let function = self.cx.function;
         let n = function.blocks.len();
-        let mut preds = vec![Vec::new(); n];
-        for (b, succs) in self.cfg.succs.iter().enumerate() {
-            for &s in succs {
-                if s < n {
-                    preds[s].push(b);
-                }
-            }
-        }
         let mut in_loop = vec![false; n];
         in_loop[header] = true;
         let mut stack = latches.to_vec();
@@ -911,7 +885,7 @@ impl Linearizer<'_> {
                 continue;
             }
             in_loop[b] = true;
-            stack.extend(preds[b].iter().copied());
+            stack.extend(function.blocks[b].preds.iter().copied());
         }
         (0..n).filter(|&b| in_loop[b]).all(|b| {
             let leaves = self.cfg.succs[b].iter().any(|&s| s >= n || !in_loop[s]);
@@ -981,6 +955,25 @@ pub struct Induction {
     pub next: Val,
 }
 
+/// Whether the edge from `from` into the loop header `header` closes the loop.
+fn is_back_edge(function: &Function, cfg: &Cfg, header: BlockId, from: BlockId) -> bool {
+    from < function.blocks.len() && cfg.reachable[from] && cfg.dominates(header, from)
+}
+
+/// The header of the loop `phi` heads and the blocks its back edges come from.
+fn loop_latches(function: &Function, cfg: &Cfg, phi: InstId) -> Option<(BlockId, Vec<BlockId>)> {
+    let inst = function.inst(phi);
+    let (Op::Phi(blocks), Some(header)) = (&inst.op, inst.block) else {
+        return None;
+    };
+    let latches = blocks
+        .iter()
+        .copied()
+        .filter(|&from| is_back_edge(function, cfg, header, from))
+        .collect();
+    Some((header, latches))
+}
+
 pub fn induction(function: &Function, cfg: &Cfg, phi: InstId) -> Option<Induction> {
     let inst = function.inst(phi);
     let Op::Phi(blocks) = &inst.op else {
@@ -990,8 +983,7 @@ pub fn induction(function: &Function, cfg: &Cfg, phi: InstId) -> Option<Inductio
     let mut start = None;
     let mut next = None;
     for (value, from) in inst.args.iter().zip(blocks) {
-        let back_edge =
-            *from < function.blocks.len() && cfg.reachable[*from] && cfg.dominates(header, *from);
+        let back_edge = is_back_edge(function, cfg, header, *from);
         let slot = if back_edge { &mut next } else { &mut start };
         match slot {
             None => *slot = Some(*value),
