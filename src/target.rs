@@ -1,5 +1,6 @@
 //! The NVPTX target: target machine for `--arch`, LLVM's optimiser at `-O`, PTX emission.
 
+mod annotation_cache;
 mod arch;
 mod error;
 pub mod host;
@@ -161,15 +162,16 @@ impl NvptxTarget {
 
     /// Runs a new-pass-manager `pipeline` (`default<O3>`, or `--passes`) over the module.
     pub fn run_pipeline(&self, module: &Module<'_>, pipeline: &str) -> Result<(), Diagnostic> {
-        module
-            .run_passes(pipeline, &self.machine, PassBuilderOptions::create())
-            .map_err(|e| {
-                TargetError::OptimiserFailed {
-                    pipeline: pipeline.to_string(),
-                    llvm_message: e.to_string(),
-                }
-                .into()
-            })
+        annotation_cache::forget(module);
+        let result = module.run_passes(pipeline, &self.machine, PassBuilderOptions::create());
+        annotation_cache::forget(module);
+        result.map_err(|e| {
+            TargetError::OptimiserFailed {
+                pipeline: pipeline.to_string(),
+                llvm_message: e.to_string(),
+            }
+            .into()
+        })
     }
 
     /// Links NVIDIA's libdevice into `module` when code generation declared one of its
@@ -233,14 +235,17 @@ impl NvptxTarget {
 
     /// PTX text for the module.
     pub fn emit_ptx(&self, module: &Module<'_>) -> Result<String, Diagnostic> {
+        // The PTX printer reads the annotations through the same cache (`annotation_cache`).
+        annotation_cache::forget(module);
         let buffer = self
             .machine
-            .write_to_memory_buffer(module, FileType::Assembly)
-            .map_err(|e| {
-                Diagnostic::from(TargetError::EmissionFailed {
-                    llvm_message: e.to_string(),
-                })
-            })?;
+            .write_to_memory_buffer(module, FileType::Assembly);
+        annotation_cache::forget(module);
+        let buffer = buffer.map_err(|e| {
+            Diagnostic::from(TargetError::EmissionFailed {
+                llvm_message: e.to_string(),
+            })
+        })?;
         Ok(String::from_utf8_lossy(buffer.as_slice()).into_owned())
     }
 }
@@ -347,6 +352,50 @@ mod tests {
             target.optimise(&module, opt).unwrap();
             module.verify().unwrap();
             assert!(target.emit_ptx(&module).unwrap().contains(".entry k"));
+        }
+    }
+
+    /// A kernel that reads `tid.x`, for `maxntid` threads per block.
+    fn kernel_for_block_size(context: &Context, maxntid: u32) -> Module<'_> {
+        let ir = format!(
+            r#"target triple = "nvptx64-nvidia-cuda"
+define void @k(ptr addrspace(1) %p) {{
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %slot = getelementptr inbounds i32, ptr addrspace(1) %p, i32 %t
+  store i32 %t, ptr addrspace(1) %slot
+  ret void
+}}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+!nvvm.annotations = !{{!0, !1}}
+!0 = !{{ptr @k, !"kernel", i32 1}}
+!1 = !{{ptr @k, !"maxntidx", i32 {maxntid}}}
+"#
+        );
+        let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(
+            ir.as_bytes(),
+            "k.ll",
+        );
+        context.create_module_from_ir(buffer).unwrap()
+    }
+
+    /// Modules made one after another often take the addresses of freed ones; each must be
+    /// optimised for its own block size, not one that LLVM's annotation cache remembers from a
+    /// freed module (`annotation_cache`). Without the cache cleared, the second module of a
+    /// round got the first's `range(i32 0, 32)`.
+    #[test]
+    fn each_module_gets_its_own_block_size() {
+        let target = NvptxTarget::new("sm_80", OptLevel::O1).unwrap();
+        for round in 0..100 {
+            for maxntid in [32, 1024] {
+                let context = Context::create();
+                let module = kernel_for_block_size(&context, maxntid);
+                target.run_pipeline(&module, "default<O1>").unwrap();
+                let ir = module.print_to_string().to_string();
+                assert!(
+                    ir.contains(&format!("range(i32 0, {maxntid})")),
+                    "round {round}, maxntidx {maxntid}:\n{ir}"
+                );
+            }
         }
     }
 

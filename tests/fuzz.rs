@@ -256,10 +256,10 @@ fn check_generated(
     )
 }
 
-/// A failure of a kind the open bugs of docs/testing.md give: kernel-verifier findings, sanitizer
-/// findings, and E0811 on a static length.
+/// A failure of a kind the open bugs of docs/testing.md give: kernel-verifier findings and E0811
+/// on a static length.
 fn open_bug(failure: &Failure) -> bool {
-    matches!(failure.kind, Kind::Verifier | Kind::Sanitizer)
+    matches!(failure.kind, Kind::Verifier)
         || failure.signature() == (Kind::Rejected, Some("E0811".to_string()))
 }
 
@@ -294,20 +294,6 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
                     found.lock().unwrap().push(format!("{seed} ({code})"));
                     Ok(())
                 }
-                // A disagreement that the same check does not repeat is the open bug of results
-                // that depend on what ran before in the process (docs/testing.md): counted with
-                // its seed, like the others, not failed on.
-                Err(f)
-                    if f.kind.is_mismatch()
-                        && !strict_verify()
-                        && check_generated(seed, &program.source, program.shape, ptxas).is_ok() =>
-                {
-                    found
-                        .lock()
-                        .unwrap()
-                        .push(format!("{seed} (flaky {:?})", f.kind));
-                    Ok(())
-                }
                 result => result.map_err(|f| format!("{:?}: {}", f.kind, f.message)),
             }
         },
@@ -322,9 +308,8 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
     let verifier_seeds = std::mem::take(&mut *verifier_seeds.lock().unwrap());
     if !verifier_seeds.is_empty() {
         println!(
-            "{} of {} programs met an open bug (kernel verifier, sanitizer, E0811, or a \
-             disagreement that does not repeat: docs/testing.md; LOOM_FUZZ_STRICT_VERIFY=1 fails \
-             on them); seeds: {}",
+            "{} of {} programs met an open bug (kernel verifier or E0811: docs/testing.md; \
+             LOOM_FUZZ_STRICT_VERIFY=1 fails on them); seeds: {}",
             verifier_seeds.len(),
             outcome.ran,
             verifier_seeds.join(", ")
@@ -391,13 +376,9 @@ fn regression(path: &PathBuf) -> Result<(), Failed> {
     let source = std::fs::read_to_string(support::repo_root().join(path))?;
     if generator::parse_header(&source).is_some() {
         let result = pool::on_compiler_stack(move || {
-            let check = || regression_check(&source).unwrap_or(Ok(()));
-            match check() {
-                // A disagreement the same check does not repeat is the open flaky-results bug
-                // (docs/testing.md), not this file's.
-                Err(f) if f.kind.is_mismatch() && !strict_verify() && check().is_ok() => Ok(()),
-                result => result.map_err(|f| format!("{:?}: {}", f.kind, f.message)),
-            }
+            regression_check(&source)
+                .unwrap_or(Ok(()))
+                .map_err(|f| format!("{:?}: {}", f.kind, f.message))
         })?;
         return result.map_err(Failed::from);
     }

@@ -11,9 +11,7 @@ use loomc::driver::{self, Emit, Options};
 /// whether it compiled, `Err` with what went wrong. A panic propagates (the pool catches it).
 pub fn compile_behaves(source: &str, options: &Options) -> Result<bool, String> {
     let mut files = SourceFiles::default();
-    let compilation = crate::pool::one_compilation_at_a_time(|| {
-        driver::compile(&mut files, "fuzz.loom", source, options)
-    });
+    let compilation = driver::compile(&mut files, "fuzz.loom", source, options);
     if let Some(d) = compilation
         .diagnostics
         .iter()

@@ -47,13 +47,6 @@ pub struct Failure {
     pub message: String,
 }
 
-impl Kind {
-    /// Two runs of one program disagreed.
-    pub fn is_mismatch(&self) -> bool {
-        matches!(self, Kind::OptMismatch | Kind::BlockSizeMismatch)
-    }
-}
-
 impl Failure {
     /// What a shrunk program must still show: the kind, and the first diagnostic code.
     /// The kind and the diagnostic codes of a failure (in order, each once): a shrunk program
@@ -187,9 +180,7 @@ fn compile(
     };
     let mut files = SourceFiles::default();
     let compilation = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::pool::one_compilation_at_a_time(|| {
-            driver::compile(&mut files, "generated.loom", source, &options)
-        })
+        driver::compile(&mut files, "generated.loom", source, &options)
     }))
     .or_else(|panic| {
         fail(

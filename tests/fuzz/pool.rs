@@ -149,14 +149,3 @@ pub fn on_compiler_stack<T: Send + 'static>(
         .join()
         .map_err(|panic| format!("panic: {}", panic_message(&panic)))
 }
-
-/// Runs `compile` (one `driver::compile`) while no other thread of the process compiles. Two
-/// compilations at once in one process do not always give the same result as one at a time (the
-/// kernel verifier's findings on the same program varied with what the other worker compiled:
-/// docs/testing.md, open bugs): until that is found, the workers compile one at a time and run
-/// the CPU backend and ptxas in parallel.
-pub fn one_compilation_at_a_time<T>(compile: impl FnOnce() -> T) -> T {
-    static COMPILER: Mutex<()> = Mutex::new(());
-    let _only_this_thread = COMPILER.lock().unwrap_or_else(|e| e.into_inner());
-    compile()
-}
