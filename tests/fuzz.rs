@@ -92,7 +92,17 @@ fn main() {
                     println!("{count} x {outcome}");
                 }
             }
-            last.map_err(Failed::from)
+            // Shrunk as a failure of a run would be (and saved with LOOM_FUZZ_SAVE=1), so that
+            // a seed of an open bug (which runs only count) can be turned into a small file.
+            let shrinking = std::env::var("LOOM_FUZZ_SHRINK").map_or(true, |v| v != "0");
+            last.map_err(|e| match shrinking {
+                true => format!(
+                    "{e}\n{}",
+                    shrink_generated(&format!("generated program seed {seed}"))
+                ),
+                false => e,
+            })
+            .map_err(Failed::from)
         }));
     }
     for path in support::files_with_extension("tests/regressions", "loom") {

@@ -203,7 +203,13 @@ fn analyse_with(
             for b in joins(cfg, block, &region, join) {
                 for &id in &function.blocks[b].insts {
                     if matches!(function.inst(id).op, Op::Phi(_))
-                        && !one_value_on_every_edge(module, function, id, &region, &unwritten)
+                        && !one_value_on_every_edge(
+                            module,
+                            function,
+                            id,
+                            (block, &region),
+                            &unwritten,
+                        )
                     {
                         grew |= taint(id, &mut forced);
                     }
@@ -214,7 +220,7 @@ fn analyse_with(
             // value is the same for the threads still running it; its uses outside differ
             // ("temporal divergence"), so the users are tainted, not the value.
             for user in users_outside(function, &users, &region) {
-                if one_value_on_every_edge(module, function, user, &region, &unwritten) {
+                if one_value_on_every_edge(module, function, user, (block, &region), &unwritten) {
                     continue;
                 }
                 grew |= taint(user, &mut forced);
@@ -275,26 +281,37 @@ fn joins(cfg: &Cfg, branch: BlockId, region: &[bool], join: Option<BlockId>) -> 
     (0..cfg.len()).filter(|b| count[*b] >= 2).collect()
 }
 
-/// Whether `phi` is a phi whose incoming values are all the same value in every thread: the same
-/// pure computation made again on each path from operands computed outside `region` (GVN's
-/// partial redundancy elimination merges `ctaid.x * 31`, computed on both sides of a divergent
-/// branch, with a phi). Whichever way a thread came, it gets the same value, so the branch adds
-/// no divergence. One instruction of the region on every edge is not enough: a loop with a
-/// divergent exit hands each thread its own iteration's instance.
+/// Whether `phi` is a phi whose incoming values, on the edges that paths from the divergent
+/// `branch` take (from the branch's block or its `region`), are all the same value in every
+/// thread: the same pure computation made again on each path from operands computed outside the
+/// region (GVN's partial redundancy elimination merges `ctaid.x * 31`, computed on both sides of a
+/// divergent branch, with a phi). Whichever way a thread came, it gets the same value, so the
+/// branch adds no divergence. Edges from elsewhere do not count: threads that took them did not
+/// pass the branch (`u = phi [u, leader-store], [u, others], [f(sum), else-arm]` after `if tid ==
+/// 0` in the `then` arm of a uniform `if`; their difference is the other branch's to decide). One
+/// instruction of the region on every edge is not enough: a loop with a divergent exit hands each
+/// thread its own iteration's instance.
 fn one_value_on_every_edge(
     module: &Module,
     function: &Function,
     phi: InstId,
-    region: &[bool],
+    (branch, region): (BlockId, &[bool]),
     unwritten: &[bool],
 ) -> bool {
     let inst = function.inst(phi);
-    if !matches!(inst.op, Op::Phi(_)) {
+    let Op::Phi(incoming) = &inst.op else {
         return false;
-    }
-    let args = &inst.args;
-    args.iter()
-        .all(|a| same_value(module, function, region, unwritten, args[0], *a, 0))
+    };
+    let mut values = inst
+        .args
+        .iter()
+        .zip(incoming)
+        .filter(|(_, from)| **from == branch || region.get(**from).copied().unwrap_or(false))
+        .map(|(value, _)| *value);
+    let Some(first) = values.next() else {
+        return true;
+    };
+    values.all(|a| same_value(module, function, region, unwritten, first, a, 0))
 }
 
 /// Whether `a` and `b` compute the same value in any one thread: one value from outside

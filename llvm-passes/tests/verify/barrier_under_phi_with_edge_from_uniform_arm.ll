@@ -1,0 +1,37 @@
+; Benign: inside the `then` arm of a uniform branch, thread 0 alone stores (`if tid == 0`), and
+; the arms meet again in one block whose phi takes `%u` on both edges of the leader branch and
+; the uniform `else` arm's `%v` on the third. The leader branch decides only which of the first
+; two edges a thread takes, and both carry `%u`: the phi is uniform, and so is the branch on it
+; around the barrier. (loomc's -O3 output for `u <- f(sum /. y[B])` in the `else` of an `if`
+; whose `then` writes `out[B, 196]`; the verifier once took the phi as divergent.) No finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @k(i32 %u, i32 %v, i1 %c, ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %leader = icmp eq i32 %t, 0
+  br i1 %c, label %then, label %else
+then:
+  br i1 %leader, label %store, label %join
+store:
+  store i32 %u, ptr addrspace(1) %out, align 4
+  br label %join
+else:
+  br label %join
+join:
+  %w = phi i32 [ %u, %store ], [ %u, %then ], [ %v, %else ]
+  %big = icmp sgt i32 %w, 0
+  br i1 %big, label %sync, label %end
+sync:
+  call void @llvm.nvvm.barrier0()
+  br label %end
+end:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 128}
