@@ -64,16 +64,42 @@ pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Ve
                     continue;
                 };
                 let is_signed = !matches!(pred, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge);
-                let lhs = linearizer.integer(inst.args[0], is_signed);
-                let rhs = linearizer.integer(inst.args[1], is_signed);
-                if let (Ok(lhs), Ok(rhs)) = (lhs, rhs) {
-                    out.push(Guard {
-                        lhs,
-                        rhs,
-                        pred,
-                        bits,
-                        holds,
-                    });
+                // `(a | b) == 0` is `a == 0 && b == 0` (InstCombine's form of `u == 0 and
+                // tid == 0`): each operand is compared with the zero on its own.
+                let all_zero = (pred == Pred::Eq) == holds
+                    && matches!(inst.args[1], Val::Int { value: 0, .. });
+                let operands = match all_zero {
+                    true => or_operands(function, inst.args[0]),
+                    false => vec![inst.args[0]],
+                };
+                for operand in operands {
+                    let lhs = linearizer.integer(operand, is_signed);
+                    let rhs = linearizer.integer(inst.args[1], is_signed);
+                    if let (Ok(lhs), Ok(rhs)) = (lhs, rhs) {
+                        out.push(Guard {
+                            lhs,
+                            rhs,
+                            pred,
+                            bits,
+                            holds,
+                        });
+                    }
+                }
+            }
+            // `select c, x, false` is `c && x`, `select c, true, x` is `c || x`: the forms
+            // SimplifyCFG gives a short-circuit `and`/`or`.
+            Op::Select if function.bits(value) == Some(1) => {
+                let (c, x, y) = (inst.args[0], inst.args[1], inst.args[2]);
+                match (y, x) {
+                    (Val::Int { value: 0, .. }, _) if holds => {
+                        work.push((c, true));
+                        work.push((x, true));
+                    }
+                    (_, Val::Int { value: 1 | -1, .. }) if !holds => {
+                        work.push((c, false));
+                        work.push((y, false));
+                    }
+                    _ => {}
                 }
             }
             Op::Bin(BinOp::And) if holds && function.bits(value) == Some(1) => {
@@ -93,6 +119,22 @@ pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Ve
         }
     }
     out
+}
+
+/// The leaves of a tree of `or`s rooted at `value` (`value` itself when it is no `or`).
+fn or_operands(function: &Function, value: Val) -> Vec<Val> {
+    let mut leaves = Vec::new();
+    let mut work = vec![value];
+    while let Some(v) = work.pop() {
+        match v {
+            Val::Inst(id) if leaves.len() < 16 => match function.inst(id).op {
+                Op::Bin(BinOp::Or { .. }) => work.extend(function.inst(id).args.iter().copied()),
+                _ => leaves.push(v),
+            },
+            _ => leaves.push(v),
+        }
+    }
+    leaves
 }
 
 /// The value of `lin` in `thread` with the variables at `values`.

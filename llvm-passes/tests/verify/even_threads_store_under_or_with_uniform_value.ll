@@ -1,0 +1,33 @@
+; Bug twin of leader_store_under_or_with_uniform_value.ll: `(u | (tid & 1)) == 0` holds for every
+; even thread when u is 0, so threads 0 and 2 both write s[0].
+; ERROR: data race (write-after-write)
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@s = internal addrspace(3) global [512 x i32] undef, align 4
+
+define void @k(i32 %u, i1 %c, i32 %v, ptr addrspace(1) noalias %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %odd = and i32 %t, 1
+  %both = or i32 %u, %odd
+  %zero = icmp eq i32 %both, 0
+  %first = select i1 %c, i1 %zero, i1 false
+  br i1 %first, label %store, label %join
+store:
+  store i32 %v, ptr addrspace(3) @s, align 4
+  br label %join
+join:
+  call void @llvm.nvvm.barrier0()
+  %x = load i32, ptr addrspace(3) @s, align 4
+  %i = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %i
+  store i32 %x, ptr addrspace(1) %o, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}

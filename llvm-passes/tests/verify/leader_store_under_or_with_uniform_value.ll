@@ -1,0 +1,34 @@
+; Benign: `if u == 0 and tid == 0 then s[0] <- v` as InstCombine leaves it: `(u | tid) == 0`,
+; and-ed with another condition by a `select`. At most thread 0 writes, so the write races with
+; no one; the barrier orders the reads after it. (loomc's -O3 output for a scalar store under
+; `if c and (0 >= r.a)`, seed 777002375; the verifier once took every thread as writing.) No
+; finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@s = internal addrspace(3) global [512 x i32] undef, align 4
+
+define void @k(i32 %u, i1 %c, i32 %v, ptr addrspace(1) noalias %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %both = or i32 %u, %t
+  %zero = icmp eq i32 %both, 0
+  %first = select i1 %c, i1 %zero, i1 false
+  br i1 %first, label %store, label %join
+store:
+  store i32 %v, ptr addrspace(3) @s, align 4
+  br label %join
+join:
+  call void @llvm.nvvm.barrier0()
+  %x = load i32, ptr addrspace(3) @s, align 4
+  %i = zext i32 %t to i64
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %i
+  store i32 %x, ptr addrspace(1) %o, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 256}
