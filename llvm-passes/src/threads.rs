@@ -293,9 +293,10 @@ impl<'a> ThreadValues<'a> {
             .iter()
             .copied()
             .find(|v| matches!(v, Val::Inst(_)))?;
+        let to = inst.block?;
         let all = inst.args.iter().zip(blocks).all(|(v, from)| {
             *v == x
-                || matches!(v, Val::Int { value, .. } if self.edge_implies_equal(*from, x, *value))
+                || matches!(v, Val::Int { value, .. } if self.edge_implies_equal(*from, to, x, *value))
                 || self.same_in_every_thread(*v, x)
         });
         all.then_some(x)
@@ -310,10 +311,21 @@ impl<'a> ThreadValues<'a> {
         }
     }
 
-    /// Whether reaching the end of `block` implies `x == c`: a branch on `x == c` (or on a
-    /// conjunction of it, or the negation of a disjunction of `x != c`) leads to it, along a
-    /// chain of single-predecessor blocks.
-    fn edge_implies_equal(&self, block: BlockId, x: Val, c: i128) -> bool {
+    /// Whether taking the edge from `block` to `to` implies `x == c`: `block` branches to `to` on
+    /// a condition that implies it, or a branch on `x == c` (or on a conjunction of it, or the
+    /// negation of a disjunction of `x != c`) leads to `block`, along a chain of
+    /// single-predecessor blocks.
+    fn edge_implies_equal(&self, block: BlockId, to: BlockId, x: Val, c: i128) -> bool {
+        let succs = &self.function.blocks[block].succs;
+        if let Some(term) = self.function.terminator(block) {
+            let term = self.function.inst(term);
+            if matches!(term.op, Op::CondBr) && succs.len() == 2 && succs[0] != succs[1] {
+                let taken = succs[0] == to;
+                if self.condition_implies_equal(term.args[0], taken, x, c, 0) {
+                    return true;
+                }
+            }
+        }
         let mut at = block;
         for _ in 0..64 {
             let Some(&pred) = self
@@ -357,6 +369,17 @@ impl<'a> ThreadValues<'a> {
         };
         if depth > 8 {
             return false;
+        }
+        // Decided thread by thread when both are thread-only values: GVN merges `tid == 0` with
+        // the `false` and `true` of the two edges of a branch on another read's `tid == 0`.
+        if let (Some(conditions), Some(xs), Some(bits)) =
+            (self.values(condition), self.values(x), self.bits(x))
+        {
+            let c = (c as u64) & mask(bits);
+            return conditions
+                .iter()
+                .zip(xs.iter())
+                .all(|(holds, value)| (*holds != 0) != taken || *value == c);
         }
         let inst = self.function.inst(id);
         let constant = |v: &Val| matches!(v, Val::Int { value, .. } if *value == c);
