@@ -288,18 +288,46 @@ impl<'a> ThreadValues<'a> {
         let Op::Phi(blocks) = &inst.op else {
             return None;
         };
-        let x = inst
-            .args
-            .iter()
-            .copied()
-            .find(|v| matches!(v, Val::Inst(_)))?;
         let to = inst.block?;
-        let all = inst.args.iter().zip(blocks).all(|(v, from)| {
-            *v == x
-                || matches!(v, Val::Int { value, .. } if self.edge_implies_equal(*from, to, x, *value))
-                || self.same_in_every_thread(*v, x)
-        });
-        all.then_some(x)
+        let candidates: Vec<Val> = match inst.args.iter().find(|v| matches!(v, Val::Inst(_))) {
+            Some(x) => vec![*x],
+            // A phi of constants only (`[false, not-leader], [true, leader]`): the condition of
+            // a branch that leads to it may be what it equals.
+            None if self.function.bits(Val::Inst(phi)) == Some(1) => self.nearby_conditions(blocks),
+            None => Vec::new(),
+        };
+        candidates.into_iter().find(|x| {
+            inst.args.iter().zip(blocks).all(|(v, from)| {
+                *v == *x
+                    || matches!(v, Val::Int { value, .. } if self.edge_implies_equal(*from, to, *x, *value))
+                    || self.same_in_every_thread(*v, *x)
+            })
+        })
+    }
+
+    /// The thread-only conditions of the branches that end `blocks` and their predecessors (at
+    /// most 8).
+    fn nearby_conditions(&self, blocks: &[BlockId]) -> Vec<Val> {
+        let mut conditions = Vec::new();
+        let preds = blocks
+            .iter()
+            .flat_map(|b| self.function.blocks[*b].preds.iter());
+        for block in blocks.iter().chain(preds) {
+            let Some(term) = self.function.terminator(*block) else {
+                continue;
+            };
+            let term = self.function.inst(term);
+            if matches!(term.op, Op::CondBr)
+                && !conditions.contains(&term.args[0])
+                && self.is_evaluable(term.args[0])
+            {
+                conditions.push(term.args[0]);
+            }
+            if conditions.len() >= 8 {
+                break;
+            }
+        }
+        conditions
     }
 
     /// Whether two thread-only values are equal in every thread (two reads of `tid.x` that GVN
@@ -312,10 +340,28 @@ impl<'a> ThreadValues<'a> {
     }
 
     /// Whether taking the edge from `block` to `to` implies `x == c`: `block` branches to `to` on
-    /// a condition that implies it, or a branch on `x == c` (or on a conjunction of it, or the
-    /// negation of a disjunction of `x != c`) leads to `block`, along a chain of
-    /// single-predecessor blocks.
+    /// a condition that implies it (a branch on `x == c`, on a conjunction of it, on the negation
+    /// of a disjunction of `x != c`), or every edge into `block` implies it (SimplifyCFG sinks the
+    /// leader's stores of two arms into one block that both arms' `tid == 0` edges reach).
     fn edge_implies_equal(&self, block: BlockId, to: BlockId, x: Val, c: i128) -> bool {
+        let mut budget = 256;
+        self.edge_implies_equal_within(block, to, x, c, &mut budget)
+    }
+
+    /// [`Self::edge_implies_equal`], visiting at most `budget` edges (paths fan out at every
+    /// merge; a loop runs out of budget, which only answers "not known").
+    fn edge_implies_equal_within(
+        &self,
+        block: BlockId,
+        to: BlockId,
+        x: Val,
+        c: i128,
+        budget: &mut usize,
+    ) -> bool {
+        if *budget == 0 {
+            return false;
+        }
+        *budget -= 1;
         let succs = &self.function.blocks[block].succs;
         if let Some(term) = self.function.terminator(block) {
             let term = self.function.inst(term);
@@ -326,33 +372,11 @@ impl<'a> ThreadValues<'a> {
                 }
             }
         }
-        let mut at = block;
-        for _ in 0..64 {
-            let Some(&pred) = self
-                .function
-                .blocks
-                .get(at)
-                .and_then(|b| match b.preds.as_slice() {
-                    [only] => Some(only),
-                    _ => None,
-                })
-            else {
-                return false;
-            };
-            let Some(term) = self.function.blocks[pred].insts.last() else {
-                return false;
-            };
-            let term = self.function.inst(*term);
-            let succs = &self.function.blocks[pred].succs;
-            if matches!(term.op, Op::CondBr) && succs.len() == 2 && succs[0] != succs[1] {
-                let taken = succs[0] == at;
-                if self.condition_implies_equal(term.args[0], taken, x, c, 0) {
-                    return true;
-                }
-            }
-            at = pred;
-        }
-        false
+        let preds = &self.function.blocks[block].preds;
+        !preds.is_empty()
+            && preds
+                .iter()
+                .all(|p| self.edge_implies_equal_within(*p, block, x, c, budget))
     }
 
     /// Whether `condition` being `taken` implies `x == c`.

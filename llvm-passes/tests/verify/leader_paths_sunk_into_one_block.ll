@@ -1,0 +1,36 @@
+; Benign: SimplifyCFG sank the leader's stores of both arms of a uniform branch into one block
+; that both arms' `tid == 0` edges reach, and GVN merges `tid` with the `0` it is known to be on
+; the sunk block's edge: `phi [tid, a], [tid, b], [0, sink]`. Every edge into `sink` implies
+; `tid == 0`, so the phi is `tid` and only thread 0 writes acc[0]. (loomc's -O3 output, seed
+; 777002378; the verifier once took every thread as writing.) No finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @k(i1 %c, i32 %v, ptr addrspace(1) %out, ptr addrspace(1) %acc) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  br i1 %c, label %a, label %b
+a:
+  %la = icmp eq i32 %t, 0
+  br i1 %la, label %sink, label %join
+b:
+  %lb = icmp eq i32 %t, 0
+  br i1 %lb, label %sink, label %join
+sink:
+  store i32 %v, ptr addrspace(1) %out, align 4
+  br label %join
+join:
+  %p = phi i32 [ %t, %a ], [ %t, %b ], [ 0, %sink ]
+  %first = icmp eq i32 %p, 0
+  br i1 %first, label %write, label %end
+write:
+  store i32 %v, ptr addrspace(1) %acc, align 4
+  br label %end
+end:
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 128}
