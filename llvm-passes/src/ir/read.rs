@@ -161,7 +161,7 @@ impl FunctionReader<'_> {
             let Some(terminator) = block.insts.last().map(|i| raw_insts[*i].0) else {
                 continue;
             };
-            for index in 0..LLVMGetNumSuccessors(terminator) {
+            for index in live_successors(terminator) {
                 let successor = LLVMGetSuccessor(terminator, index);
                 if let Some(s) = self.blocks.get(&successor) {
                     block.succs.push(*s);
@@ -594,5 +594,28 @@ fn opcode_name(opcode: LLVMOpcode) -> &'static str {
         LLVMCallBr => "callbr",
         LLVMVAArg => "va_arg",
         _ => "other",
+    }
+}
+
+/// The successor indices of `terminator` that can be taken: both of a conditional branch, except
+/// when its condition is a constant. The canonical copy's instcombine empties the blocks such a
+/// branch never enters (a barrier among what it deletes) but leaves the branch, so the dead
+/// edge would otherwise offer a barrier-free path that no thread takes.
+///
+/// # Safety
+/// `terminator` must be a live terminator instruction.
+unsafe fn live_successors(terminator: LLVMValueRef) -> Vec<u32> {
+    let all = (0..LLVMGetNumSuccessors(terminator)).collect();
+    if LLVMIsABranchInst(terminator).is_null() || LLVMIsConditional(terminator) == 0 {
+        return all;
+    }
+    let condition = LLVMGetCondition(terminator);
+    if LLVMIsAConstantInt(condition).is_null() {
+        return all;
+    }
+    // `br i1 %c, label %then, label %else`: successor 0 is taken when the condition is true.
+    match LLVMConstIntGetZExtValue(condition) {
+        0 => vec![1],
+        _ => vec![0],
     }
 }

@@ -1,0 +1,37 @@
+; Benign: unoptimised IR for `out[7] <- v` by thread 0, then `if <always true> ... else ...` with
+; a barrier in each arm, then every thread writing its own element. The verifier's canonical
+; copy runs instcombine, which folds the condition to `true` and empties the `else` arm, its
+; barrier included, but keeps the branch; the edge into the dead arm is not a path (seed
+; 5251591803711898202: E0851 at -O0 through the emptied arm). No finding.
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @k(i32 %v, ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %leader = icmp eq i32 %t, 0
+  br i1 %leader, label %first, label %test
+first:
+  %o7 = getelementptr inbounds i32, ptr addrspace(1) %out, i32 7
+  store i32 %v, ptr addrspace(1) %o7, align 4
+  br label %test
+test:
+  %always = icmp ne i32 19, 0
+  br i1 %always, label %then, label %else
+then:
+  call void @llvm.nvvm.barrier0()
+  br label %join
+else:
+  call void @llvm.nvvm.barrier0()
+  br label %join
+join:
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i32 %t
+  store i32 %v, ptr addrspace(1) %o, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 32}
