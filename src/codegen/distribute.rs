@@ -90,7 +90,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         match analysis.run(body, |name| {
             self.lookup(name).map(|v| matches!(v, Var::Array(_)))
         }) {
-            Ok(plan) => {
+            Ok(mut plan) => {
+                // The analysis names arrays as the source does; barrier placement knows them by
+                // key, which differs for a shared array (a `t10` read in the loop must meet the
+                // `shared t10 <- ...` write before it).
+                let key_of = |name: &str| match self.lookup(name) {
+                    Some(Var::Array(array)) => array.key.clone(),
+                    _ => name.to_string(),
+                };
+                for access in &mut plan.accesses {
+                    access.array = key_of(&access.name);
+                }
+                for (key, name) in &mut plan.written {
+                    *key = key_of(name);
+                }
                 self.sync.remarks.push(Remark::LoopDistributed {
                     at: span,
                     summary: plan.summary.clone(),
