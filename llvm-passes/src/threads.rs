@@ -691,7 +691,8 @@ impl<'a> ThreadValues<'a> {
         };
         let inst = self.function.inst(term);
         let n = self.count;
-        if inst.op == Op::CondBr {
+        // A branch on a constant keeps only the successor it takes (`ir/read.rs`).
+        if inst.op == Op::CondBr && succs.len() == 2 {
             let (mut may_be_true, mut may_be_false) = inst
                 .args
                 .first()
