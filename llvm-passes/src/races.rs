@@ -550,7 +550,18 @@ impl Preparation<'_> {
             invariant: HashMap::new(),
         };
         let address = address_of(&mut linearizer, access)?;
-        let guards = guards_of(self.cx.function, self.input.cfg, &mut linearizer, access);
+        let mut guards = guards_of(self.cx.function, self.input.cfg, &mut linearizer, access);
+        // A case of a phi: the thread came along that edge, so the edge's conditions hold.
+        for (phi, case) in choices {
+            let inst = self.cx.function.inst(*phi);
+            if let (Op::Phi(blocks), Some(block)) = (&inst.op, inst.block) {
+                if let Some(from) = blocks.get(*case) {
+                    let conditions =
+                        address::edge_conditions(self.cx.function, self.input.cfg, *from, block);
+                    guards.extend(guards::guards(&mut linearizer, &conditions));
+                }
+            }
+        }
         Ok(Prepared {
             thread: solve::thread_part(self.cx.threads, &address.offset),
             address,

@@ -640,7 +640,7 @@ impl Linearizer<'_> {
         if !matches!(inst.op, Op::Phi(_)) || induction(self.cx.function, self.cfg, phi).is_some() {
             return None;
         }
-        if self.divergence.control_of(phi) != Divergence::Uniform {
+        if self.divergence.control_of(phi) != Divergence::Uniform && !self.separated_edges(phi) {
             return None;
         }
         let def = self.intervals.segment_of.get(phi).copied().flatten()?;
@@ -666,6 +666,36 @@ impl Linearizer<'_> {
                 phi,
                 arity: inst.args.len(),
             }),
+        })
+    }
+
+    /// Whether every two incoming edges of `phi` lie on different sides of a uniform branch, so
+    /// that two threads in one instance of it came the same way, although divergent branches on
+    /// the way decide whether a thread comes at all (SimplifyCFG sinks the stores of both arms of
+    /// a uniform `if`, `out[B, tid]` by threads below 2 and `out[B, 1]` by thread 0, into one
+    /// store whose address is a phi). Each case then adds the conditions of its edge to the
+    /// access's guards (`races.rs`).
+    fn separated_edges(&self, phi: InstId) -> bool {
+        let inst = self.function().inst(phi);
+        let (Op::Phi(blocks), Some(block)) = (&inst.op, inst.block) else {
+            return false;
+        };
+        let uniform_conditions: Vec<Vec<(Val, bool)>> = blocks
+            .iter()
+            .map(|from| {
+                edge_conditions(self.function(), self.cfg, *from, block)
+                    .into_iter()
+                    .filter(|(c, _)| self.divergence.of(*c) == Divergence::Uniform)
+                    .collect()
+            })
+            .collect();
+        (0..blocks.len()).all(|i| {
+            (i + 1..blocks.len()).all(|j| {
+                blocks[i] == blocks[j]
+                    || uniform_conditions[i]
+                        .iter()
+                        .any(|(c, taken)| uniform_conditions[j].contains(&(*c, !*taken)))
+            })
         })
     }
 
@@ -956,6 +986,25 @@ pub struct Induction {
 }
 
 /// Whether the edge from `from` into the loop header `header` closes the loop.
+/// The branch conditions known on the edge from `from` to `to`: the edge's own, when `from` ends
+/// in a conditional branch, and those dominating `from` (`guards::dominating_conditions`).
+pub fn edge_conditions(
+    function: &Function,
+    cfg: &Cfg,
+    from: BlockId,
+    to: BlockId,
+) -> Vec<(Val, bool)> {
+    let mut conditions = super::guards::dominating_conditions(function, cfg, from);
+    if let Some(term) = function.terminator(from) {
+        let term = function.inst(term);
+        let succs = &function.blocks[from].succs;
+        if term.op == Op::CondBr && succs.len() == 2 && succs[0] != succs[1] {
+            conditions.push((term.args[0], succs[0] == to));
+        }
+    }
+    conditions
+}
+
 fn is_back_edge(function: &Function, cfg: &Cfg, header: BlockId, from: BlockId) -> bool {
     from < function.blocks.len() && cfg.reachable[from] && cfg.dominates(header, from)
 }
