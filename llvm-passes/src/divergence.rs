@@ -468,8 +468,7 @@ fn users_outside(function: &Function, users: &[Vec<InstId>], region: &[bool]) ->
 }
 
 /// Per instruction: the instructions that use it.
-/// Every instruction's users.
-pub fn users_of(function: &Function) -> Vec<Vec<InstId>> {
+fn users_of(function: &Function) -> Vec<Vec<InstId>> {
     let mut users = vec![Vec::new(); function.insts.len()];
     for (u, inst) in function.insts.iter().enumerate() {
         for a in &inst.args {

@@ -156,52 +156,6 @@ pub struct RaceInput<'a> {
     pub options: &'a VerifyOptions,
 }
 
-/// Whether `access` is a load whose value no thread that runs it uses: GVN's partial redundancy
-/// elimination loads `t[0]` on the path of the threads other than 0 too, to merge it with thread
-/// 0's stored value in a phi that only thread 0's store reads. Such a load races with thread 0's
-/// store, but what it reads is thrown away, so it is left out: each use of the value (through
-/// phis and pure operations) must be in a block no thread that runs the load reaches.
-fn loaded_value_unused(
-    function: &crate::ir::Function,
-    users: &[Vec<InstId>],
-    reach: &[ThreadSet],
-    access: &Access,
-) -> bool {
-    let inst = function.inst(access.inst);
-    let (Op::Load { atomic: false, .. }, Some(block)) = (&inst.op, inst.block) else {
-        return false;
-    };
-    let runners = &reach[block];
-    let mut work = vec![access.inst];
-    let mut seen = std::collections::HashSet::new();
-    while let Some(value) = work.pop() {
-        for &user in &users[value] {
-            if !seen.insert(user) {
-                continue;
-            }
-            if seen.len() > 4096 {
-                return false;
-            }
-            let use_ = function.inst(user);
-            let passes_value_on = matches!(
-                use_.op,
-                Op::Phi(_) | Op::Cast(_) | Op::Bin(_) | Op::ICmp(_) | Op::Select
-            );
-            if passes_value_on {
-                work.push(user);
-                continue;
-            }
-            let Some(at) = use_.block else {
-                return false;
-            };
-            if !runners.intersection(&reach[at]).is_empty() {
-                return false;
-            }
-        }
-    }
-    true
-}
-
 /// The barrier intervals of a kernel, at block and at warp level.
 pub fn intervals(cx: &Context<'_>, cfg: &Cfg, ops: &[ConvergentOp]) -> (Intervals, Intervals) {
     let block: HashSet<InstId> = ops
@@ -222,9 +176,7 @@ pub fn intervals(cx: &Context<'_>, cfg: &Cfg, ops: &[ConvergentOp]) -> (Interval
 
 pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     let function = cx.function;
-    let (mut found, opaque) = accesses(cx);
-    let users = crate::divergence::users_of(function);
-    found.retain(|a| !loaded_value_unused(function, &users, input.reach, a));
+    let (found, opaque) = accesses(cx);
     let mut findings: Vec<Finding> = opaque
         .into_iter()
         .map(|(id, reason)| {
