@@ -347,6 +347,12 @@ fn same_value(
     let pure = match &x.op {
         Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_) | Op::Gep(_) => true,
         Op::ExtractValue(_) => true,
+        // Float arithmetic, comparisons and conversions (`uitofp` of `ctaid.x`, recomputed by
+        // GVN on both sides of a divergent branch) compute the same from the same operands.
+        Op::Other(name) => !matches!(
+            *name,
+            "invoke" | "indirectbr" | "callbr" | "va_arg" | "other"
+        ),
         Op::Load { atomic: false, .. } => {
             pointer_root(function, x.args[0]).is_some_and(|i| unwritten.get(i) == Some(&true))
         }
