@@ -110,6 +110,13 @@ pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Ve
                 work.push((inst.args[0], false));
                 work.push((inst.args[1], false));
             }
+            // GVN's partial redundancy elimination computes `tid == 0 && inside` again on the
+            // path that lacked it and merges the copies with a phi: the same condition.
+            Op::Phi(_) => {
+                if let Some(first) = copies_of_one_computation(function, &inst.args) {
+                    work.push((first, holds));
+                }
+            }
             Op::Bin(BinOp::Xor) if function.bits(value) == Some(1) => {
                 if let Val::Int { value: 1 | -1, .. } = inst.args[1] {
                     work.push((inst.args[0], !holds));
@@ -119,6 +126,23 @@ pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Ve
         }
     }
     out
+}
+
+/// The first of `values` when all of them are one value or copies of one pure computation (the
+/// same operation of the same operands).
+fn copies_of_one_computation(function: &Function, values: &[Val]) -> Option<Val> {
+    let first = *values.first()?;
+    let same = |v: &Val| match (first, *v) {
+        (a, b) if a == b => true,
+        (Val::Inst(a), Val::Inst(b)) => {
+            let (a, b) = (function.inst(a), function.inst(b));
+            a.op == b.op
+                && a.args == b.args
+                && matches!(a.op, Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_))
+        }
+        _ => false,
+    };
+    values.iter().all(same).then_some(first)
 }
 
 /// The leaves of a tree of `or`s rooted at `value` (`value` itself when it is no `or`).
