@@ -156,6 +156,34 @@ pub struct RaceInput<'a> {
     pub options: &'a VerifyOptions,
 }
 
+/// Whether a thread can reach `phi` along its incoming edge `case` within the interval from
+/// `start`: when the phi's block is in the interval, the edge's source must be too (a path from
+/// the interval's start to the phi through a block outside it would cross a barrier). SimplifyCFG
+/// sinks the stores of an `if` whose `then` arm begins with a barrier; before that barrier only
+/// the `else` arm's edge into the sunk store is possible.
+fn edge_in_interval(
+    function: &crate::ir::Function,
+    intervals: &Intervals,
+    start: usize,
+    phi: InstId,
+    case: usize,
+) -> bool {
+    let inst = function.inst(phi);
+    let (Op::Phi(blocks), Some(at)) = (&inst.op, inst.block) else {
+        return true;
+    };
+    let region = &intervals.regions[start];
+    let in_region = |block| {
+        intervals
+            .last_segment_of(block)
+            .is_some_and(|segment| region[segment])
+    };
+    let Some(from) = blocks.get(case) else {
+        return true;
+    };
+    !intervals.first_segment_of(at).is_some_and(|s| region[s]) || in_region(*from)
+}
+
 /// The barrier intervals of a kernel, at block and at warp level.
 pub fn intervals(cx: &Context<'_>, cfg: &Cfg, ops: &[ConvergentOp]) -> (Intervals, Intervals) {
     let block: HashSet<InstId> = ops
@@ -344,6 +372,9 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         (Err(Failure::Choice { phi, arity }), _)
                         | (_, Err(Failure::Choice { phi, arity })) => {
                             for c in 0..*arity {
+                                if !edge_in_interval(function, &block_intervals, start, *phi, c) {
+                                    continue;
+                                }
                                 let mut more = choices.clone();
                                 more.insert(*phi, c);
                                 queue.push(more);
