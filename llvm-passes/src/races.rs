@@ -156,6 +156,26 @@ pub struct RaceInput<'a> {
     pub options: &'a VerifyOptions,
 }
 
+/// The segment an access is reached through under `choices`: the last segment of the chosen
+/// incoming block of a phi in the access's own block.
+fn reached_through(
+    function: &crate::ir::Function,
+    intervals: &Intervals,
+    access: &Access,
+    choices: &HashMap<InstId, usize>,
+) -> Option<usize> {
+    let block = function.inst(access.inst).block?;
+    choices.iter().find_map(|(phi, case)| {
+        let inst = function.inst(*phi);
+        match &inst.op {
+            Op::Phi(blocks) if inst.block == Some(block) => {
+                intervals.last_segment_of(*blocks.get(*case)?)
+            }
+            _ => None,
+        }
+    })
+}
+
 /// Whether a thread can reach `phi` along its incoming edge `case` within the interval from
 /// `start`: when the phi's block is in the interval, the edge's source must be too (a path from
 /// the interval's start to the phi through a block outside it would cross a barrier). SimplifyCFG
@@ -434,18 +454,22 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                             }
                             break;
                         }
+                        // Under a case of a phi in an access's block, the access is reached
+                        // through that case's incoming block: the separation test may start
+                        // from there. A separated case rules out this case only.
                         Outcome::Conflict(_)
                             if separated_by_uniform_branch(
                                 cx,
                                 input,
                                 &block_intervals,
                                 start,
-                                sa,
-                                sb,
+                                reached_through(function, &block_intervals, a, &choices)
+                                    .unwrap_or(sa),
+                                reached_through(function, &block_intervals, b, &choices)
+                                    .unwrap_or(sb),
                             ) =>
                         {
-                            decided.insert((i, j));
-                            break;
+                            continue;
                         }
                         Outcome::Conflict(witness) => {
                             decided.insert((i, j));
