@@ -603,6 +603,7 @@ impl Preparation<'_> {
             choices: choices.clone(),
             ranges: HashMap::new(),
             invariant: HashMap::new(),
+            steps: 0,
         };
         let address = address_of(&mut linearizer, access)?;
         let mut guards = guards_of(self.cx.function, self.input.cfg, &mut linearizer, access);

@@ -314,7 +314,12 @@ pub struct Linearizer<'a> {
     pub ranges: HashMap<VarKey, (i128, i128)>,
     /// Which values are the same in the whole kernel (memoised).
     pub invariant: HashMap<InstId, bool>,
+    /// Values linearised so far, against [`MAX_STEPS`].
+    pub steps: usize,
 }
+
+/// How many values one access's linearisation may visit.
+const MAX_STEPS: usize = 20_000;
 
 impl Linearizer<'_> {
     fn threads(&self) -> &ThreadValues<'_> {
@@ -429,6 +434,15 @@ impl Linearizer<'_> {
     fn int(&mut self, value: Val, signed: bool, depth: usize) -> Result<Lin, Failure> {
         if depth > 64 {
             return Err(Failure::inexpressible("index computation too deep"));
+        }
+        // A chain of phis each of whose incoming values is the next phi (a sequential loop's
+        // rotated copies) makes `same_incoming` try both values at every step: exponential
+        // without a bound (a generated program ran the verifier for hours).
+        self.steps += 1;
+        if self.steps > MAX_STEPS {
+            return Err(Failure::inexpressible(
+                "the index computation is too large to follow",
+            ));
         }
         if self.threads().is_evaluable(value) {
             if let Val::Int { value, bits } = value {
