@@ -607,10 +607,16 @@ impl Preparation<'_> {
         };
         let address = address_of(&mut linearizer, access)?;
         let mut guards = guards_of(self.cx.function, self.input.cfg, &mut linearizer, access);
-        // A case of a phi: the thread came along that edge, so the edge's conditions hold.
+        // A case of a phi on the access's way (its block dominates the access's): the thread
+        // came along that edge, so the edge's conditions hold. (An access elsewhere, the pair's
+        // other side, need not have passed the phi.)
+        let at = self.cx.function.inst(access.inst).block;
         for (phi, case) in choices {
             let inst = self.cx.function.inst(*phi);
-            if let (Op::Phi(blocks), Some(block)) = (&inst.op, inst.block) {
+            if let (Op::Phi(blocks), Some(block), Some(at)) = (&inst.op, inst.block, at) {
+                if !self.input.cfg.dominates(block, at) {
+                    continue;
+                }
                 if let Some(from) = blocks.get(*case) {
                     let conditions =
                         address::edge_conditions(self.cx.function, self.input.cfg, *from, block);
