@@ -337,11 +337,26 @@ fn same_value(
     if a == b && !in_region(a) {
         return true;
     }
-    let (Val::Inst(x), Val::Inst(y)) = (a, b) else {
+    let (Val::Inst(xi), Val::Inst(yi)) = (a, b) else {
         return false;
     };
-    let (x, y) = (function.inst(x), function.inst(y));
-    if depth > 16 || x.op != y.op || x.args.len() != y.args.len() {
+    let (x, y) = (function.inst(xi), function.inst(yi));
+    if depth > 16 {
+        return false;
+    }
+    // A phi of copies (GVN merges `zext(ctaid.x)` from two paths, then that phi with a third
+    // copy): the same value as each of them.
+    for (phi, other) in [(x, b), (y, a)] {
+        if matches!(phi.op, Op::Phi(_))
+            && phi
+                .args
+                .iter()
+                .all(|v| same_value(module, function, region, unwritten, *v, other, depth + 1))
+        {
+            return true;
+        }
+    }
+    if x.op != y.op || x.args.len() != y.args.len() {
         return false;
     }
     let pure = match &x.op {
