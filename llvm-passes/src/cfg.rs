@@ -17,6 +17,8 @@ pub struct Cfg {
     /// Per block: when a depth-first walk of the dominator tree enters and leaves it, so that
     /// dominance is two comparisons instead of a walk up a tree as deep as the kernel is long.
     dom_span: Vec<Option<(u32, u32)>>,
+    /// The strongly connected components, computed once when first asked for.
+    scc: std::cell::OnceCell<Components>,
 }
 
 impl Cfg {
@@ -73,7 +75,13 @@ impl Cfg {
             ipdom,
             rpo,
             dom_span,
+            scc: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The graph's strongly connected components ([`components`]), computed once.
+    pub fn components(&self) -> &Components {
+        self.scc.get_or_init(|| components(&self.succs))
     }
 
     pub fn len(&self) -> usize {

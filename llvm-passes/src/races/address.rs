@@ -319,7 +319,7 @@ pub struct Linearizer<'a> {
 }
 
 /// How many values one access's linearisation may visit.
-const MAX_STEPS: usize = 20_000;
+const MAX_STEPS: usize = 2_000;
 
 impl Linearizer<'_> {
     fn threads(&self) -> &ThreadValues<'_> {
@@ -999,7 +999,6 @@ pub struct Induction {
     pub next: Val,
 }
 
-/// Whether the edge from `from` into the loop header `header` closes the loop.
 /// The branch conditions known on the edge from `from` to `to`: the edge's own, when `from` ends
 /// in a conditional branch, and those dominating `from` (`guards::dominating_conditions`).
 pub fn edge_conditions(
@@ -1019,6 +1018,7 @@ pub fn edge_conditions(
     conditions
 }
 
+/// Whether the edge from `from` into the loop header `header` closes the loop.
 fn is_back_edge(function: &Function, cfg: &Cfg, header: BlockId, from: BlockId) -> bool {
     from < function.blocks.len() && cfg.reachable[from] && cfg.dominates(header, from)
 }
@@ -1120,7 +1120,9 @@ fn bound(
     if induction.step == 0 {
         return Some(0);
     }
-    let scc = crate::cfg::components(&cfg.succs);
+    // Once per kernel, not per call: a generated program asked for thousands of bounds, and
+    // recomputing the components each time ran the verifier for more than 300 s.
+    let scc = cfg.components();
     let in_loop = |b: usize| scc.id[b] == scc.id[header];
     let latches: Vec<usize> = function.blocks[header]
         .preds
