@@ -66,7 +66,7 @@ pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Ve
                 let is_signed = !matches!(pred, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge);
                 // `(a | b) == 0` is `a == 0 && b == 0` (InstCombine's form of `u == 0 and
                 // tid == 0`): each operand is compared with the zero on its own.
-                let all_zero = (pred == Pred::Eq) == holds
+                let all_zero = matches!((pred, holds), (Pred::Eq, true) | (Pred::Ne, false))
                     && matches!(inst.args[1], Val::Int { value: 0, .. });
                 let operands = match all_zero {
                     true => or_operands(function, inst.args[0]),
