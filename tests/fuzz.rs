@@ -94,12 +94,8 @@ fn main() {
             }
             // Shrunk as a failure of a run would be (and saved with LOOM_FUZZ_SAVE=1), so that
             // a seed of an open bug (which runs only count) can be turned into a small file.
-            let shrinking = std::env::var("LOOM_FUZZ_SHRINK").map_or(true, |v| v != "0");
-            last.map_err(|e| match shrinking {
-                true => format!(
-                    "{e}\n{}",
-                    shrink_generated(&format!("generated program seed {seed}"))
-                ),
+            last.map_err(|e| match shrinking() {
+                true => format!("{e}\n{}", shrink_seed(seed)),
                 false => e,
             })
             .map_err(Failed::from)
@@ -235,8 +231,7 @@ fn report(
         message.push('\n');
         // Shrinking costs hundreds of compilations: only the first failure, in CI, and none
         // with LOOM_FUZZ_SHRINK=0.
-        let shrinking = std::env::var("LOOM_FUZZ_SHRINK").map_or(true, |v| v != "0");
-        if shrinking && (n == 0 || std::env::var_os("LOOM_FUZZ_SAVE").is_some()) {
+        if shrinking() && (n == 0 || std::env::var_os("LOOM_FUZZ_SAVE").is_some()) {
             message.push_str(&shrink_and_save(failure));
             message.push('\n');
         }
@@ -330,13 +325,21 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
 
 /// Shrinks the program a failure names and saves it when `LOOM_FUZZ_SAVE` is set.
 fn shrink_generated(failure: &str) -> String {
-    let Some(seed) = failure
+    failure
         .strip_prefix("generated program seed ")
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|s| s.parse::<u64>().ok())
-    else {
-        return String::new();
-    };
+        .map_or_else(String::new, shrink_seed)
+}
+
+/// Whether failures are shrunk (`LOOM_FUZZ_SHRINK=0` turns it off).
+fn shrinking() -> bool {
+    std::env::var("LOOM_FUZZ_SHRINK").map_or(true, |v| v != "0")
+}
+
+/// Shrinks the generated program of `seed`, which fails, and saves it when `LOOM_FUZZ_SAVE` is
+/// set; returns the note to print.
+fn shrink_seed(seed: u64) -> String {
     let program = generator::generate(seed);
     let Err(original) = check_generated(seed, &program.source, program.shape, true) else {
         return "(passes when run again)".to_string();

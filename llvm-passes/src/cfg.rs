@@ -106,6 +106,35 @@ impl Cfg {
             .filter(|d| *d != block)
     }
 
+    /// The natural loop `header` heads: the header and every block that reaches one of its back
+    /// edges (from a block it dominates) without passing through it. Unlike the header's
+    /// strongly connected component, it leaves out an enclosing loop's blocks.
+    pub fn natural_loop(&self, function: &Function, header: BlockId) -> Vec<bool> {
+        let blocks = &function.blocks;
+        let mut inside = vec![false; blocks.len()];
+        inside[header] = true;
+        let mut work: Vec<BlockId> = blocks[header]
+            .preds
+            .iter()
+            .copied()
+            .filter(|p| *p < blocks.len() && self.reachable[*p] && self.dominates(header, *p))
+            .collect();
+        while let Some(b) = work.pop() {
+            if inside[b] {
+                continue;
+            }
+            inside[b] = true;
+            work.extend(
+                blocks[b]
+                    .preds
+                    .iter()
+                    .copied()
+                    .filter(|p| *p < blocks.len()),
+            );
+        }
+        inside
+    }
+
     /// Whether `a` dominates `b` (both reachable).
     pub fn dominates(&self, a: BlockId, b: BlockId) -> bool {
         match (

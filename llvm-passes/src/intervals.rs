@@ -39,6 +39,9 @@ pub struct Intervals {
     pub regions: Vec<Vec<bool>>,
     /// Per segment: whether it lies on a barrier-free cycle (a loop without a barrier).
     pub cyclic: Vec<bool>,
+    /// Per block: its first and its last segment.
+    first_segment: Vec<usize>,
+    last_segment: Vec<usize>,
 }
 
 impl Intervals {
@@ -97,6 +100,8 @@ impl Intervals {
             starts,
             regions,
             cyclic,
+            first_segment,
+            last_segment,
         }
     }
 
@@ -160,12 +165,12 @@ impl Intervals {
 
     /// The first segment of a block (the one that starts with its first instruction).
     pub fn first_segment_of(&self, block: usize) -> Option<usize> {
-        self.segments.iter().position(|s| s.block == block)
+        self.first_segment.get(block).copied()
     }
 
     /// The last segment of each block (the one that ends with its terminator).
     pub fn last_segment_of(&self, block: usize) -> Option<usize> {
-        self.segments.iter().rposition(|s| s.block == block)
+        self.last_segment.get(block).copied()
     }
 }
 

@@ -704,7 +704,7 @@ impl<'a> ThreadValues<'a> {
                     // In the header's own loop, not merely in its strongly connected component:
                     // the exit of a loop nested in another leads back to it through the outer
                     // loop, and would count as staying.
-                    let body = natural_loop(&self.function.blocks, cfg, block);
+                    let body = cfg.natural_loop(self.function, block);
                     let stays =
                         |s: BlockId| scc.cyclic[block] && scc.id[s] == scc.id[block] && body[s];
                     if stays(*yes) && !stays(*no) {
@@ -756,33 +756,6 @@ impl<'a> ThreadValues<'a> {
             .zip(sets.into_iter().map(Some))
             .collect()
     }
-}
-
-/// The blocks of the natural loop `header` heads: the header and every block that reaches one of
-/// its back edges (from a block it dominates) without passing through it.
-fn natural_loop(blocks: &[crate::ir::Block], cfg: &Cfg, header: BlockId) -> Vec<bool> {
-    let mut inside = vec![false; blocks.len()];
-    inside[header] = true;
-    let mut work: Vec<BlockId> = blocks[header]
-        .preds
-        .iter()
-        .copied()
-        .filter(|p| *p < blocks.len() && cfg.reachable[*p] && cfg.dominates(header, *p))
-        .collect();
-    while let Some(b) = work.pop() {
-        if inside[b] {
-            continue;
-        }
-        inside[b] = true;
-        work.extend(
-            blocks[b]
-                .preds
-                .iter()
-                .copied()
-                .filter(|p| *p < blocks.len()),
-        );
-    }
-    inside
 }
 
 fn is_evaluable_intrinsic(name: Option<&str>) -> bool {

@@ -904,7 +904,7 @@ impl Linearizer<'_> {
         {
             return None;
         }
-        if !self.exits_uniform(header, &latches) {
+        if !self.exits_uniform(header) {
             return None;
         }
         Some(match self.choices.get(&phi) {
@@ -917,20 +917,11 @@ impl Linearizer<'_> {
         })
     }
 
-    /// Whether every branch that leaves the loop of `header` (closed by `latches`) is uniform.
-    fn exits_uniform(&self, header: BlockId, latches: &[BlockId]) -> bool {
+    /// Whether every branch that leaves the natural loop of `header` is uniform.
+    fn exits_uniform(&self, header: BlockId) -> bool {
         let function = self.cx.function;
         let n = function.blocks.len();
-        let mut in_loop = vec![false; n];
-        in_loop[header] = true;
-        let mut stack = latches.to_vec();
-        while let Some(b) = stack.pop() {
-            if b >= n || in_loop[b] {
-                continue;
-            }
-            in_loop[b] = true;
-            stack.extend(function.blocks[b].preds.iter().copied());
-        }
+        let in_loop = self.cfg.natural_loop(function, header);
         (0..n).filter(|&b| in_loop[b]).all(|b| {
             let leaves = self.cfg.succs[b].iter().any(|&s| s >= n || !in_loop[s]);
             let Some(term) = function.terminator(b) else {
