@@ -261,10 +261,10 @@ fn check_generated(
     )
 }
 
-/// A failure of a kind the open bugs of docs/testing.md give: kernel-verifier findings, races
-/// only LLVM's speculation of shared-memory loads makes, and E0811 on a static length.
+/// A failure of a kind the open bugs of docs/testing.md give: kernel-verifier findings and E0811
+/// on a static length.
 fn open_bug(failure: &Failure) -> bool {
-    matches!(failure.kind, Kind::Verifier | Kind::SpeculatedRace)
+    failure.kind == Kind::Verifier
         || failure.signature() == (Kind::Rejected, Some("E0811".to_string()))
 }
 
@@ -313,7 +313,7 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
     let verifier_seeds = std::mem::take(&mut *verifier_seeds.lock().unwrap());
     if !verifier_seeds.is_empty() {
         println!(
-            "{} of {} programs met an open bug (kernel verifier, speculated race or E0811: \
+            "{} of {} programs met an open bug (kernel verifier or E0811: \
              docs/testing.md; LOOM_FUZZ_STRICT_VERIFY=1 fails on them); seeds: {}",
             verifier_seeds.len(),
             outcome.ran,

@@ -39,10 +39,6 @@ pub enum Kind {
     /// The CPU backend's sanitizer (or the guard zones after each array) found an
     /// out-of-bounds access or a shared-memory race in loomc's output.
     Sanitizer,
-    /// The sanitizer found a shared-memory race at `-O3` that `-O0` at the same block size does
-    /// not have: LLVM speculated a shared-memory load onto threads that discard its value (an
-    /// open bug, docs/testing.md).
-    SpeculatedRace,
 }
 
 #[derive(Debug, Clone)]
@@ -123,17 +119,7 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
             kind: f.kind,
             message: format!("block size {block_size}, {opt:?}: {}", f.message),
         });
-        match result {
-            Err(f) if opt == OptLevel::O3 && is_race(&f) => {
-                let (unoptimised, _) = compile(source, block_size, OptLevel::O0, false)?;
-                let kind = match run_on_cpu(&unoptimised, &inputs, config) {
-                    Ok(_) => Kind::SpeculatedRace,
-                    Err(_) => Kind::Sanitizer,
-                };
-                return fail(kind, f.message);
-            }
-            result => results.push(result?),
-        }
+        results.push(result?);
     }
     compare(shape.ty, &results[0], &results[1], 0.0).or_else(|e| {
         fail(
@@ -179,11 +165,6 @@ fn run_on_cpu(ir: &str, inputs: &Inputs, config: &Config) -> Result<Vec<u8>, Fai
         )
     })?;
     inputs.run(&program)
-}
-
-/// A sanitizer report of a shared-memory race.
-fn is_race(failure: &Failure) -> bool {
-    failure.kind == Kind::Sanitizer && failure.message.contains("shared-memory race")
 }
 
 /// The optimised NVPTX IR, and the PTX if asked.
