@@ -395,10 +395,19 @@ fn same_value(
 
 /// The argument a pointer is derived from by address arithmetic and casts, if any.
 fn pointer_root(function: &Function, pointer: Val) -> Option<usize> {
+    match pointer_base(function, pointer)? {
+        Val::Arg(i) => Some(i),
+        _ => None,
+    }
+}
+
+/// What a pointer is derived from by address arithmetic and casts: an argument, a global, or
+/// (`None`) something else (a loaded pointer, a call's result, a phi).
+fn pointer_base(function: &Function, pointer: Val) -> Option<Val> {
     let mut value = pointer;
     for _ in 0..64 {
         match value {
-            Val::Arg(i) => return Some(i),
+            Val::Arg(_) | Val::Global(_) => return Some(value),
             Val::Inst(id) => {
                 let inst = function.inst(id);
                 match inst.op {
@@ -418,14 +427,17 @@ fn pointer_root(function: &Function, pointer: Val) -> Option<usize> {
 /// false when something writes through a pointer of unknown origin, or calls what may.
 fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
     let mut unwritten = vec![true; function.args.len()];
-    let write = |pointer: Val, unwritten: &mut Vec<bool>| match pointer_root(function, pointer) {
-        Some(i) => {
+    // A write into a shared array (LOOM's reduction partials among them) writes no argument's
+    // memory: a kernel's pointer arguments point into global memory.
+    let shared = |g: usize| module.globals.get(g).is_some_and(|g| g.addrspace == 3);
+    let write = |pointer: Val, unwritten: &mut Vec<bool>| match pointer_base(function, pointer) {
+        Some(Val::Arg(i)) => {
             if let Some(u) = unwritten.get_mut(i) {
                 *u = false;
             }
         }
-        None if matches!(pointer, Val::Global(_)) => {}
-        None => unwritten.iter_mut().for_each(|u| *u = false),
+        Some(Val::Global(g)) if shared(g) => {}
+        _ => unwritten.iter_mut().for_each(|u| *u = false),
     };
     for inst in &function.insts {
         match &inst.op {

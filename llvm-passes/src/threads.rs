@@ -16,6 +16,9 @@ use std::rc::Rc;
 
 pub const MAX_THREADS: u32 = 1024;
 pub const WARP_SIZE: u32 = 32;
+/// How deep in [`ThreadValues::condition`] a phi is still looked through (each level visits
+/// every incoming edge and the branches above it).
+const PHI_DEPTH: usize = 1;
 
 /// What is known of the block's shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -258,7 +261,8 @@ impl<'a> ThreadValues<'a> {
         };
         let result = width_ok
             && match &inst.op {
-                Op::Bin(_) | Op::ICmp(_) | Op::Select => operands_ok(self),
+                Op::Bin(_) | Op::Select => operands_ok(self),
+                Op::ICmp(_) => operands_ok(self) || self.compare_edge_by_edge(id).is_some(),
                 Op::Cast(CastOp::Trunc | CastOp::ZExt | CastOp::SExt | CastOp::Freeze) => {
                     operands_ok(self)
                 }
@@ -303,6 +307,57 @@ impl<'a> ThreadValues<'a> {
                     || self.same_in_every_thread(*v, *x)
             })
         })
+    }
+
+    /// A comparison of a phi with a thread-only value, decided edge by edge: in each thread the
+    /// phi is the incoming value of an edge that thread can take, so when comparing those gives
+    /// one answer, that answer is the comparison's. GVN merges `tid` with the `1` it stands for
+    /// on the edge of the threads that skip a loop (`[1, tid >= 184], [tid, tid < 184]`) and
+    /// tests the phi with `!= 0`: `tid != 0` on every edge a thread can take.
+    fn compare_edge_by_edge(&self, id: InstId) -> Option<Vec<u64>> {
+        let inst = self.function.inst(id);
+        let (Op::ICmp(pred), [a, b]) = (&inst.op, inst.args.as_slice()) else {
+            return None;
+        };
+        let phi_of = |v: &Val| match v {
+            Val::Inst(i) => match &self.function.inst(*i).op {
+                Op::Phi(blocks) => Some((*i, blocks.clone())),
+                _ => None,
+            },
+            _ => None,
+        };
+        let ((phi, blocks), other, phi_first) = match (phi_of(a), phi_of(b)) {
+            (Some(p), None) => (p, *b, true),
+            (None, Some(p)) => (p, *a, false),
+            _ => return None,
+        };
+        let to = self.function.inst(phi).block?;
+        let width = self.function.bits(Val::Inst(phi))?;
+        let other = self.values(other)?;
+        let mut decided: Vec<Option<bool>> = vec![None; self.count];
+        for (incoming, from) in self.function.inst(phi).args.iter().zip(&blocks) {
+            let v = self.values(*incoming)?;
+            let takes = self.edge_may_take(*from, to, 0);
+            for t in takes.iter() {
+                let (x, y) = if phi_first {
+                    (v[t], other[t])
+                } else {
+                    (other[t], v[t])
+                };
+                let result = compare(*pred, x, y, width);
+                match decided[t] {
+                    Some(d) if d != result => return None,
+                    _ => decided[t] = Some(result),
+                }
+            }
+        }
+        // A thread no edge admits never reaches the phi: any answer will do.
+        Some(
+            decided
+                .iter()
+                .map(|d| u64::from(d.unwrap_or(false)))
+                .collect(),
+        )
     }
 
     /// The thread-only conditions of the branches that end `blocks` and their predecessors (at
@@ -473,12 +528,15 @@ impl<'a> ThreadValues<'a> {
                 (0..n).map(|t| binary(*op, a[t], b[t], bits) & m).collect()
             }
             Op::ICmp(pred) => {
-                let a = self.operand(*inst.args.first()?)?;
-                let b = self.operand(*inst.args.get(1)?)?;
+                let a = self.operand(*inst.args.first()?);
+                let b = self.operand(*inst.args.get(1)?);
                 let w = self.function.bits(*inst.args.first()?)?;
-                (0..n)
-                    .map(|t| u64::from(compare(*pred, a[t], b[t], w)))
-                    .collect()
+                match (a, b) {
+                    (Some(a), Some(b)) => (0..n)
+                        .map(|t| u64::from(compare(*pred, a[t], b[t], w)))
+                        .collect(),
+                    _ => self.compare_edge_by_edge(id)?,
+                }
             }
             Op::Select => {
                 let c = self.operand(*inst.args.first()?)?;
@@ -674,8 +732,53 @@ impl<'a> ThreadValues<'a> {
                 )
             }
             Op::Cast(CastOp::Freeze) => self.condition(inst.args[0], depth + 1),
+            // A phi is the value of the edge a thread came by: true for a thread that may take
+            // an edge whose value may be true (GVN's `[true, leader or inside], [false, the
+            // leader's arm]` stands for `tid != 0 or inside`). Two levels at most: each level
+            // looks at every incoming edge and the branches above it.
+            Op::Phi(ref blocks) if depth <= PHI_DEPTH => {
+                let Some(to) = inst.block else {
+                    return unknown();
+                };
+                let mut yes = ThreadSet::empty(n);
+                let mut no = ThreadSet::empty(n);
+                for (v, from) in inst.args.iter().zip(blocks) {
+                    let takes = self.edge_may_take(*from, to, depth + 1);
+                    let (vt, vf) = self.condition(*v, depth + 1);
+                    yes = yes.union(&vt.intersection(&takes));
+                    no = no.union(&vf.intersection(&takes));
+                }
+                (yes, no)
+            }
             _ => unknown(),
         }
+    }
+
+    /// The threads that may take the edge from `from` to `to`, as far as the branch that ends
+    /// `from`, and those of the few blocks above it that have a single predecessor, tell.
+    fn edge_may_take(&self, from: BlockId, to: BlockId, depth: usize) -> ThreadSet {
+        let mut takes = ThreadSet::all(self.count);
+        let (mut block, mut next) = (from, to);
+        for _ in 0..4 {
+            let succs = &self.function.blocks[block].succs;
+            if let Some(term) = self.function.terminator(block) {
+                let term = self.function.inst(term);
+                if matches!(term.op, Op::CondBr) && succs.len() == 2 && succs[0] != succs[1] {
+                    let (may_be_true, may_be_false) = self.condition(term.args[0], depth);
+                    let taken = if succs[0] == next {
+                        may_be_true
+                    } else {
+                        may_be_false
+                    };
+                    takes = takes.intersection(&taken);
+                }
+            }
+            match self.function.blocks[block].preds.as_slice() {
+                [pred] => (block, next) = (*pred, block),
+                _ => break,
+            }
+        }
+        takes
     }
 
     /// The successors of `block` with the threads that take each edge (`None`: all).

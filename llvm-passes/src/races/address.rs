@@ -75,7 +75,7 @@ pub struct Lin {
 }
 
 impl Lin {
-    fn constant(konst: i128) -> Lin {
+    pub fn constant(konst: i128) -> Lin {
         Lin {
             konst,
             ..Lin::default()

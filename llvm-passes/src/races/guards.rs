@@ -57,6 +57,20 @@ pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Ve
             break;
         }
         let Val::Inst(id) = value else { continue };
+        // A condition that depends on the thread id alone is decided thread by thread, exactly,
+        // whatever its form (`phi != 0` of a phi of `tid` and constants).
+        if function.bits(value) == Some(1) && linearizer.cx.threads.is_evaluable(value) {
+            if let Ok(lhs) = linearizer.integer(value, false) {
+                out.push(Guard {
+                    lhs,
+                    rhs: Lin::constant(1),
+                    pred: Pred::Eq,
+                    bits: 1,
+                    holds,
+                });
+                continue;
+            }
+        }
         let inst = function.inst(id);
         match inst.op {
             Op::ICmp(pred) => {
