@@ -101,6 +101,10 @@ fn main() {
             .map_err(Failed::from)
         }));
     }
+    trials.push(Trial::test(
+        "regressions::open_bug_verdict",
+        open_bug_verdict_cases,
+    ));
     for path in support::files_with_extension("tests/regressions", "loom") {
         let name = format!("regressions::{}", path.display());
         trials.push(Trial::test(name, move || regression(&path)));
@@ -395,15 +399,10 @@ fn regression(path: &PathBuf) -> Result<(), Failed> {
             .find_map(|l| l.strip_prefix("--! open-bug: "))
             .map(|kind| kind.trim().to_string());
         let result = pool::on_compiler_stack(move || {
-            let outcome = regression_check(&source).unwrap_or(Ok(()));
-            match (outcome, open_bug) {
-                (Err(f), Some(kind)) if format!("{:?}", f.kind) == kind => Ok(()),
-                (Ok(()), Some(kind)) => Err(format!(
-                    "passes: the open bug ({kind}) no longer shows; remove `--! open-bug` and \
-                     move the bug to the fixed ones in docs/testing.md"
-                )),
-                (outcome, _) => outcome.map_err(|f| format!("{:?}: {}", f.kind, f.message)),
-            }
+            open_bug_verdict(
+                regression_check(&source).unwrap_or(Ok(())),
+                open_bug.as_deref(),
+            )
         })?;
         return result.map_err(Failed::from);
     }
@@ -414,6 +413,55 @@ fn regression(path: &PathBuf) -> Result<(), Failed> {
         return result.map_err(Failed::from);
     }
     Err("a regression file starts with `--! differential: T L` or `--! expect: no-crash`".into())
+}
+
+/// A regression file's verdict: without `--! open-bug` it must pass; with `--! open-bug: KIND` it
+/// must still fail with that kind, and passing says the bug is fixed.
+fn open_bug_verdict(outcome: Result<(), Failure>, open_bug: Option<&str>) -> Result<(), String> {
+    match (outcome, open_bug) {
+        (Err(f), Some(kind)) if format!("{:?}", f.kind) == kind => Ok(()),
+        (Ok(()), Some(kind)) => Err(format!(
+            "passes: the open bug ({kind}) no longer shows; remove `--! open-bug` and move the \
+             bug to the fixed ones in docs/testing.md"
+        )),
+        (outcome, _) => outcome.map_err(|f| format!("{:?}: {}", f.kind, f.message)),
+    }
+}
+
+/// [`open_bug_verdict`] in each of its cases (no regression file is an open bug at all times).
+fn open_bug_verdict_cases() -> Result<(), Failed> {
+    let failing = |kind| {
+        Err(Failure {
+            kind,
+            message: "E0851".into(),
+        })
+    };
+    let cases = [
+        (
+            open_bug_verdict(failing(Kind::Verifier), Some("Verifier")).is_ok(),
+            "a file that still shows its open bug passes",
+        ),
+        (
+            open_bug_verdict(Ok(()), Some("Verifier")).is_err_and(|e| e.contains("no longer")),
+            "a file whose open bug is gone fails, saying so",
+        ),
+        (
+            open_bug_verdict(failing(Kind::Sanitizer), Some("Verifier")).is_err(),
+            "a file that fails another way than its open bug fails",
+        ),
+        (
+            open_bug_verdict(Ok(()), None).is_ok(),
+            "a file without open bug that passes passes",
+        ),
+        (
+            open_bug_verdict(failing(Kind::Verifier), None).is_err(),
+            "a file without open bug that fails fails",
+        ),
+    ];
+    match cases.iter().find(|(holds, _)| !holds) {
+        Some((_, what)) => Err(format!("open-bug verdict wrong: {what}").into()),
+        None => Ok(()),
+    }
 }
 
 /// The differential check of a generated regression file, with the block sizes of its
