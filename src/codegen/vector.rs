@@ -89,6 +89,12 @@ enum Dest<'ctx> {
     Slice { lo: IntValue<'ctx>, checked: bool },
     /// `a[i] <- v` for a two-dimensional `a`: element `(i, k)`.
     Row { row: IntValue<'ctx>, checked: bool },
+    /// `a[i, r] <- v` / `a[[i, r]] <- v` for a two-dimensional `a`: element `(i, lo + k)`.
+    RowSlice {
+        row: IntValue<'ctx>,
+        lo: IntValue<'ctx>,
+        checked: bool,
+    },
 }
 
 /// What a vector assignment writes to.
@@ -1033,6 +1039,37 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     )),
                 }
             }
+            ExprKind::Index {
+                base,
+                indices,
+                checked,
+            } if indices.len() == 2 => {
+                let array = self.array(base)?;
+                let (row_index, columns) = (&indices[0], &indices[1]);
+                let (Ty::Scalar(s), Ty::Range) =
+                    (self.ty_of(row_index).clone(), self.ty_of(columns))
+                else {
+                    return Err(CodegenError::not_implemented(
+                        "this kind of vector assignment target",
+                        target.span,
+                    ));
+                };
+                let row = self.expr(row_index)?.into_int_value();
+                let row = self.index64(row, s.is_signed())?;
+                let range = self.expr(columns)?;
+                let (lo, hi) = self.range_bounds(range)?;
+                let (n, bound) = match self.static_len(columns) {
+                    Some(n) => (self.i32(n as i64), Some(n)),
+                    None => (self.range_len(lo, hi)?, None),
+                };
+                let who = self.owner_at(&array, &[Some(row_index)], Some(columns));
+                let dest = Dest::RowSlice {
+                    row,
+                    lo,
+                    checked: *checked,
+                };
+                Ok((Target::Memory { array, dest, who }, n, bound))
+            }
             _ => Err(CodegenError::not_implemented(
                 "this kind of vector assignment target",
                 target.span,
@@ -1063,6 +1100,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             Dest::Row { row, checked } => {
                 let k64 = self.index64(k, true)?;
                 self.element(array, &[*row, k64], *checked, span)
+            }
+            Dest::RowSlice { row, lo, checked } => {
+                let i = self.b.build_int_add(*lo, k, "i")?;
+                let i64v = self.index64(i, true)?;
+                self.element(array, &[*row, i64v], *checked, span)
             }
         }
     }

@@ -154,6 +154,13 @@ pub const CASES: &[Case] = &[
         run: first_nonzero,
     },
     Case {
+        name: "row_slice_store",
+        file: "tests/run/programs/row_slice_store.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: row_slice_store,
+    },
+    Case {
         name: "math_libdevice",
         file: "tests/codegen/math_libdevice.loom",
         block_size: None,
@@ -587,6 +594,53 @@ fn first_nonzero(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Ve
     let mut all = bytes(&reduce);
     all.extend(bytes(&scan));
     all.extend(bytes(&suffix));
+    Ok(all)
+}
+
+/// Stores into part of each row, `n` wide: the second half of `x`'s row into the first of `head`'s,
+/// and the row doubled into `shifted` from column `s` on, where only the columns inside the row
+/// are written (`s` may be negative or past the middle).
+fn row_slice_store(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let rows = 3usize;
+    let s = rng.i32_in(-(n as i32), n as i32 + 1);
+    let mut x = rng.i32s(rows * n, -1000, 1000);
+    let mut head = vec![i32::MIN; rows * n];
+    let mut shifted = vec![i32::MIN; rows * n];
+    let (mut expected_head, mut expected_shifted) = (head.clone(), shifted.clone());
+    let half = n / 2;
+    for b in 0..rows {
+        let row = b * n;
+        for c in 0..half {
+            expected_head[row + c] = x[row + n - half + c];
+        }
+        for k in 0..n as i64 {
+            let c = i64::from(s) + k;
+            if (0..n as i64).contains(&c) {
+                expected_shifted[row + c as usize] = x[row + k as usize].wrapping_mul(2);
+            }
+        }
+    }
+    launch(
+        p,
+        "rowSliceStore",
+        rows as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            HostArg::I32(s),
+            array("x", &mut x),
+            array("head", &mut head),
+            array("shifted", &mut shifted),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("head", &head, &expected_head)?;
+    exact(
+        &format!("shifted from column {s}"),
+        &shifted,
+        &expected_shifted,
+    )?;
+    let mut all = bytes(&head);
+    all.extend(bytes(&shifted));
     Ok(all)
 }
 
