@@ -427,16 +427,22 @@ fn pointer_base(function: &Function, pointer: Val) -> Option<Val> {
 /// false when something writes through a pointer of unknown origin, or calls what may.
 fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
     let mut unwritten = vec![true; function.args.len()];
-    // A write into a shared array (LOOM's reduction partials among them) writes no argument's
-    // memory: a kernel's pointer arguments point into global memory.
+    // A write into a shared array (LOOM's reduction partials among them) writes no global
+    // memory: the arguments that point into global memory stay unwritten (a shared or generic
+    // pointer argument may point into the array).
     let shared = |g: usize| module.globals.get(g).is_some_and(|g| g.addrspace == 3);
+    let global = |i: usize| function.args.get(i).is_some_and(|a| a.ty == Ty::Ptr(1));
     let write = |pointer: Val, unwritten: &mut Vec<bool>| match pointer_base(function, pointer) {
         Some(Val::Arg(i)) => {
             if let Some(u) = unwritten.get_mut(i) {
                 *u = false;
             }
         }
-        Some(Val::Global(g)) if shared(g) => {}
+        Some(Val::Global(g)) if shared(g) => {
+            for (i, u) in unwritten.iter_mut().enumerate() {
+                *u &= global(i);
+            }
+        }
         _ => unwritten.iter_mut().for_each(|u| *u = false),
     };
     for inst in &function.insts {
@@ -459,8 +465,9 @@ fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
                     }
                 }
                 _ => {
-                    // What an unknown call may write: the pointers it is given (an argument's
-                    // own pointer, or one computed from something).
+                    // What an unknown call may write: an argument's array through a pointer
+                    // into it; anything through any other pointer (a shared slot may hold a
+                    // pointer to an argument's array).
                     for a in &inst.args {
                         let pointer = match a {
                             Val::Arg(i) => function
@@ -468,10 +475,17 @@ fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
                                 .get(*i)
                                 .is_some_and(|p| matches!(p.ty, Ty::Ptr(_))),
                             Val::Inst(i) => matches!(function.inst(*i).ty, Ty::Ptr(_)),
+                            Val::Global(_) => true,
                             _ => false,
                         };
-                        if pointer {
-                            write(*a, &mut unwritten);
+                        match pointer_base(function, *a) {
+                            Some(Val::Arg(i)) if pointer => {
+                                if let Some(u) = unwritten.get_mut(i) {
+                                    *u = false;
+                                }
+                            }
+                            _ if pointer => unwritten.iter_mut().for_each(|u| *u = false),
+                            _ => {}
                         }
                     }
                 }

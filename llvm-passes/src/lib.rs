@@ -177,18 +177,31 @@ pub const CANONICAL_PASSES: &str =
 /// the module.
 fn canonical_copy<'ctx>(module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
     let copy = module.clone();
-    // Unoptimised clang output marks every function `optnone`, which the passes respect.
-    // SAFETY: reads and removes attributes of the copy's functions, which it owns.
+    // Unoptimised clang output marks every function `optnone`, which the passes respect. And
+    // `sanitize_thread` keeps instcombine from speculating loads (`load (select c, p, q)` into
+    // loads of both), which would add races the module does not have (loomc's optimiser runs
+    // with the same mark, `src/target/speculation.rs`).
+    // SAFETY: reads and changes attributes of the copy's functions, which it owns.
     unsafe {
         use llvm_sys::core::{
-            LLVMGetEnumAttributeKindForName, LLVMGetFirstFunction, LLVMGetNextFunction,
-            LLVMRemoveEnumAttributeAtIndex,
+            LLVMAddAttributeAtIndex, LLVMCountBasicBlocks, LLVMCreateEnumAttribute,
+            LLVMGetEnumAttributeKindForName, LLVMGetFirstFunction, LLVMGetModuleContext,
+            LLVMGetNextFunction, LLVMRemoveEnumAttributeAtIndex,
         };
-        let name = "optnone";
-        let kind = LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+        let kind_of =
+            |name: &str| LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
+        let optnone = kind_of("optnone");
+        let no_speculation = LLVMCreateEnumAttribute(
+            LLVMGetModuleContext(copy.as_mut_ptr()),
+            kind_of("sanitize_thread"),
+            0,
+        );
         let mut function = LLVMGetFirstFunction(copy.as_mut_ptr());
         while !function.is_null() {
-            LLVMRemoveEnumAttributeAtIndex(function, u32::MAX, kind);
+            LLVMRemoveEnumAttributeAtIndex(function, u32::MAX, optnone);
+            if LLVMCountBasicBlocks(function) > 0 {
+                LLVMAddAttributeAtIndex(function, u32::MAX, no_speculation);
+            }
             function = LLVMGetNextFunction(function);
         }
     }

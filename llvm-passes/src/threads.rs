@@ -19,6 +19,8 @@ pub const WARP_SIZE: u32 = 32;
 /// How deep in [`ThreadValues::condition`] a phi is still looked through (each level visits
 /// every incoming edge and the branches above it).
 const PHI_DEPTH: usize = 1;
+/// How many comparisons may be decided edge by edge one inside another.
+const MAX_DECIDING: usize = 8;
 
 /// What is known of the block's shape.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,6 +176,9 @@ pub struct ThreadValues<'a> {
     count: usize,
     evaluable: RefCell<HashMap<InstId, bool>>,
     cache: RefCell<HashMap<InstId, Rc<Vec<u64>>>>,
+    /// The comparisons being decided edge by edge ([`ThreadValues::compare_edge_by_edge`]): a
+    /// branch on one of them may lead back into its own phi, and the nesting is kept shallow.
+    deciding: RefCell<Vec<InstId>>,
 }
 
 fn mask(bits: u32) -> u64 {
@@ -202,6 +207,7 @@ impl<'a> ThreadValues<'a> {
             count: geometry.thread_count(),
             evaluable: RefCell::new(HashMap::new()),
             cache: RefCell::new(HashMap::new()),
+            deciding: RefCell::new(Vec::new()),
         }
     }
 
@@ -315,6 +321,21 @@ impl<'a> ThreadValues<'a> {
     /// on the edge of the threads that skip a loop (`[1, tid >= 184], [tid, tid < 184]`) and
     /// tests the phi with `!= 0`: `tid != 0` on every edge a thread can take.
     fn compare_edge_by_edge(&self, id: InstId) -> Option<Vec<u64>> {
+        // Asked again while deciding it (a branch on it controls an edge into its phi), or nested
+        // too deep: not known, which only makes the answer coarser.
+        {
+            let mut deciding = self.deciding.borrow_mut();
+            if deciding.contains(&id) || deciding.len() >= MAX_DECIDING {
+                return None;
+            }
+            deciding.push(id);
+        }
+        let decided = self.decide_edge_by_edge(id);
+        self.deciding.borrow_mut().retain(|d| *d != id);
+        decided
+    }
+
+    fn decide_edge_by_edge(&self, id: InstId) -> Option<Vec<u64>> {
         let inst = self.function.inst(id);
         let (Op::ICmp(pred), [a, b]) = (&inst.op, inst.args.as_slice()) else {
             return None;

@@ -13,11 +13,13 @@
 //! loads ("a speculative load may create a race that did not exist in the source",
 //! `mustSuppressSpeculation`), and besides that it only stops code extraction (hot/cold
 //! splitting), which the NVPTX pipeline does not run. No ThreadSanitizer instrumentation runs:
-//! that is a pass of its own, never in LOOM's pipelines. The attribute is put on every defined
-//! function, so that the inliner (which only inlines between functions that agree on it) still
-//! inlines LOOM's functions and libdevice's, and taken off again after the optimiser, so that the
-//! IR users read (`--emit=llvm`) does not claim a sanitizer. The cost on the GPU is small: a load
-//! under a thread test stays under it, and ptxas predicates short branches itself.
+//! that is a pass of its own (`tsan`), which `-O` never names (a `--passes` pipeline that names it
+//! gets it). The attribute is put on every defined function, libdevice's included (linked
+//! before), so that the inliner, which only inlines between functions that agree on it, still
+//! inlines them, and taken off again after the optimiser, so that the IR users read
+//! (`--emit=llvm`) does not claim a sanitizer; dumps from inside the pipeline
+//! (`--print-after=instcombine`) show it. The cost on the GPU is small: a load under a thread
+//! test stays under it, and ptxas predicates short branches itself.
 
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
