@@ -26,6 +26,8 @@ mod crash;
 mod differential;
 #[path = "fuzz/generator.rs"]
 mod generator;
+#[path = "fuzz/gpu.rs"]
+mod gpu;
 #[path = "fuzz/large.rs"]
 mod large;
 #[path = "fuzz/pool.rs"]
@@ -314,6 +316,7 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
             )
         },
     );
+    println!("{}", gpu::status());
     let verifier_seeds = std::mem::take(&mut *verifier_seeds.lock().unwrap());
     if !verifier_seeds.is_empty() {
         println!(

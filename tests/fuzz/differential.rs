@@ -4,7 +4,9 @@
 //! differently at another block size).
 
 use crate::generator::{Shape, Ty, KERNEL};
+use crate::gpu::ArrayArg;
 use fastrand::Rng;
+use loom_runtime::Scalar;
 use loomc::diagnostics::{SourceFiles, INTERNAL_ERROR};
 use loomc::driver::{self, Emit, Options};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
@@ -39,6 +41,8 @@ pub enum Kind {
     /// The CPU backend's sanitizer (or the guard zones after each array) found an
     /// out-of-bounds access or a shared-memory race in loomc's output.
     Sanitizer,
+    /// The GPU (when there is one) and the CPU backend disagree, or the GPU run failed.
+    GpuMismatch,
 }
 
 #[derive(Debug, Clone)]
@@ -105,15 +109,20 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
     // Three runs, not four: `-O0` and `-O3` at the first block size, `-O3` at the second.
     let [first, second] = config.block_sizes;
     let mut results = Vec::new();
+    let on_gpu = crate::gpu::present();
+    let mut gpu_code = None;
     for (block_size, opt) in [
         (first, OptLevel::O0),
         (first, OptLevel::O3),
         (second, OptLevel::O3),
     ] {
-        let want_ptx = config.ptxas && block_size == first && opt == OptLevel::O3;
+        let want_ptx = (config.ptxas || on_gpu) && block_size == first && opt == OptLevel::O3;
         let (ir, ptx) = compile(source, block_size, opt, want_ptx)?;
-        if let Some(ptx) = ptx {
-            crate::support::assemble(&ptx, "sm_80").or_else(|e| fail(Kind::Ptxas, e))?;
+        if let (Some((ptx, _)), true) = (&ptx, config.ptxas) {
+            crate::support::assemble(ptx, "sm_80").or_else(|e| fail(Kind::Ptxas, e))?;
+        }
+        if on_gpu {
+            gpu_code = gpu_code.or(ptx);
         }
         let result = run_on_cpu(&ir, &inputs, config).map_err(|f| Failure {
             kind: f.kind,
@@ -133,6 +142,15 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
         Ty::F64 => 1e-9,
         _ => 0.0,
     };
+    if let Some((ptx, metadata)) = gpu_code {
+        let on_device = inputs.run_on_gpu(&ptx, &metadata)?;
+        compare(shape.ty, &results[0], &on_device, tolerance).or_else(|e| {
+            fail(
+                Kind::GpuMismatch,
+                format!("-O3, block size {first}: CPU backend vs GPU: {e}"),
+            )
+        })?;
+    }
     if shape.block_size_dependent {
         return Ok(());
     }
@@ -167,16 +185,16 @@ fn run_on_cpu(ir: &str, inputs: &Inputs, config: &Config) -> Result<Vec<u8>, Fai
     inputs.run(&program)
 }
 
-/// The optimised NVPTX IR, and the PTX if asked.
+/// The optimised NVPTX IR, and the PTX with its kernel metadata (JSON) if asked.
 fn compile(
     source: &str,
     block_size: u32,
     opt: OptLevel,
     ptx: bool,
-) -> Result<(String, Option<String>), Failure> {
+) -> Result<(String, Option<(String, String)>), Failure> {
     let mut emit = vec![Emit::Llvm];
     if ptx {
-        emit.push(Emit::Ptx);
+        emit.extend([Emit::Metadata, Emit::Ptx]);
     }
     let options = Options {
         emit,
@@ -232,7 +250,7 @@ fn compile(
         kind: Kind::Crash,
         message: "no LLVM IR in the outputs".into(),
     })?;
-    Ok((ir, find(Emit::Ptx)))
+    Ok((ir, find(Emit::Ptx).zip(find(Emit::Metadata))))
 }
 
 /// The arrays and the scalar of one launch, as bytes.
@@ -343,6 +361,49 @@ impl Inputs {
         }
         out.truncate(self.out.len());
         out.extend_from_slice(&acc[..self.acc.len()]);
+        Ok(out)
+    }
+}
+
+impl Inputs {
+    /// Runs the kernel of `ptx` on the GPU; returns `out` then `acc`, as [`Inputs::run`] does.
+    fn run_on_gpu(&self, ptx: &str, metadata: &str) -> Result<Vec<u8>, Failure> {
+        let scalar = match self.shape.ty {
+            Ty::I32 => Scalar::Int32(self.s as u32 as i32),
+            Ty::U32 => Scalar::UInt32(self.s as u32),
+            Ty::I64 => Scalar::Int64(self.s as i64),
+            Ty::U64 => Scalar::UInt64(self.s),
+            Ty::F32 => Scalar::Float32(f32::from_bits(self.s as u32)),
+            Ty::F64 => Scalar::Float64(f64::from_bits(self.s)),
+        };
+        let (mut x, mut y, mut out, mut acc) = (
+            self.x.clone(),
+            self.y.clone(),
+            self.out.clone(),
+            self.acc.clone(),
+        );
+        let row = vec![BLOCKS, self.shape.len];
+        let arrays = vec![
+            ArrayArg {
+                data: &mut x,
+                shape: row.clone(),
+            },
+            ArrayArg {
+                data: &mut y,
+                shape: row.clone(),
+            },
+            ArrayArg {
+                data: &mut out,
+                shape: row,
+            },
+            ArrayArg {
+                data: &mut acc,
+                shape: vec![BLOCKS],
+            },
+        ];
+        crate::gpu::launch(ptx, metadata, KERNEL, BLOCKS as u32, scalar, arrays)
+            .or_else(|e| fail(Kind::GpuMismatch, format!("the GPU run failed: {e}")))?;
+        out.extend_from_slice(&acc);
         Ok(out)
     }
 }

@@ -1,0 +1,67 @@
+//! The generated programs on a GPU, against the CPU backend. When a CUDA driver and a GPU are
+//! there, every program's PTX (`-O3`, the first block size) runs on GPU 0 over the same inputs
+//! and must give what the CPU backend gave for the same IR: integers exactly, floats within the
+//! tolerance of two block sizes (ptxas fuses multiplies and adds, and libdevice's math is not the
+//! host's). Without one the comparison is skipped, and each run says so.
+
+use loom_runtime::{Gpu, GpuArg, ModuleMetadata, Scalar, ScalarType};
+use std::sync::{Mutex, OnceLock};
+
+/// GPU 0, opened on first use; `Err` says why there is none. One launch at a time: the workers
+/// share it.
+fn device() -> &'static Result<Mutex<Gpu>, String> {
+    static DEVICE: OnceLock<Result<Mutex<Gpu>, String>> = OnceLock::new();
+    DEVICE.get_or_init(|| Gpu::open(0).map(Mutex::new))
+}
+
+/// Whether generated programs also run on a GPU.
+pub fn present() -> bool {
+    device().is_ok()
+}
+
+/// What a run prints about the GPU comparison.
+pub fn status() -> String {
+    match device() {
+        Ok(gpu) => match gpu.lock() {
+            Ok(gpu) => format!("every program also ran on {}", gpu.name()),
+            Err(_) => "the GPU's lock was poisoned by a panic".to_string(),
+        },
+        Err(_) if !loom_runtime::driver_present() => {
+            "GPU comparison skipped: no CUDA driver on this machine".to_string()
+        }
+        Err(why) => format!("GPU comparison skipped: {why}"),
+    }
+}
+
+/// One array argument: its bytes and its shape.
+pub struct ArrayArg<'a> {
+    pub data: &'a mut [u8],
+    pub shape: Vec<usize>,
+}
+
+/// Launches `kernel` of `ptx` over `blocks` blocks with `scalar` and `arrays` (in parameter
+/// order); arrays are updated in place.
+pub fn launch(
+    ptx: &str,
+    metadata: &str,
+    kernel: &str,
+    blocks: u32,
+    scalar: Scalar,
+    arrays: Vec<ArrayArg<'_>>,
+) -> Result<(), String> {
+    let gpu = device().as_ref().map_err(Clone::clone)?;
+    let gpu = gpu
+        .lock()
+        .map_err(|_| "the GPU's lock was poisoned".to_string())?;
+    let metadata = ModuleMetadata::from_json(metadata)?;
+    // Generated kernels' arrays have the scalar parameter's element type.
+    let element: ScalarType = scalar.ty();
+    let module = gpu.load(ptx, metadata)?;
+    let mut args = vec![GpuArg::Scalar(scalar)];
+    args.extend(arrays.into_iter().map(|a| GpuArg::Array {
+        shape: a.shape,
+        element,
+        data: a.data,
+    }));
+    gpu.launch(&module, kernel, blocks, &mut args).map(|_| ())
+}
