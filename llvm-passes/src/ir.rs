@@ -251,6 +251,24 @@ impl Function {
         &self.insts[id]
     }
 
+    /// The leaves of a tree of `or`s rooted at `value` (`value` itself when it is no `or`),
+    /// expanded while fewer than 16 are found: `(a | b) == 0` is InstCombine's form of
+    /// `a == 0 && b == 0`.
+    pub fn or_leaves(&self, value: Val) -> Vec<Val> {
+        let mut leaves = Vec::new();
+        let mut work = vec![value];
+        while let Some(v) = work.pop() {
+            match v {
+                Val::Inst(id) if leaves.len() < 16 => match self.inst(id).op {
+                    Op::Bin(BinOp::Or { .. }) => work.extend(self.inst(id).args.iter().copied()),
+                    _ => leaves.push(v),
+                },
+                _ => leaves.push(v),
+            }
+        }
+        leaves
+    }
+
     /// The terminator of a block (its last instruction).
     pub fn terminator(&self, block: BlockId) -> Option<InstId> {
         self.blocks[block].insts.last().copied()

@@ -486,9 +486,14 @@ impl<'a> ThreadValues<'a> {
         match &inst.op {
             Op::ICmp(pred) if inst.args.len() == 2 => {
                 let equal_test = matches!((pred, taken), (Pred::Eq, true) | (Pred::Ne, false));
+                // `(x | y) == 0` (InstCombine's `x == 0 && y == 0`) implies `x == 0`.
+                let zero_of_or = c == 0
+                    && matches!(inst.args[1], Val::Int { value: 0, .. })
+                    && self.function.or_leaves(inst.args[0]).contains(&x);
                 equal_test
                     && ((inst.args[0] == x && constant(&inst.args[1]))
-                        || (inst.args[1] == x && constant(&inst.args[0])))
+                        || (inst.args[1] == x && constant(&inst.args[0]))
+                        || zero_of_or)
             }
             // `a and b` true: both true; `a or b` false: both false.
             Op::Bin(BinOp::And) if taken => inst
@@ -753,6 +758,28 @@ impl<'a> ThreadValues<'a> {
                 )
             }
             Op::Cast(CastOp::Freeze) => self.condition(inst.args[0], depth + 1),
+            // `(a | b) == 0` (InstCombine's `a == 0 && b == 0`) holds only in the threads where
+            // each thread-only leaf is 0; `!= 0` fails only there.
+            Op::ICmp(pred @ (Pred::Eq | Pred::Ne))
+                if matches!(inst.args[1], Val::Int { value: 0, .. }) =>
+            {
+                let mut zero = ThreadSet::all(n);
+                for leaf in self.function.or_leaves(inst.args[0]) {
+                    if let Some(values) = self.values(leaf) {
+                        let mut leaf_zero = ThreadSet::empty(n);
+                        for (t, v) in values.iter().enumerate() {
+                            if *v == 0 {
+                                leaf_zero.insert(t);
+                            }
+                        }
+                        zero = zero.intersection(&leaf_zero);
+                    }
+                }
+                match pred {
+                    Pred::Eq => (zero, ThreadSet::all(n)),
+                    _ => (ThreadSet::all(n), zero),
+                }
+            }
             // A phi is the value of the edge a thread came by: true for a thread that may take
             // an edge whose value may be true (GVN's `[true, leader or inside], [false, the
             // leader's arm]` stands for `tid != 0 or inside`). Two levels at most: each level

@@ -83,7 +83,7 @@ pub fn guards(linearizer: &mut Linearizer<'_>, conditions: &[(Val, bool)]) -> Ve
                 let all_zero = matches!((pred, holds), (Pred::Eq, true) | (Pred::Ne, false))
                     && matches!(inst.args[1], Val::Int { value: 0, .. });
                 let operands = match all_zero {
-                    true => or_operands(function, inst.args[0]),
+                    true => function.or_leaves(inst.args[0]),
                     false => vec![inst.args[0]],
                 };
                 for operand in operands {
@@ -157,22 +157,6 @@ fn copies_of_one_computation(function: &Function, values: &[Val]) -> Option<Val>
         _ => false,
     };
     values.iter().all(same).then_some(first)
-}
-
-/// The leaves of a tree of `or`s rooted at `value` (`value` itself when it is no `or`).
-fn or_operands(function: &Function, value: Val) -> Vec<Val> {
-    let mut leaves = Vec::new();
-    let mut work = vec![value];
-    while let Some(v) = work.pop() {
-        match v {
-            Val::Inst(id) if leaves.len() < 16 => match function.inst(id).op {
-                Op::Bin(BinOp::Or { .. }) => work.extend(function.inst(id).args.iter().copied()),
-                _ => leaves.push(v),
-            },
-            _ => leaves.push(v),
-        }
-    }
-    leaves
 }
 
 /// The value of `lin` in `thread` with the variables at `values`.
