@@ -111,11 +111,19 @@ fn run(
     let Ok(kernels) = kernel_annotations(module) else {
         return Vec::new();
     };
-    let copy = match canonical_copy(module) {
-        Ok(copy) => copy,
-        Err(message) => return vec![Finding::InvalidIr(message)],
+    // Optimised IR (no `alloca` left) is read as it is: the canonical passes would find little
+    // to do, and their time grows with the square of the branches on one condition.
+    let copy;
+    let analysed = if canonical_passes(module).is_some() {
+        copy = match canonical_copy(module) {
+            Ok(copy) => copy,
+            Err(message) => return vec![Finding::InvalidIr(message)],
+        };
+        &copy
+    } else {
+        module
     };
-    let snapshot = ir::read_module(&copy);
+    let snapshot = ir::read_module(analysed);
     let with_barriers = barriers::functions_with_barriers(&snapshot);
     // Each kernel with what its annotations say of the block: exact (`reqntid`) or a bound
     // (`maxntid`).
@@ -163,6 +171,19 @@ fn run(
         ));
     }
     findings
+}
+
+/// The passes the verifier runs on a copy of `module` before reading it: [`CANONICAL_PASSES`]
+/// when a defined function keeps a variable in memory (unoptimised IR), none otherwise.
+pub fn canonical_passes(module: &Module<'_>) -> Option<&'static str> {
+    let alloca = module.get_functions().any(|function| {
+        function.get_basic_block_iter().any(|block| {
+            block
+                .get_instructions()
+                .any(|inst| inst.get_opcode() == inkwell::values::InstructionOpcode::Alloca)
+        })
+    });
+    alloca.then_some(CANONICAL_PASSES)
 }
 
 /// The passes of [`canonical_copy`].

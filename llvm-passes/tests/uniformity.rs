@@ -98,13 +98,20 @@ fn llvm(path: &Path, text: &str) -> Result<BTreeSet<(String, String)>, String> {
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let copy = dir.join(path.file_name().unwrap_or_default());
     std::fs::write(&copy, without_optnone).map_err(|e| e.to_string())?;
+    // The passes the verifier runs before reading the module, if any.
+    let context = Context::create();
+    let buffer =
+        MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), &path.display().to_string());
+    let module = context
+        .create_module_from_ir(buffer)
+        .map_err(|e| format!("cannot read IR: {e}"))?;
+    let passes = llvm_passes::canonical_passes(&module)
+        .map(|p| format!("{p},"))
+        .unwrap_or_default();
     let output = Command::new(OPT)
         .args([
             "-mtriple=nvptx64-nvidia-cuda",
-            &format!(
-                "-passes={},print<uniformity>",
-                llvm_passes::CANONICAL_PASSES
-            ),
+            &format!("-passes={passes}print<uniformity>"),
             "-disable-output",
         ])
         .arg(&copy)

@@ -11,6 +11,9 @@ use crate::cfg::Cfg;
 use crate::ir::{BinOp, BlockId, Function, Op, Pred, Val};
 use crate::threads::{compare, signed, ThreadValues};
 
+/// How far up its dominator chain an access looks for the branches that guard it.
+const DOMINATOR_STEPS: usize = 512;
+
 /// `lhs <pred> rhs` must be `holds` where the access runs.
 #[derive(Debug, Clone)]
 pub struct Guard {
@@ -22,14 +25,17 @@ pub struct Guard {
 }
 
 /// The branch conditions known at `block`: for each block on its dominator chain that has a
-/// single predecessor ending in a conditional branch, the condition and the edge taken.
+/// single predecessor ending in a conditional branch, the condition and the edge taken; the
+/// nearest [`DOMINATOR_STEPS`] blocks of the chain only (every access walks it: a kernel of
+/// thousands of statements made the walks quadratic, and a guard left out only makes the check
+/// weaker).
 pub fn dominating_conditions(function: &Function, cfg: &Cfg, block: BlockId) -> Vec<(Val, bool)> {
     let mut conditions = Vec::new();
     let mut current = Some(block);
     let mut steps = 0;
     while let Some(b) = current {
         steps += 1;
-        if steps > 10_000 {
+        if steps > DOMINATOR_STEPS {
             break;
         }
         if let [pred] = function.blocks[b].preds.as_slice() {
