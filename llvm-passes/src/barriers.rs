@@ -5,7 +5,7 @@
 //! analysis (which ones end a barrier interval); the check compares each operation's position
 //! with the divergent branches of `divergence.rs`.
 
-use crate::cfg::{components, Cfg};
+use crate::cfg::Cfg;
 use crate::divergence::{Divergence, DivergenceInfo};
 use crate::findings::{ConvergentKind, Finding, Hazard};
 use crate::ir::{Callee, Function, InstId, Module, Op, Val};
@@ -142,7 +142,7 @@ pub fn check_placement(
 ) -> Vec<Finding> {
     let function = cx.function;
     let mut findings = Vec::new();
-    let scc = components(&cfg.succs);
+    let scc = cfg.components();
     for op in ops {
         let Some(kind) = &op.kind else { continue };
         let Some(block) = function.inst(op.inst).block else {

@@ -432,18 +432,20 @@ fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
     // pointer argument may point into the array).
     let shared = |g: usize| module.globals.get(g).is_some_and(|g| g.addrspace == 3);
     let global = |i: usize| function.args.get(i).is_some_and(|a| a.ty == Ty::Ptr(1));
-    let write = |pointer: Val, unwritten: &mut Vec<bool>| match pointer_base(function, pointer) {
-        Some(Val::Arg(i)) => {
-            if let Some(u) = unwritten.get_mut(i) {
-                *u = false;
-            }
+    let write_argument = |i: usize, unwritten: &mut Vec<bool>| {
+        if let Some(u) = unwritten.get_mut(i) {
+            *u = false;
         }
+    };
+    let write_anything = |unwritten: &mut Vec<bool>| unwritten.iter_mut().for_each(|u| *u = false);
+    let write = |pointer: Val, unwritten: &mut Vec<bool>| match pointer_base(function, pointer) {
+        Some(Val::Arg(i)) => write_argument(i, unwritten),
         Some(Val::Global(g)) if shared(g) => {
             for (i, u) in unwritten.iter_mut().enumerate() {
                 *u &= global(i);
             }
         }
-        _ => unwritten.iter_mut().for_each(|u| *u = false),
+        _ => write_anything(unwritten),
     };
     for inst in &function.insts {
         match &inst.op {
@@ -478,14 +480,11 @@ fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
                             Val::Global(_) => true,
                             _ => false,
                         };
-                        match pointer_base(function, *a) {
-                            Some(Val::Arg(i)) if pointer => {
-                                if let Some(u) = unwritten.get_mut(i) {
-                                    *u = false;
-                                }
+                        if pointer {
+                            match pointer_base(function, *a) {
+                                Some(Val::Arg(i)) => write_argument(i, &mut unwritten),
+                                _ => write_anything(&mut unwritten),
                             }
-                            _ if pointer => unwritten.iter_mut().for_each(|u| *u = false),
-                            _ => {}
                         }
                     }
                 }

@@ -637,9 +637,8 @@ impl<'a> ThreadValues<'a> {
         }
         reach[0] = ThreadSet::all(self.count);
         // Edge masks, computed once per block.
-        let scc = crate::cfg::components(&cfg.succs);
         let masks: Vec<Vec<(BlockId, Option<ThreadSet>)>> =
-            (0..blocks).map(|b| self.edge_masks(b, cfg, &scc)).collect();
+            (0..blocks).map(|b| self.edge_masks(b, cfg)).collect();
         let mut changed = true;
         while changed {
             changed = false;
@@ -830,12 +829,8 @@ impl<'a> ThreadValues<'a> {
     }
 
     /// The successors of `block` with the threads that take each edge (`None`: all).
-    fn edge_masks(
-        &self,
-        block: BlockId,
-        cfg: &Cfg,
-        scc: &crate::cfg::Components,
-    ) -> Vec<(BlockId, Option<ThreadSet>)> {
+    fn edge_masks(&self, block: BlockId, cfg: &Cfg) -> Vec<(BlockId, Option<ThreadSet>)> {
+        let scc = cfg.components();
         let succs = &cfg.succs[block];
         let Some(term) = self.function.terminator(block) else {
             return Vec::new();

@@ -12,6 +12,7 @@
 
 use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
+use inkwell::module::Module;
 use libtest_mimic::{Arguments, Failed, Trial};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -46,21 +47,24 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-/// The values the verifier's dump lists as not uniform: (function, printed instruction).
-fn ours(path: &Path, text: &str) -> Result<Option<BTreeSet<(String, String)>>, String> {
-    let context = Context::create();
+/// The module in `text`.
+fn read_ir<'c>(context: &'c Context, path: &Path, text: &str) -> Result<Module<'c>, String> {
     let buffer =
         MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), &path.display().to_string());
-    let module = context
+    context
         .create_module_from_ir(buffer)
-        .map_err(|e| format!("cannot read IR: {e}"))?;
-    if !llvm_passes::verify_module(&module).is_empty() {
+        .map_err(|e| format!("cannot read IR: {e}"))
+}
+
+/// The values the verifier's dump lists as not uniform: (function, printed instruction).
+fn ours(module: &Module<'_>) -> Option<BTreeSet<(String, String)>> {
+    if !llvm_passes::verify_module(module).is_empty() {
         // Structurally broken modules are not analysed.
-        return Ok(None);
+        return None;
     }
-    let dump = llvm_passes::print_analysis(&module, &llvm_passes::VerifyOptions::default());
+    let dump = llvm_passes::print_analysis(module, &llvm_passes::VerifyOptions::default());
     if dump.is_empty() {
-        return Ok(None);
+        return None;
     }
     let mut function = String::new();
     let mut found = BTreeSet::new();
@@ -76,11 +80,16 @@ fn ours(path: &Path, text: &str) -> Result<Option<BTreeSet<(String, String)>>, S
             found.insert((function.clone(), value.trim().to_string()));
         }
     }
-    Ok(Some(found))
+    Some(found)
 }
 
-/// The values LLVM's uniformity analysis calls divergent: (function, printed instruction).
-fn llvm(path: &Path, text: &str) -> Result<BTreeSet<(String, String)>, String> {
+/// The values LLVM's uniformity analysis calls divergent: (function, printed instruction),
+/// after `passes` (those the verifier runs before reading the module, if any).
+fn llvm(
+    path: &Path,
+    text: &str,
+    passes: Option<&str>,
+) -> Result<BTreeSet<(String, String)>, String> {
     // The verifier drops `optnone` (unoptimised clang output has it everywhere) before its
     // canonicalisation; so must opt, or it would skip the passes.
     let without_optnone: String = text
@@ -98,16 +107,7 @@ fn llvm(path: &Path, text: &str) -> Result<BTreeSet<(String, String)>, String> {
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
     let copy = dir.join(path.file_name().unwrap_or_default());
     std::fs::write(&copy, without_optnone).map_err(|e| e.to_string())?;
-    // The passes the verifier runs before reading the module, if any.
-    let context = Context::create();
-    let buffer =
-        MemoryBuffer::create_from_memory_range_copy(text.as_bytes(), &path.display().to_string());
-    let module = context
-        .create_module_from_ir(buffer)
-        .map_err(|e| format!("cannot read IR: {e}"))?;
-    let passes = llvm_passes::canonical_passes(&module)
-        .map(|p| format!("{p},"))
-        .unwrap_or_default();
+    let passes = passes.map(|p| format!("{p},")).unwrap_or_default();
     let output = Command::new(OPT)
         .args([
             "-mtriple=nvptx64-nvidia-cuda",
@@ -144,10 +144,12 @@ fn llvm(path: &Path, text: &str) -> Result<BTreeSet<(String, String)>, String> {
 
 fn run_case(path: &Path) -> Result<(), Failed> {
     let text = std::fs::read_to_string(path)?;
-    let Some(ours) = ours(path, &text)? else {
+    let context = Context::create();
+    let module = read_ir(&context, path, &text)?;
+    let Some(ours) = ours(&module) else {
         return Ok(());
     };
-    let theirs = llvm(path, &text)?;
+    let theirs = llvm(path, &text, llvm_passes::canonical_passes(&module))?;
     let missing: Vec<String> = ours
         .iter()
         .filter(|v| !theirs.contains(*v))

@@ -85,16 +85,15 @@ pub enum Sweep {
 enum Dest<'ctx> {
     /// `x <- v` for an array variable `x`: element `k` (row-major for two dimensions).
     Whole,
-    /// `a[r] <- v` / `a[[r]] <- v`: element `lo + k`.
-    Slice { lo: IntValue<'ctx>, checked: bool },
-    /// `a[i] <- v` for a two-dimensional `a`: element `(i, k)`.
-    Row { row: IntValue<'ctx>, checked: bool },
-    /// `a[i, r] <- v` / `a[[i, r]] <- v` for a two-dimensional `a`: element `(i, lo + k)`.
-    RowSlice {
-        row: IntValue<'ctx>,
+    /// `a[r] <- v` / `a[[r]] <- v`: element `lo + k`; with a `row`, `a[i, r] <- v` for a
+    /// two-dimensional `a`: element `(i, lo + k)`.
+    Slice {
+        row: Option<IntValue<'ctx>>,
         lo: IntValue<'ctx>,
         checked: bool,
     },
+    /// `a[i] <- v` for a two-dimensional `a`: element `(i, k)`.
+    Row { row: IntValue<'ctx>, checked: bool },
 }
 
 /// What a vector assignment writes to.
@@ -1007,24 +1006,19 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             } if indices.len() == 1 => {
                 let array = self.array(base)?;
                 let index = &indices[0];
-                match self.ty_of(index) {
+                match self.ty_of(index).clone() {
                     Ty::Range => {
-                        let range = self.expr(index)?;
-                        let (lo, hi) = self.range_bounds(range)?;
-                        let (n, bound) = match self.static_len(index) {
-                            Some(n) => (self.i32(n as i64), Some(n)),
-                            None => (self.range_len(lo, hi)?, None),
-                        };
+                        let (lo, n, bound) = self.slice_extent(index)?;
                         let who = self.owner_at(&array, &[], Some(index));
                         let dest = Dest::Slice {
+                            row: None,
                             lo,
                             checked: *checked,
                         };
                         Ok((Target::Memory { array, dest, who }, n, bound))
                     }
                     Ty::Scalar(s) if array.dims.len() == 2 => {
-                        let row = self.expr(index)?.into_int_value();
-                        let row = self.index64(row, s.is_signed())?;
+                        let row = self.row_index(index, s.is_signed())?;
                         let n = array.dims[1];
                         let who = self.owner_at(&array, &[Some(index)], None);
                         let dest = Dest::Row {
@@ -1054,17 +1048,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         target.span,
                     ));
                 };
-                let row = self.expr(row_index)?.into_int_value();
-                let row = self.index64(row, s.is_signed())?;
-                let range = self.expr(columns)?;
-                let (lo, hi) = self.range_bounds(range)?;
-                let (n, bound) = match self.static_len(columns) {
-                    Some(n) => (self.i32(n as i64), Some(n)),
-                    None => (self.range_len(lo, hi)?, None),
-                };
+                let row = self.row_index(row_index, s.is_signed())?;
+                let (lo, n, bound) = self.slice_extent(columns)?;
                 let who = self.owner_at(&array, &[Some(row_index)], Some(columns));
-                let dest = Dest::RowSlice {
-                    row,
+                let dest = Dest::Slice {
+                    row: Some(row),
                     lo,
                     checked: *checked,
                 };
@@ -1075,6 +1063,26 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 target.span,
             )),
         }
+    }
+
+    /// A range index's start, its length and the length's compile-time bound.
+    fn slice_extent(
+        &mut self,
+        index: &Expr,
+    ) -> Result<(IntValue<'ctx>, IntValue<'ctx>, Option<u64>)> {
+        let range = self.expr(index)?;
+        let (lo, hi) = self.range_bounds(range)?;
+        let (n, bound) = match self.static_len(index) {
+            Some(n) => (self.i32(n as i64), Some(n)),
+            None => (self.range_len(lo, hi)?, None),
+        };
+        Ok((lo, n, bound))
+    }
+
+    /// A row subscript as a 64-bit index.
+    fn row_index(&mut self, index: &Expr, signed: bool) -> Result<IntValue<'ctx>> {
+        let row = self.expr(index)?.into_int_value();
+        self.index64(row, signed)
     }
 
     fn dest_element(
@@ -1092,19 +1100,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     in_bounds: None,
                 })
             }
-            Dest::Slice { lo, checked } => {
+            Dest::Slice { row, lo, checked } => {
                 let i = self.b.build_int_add(*lo, k, "i")?;
                 let i64v = self.index64(i, true)?;
-                self.element(array, &[i64v], *checked, span)
+                let indices: Vec<IntValue<'ctx>> = row.iter().copied().chain([i64v]).collect();
+                self.element(array, &indices, *checked, span)
             }
             Dest::Row { row, checked } => {
                 let k64 = self.index64(k, true)?;
                 self.element(array, &[*row, k64], *checked, span)
-            }
-            Dest::RowSlice { row, lo, checked } => {
-                let i = self.b.build_int_add(*lo, k, "i")?;
-                let i64v = self.index64(i, true)?;
-                self.element(array, &[*row, i64v], *checked, span)
             }
         }
     }

@@ -4,7 +4,7 @@
 //! tolerance of two block sizes (ptxas fuses multiplies and adds, and libdevice's math is not the
 //! host's). Without one the comparison is skipped, and each run says so.
 
-use loom_runtime::{Gpu, GpuArg, ModuleMetadata, Scalar, ScalarType};
+use loom_runtime::{Gpu, GpuArg, ModuleMetadata, Scalar};
 use std::sync::{Mutex, OnceLock};
 
 /// GPU 0, opened on first use; `Err` says why there is none. One launch at a time: the workers
@@ -55,7 +55,7 @@ pub fn launch(
         .map_err(|_| "the GPU's lock was poisoned".to_string())?;
     let metadata = ModuleMetadata::from_json(metadata)?;
     // Generated kernels' arrays have the scalar parameter's element type.
-    let element: ScalarType = scalar.ty();
+    let element = scalar.ty();
     let module = gpu.load(ptx, metadata)?;
     let mut args = vec![GpuArg::Scalar(scalar)];
     args.extend(arrays.into_iter().map(|a| GpuArg::Array {
