@@ -6,7 +6,6 @@ mod error;
 pub mod host;
 pub mod passes;
 pub mod sass;
-mod speculation;
 
 use crate::diagnostics::Diagnostic;
 use inkwell::module::Module;
@@ -164,9 +163,9 @@ impl NvptxTarget {
     /// Runs a new-pass-manager `pipeline` (`default<O3>`, or `--passes`) over the module.
     pub fn run_pipeline(&self, module: &Module<'_>, pipeline: &str) -> Result<(), Diagnostic> {
         annotation_cache::forget(module);
-        speculation::forbid(module);
+        llvm_passes::speculation::forbid(module);
         let result = module.run_passes(pipeline, &self.machine, PassBuilderOptions::create());
-        speculation::lift(module);
+        llvm_passes::speculation::lift(module);
         annotation_cache::forget(module);
         result.map_err(|e| {
             TargetError::OptimiserFailed {

@@ -169,12 +169,11 @@ pub fn check_placement(
         {
             let witness = witness(cx.threads, &reach[block], kind.is_block_level());
             let in_loop = scc.cyclic[block] && scc.id[block] == scc.id[branch.block];
-            let after_return = function.blocks.iter().enumerate().any(|(b, data)| {
-                branch.region[b]
-                    && data
-                        .insts
-                        .last()
-                        .is_some_and(|t| matches!(function.inst(*t).op, Op::Ret))
+            let after_return = branch.region.iter().any(|b| {
+                function.blocks[b]
+                    .insts
+                    .last()
+                    .is_some_and(|t| matches!(function.inst(*t).op, Op::Ret))
             }) && cfg.ipdom(branch.block) == Some(cfg.exit());
             findings.push(Finding::DivergentConvergent {
                 function: function.name.clone(),

@@ -3,6 +3,7 @@
 //! branch controls until its paths join again.
 
 use crate::ir::{BlockId, Function};
+use crate::node_set::{self, NodeSet};
 
 pub struct Cfg {
     pub succs: Vec<Vec<BlockId>>,
@@ -150,18 +151,9 @@ impl Cfg {
     /// branch or switch) goes: everything reachable from its successors before the paths meet
     /// again at its immediate post-dominator. With a divergent branch, these are the blocks that
     /// some threads of the block run and others do not (or run a different number of times).
-    pub fn influence_region(&self, branch: BlockId) -> Vec<bool> {
+    pub fn influence_region(&self, branch: BlockId) -> NodeSet {
         let join = self.ipdom(branch).unwrap_or(self.exit());
-        let mut inside = vec![false; self.len()];
-        let mut stack: Vec<BlockId> = self.succs[branch].clone();
-        while let Some(b) = stack.pop() {
-            if b == join || b >= self.len() || inside[b] {
-                continue;
-            }
-            inside[b] = true;
-            stack.extend(self.succs[b].iter().copied());
-        }
-        inside
+        node_set::reachable(&self.succs, &self.succs[branch], |b| b == join)
     }
 }
 
@@ -372,9 +364,9 @@ mod tests {
         assert_eq!(cfg.ipdom(3), Some(cfg.exit()));
         assert!(cfg.dominates(0, 3) && !cfg.dominates(1, 3));
         let region = cfg.influence_region(0);
-        assert_eq!(region, vec![false, true, true, false, false, false]);
+        assert_eq!(region, NodeSet::from_nodes(vec![1, 2]));
         let region = cfg.influence_region(3);
-        assert_eq!(region, vec![false, false, false, false, true, true]);
+        assert_eq!(region, NodeSet::from_nodes(vec![4, 5]));
         let scc = components(&cfg.succs);
         assert!(scc.cyclic[5] && !scc.cyclic[3]);
     }

@@ -12,9 +12,10 @@
 
 use crate::cfg::Cfg;
 use crate::ir::{BlockId, CastOp, Function, InstId, Module, Op, Ty, Val};
+use crate::node_set::NodeSet;
 use crate::nvvm::{self, Intrinsic, Sreg, WarpOp};
 use crate::threads::{Geometry, ThreadValues, WARP_SIZE};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 mod symmetry;
 
@@ -51,8 +52,8 @@ pub struct DivergentBranch {
     pub divergence: Divergence,
     /// The instruction the divergence comes from (a thread-id read, an atomic, ...).
     pub origin: Option<InstId>,
-    /// Per block: whether it lies between the branch and the point where its paths join.
-    pub region: Vec<bool>,
+    /// The blocks between the branch and the point where its paths join.
+    pub region: NodeSet,
 }
 
 pub struct DivergenceInfo {
@@ -66,6 +67,8 @@ pub struct DivergenceInfo {
     /// Per instruction: the conditions of the divergent branches that gave it that divergence.
     pub controlled_by: Vec<Vec<Val>>,
     pub branches: Vec<DivergentBranch>,
+    /// Per block: the branches (indices into `branches`) whose region holds it.
+    controlling: Vec<Vec<usize>>,
 }
 
 impl DivergenceInfo {
@@ -92,9 +95,11 @@ impl DivergenceInfo {
     /// The divergent branches that control `block`, most divergent first.
     pub fn controllers(&self, block: BlockId) -> Vec<&DivergentBranch> {
         let mut found: Vec<&DivergentBranch> = self
-            .branches
-            .iter()
-            .filter(|b| b.region.get(block).copied().unwrap_or(false))
+            .controlling
+            .get(block)
+            .into_iter()
+            .flatten()
+            .map(|b| &self.branches[*b])
             .collect();
         found.sort_by_key(|b| std::cmp::Reverse(b.divergence));
         found
@@ -134,7 +139,10 @@ fn analyse_with(
         control: vec![Divergence::Uniform; n],
         controlled_by: vec![Vec::new(); n],
         branches: Vec::new(),
+        controlling: vec![Vec::new(); function.blocks.len()],
     };
+    // A branch's region depends on the graph alone; the rounds below ask again for each.
+    let mut regions: HashMap<BlockId, NodeSet> = HashMap::new();
     let users = users_of(function);
     let unwritten = unwritten_arguments(module, function);
     // Control-induced divergence, per instruction, found by the branches so far.
@@ -185,7 +193,10 @@ fn analyse_with(
                 Val::Inst(i) => Some(i),
                 _ => None,
             });
-            let region = cfg.influence_region(block);
+            let region = regions
+                .entry(block)
+                .or_insert_with(|| cfg.influence_region(block))
+                .clone();
             let join = cfg.ipdom(block).filter(|j| *j < function.blocks.len());
             let mut taint = |id: InstId, forced: &mut Vec<(Divergence, Option<InstId>)>| {
                 if !info.controlled_by[id].contains(&condition) {
@@ -239,6 +250,13 @@ fn analyse_with(
             break;
         }
     }
+    for (index, branch) in info.branches.iter().enumerate() {
+        for block in branch.region.iter() {
+            if let Some(list) = info.controlling.get_mut(block) {
+                list.push(index);
+            }
+        }
+    }
     info
 }
 
@@ -255,30 +273,36 @@ fn evaluation_order(function: &Function, cfg: &Cfg) -> Vec<InstId> {
 
 /// The blocks of `region` (and its join) that paths from two different successors of `branch`
 /// reach without passing through `branch` again.
-fn joins(cfg: &Cfg, branch: BlockId, region: &[bool], join: Option<BlockId>) -> Vec<BlockId> {
+fn joins(cfg: &Cfg, branch: BlockId, region: &NodeSet, join: Option<BlockId>) -> Vec<BlockId> {
     let mut successors = cfg.succs[branch].clone();
     successors.sort_unstable();
     successors.dedup();
-    let mut count = vec![0usize; cfg.len()];
+    let mut count: HashMap<BlockId, usize> = HashMap::new();
     for s in successors {
-        let mut seen = vec![false; cfg.len()];
+        let mut seen = HashSet::new();
         let mut stack = vec![s];
         while let Some(b) = stack.pop() {
-            if b >= cfg.len() || b == branch || seen[b] {
+            if b >= cfg.len() || b == branch || seen.contains(&b) {
                 continue;
             }
-            let inside = region.get(b).copied().unwrap_or(false);
+            let inside = region.contains(b);
             if !inside && Some(b) != join {
                 continue;
             }
-            seen[b] = true;
-            count[b] += 1;
+            seen.insert(b);
+            *count.entry(b).or_default() += 1;
             if inside {
                 stack.extend(cfg.succs[b].iter().copied());
             }
         }
     }
-    (0..cfg.len()).filter(|b| count[*b] >= 2).collect()
+    let mut found: Vec<BlockId> = count
+        .into_iter()
+        .filter(|(_, paths)| *paths >= 2)
+        .map(|(b, _)| b)
+        .collect();
+    found.sort_unstable();
+    found
 }
 
 /// Whether `phi` is a phi whose incoming values, on the edges that paths from the divergent
@@ -295,7 +319,7 @@ fn one_value_on_every_edge(
     module: &Module,
     function: &Function,
     phi: InstId,
-    (branch, region): (BlockId, &[bool]),
+    (branch, region): (BlockId, &NodeSet),
     unwritten: &[bool],
 ) -> bool {
     let inst = function.inst(phi);
@@ -306,7 +330,7 @@ fn one_value_on_every_edge(
         .args
         .iter()
         .zip(incoming)
-        .filter(|(_, from)| **from == branch || region.get(**from).copied().unwrap_or(false))
+        .filter(|(_, from)| **from == branch || region.contains(**from))
         .map(|(value, _)| *value);
     let Some(first) = values.next() else {
         return true;
@@ -322,16 +346,14 @@ fn one_value_on_every_edge(
 fn same_value(
     module: &Module,
     function: &Function,
-    region: &[bool],
+    region: &NodeSet,
     unwritten: &[bool],
     a: Val,
     b: Val,
     depth: usize,
 ) -> bool {
     let in_region = |v: Val| match v {
-        Val::Inst(i) => function.insts[i]
-            .block
-            .is_some_and(|b| region.get(b).copied().unwrap_or(false)),
+        Val::Inst(i) => function.insts[i].block.is_some_and(|b| region.contains(b)),
         _ => false,
     };
     if a == b && !in_region(a) {
@@ -498,15 +520,16 @@ fn unwritten_arguments(module: &Module, function: &Function) -> Vec<bool> {
 /// The instructions outside `region` that use a value defined inside it (`users`: each
 /// instruction's users). Only the region's own instructions are visited: a kernel with thousands
 /// of small divergent regions (one per once-per-block store) stays linear.
-fn users_outside(function: &Function, users: &[Vec<InstId>], region: &[bool]) -> Vec<InstId> {
-    let inside = |b: BlockId| region.get(b).copied().unwrap_or(false);
+fn users_outside(function: &Function, users: &[Vec<InstId>], region: &NodeSet) -> Vec<InstId> {
     let mut found: Vec<InstId> = region
         .iter()
-        .enumerate()
-        .filter(|(_, r)| **r)
-        .flat_map(|(b, _)| function.blocks[b].insts.iter())
+        .flat_map(|b| function.blocks[b].insts.iter())
         .flat_map(|def| users[*def].iter().copied())
-        .filter(|u| function.insts[*u].block.is_some_and(|b| !inside(b)))
+        .filter(|u| {
+            function.insts[*u]
+                .block
+                .is_some_and(|b| !region.contains(b))
+        })
         .collect();
     found.sort_unstable();
     found.dedup();

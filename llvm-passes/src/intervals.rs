@@ -12,6 +12,7 @@
 
 use crate::cfg::{components, Cfg};
 use crate::ir::{BlockId, Function, InstId};
+use crate::node_set::{self, NodeSet};
 use std::collections::HashSet;
 
 #[derive(Debug, Clone)]
@@ -35,8 +36,10 @@ pub struct Intervals {
     /// Barrier-free edges between segments.
     pub succs: Vec<Vec<usize>>,
     pub starts: Vec<Start>,
-    /// Per start, per segment: whether the segment belongs to the interval.
-    pub regions: Vec<Vec<bool>>,
+    /// Per start: the segments of its interval.
+    pub regions: Vec<NodeSet>,
+    /// Per segment: the intervals (starts) that hold it, in increasing order.
+    pub holding: Vec<Vec<usize>>,
     /// Per segment: whether it lies on a barrier-free cycle (a loop without a barrier).
     pub cyclic: Vec<bool>,
     /// Per block: its first and its last segment.
@@ -88,10 +91,16 @@ impl Intervals {
         }
         // Only intervals the kernel can enter matter.
         starts.retain(|s| cfg.reachable[segments[s.segment].block]);
-        let regions = starts
+        let regions: Vec<NodeSet> = starts
             .iter()
             .map(|s| reachable_from(&succs, s.segment, None))
             .collect();
+        let mut holding = vec![Vec::new(); segments.len()];
+        for (start, region) in regions.iter().enumerate() {
+            for segment in region.iter() {
+                holding[segment].push(start);
+            }
+        }
         let cyclic = components(&succs).cyclic;
         Intervals {
             segments,
@@ -99,6 +108,7 @@ impl Intervals {
             succs,
             starts,
             regions,
+            holding,
             cyclic,
             first_segment,
             last_segment,
@@ -112,42 +122,35 @@ impl Intervals {
         if through == origin || through == target {
             return true;
         }
-        !reachable_from(&self.succs, origin, Some(through))[target]
+        !reachable_from(&self.succs, origin, Some(through)).contains(target)
     }
 
     /// Whether some barrier-free path from the start of interval `start` to `target` passes
     /// through `through`.
     pub fn some_path_passes(&self, start: usize, through: usize, target: usize) -> bool {
-        if !self.regions[start][through] {
+        if !self.regions[start].contains(through) {
             return false;
         }
-        through == target || reachable_from(&self.succs, through, None)[target]
+        through == target || reachable_from(&self.succs, through, None).contains(target)
     }
 }
 
 impl Intervals {
     /// Segments reachable from `from` without crossing a barrier (itself included).
-    pub fn reachable(&self, from: usize) -> Vec<bool> {
+    pub fn reachable(&self, from: usize) -> NodeSet {
         reachable_from(&self.succs, from, None)
     }
 
     /// Segments reachable from `from` without crossing a barrier, on paths that do not leave
     /// the segment `edge.0` by `edge` the first time they pass it (later passes may).
-    pub fn reachable_unless_first_leaving_by(
-        &self,
-        from: usize,
-        edge: (usize, usize),
-    ) -> Vec<bool> {
+    pub fn reachable_unless_first_leaving_by(&self, from: usize, edge: (usize, usize)) -> NodeSet {
         let (branch, forbidden) = edge;
-        let mut seen = vec![[false; 2]; self.succs.len()];
-        let mut reached = vec![false; self.succs.len()];
+        let mut seen = HashSet::new();
         let mut stack = vec![(from, false)];
         while let Some((s, passed)) = stack.pop() {
-            if seen[s][usize::from(passed)] {
+            if !seen.insert((s, passed)) {
                 continue;
             }
-            seen[s][usize::from(passed)] = true;
-            reached[s] = true;
             let first_pass = s == branch && !passed;
             for &t in &self.succs[s] {
                 if !(first_pass && t == forbidden) {
@@ -155,11 +158,11 @@ impl Intervals {
                 }
             }
         }
-        reached
+        NodeSet::from_nodes(seen.into_iter().map(|(s, _)| s).collect())
     }
 
     /// Segments reachable from `from` without crossing a barrier or entering `avoid`.
-    pub fn reachable_avoiding(&self, from: usize, avoid: usize) -> Vec<bool> {
+    pub fn reachable_avoiding(&self, from: usize, avoid: usize) -> NodeSet {
         reachable_from(&self.succs, from, Some(avoid))
     }
 
@@ -175,15 +178,6 @@ impl Intervals {
 }
 
 /// Segments reachable from `origin` (itself included) without entering `avoid`.
-fn reachable_from(succs: &[Vec<usize>], origin: usize, avoid: Option<usize>) -> Vec<bool> {
-    let mut seen = vec![false; succs.len()];
-    let mut stack = vec![origin];
-    while let Some(s) = stack.pop() {
-        if seen[s] || Some(s) == avoid {
-            continue;
-        }
-        seen[s] = true;
-        stack.extend(succs[s].iter().copied());
-    }
-    seen
+fn reachable_from(succs: &[Vec<usize>], origin: usize, avoid: Option<usize>) -> NodeSet {
+    node_set::reachable(succs, &[origin], |s| Some(s) == avoid)
 }

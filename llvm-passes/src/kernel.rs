@@ -117,9 +117,7 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
         let controlled: Vec<String> = branch
             .region
             .iter()
-            .enumerate()
-            .filter(|(_, inside)| **inside)
-            .map(|(b, _)| format!("%{}", function.blocks[b].name))
+            .map(|b| format!("%{}", function.blocks[b].name))
             .collect();
         let _ = writeln!(
             out,
@@ -144,12 +142,7 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
         }
     };
     for (i, start) in intervals.starts.iter().enumerate() {
-        let members: Vec<String> = intervals.regions[i]
-            .iter()
-            .enumerate()
-            .filter(|(_, inside)| **inside)
-            .map(|(s, _)| segment_name(s))
-            .collect();
+        let members: Vec<String> = intervals.regions[i].iter().map(segment_name).collect();
         let after = match start.after {
             Some(b) => format!("after {}", function.inst(b).text),
             None => "at entry".to_string(),

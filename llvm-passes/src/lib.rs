@@ -2,7 +2,8 @@
 //!
 //! This crate knows LLVM IR, not LOOM: it checks modules that any front end produced (loomc, or
 //! clang's CUDA output read from a `.ll` file), in the spirit of verifying at the level where
-//! every language meets. Two layers:
+//! every language meets. Two layers, and a mark both loomc's optimiser and the kernel verifier
+//! need:
 //!
 //! - [`verify_module`]: the structural checks every module must pass before the optimiser sees
 //!   it: LLVM's own verifier and the consistency of the NVPTX kernel annotations.
@@ -14,6 +15,8 @@
 //!   expression (`races/address.rs`) and decides, by enumerating the block's threads
 //!   (`threads.rs`) and GCD and bounds tests (`races/solve.rs`), whether two different threads
 //!   can touch the same bytes in one interval.
+//! - [`speculation`]: the function attribute that keeps LLVM's passes from speculating loads,
+//!   which would add shared-memory races the module does not have.
 //!
 //! The analyses read a snapshot of the module (`ir.rs`), so the only unsafe code is the reader.
 //! Findings are data ([`Finding`]); front ends render them. [`print_analysis`] prints the facts
@@ -34,11 +37,14 @@ mod ir;
 mod kernel;
 mod kernel_annotations;
 pub mod mutate;
+mod node_set;
 mod nvvm;
 mod races;
 mod ranges;
+pub mod speculation;
 mod threads;
 
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
 use std::ffi::CString;
 
@@ -199,33 +205,13 @@ pub const CANONICAL_PASSES: &str =
 fn canonical_copy<'ctx>(module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
     let copy = module.clone();
     // Unoptimised clang output marks every function `optnone`, which the passes respect. And
-    // `sanitize_thread` keeps instcombine from speculating loads (`load (select c, p, q)` into
-    // loads of both), which would add races the module does not have (loomc's optimiser runs
-    // with the same mark, `src/target/speculation.rs`).
-    // SAFETY: reads and changes attributes of the copy's functions, which it owns.
-    unsafe {
-        use llvm_sys::core::{
-            LLVMAddAttributeAtIndex, LLVMCountBasicBlocks, LLVMCreateEnumAttribute,
-            LLVMGetEnumAttributeKindForName, LLVMGetFirstFunction, LLVMGetModuleContext,
-            LLVMGetNextFunction, LLVMRemoveEnumAttributeAtIndex,
-        };
-        let kind_of =
-            |name: &str| LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len());
-        let optnone = kind_of("optnone");
-        let no_speculation = LLVMCreateEnumAttribute(
-            LLVMGetModuleContext(copy.as_mut_ptr()),
-            kind_of("sanitize_thread"),
-            0,
-        );
-        let mut function = LLVMGetFirstFunction(copy.as_mut_ptr());
-        while !function.is_null() {
-            LLVMRemoveEnumAttributeAtIndex(function, u32::MAX, optnone);
-            if LLVMCountBasicBlocks(function) > 0 {
-                LLVMAddAttributeAtIndex(function, u32::MAX, no_speculation);
-            }
-            function = LLVMGetNextFunction(function);
-        }
+    // instcombine must not speculate loads (`load (select c, p, q)` into loads of both), which
+    // would add races the module does not have.
+    let optnone = Attribute::get_named_enum_kind_id("optnone");
+    for function in copy.get_functions() {
+        function.remove_enum_attribute(AttributeLoc::Function, optnone);
     }
+    speculation::forbid(&copy);
     // `no-verify-fixpoint`: LLVM 19 otherwise aborts the process when instcombine needs a
     // second round, which is a quality check of instcombine, not of the module.
     let passes = CString::new(CANONICAL_PASSES).map_err(|e| e.to_string())?;

@@ -15,6 +15,7 @@ use crate::divergence::{Divergence, DivergenceInfo};
 use crate::findings::{AccessKind, Finding, Race, RaceAccess, Unproven};
 use crate::intervals::Intervals;
 use crate::ir::{Callee, InstId, Op, Ty, Val};
+use crate::node_set::NodeSet;
 use crate::nvvm::{self, Intrinsic};
 use crate::threads::{Geometry, ThreadSet};
 use crate::{Context, VerifyOptions};
@@ -196,12 +197,15 @@ fn edge_in_interval(
     let in_region = |block| {
         intervals
             .last_segment_of(block)
-            .is_some_and(|segment| region[segment])
+            .is_some_and(|segment| region.contains(segment))
     };
     let Some(from) = blocks.get(case) else {
         return true;
     };
-    !intervals.first_segment_of(at).is_some_and(|s| region[s]) || in_region(*from)
+    !intervals
+        .first_segment_of(at)
+        .is_some_and(|s| region.contains(s))
+        || in_region(*from)
 }
 
 /// The barrier intervals of a kernel, at block and at warp level.
@@ -247,16 +251,14 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             .unwrap_or(&everyone)
     };
     // Per access: the warp-level intervals that hold it.
-    let warp_membership: Vec<Vec<bool>> = found
+    let warp_membership: Vec<&[usize]> = found
         .iter()
-        .map(|a| {
-            let segment = warp_intervals.segment_of.get(a.inst).copied().flatten();
-            warp_intervals
-                .regions
-                .iter()
-                .map(|r| segment.is_some_and(|s| r[s]))
-                .collect()
-        })
+        .map(
+            |a| match warp_intervals.segment_of.get(a.inst).copied().flatten() {
+                Some(segment) => warp_intervals.holding[segment].as_slice(),
+                None => &[],
+            },
+        )
         .collect();
 
     // Where threads of a block can part ways: the segments that end in a branch that is not
@@ -265,7 +267,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     // immediate post-dominator: past it, they take the uniform branches that follow together
     // again (at their first passes), so two accesses both past it are not reached by threads
     // that parted here.
-    let parting: Vec<(usize, Vec<bool>)> = input
+    let parting: Vec<(usize, NodeSet)> = input
         .divergence
         .branches
         .iter()
@@ -284,7 +286,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
         .collect();
     // Barrier-free reachability from the segments that matter: those of accesses and those
     // where threads can part.
-    let mut reach: HashMap<usize, Vec<bool>> = HashMap::new();
+    let mut reach: HashMap<usize, NodeSet> = HashMap::new();
     for segment in found
         .iter()
         .filter_map(|a| block_intervals.segment_of.get(a.inst).copied().flatten())
@@ -294,23 +296,42 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             .entry(segment)
             .or_insert_with(|| block_intervals.reachable(segment));
     }
-    let reaches = |from: usize, to: usize| reach.get(&from).is_some_and(|r| r[to]);
+    let reaches = |from: usize, to: usize| reach.get(&from).is_some_and(|r| r.contains(to));
+    // Per segment: the accesses in it, and the branches where threads part at its end; each
+    // interval gathers those of its own segments.
+    let mut accesses_at: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (i, access) in found.iter().enumerate() {
+        if let Some(segment) = block_intervals
+            .segment_of
+            .get(access.inst)
+            .copied()
+            .flatten()
+        {
+            accesses_at.entry(segment).or_default().push(i);
+        }
+    }
+    let mut parting_at: HashMap<usize, Vec<usize>> = HashMap::new();
+    for (p, (segment, _)) in parting.iter().enumerate() {
+        parting_at.entry(*segment).or_default().push(p);
+    }
     // Addresses, guards and variable ranges per interval, access and side of a pair, when no
     // uniform branch needs deciding case by case.
     let mut prepared: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>> = HashMap::new();
     let mut decided: HashSet<(usize, usize)> = HashSet::new();
     let mut unexpressed: HashSet<usize> = HashSet::new();
     for (start, region) in block_intervals.regions.iter().enumerate() {
-        let members: Vec<usize> = (0..found.len())
-            .filter(|i| {
-                block_intervals
-                    .segment_of
-                    .get(found[*i].inst)
-                    .copied()
-                    .flatten()
-                    .is_some_and(|s| region[s])
-            })
-            .collect();
+        let gather = |at: &HashMap<usize, Vec<usize>>| -> Vec<usize> {
+            let mut all: Vec<usize> = region
+                .iter()
+                .filter_map(|s| at.get(&s))
+                .flatten()
+                .copied()
+                .collect();
+            all.sort_unstable();
+            all
+        };
+        let members = gather(&accesses_at);
+        let partings = gather(&parting_at);
         for (x, &i) in members.iter().enumerate() {
             for &j in &members[x..] {
                 let (a, b) = (&found[i], &found[j]);
@@ -328,8 +349,11 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                 };
                 let together = reaches(sa, sb)
                     || reaches(sb, sa)
-                    || parting.iter().any(|(d, apart)| {
-                        region[*d] && reaches(*d, sa) && reaches(*d, sb) && (apart[sa] || apart[sb])
+                    || partings.iter().any(|p| {
+                        let (d, apart) = &parting[*p];
+                        reaches(*d, sa)
+                            && reaches(*d, sb)
+                            && (apart.contains(sa) || apart.contains(sb))
                     });
                 if !together {
                     continue;
@@ -347,10 +371,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                 if input.options.tolerate_same_value_writes && same_value_writes(input, a, b) {
                     continue;
                 }
-                let different_warps = !warp_membership[i]
-                    .iter()
-                    .zip(&warp_membership[j])
-                    .any(|(x, y)| *x && *y);
+                let different_warps = !share_any(warp_membership[i], warp_membership[j]);
                 // Phis whose incoming edge is the same for every thread (a uniform branch before
                 // them) are decided case by case: both threads of a pair take the same edge.
                 let mut queue: Vec<HashMap<InstId, usize>> = vec![HashMap::new()];
@@ -510,11 +531,18 @@ fn separated_by_uniform_branch(
     let origin = intervals.starts[start].segment;
     let region = &intervals.regions[start];
     let committed = |x: usize, edges: &[(usize, usize)]| -> Option<usize> {
-        edges
-            .iter()
-            .position(|edge| !intervals.reachable_unless_first_leaving_by(origin, *edge)[x])
+        edges.iter().position(|edge| {
+            !intervals
+                .reachable_unless_first_leaving_by(origin, *edge)
+                .contains(x)
+        })
     };
-    (0..function.blocks.len()).any(|block| {
+    // The uniform branches of the interval: those at the end of its blocks' last segments.
+    region.iter().any(|branch| {
+        let block = intervals.segments[branch].block;
+        if intervals.last_segment_of(block) != Some(branch) {
+            return false;
+        }
         let Some(term) = function.terminator(block) else {
             return false;
         };
@@ -524,10 +552,7 @@ fn separated_by_uniform_branch(
                 .args
                 .first()
                 .is_some_and(|c| input.divergence.of(*c) == Divergence::Uniform);
-        let Some(branch) = intervals.last_segment_of(block) else {
-            return false;
-        };
-        if !uniform || !region[branch] {
+        if !uniform {
             return false;
         }
         let mut targets = intervals.succs[branch].clone();
@@ -536,6 +561,19 @@ fn separated_by_uniform_branch(
         let edges: Vec<(usize, usize)> = targets.iter().map(|t| (branch, *t)).collect();
         matches!((committed(a, &edges), committed(b, &edges)), (Some(p), Some(q)) if p != q)
     })
+}
+
+/// Whether two sorted lists have an element in common.
+fn share_any(a: &[usize], b: &[usize]) -> bool {
+    let (mut x, mut y) = (0, 0);
+    while x < a.len() && y < b.len() {
+        match a[x].cmp(&b[y]) {
+            std::cmp::Ordering::Less => x += 1,
+            std::cmp::Ordering::Greater => y += 1,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 /// Races between the same two source positions (an unrolled loop makes many) are reported once,

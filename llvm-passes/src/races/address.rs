@@ -546,7 +546,7 @@ impl Linearizer<'_> {
             return Err(self.cannot(id, "is not computed where the analysis can follow it"));
         };
         let uniform = self.divergence.of(value) == Divergence::Uniform;
-        let in_interval = self.intervals.regions[self.start][def];
+        let in_interval = self.intervals.regions[self.start].contains(def);
         let is_phi = matches!(inst.op, Op::Phi(_));
         let differs = if matches!(inst.op, Op::Load { .. }) {
             "is loaded from memory and may differ between threads"
@@ -664,7 +664,7 @@ impl Linearizer<'_> {
             .get(self.access)
             .copied()
             .flatten()?;
-        let in_interval = self.intervals.regions[self.start][def];
+        let in_interval = self.intervals.regions[self.start].contains(def);
         let one_instance = !in_interval
             || (!self.intervals.cyclic[def]
                 && self.intervals.all_paths_pass(self.start, def, target));
@@ -804,7 +804,7 @@ impl Linearizer<'_> {
         if self.intervals.cyclic[def] && self.entered_afresh(phi, def, target) {
             return Ok(Lin::default());
         }
-        if self.intervals.regions[self.start][def] && self.intervals.cyclic[def] {
+        if self.intervals.regions[self.start].contains(def) && self.intervals.cyclic[def] {
             let key = VarKey::Iterations {
                 side: self.side,
                 phi,
@@ -820,7 +820,7 @@ impl Linearizer<'_> {
             ));
         }
         let mut lin = self.completed(phi, induction);
-        if self.intervals.regions[self.start][def] {
+        if self.intervals.regions[self.start].contains(def) {
             if self.intervals.all_paths_pass(self.start, def, target) {
                 lin = lin.add(Lin::constant(induction.step));
             } else if self.intervals.some_path_passes(self.start, def, target) {
@@ -842,7 +842,7 @@ impl Linearizer<'_> {
     /// the counter at its start, on every trip).
     fn entered_afresh(&self, phi: InstId, def: usize, target: usize) -> bool {
         let region = &self.intervals.regions[self.start];
-        if !region[def] || !self.intervals.all_paths_pass(self.start, def, target) {
+        if !region.contains(def) || !self.intervals.all_paths_pass(self.start, def, target) {
             return false;
         }
         let Some((_, latches)) = loop_latches(self.cx.function, self.cfg, phi) else {
@@ -851,7 +851,7 @@ impl Linearizer<'_> {
         latches.iter().all(|&latch| {
             self.intervals
                 .last_segment_of(latch)
-                .is_some_and(|segment| !region[segment])
+                .is_some_and(|segment| !region.contains(segment))
         })
     }
 
@@ -899,7 +899,7 @@ impl Linearizer<'_> {
             || latches.iter().any(|&l| {
                 self.intervals
                     .last_segment_of(l)
-                    .is_none_or(|segment| from_header[segment])
+                    .is_none_or(|segment| from_header.contains(segment))
             })
         {
             return None;

@@ -1,4 +1,4 @@
-//! Keeps LLVM's optimiser from speculating loads: from moving a load onto a path that did not
+//! Keeps LLVM's passes from speculating loads: from moving a load onto a path that did not
 //! run it (SimplifyCFG turning `if valid { x = t[k] }` into a `select` on an unconditional load,
 //! GVN's load PRE, LICM hoisting out of a conditional). A load of a shared array is speculable
 //! whenever its address is known to lie inside the array, which happens as soon as a thread test
@@ -12,7 +12,9 @@
 //! LLVM has one switch for exactly this: a function with `sanitize_thread` gets no speculative
 //! loads ("a speculative load may create a race that did not exist in the source",
 //! `mustSuppressSpeculation`), and besides that it only stops code extraction (hot/cold
-//! splitting), which the NVPTX pipeline does not run. No ThreadSanitizer instrumentation runs:
+//! splitting), which the NVPTX pipeline does not run. loomc's optimiser (`src/target.rs`) and the
+//! kernel verifier's working copy of unoptimised IR (`canonical_copy`) both run under it. No
+//! ThreadSanitizer instrumentation runs:
 //! that is a pass of its own (`tsan`), which `-O` never names (a `--passes` pipeline that names it
 //! gets it). The attribute is put on every defined function, libdevice's included (linked
 //! before), so that the inliner, which only inlines between functions that agree on it, still
