@@ -20,6 +20,10 @@
 #[path = "support/mod.rs"]
 mod support;
 
+// Its CUDA twin is the compile-time benchmark's (bench/compile_scaling.rs).
+#[allow(dead_code)]
+#[path = "fuzz/big_kernel.rs"]
+mod big_kernel;
 #[path = "fuzz/crash.rs"]
 mod crash;
 #[path = "fuzz/differential.rs"]
