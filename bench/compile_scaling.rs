@@ -10,6 +10,8 @@
 
 #[path = "../tests/fuzz/big_kernel.rs"]
 mod big_kernel;
+#[path = "common/machine.rs"]
+mod machine;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -213,15 +215,10 @@ fn format_ms(ms: f64) -> String {
 }
 
 fn header() -> String {
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let date = Command::new("date")
-        .args(["-u", "+%Y-%m-%d"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
+    let date = machine::today();
     format!(
         "# bench-compile: compile time against kernel length, {date}\n\n\
-         Machine: {} with {cores} cores. Written by `scripts/bench-compile --save`; one run of each.\n\n\
+         Machine: {}. Written by `scripts/bench-compile --save`; one run of each.\n\n\
          - The kernel: `tests/fuzz/big_kernel.rs` (a quarter each of scalar statements, once-per-block \
          stores, uniform `if`s around once-per-block stores, vector statements over a row).\n\
          - Stage times from `loomc --time-passes` at the default `-O3` with the kernel verifier; \
@@ -230,6 +227,6 @@ fn header() -> String {
          (`big_kernel::cuda`), the same LLVM 19.\n\
          - The last row: each column's growth from the kernel of half the length (2x is linear, 4x \
          quadratic).\n",
-        std::env::consts::ARCH
+        machine::description()
     )
 }

@@ -6,6 +6,8 @@
 //! Not a test: `scripts/bench-static [--save]` runs it (`cargo bench --bench static_compare`).
 //! Environment: `LOOMC` (the loomc to time), `LOOM_NVCC`, `LOOM_CUOBJDUMP` (`.tools/env`).
 
+#[path = "common/machine.rs"]
+mod machine;
 #[path = "common/manifest.rs"]
 mod manifest;
 
@@ -121,15 +123,10 @@ fn run() -> Result<(), String> {
 }
 
 fn header() -> String {
-    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
-    let date = Command::new("date")
-        .args(["-u", "+%Y-%m-%d"])
-        .output()
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_default();
+    let date = machine::today();
     format!(
         "# bench-static: LOOM against nvcc + CUB, {date}\n\n\
-         Machine: {} with {cores} cores, no GPU. `{ARCH}`, {BLOCK} threads per block. \
+         Machine: {}, no GPU. `{ARCH}`, {BLOCK} threads per block. \
          Written by `scripts/bench-static --save`; every number below was measured in that one run.\n\n\
          - compile: `loomc --emit=ptx` (release) against `nvcc -arch={ARCH} --ptx -fmad=false` on the \
          reference, wall time of the whole process, median of {LOOMC_RUNS} and {NVCC_RUNS} runs.\n\
@@ -140,7 +137,7 @@ fn header() -> String {
          branch), `-` where there is none.\n\
          - targets (issue #6): compile at least 20 times faster; registers at most the reference's + 10%; \
          no spills; SASS at most 1.15 times the reference's.\n",
-        std::env::consts::ARCH
+        machine::description()
     )
 }
 

@@ -6,4 +6,4 @@ mod parser;
 pub mod span;
 
 pub use error::{SyntaxError, CODES};
-pub use parser::parse;
+pub use parser::{parse, KEYWORDS};

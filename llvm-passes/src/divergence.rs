@@ -11,7 +11,7 @@
 //! same within each warp, `tid.x & 1` is divergent.
 
 use crate::cfg::Cfg;
-use crate::ir::{BlockId, CastOp, Function, InstId, Module, Op, Ty, Val};
+use crate::ir::{BlockId, Function, InstId, Module, Op, Ty, Val};
 use crate::node_set::NodeSet;
 use crate::nvvm::{self, Intrinsic, Sreg, WarpOp};
 use crate::threads::{Geometry, ThreadValues, WARP_SIZE};
@@ -426,23 +426,9 @@ fn pointer_root(function: &Function, pointer: Val) -> Option<usize> {
 /// What a pointer is derived from by address arithmetic and casts: an argument, a global, or
 /// (`None`) something else (a loaded pointer, a call's result, a phi).
 fn pointer_base(function: &Function, pointer: Val) -> Option<Val> {
-    let mut value = pointer;
-    for _ in 0..64 {
-        match value {
-            Val::Arg(_) | Val::Global(_) => return Some(value),
-            Val::Inst(id) => {
-                let inst = function.inst(id);
-                match inst.op {
-                    Op::Gep(_) | Op::Cast(CastOp::BitCast | CastOp::AddrSpaceCast) => {
-                        value = *inst.args.first()?;
-                    }
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        }
-    }
-    None
+    function
+        .address_base(pointer)
+        .filter(|base| matches!(base, Val::Arg(_) | Val::Global(_)))
 }
 
 /// Per argument: whether nothing in the function writes through a pointer derived from it. All
@@ -725,17 +711,8 @@ fn thread_source(function: &Function, id: InstId, module: &Module) -> InstId {
 
 /// Whether a pointer is rooted at an `alloca` (the thread's private memory).
 pub fn points_to_private(function: &Function, pointer: Val) -> bool {
-    let mut value = pointer;
-    for _ in 0..64 {
-        let Val::Inst(id) = value else { return false };
-        let inst = function.inst(id);
-        match inst.op {
-            Op::Alloca => return true,
-            Op::Gep(_) | Op::Cast(CastOp::BitCast | CastOp::AddrSpaceCast) => {
-                value = inst.args[0];
-            }
-            _ => return false,
-        }
-    }
-    false
+    matches!(
+        function.address_base(pointer),
+        Some(Val::Inst(id)) if matches!(function.inst(id).op, Op::Alloca)
+    )
 }

@@ -269,6 +269,32 @@ impl Function {
         leaves
     }
 
+    /// The pointer `value` is computed from by address arithmetic or a cast that keeps the
+    /// address (`getelementptr`, `bitcast`, `addrspacecast`, `freeze`), if it is so computed.
+    pub fn address_source(&self, value: Val) -> Option<Val> {
+        let Val::Inst(id) = value else { return None };
+        let inst = self.inst(id);
+        match inst.op {
+            Op::Gep(_) | Op::Cast(CastOp::BitCast | CastOp::AddrSpaceCast | CastOp::Freeze) => {
+                inst.args.first().copied()
+            }
+            _ => None,
+        }
+    }
+
+    /// Where following [`Function::address_source`] from `pointer` ends: an argument, a global,
+    /// an `alloca`, a loaded pointer, a phi... `None` past 64 steps.
+    pub fn address_base(&self, pointer: Val) -> Option<Val> {
+        let mut value = pointer;
+        for _ in 0..64 {
+            match self.address_source(value) {
+                Some(source) => value = source,
+                None => return Some(value),
+            }
+        }
+        None
+    }
+
     /// The terminator of a block (its last instruction).
     pub fn terminator(&self, block: BlockId) -> Option<InstId> {
         self.blocks[block].insts.last().copied()

@@ -24,6 +24,7 @@ use pest::Parser as _;
 mod layout;
 
 use layout::TokenKind;
+pub use layout::KEYWORDS;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../loom.pest"]

@@ -6,6 +6,7 @@
 use fastrand::Rng;
 use loomc::diagnostics::{SourceFiles, INTERNAL_ERROR};
 use loomc::driver::{self, Emit, Options};
+use loomc::syntax::KEYWORDS;
 
 /// Compiles `source` to PTX (through LLVM IR) and says whether the compiler behaved: `Ok` with
 /// whether it compiled, `Err` with what went wrong. A panic propagates (the pool catches it).
@@ -35,23 +36,9 @@ pub fn ptx_options() -> Options {
     }
 }
 
-/// What a LOOM file is made of, for arbitrary token sequences.
-const TOKENS: &[&str] = &[
-    "kernel",
-    "func",
-    "type",
-    "shared",
-    "if",
-    "then",
-    "else",
-    "for",
-    "while",
-    "return",
-    "and",
-    "or",
-    "not",
-    "true",
-    "false",
+/// What a LOOM file is made of, for arbitrary token sequences: the reserved words
+/// (`loomc::syntax::KEYWORDS`), then these.
+const OTHER_TOKENS: &[&str] = &[
     "<-",
     "/~",
     "/.",
@@ -141,6 +128,15 @@ pub fn random_chars(rng: &mut Rng) -> String {
         .collect()
 }
 
+/// One token, each as likely as another.
+fn random_token(rng: &mut Rng) -> &'static str {
+    let i = rng.usize(..KEYWORDS.len() + OTHER_TOKENS.len());
+    KEYWORDS
+        .get(i)
+        .copied()
+        .unwrap_or_else(|| OTHER_TOKENS[i - KEYWORDS.len()])
+}
+
 /// Tokens, lines and indentation in any order.
 pub fn random_tokens(rng: &mut Rng) -> String {
     let count = rng.usize(0..120);
@@ -149,7 +145,7 @@ pub fn random_tokens(rng: &mut Rng) -> String {
         out.push_str("kernel k(n: Int32, x: Float32[n], out: Float32[n])\n  ");
     }
     for _ in 0..count {
-        out.push_str(TOKENS[rng.usize(..TOKENS.len())]);
+        out.push_str(random_token(rng));
         if rng.u32(0..4) != 0 {
             out.push(' ');
         }
@@ -194,8 +190,8 @@ pub fn mutate(source: &str, rng: &mut Rng) -> String {
                     1 => {
                         words.remove(i);
                     }
-                    2 => words[i] = TOKENS[rng.usize(..TOKENS.len())].to_string(),
-                    _ => words.insert(i, TOKENS[rng.usize(..TOKENS.len())].to_string()),
+                    2 => words[i] = random_token(rng).to_string(),
+                    _ => words.insert(i, random_token(rng).to_string()),
                 }
                 lines[at] = words.join(" ");
             }

@@ -116,6 +116,13 @@ pub fn plan(bench: &Bench, elements: usize) -> Result<Plan, String> {
         abs: 1e-3,
         rel: 1e-4,
     };
+    // `(n, x[n], y[n])`: one array in, one of the same length and type out.
+    let map = |elem: Elem, (lo, hi): (f64, f64), tolerance| Plan {
+        blocks,
+        buffers: vec![input(elem, n, lo, hi), output(elem, vec![n], tolerance)],
+        args: vec![Arg::I32(ni), Arg::Buffer(0), Arg::Buffer(1)],
+        bytes: (2 * elem.size() * n) as f64,
+    };
     let plan = match bench.file {
         "vectoradd" => Plan {
             blocks,
@@ -173,15 +180,7 @@ pub fn plan(bench: &Bench, elements: usize) -> Result<Plan, String> {
             ],
             bytes: f4 * (n + cols + rows) as f64,
         },
-        "newton_sqrt" => Plan {
-            blocks,
-            buffers: vec![
-                input(Elem::F32, n, 0.01, 100.0),
-                output(Elem::F32, vec![n], Tolerance::Exact),
-            ],
-            args: vec![Arg::I32(ni), Arg::Buffer(0), Arg::Buffer(1)],
-            bytes: 2.0 * f4 * n as f64,
-        },
+        "newton_sqrt" => map(Elem::F32, (0.01, 100.0), Tolerance::Exact),
         "sum_of_squares" => Plan {
             blocks,
             buffers: vec![
@@ -191,31 +190,15 @@ pub fn plan(bench: &Bench, elements: usize) -> Result<Plan, String> {
             args: vec![Arg::Buffer(0), Arg::Buffer(1)],
             bytes: f4 * (n as f64 + f64::from(blocks)),
         },
-        "prefix_sum" => Plan {
-            blocks,
-            buffers: vec![
-                input(Elem::I32, n, -1000.0, 1000.0),
-                output(Elem::I32, vec![n], Tolerance::Exact),
-            ],
-            args: vec![Arg::I32(ni), Arg::Buffer(0), Arg::Buffer(1)],
-            bytes: 2.0 * f4 * n as f64,
-        },
-        "suffix_sum" => Plan {
-            blocks,
-            buffers: vec![
-                input(Elem::F64, n, -1.0, 1.0),
-                output(
-                    Elem::F64,
-                    vec![n],
-                    Tolerance::Close {
-                        abs: 1e-10,
-                        rel: 1e-12,
-                    },
-                ),
-            ],
-            args: vec![Arg::I32(ni), Arg::Buffer(0), Arg::Buffer(1)],
-            bytes: 2.0 * 8.0 * n as f64,
-        },
+        "prefix_sum" => map(Elem::I32, (-1000.0, 1000.0), Tolerance::Exact),
+        "suffix_sum" => map(
+            Elem::F64,
+            (-1.0, 1.0),
+            Tolerance::Close {
+                abs: 1e-10,
+                rel: 1e-12,
+            },
+        ),
         "row_max" => Plan {
             blocks: rows as u32,
             buffers: vec![

@@ -266,11 +266,11 @@ fn collect_roots(
                 return;
             }
             seen.push(id);
+            if let Some(source) = cx.function.address_source(value) {
+                return collect_roots(cx, source, roots, depth + 1, seen);
+            }
             let inst = cx.function.inst(id);
             match &inst.op {
-                Op::Gep(_) | Op::Cast(CastOp::AddrSpaceCast | CastOp::BitCast | CastOp::Freeze) => {
-                    collect_roots(cx, inst.args[0], roots, depth + 1, seen)
-                }
                 Op::Phi(_) => {
                     for a in &inst.args {
                         collect_roots(cx, *a, roots, depth + 1, seen);

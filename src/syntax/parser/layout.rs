@@ -16,6 +16,7 @@ pub const MAX_BLOCK_DEPTH: usize = 64;
 /// A file with more layout errors than this is probably not LOOM; stop reporting.
 const MAX_ERRORS: usize = 50;
 
+/// The reserved words: never names.
 pub const KEYWORDS: &[&str] = &[
     "kernel", "func", "type", "shared", "if", "then", "else", "for", "while", "return", "and",
     "or", "not", "true", "false",
