@@ -136,9 +136,7 @@ pub fn trials() -> Vec<Trial> {
             Trial::test(format!("nesting::{name}"), move || behaves(&source, code))
         })
         .collect();
-    trials.push(Trial::test("large::linear", || {
-        linear(&["-O0", "--no-verify"])
-    }));
+    trials.push(Trial::test("large::linear", || linear(&["-O0"])));
     trials.push(Trial::test(
         "large::linear_loomc_stages_at_o3",
         linear_own_stages,
