@@ -109,6 +109,9 @@ const OTHER_TOKENS: &[&str] = &[
     "0.0",
     "1e30",
     "99999999999999999999",
+    // Malformed numbers: an exponent without digits, a hexadecimal prefix alone.
+    "1e",
+    "0x",
     "--",
     "\n",
     "\n  ",
