@@ -363,9 +363,7 @@ impl Inputs {
         out.extend_from_slice(&acc[..self.acc.len()]);
         Ok(out)
     }
-}
 
-impl Inputs {
     /// Runs the kernel of `ptx` on the GPU; returns `out` then `acc`, as [`Inputs::run`] does.
     fn run_on_gpu(&self, ptx: &str, metadata: &str) -> Result<Vec<u8>, Failure> {
         let scalar = match self.shape.ty {
