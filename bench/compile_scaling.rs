@@ -10,6 +10,8 @@
 
 #[path = "../tests/fuzz/big_kernel.rs"]
 mod big_kernel;
+#[path = "../tests/fuzz/blowup_shapes.rs"]
+mod blowup_shapes;
 #[path = "common/machine.rs"]
 mod machine;
 
@@ -107,7 +109,8 @@ fn run() -> Result<(), String> {
             clang_o3,
         });
     }
-    let table = render(&rows);
+    let mut table = render(&rows);
+    table.push_str(&shapes_table(&loomc, work.path())?);
     println!("{table}");
     if let Some(path) = save {
         std::fs::write(&path, format!("{}\n{table}", header()))
@@ -115,6 +118,36 @@ fn run() -> Result<(), String> {
         eprintln!("bench-compile: written to {path}");
     }
     Ok(())
+}
+
+/// The shapes that once grew exponentially (`blowup_shapes.rs`), each at a quarter of the size
+/// the issue named and at that size: the whole process's wall time, which must stay under a
+/// second, and its exit status (the malformed literals end in E0011 errors).
+fn shapes_table(loomc: &Path, work: &Path) -> Result<String, String> {
+    let mut text = String::from(
+        "\n| shape | size | exit | whole process ms |\n| --- | ---: | ---: | ---: |\n",
+    );
+    for (name, shape, size, _) in blowup_shapes::SHAPES {
+        for n in [size / 4, size] {
+            eprintln!("bench-compile: {name} {n}");
+            let input = work.join(format!("{name}{n}.loom"));
+            std::fs::write(&input, shape(n)).map_err(|e| e.to_string())?;
+            let start = Instant::now();
+            let status = Command::new(loomc)
+                .arg(&input)
+                .arg("-o")
+                .arg(work.join("shape.ptx"))
+                .output()
+                .map_err(|e| e.to_string())?
+                .status;
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            let exit = status
+                .code()
+                .map_or("signal".to_string(), |c| c.to_string());
+            text.push_str(&format!("| {name} | {n} | {exit} | {} |\n", format_ms(ms)));
+        }
+    }
+    Ok(text)
 }
 
 /// Runs a command that must succeed; its standard error and wall time in milliseconds.
@@ -226,7 +259,9 @@ fn header() -> String {
          - clang: `clang -x cuda --cuda-device-only --cuda-gpu-arch=sm_80 -O3 -S` on the kernel's CUDA twin \
          (`big_kernel::cuda`), the same LLVM 19.\n\
          - The last row: each column's growth from the kernel of half the length (2x is linear, 4x \
-         quadratic).\n",
+         quadratic).\n\
+         - The second table: shapes that once took exponential time (`tests/fuzz/blowup_shapes.rs`), \
+         whole-process wall time at the default options.\n",
         machine::description()
     )
 }

@@ -24,6 +24,8 @@ mod support;
 #[allow(dead_code)]
 #[path = "fuzz/big_kernel.rs"]
 mod big_kernel;
+#[path = "fuzz/blowup_shapes.rs"]
+mod blowup_shapes;
 #[path = "fuzz/crash.rs"]
 mod crash;
 #[path = "fuzz/differential.rs"]

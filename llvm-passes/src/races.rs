@@ -21,6 +21,7 @@ use crate::threads::{Geometry, ThreadSet};
 use crate::{Context, VerifyOptions};
 use address::{Address, Failure, Linearizer, Space, VarKey};
 use solve::{Outcome, Side};
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -226,6 +227,15 @@ pub fn intervals(cx: &Context<'_>, cfg: &Cfg, ops: &[ConvergentOp]) -> (Interval
     )
 }
 
+/// The thread that alone reaches an access, if one alone does.
+fn lone_thread(threads: &ThreadSet) -> Option<usize> {
+    let mut all = threads.iter();
+    match (all.next(), all.next()) {
+        (Some(t), None) => Some(t),
+        _ => None,
+    }
+}
+
 pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     let function = cx.function;
     let (found, opaque) = accesses(cx);
@@ -250,6 +260,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             .and_then(|b| input.reach.get(b))
             .unwrap_or(&everyone)
     };
+    let lone_thread: Vec<Option<usize>> = found.iter().map(|a| lone_thread(active(a))).collect();
     // Per access: the warp-level intervals that hold it.
     let warp_membership: Vec<&[usize]> = found
         .iter()
@@ -284,19 +295,17 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             Some((segment, apart))
         })
         .collect();
-    // Barrier-free reachability from the segments that matter: those of accesses and those
-    // where threads can part.
-    let mut reach: HashMap<usize, NodeSet> = HashMap::new();
-    for segment in found
-        .iter()
-        .filter_map(|a| block_intervals.segment_of.get(a.inst).copied().flatten())
-        .chain(parting.iter().map(|(segment, _)| *segment))
-    {
+    // Barrier-free reachability from the segments that matter (those of accesses and those
+    // where threads can part), computed when a pair first asks: each is a walk over the
+    // interval, and most pairs are settled before they need one.
+    let reach: RefCell<HashMap<usize, NodeSet>> = RefCell::new(HashMap::new());
+    let reaches = |from: usize, to: usize| {
         reach
-            .entry(segment)
-            .or_insert_with(|| block_intervals.reachable(segment));
-    }
-    let reaches = |from: usize, to: usize| reach.get(&from).is_some_and(|r| r.contains(to));
+            .borrow_mut()
+            .entry(from)
+            .or_insert_with(|| block_intervals.reachable(from))
+            .contains(to)
+    };
     // Per segment: the accesses in it, and the branches where threads part at its end; each
     // interval gathers those of its own segments.
     let mut accesses_at: HashMap<usize, Vec<usize>> = HashMap::new();
@@ -334,6 +343,13 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
         let partings = gather(&parting_at);
         for (x, &i) in members.iter().enumerate() {
             for &j in &members[x..] {
+                // Within one block, a race needs two different threads: accesses that one and
+                // the same thread alone reaches (the once-per-block stores under `tid == 0`)
+                // never race with each other. Tested first, from a table made once, it keeps
+                // long kernels of such stores from paying for every pair.
+                if lone_thread[i].is_some() && lone_thread[i] == lone_thread[j] {
+                    continue;
+                }
                 let (a, b) = (&found[i], &found[j]);
                 if !(a.writes() || b.writes()) || (a.atomic && b.atomic) {
                     continue;

@@ -2,7 +2,7 @@
 
 use super::{EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
 use clap::{Args, ValueEnum};
-use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
+use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
 use loomc::diagnostics::{explanation, Diagnostic, SourceFiles};
 use loomc::driver::{self, Emit, Options};
 use loomc::target::OptLevel;
@@ -223,7 +223,9 @@ fn print_diagnostics(cli: &CompileArgs, files: &SourceFiles, diagnostics: &[Diag
                 ColorArg::Auto if std::io::stderr().is_terminal() => ColorChoice::Auto,
                 ColorArg::Auto => ColorChoice::Never,
             };
-            let mut stderr = StandardStream::stderr(choice);
+            // Buffered: codespan-reporting writes a diagnostic in many small pieces, one system call
+            // each on a raw stream (200 errors on one long line took seconds to print).
+            let mut stderr = BufferedStandardStream::stderr(choice);
             for diagnostic in diagnostics {
                 let _ = files.render_human(diagnostic, &mut stderr);
             }

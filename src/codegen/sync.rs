@@ -29,6 +29,7 @@
 use super::affine::{Poly, Sym};
 use super::remarks::{AccessNote, Remark, RemovedReason};
 use crate::syntax::span::Span;
+use std::collections::HashSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum AccessKind {
@@ -161,10 +162,71 @@ pub struct Candidate {
     pub resolved: bool,
 }
 
+/// Accesses recorded on some path, each once. Every access gets an identity when it is
+/// recorded, so the join of two branches that both start from the same state keeps the shared
+/// accesses once. (Without identities, `n` sequential `if`s doubled the pending list `n` times:
+/// exponential time and memory.) The log is persistent: forking it for the branches of an `if`
+/// costs nothing, and a join costs what the other branch added.
+#[derive(Debug, Clone, Default)]
+pub struct AccessLog {
+    entries: imbl::Vector<(u64, Access)>,
+    ids: imbl::HashSet<u64>,
+}
+
+impl AccessLog {
+    fn push(&mut self, id: u64, access: Access) {
+        if self.ids.insert(id).is_none() {
+            self.entries.push_back((id, access));
+        }
+    }
+
+    /// Adds every access of `other` that this log lacks.
+    ///
+    /// Both logs descend from one fork point `F` (the state before an `if`, a loop or the right
+    /// side of `and`/`or`), and entries are kept in the order they were recorded (by identity).
+    /// Below `F`, a log holds either all of the fork's accesses or none of them (a barrier
+    /// cleared them; a join re-adds all or none); above `F`, each holds accesses the other
+    /// cannot. So, walking `other` from its end, the first access this log already holds comes
+    /// from the fork, and so does everything before it: the walk stops there, and a join costs
+    /// what the branches added, not the whole state.
+    fn union(&mut self, other: AccessLog) {
+        let mut added: Vec<(u64, Access)> = other
+            .entries
+            .into_iter()
+            .rev()
+            .take_while(|(id, _)| !self.ids.contains(id))
+            .collect();
+        added.reverse();
+        for (id, access) in added {
+            self.insert_in_order(id, access);
+        }
+    }
+
+    fn insert_in_order(&mut self, id: u64, access: Access) {
+        if self.ids.insert(id).is_some() {
+            return;
+        }
+        let at = self
+            .entries
+            .binary_search_by(|(other, _)| other.cmp(&id))
+            .unwrap_or_else(|at| at);
+        self.entries.insert(at, (id, access));
+    }
+
+    fn clear(&mut self) {
+        self.entries.clear();
+        self.ids.clear();
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &Access> {
+        self.entries.iter().map(|(_, access)| access)
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct LoopFrame {
     /// Accesses made since the loop head before any barrier on the path.
-    pub exposed: Vec<Access>,
+    pub exposed: AccessLog,
     /// True once every path from the loop head to here passed a barrier.
     pub barriered: bool,
     /// Symbols of this version or newer change from one iteration to the next.
@@ -173,33 +235,44 @@ pub struct LoopFrame {
 
 #[derive(Debug, Clone, Default)]
 pub struct SyncState {
-    pub pending: Vec<Access>,
+    pub pending: AccessLog,
     pub frames: Vec<LoopFrame>,
-    /// Indices into [`Sync::candidates`] not yet resolved on this path.
+    /// Indices into [`Sync::candidates`] not yet resolved on this path, in the order they were
+    /// made, and the same as a set (joins test membership once per candidate).
     pub candidates: Vec<usize>,
+    candidate_set: HashSet<usize>,
 }
 
 impl SyncState {
     /// The state after an `if`: whatever either branch left pending.
     pub fn join(mut self, other: SyncState) -> SyncState {
-        self.pending.extend(other.pending);
+        self.pending.union(other.pending);
         for (mine, theirs) in self.frames.iter_mut().zip(other.frames) {
-            mine.exposed.extend(theirs.exposed);
+            mine.exposed.union(theirs.exposed);
             mine.barriered &= theirs.barriered;
         }
         for c in other.candidates {
-            if !self.candidates.contains(&c) {
-                self.candidates.push(c);
-            }
+            self.add_candidate(c);
         }
         self
     }
 
-    pub fn record(&mut self, access: Access) {
-        for frame in self.frames.iter_mut().filter(|f| !f.barriered) {
-            frame.exposed.push(access.clone());
+    fn add_candidate(&mut self, c: usize) {
+        if self.candidate_set.insert(c) {
+            self.candidates.push(c);
         }
-        self.pending.push(access);
+    }
+
+    fn take_candidates(&mut self) -> Vec<usize> {
+        self.candidate_set.clear();
+        std::mem::take(&mut self.candidates)
+    }
+
+    fn record(&mut self, id: u64, access: Access) {
+        for frame in self.frames.iter_mut().filter(|f| !f.barriered) {
+            frame.exposed.push(id, access.clone());
+        }
+        self.pending.push(id, access);
     }
 
     /// The first pending access that conflicts with one of `accesses`.
@@ -219,6 +292,8 @@ pub struct Sync {
     pub state: SyncState,
     pub candidates: Vec<Candidate>,
     pub remarks: Vec<Remark>,
+    /// The identity the next recorded access gets (see [`AccessLog`]).
+    next_access: u64,
 }
 
 impl Sync {
@@ -240,7 +315,9 @@ impl Sync {
                     }
                 }
             }
-            self.state.record(access);
+            let id = self.next_access;
+            self.next_access += 1;
+            self.state.record(id, access);
         }
     }
 
@@ -259,7 +336,7 @@ impl Sync {
             later: later.note(),
             loop_carried,
         });
-        let pending = std::mem::take(&mut self.state.candidates);
+        let pending = self.state.take_candidates();
         for c in pending {
             let Some(candidate) = self.candidates.get_mut(c) else {
                 continue;
@@ -285,7 +362,7 @@ impl Sync {
     pub fn collective_barrier(&mut self, at: Span, what: &'static str, clears: bool) {
         self.remarks.push(Remark::CollectiveBarrier { at, what });
         if clears {
-            let pending = std::mem::take(&mut self.state.candidates);
+            let pending = self.state.take_candidates();
             for c in pending {
                 let Some(candidate) = self.candidates.get_mut(c) else {
                     continue;
@@ -319,12 +396,12 @@ impl Sync {
             same_thread: None,
             resolved: false,
         });
-        self.state.candidates.push(self.candidates.len() - 1);
+        self.state.add_candidate(self.candidates.len() - 1);
     }
 
     pub fn enter_loop(&mut self, watermark: u32) {
         self.state.frames.push(LoopFrame {
-            exposed: Vec::new(),
+            exposed: AccessLog::default(),
             barriered: false,
             watermark,
         });
@@ -448,6 +525,38 @@ mod tests {
         assert!(!conflicts(&vector, &first, 256, None));
         let second = access(AccessKind::Write, Who::Leader(Some(Poly::constant(1))));
         assert!(conflicts(&vector, &second, 256, None));
+    }
+
+    fn ids(log: &AccessLog) -> Vec<u64> {
+        log.entries.iter().map(|(id, _)| *id).collect()
+    }
+
+    #[test]
+    fn joins_keep_each_access_once_and_in_order() {
+        let a = || access(AccessKind::Read, Who::Any);
+        let mut fork = AccessLog::default();
+        fork.push(1, a());
+        fork.push(2, a());
+        // Then-branch: an inner `if` whose then side has a barrier (cleared) and records 5,
+        // whose else side keeps the fork's accesses and records 6.
+        let mut inner_then = fork.clone();
+        inner_then.push(3, a());
+        inner_then.clear();
+        inner_then.push(5, a());
+        let mut inner_else = fork.clone();
+        inner_else.push(6, a());
+        let mut then_branch = inner_else;
+        then_branch.union(inner_then);
+        assert_eq!(ids(&then_branch), vec![1, 2, 5, 6]);
+        // Else-branch records 7; both joins hold everything once, in recording order.
+        let mut else_branch = fork.clone();
+        else_branch.push(7, a());
+        let mut joined = else_branch.clone();
+        joined.union(then_branch.clone());
+        assert_eq!(ids(&joined), vec![1, 2, 5, 6, 7]);
+        let mut joined = then_branch;
+        joined.union(else_branch);
+        assert_eq!(ids(&joined), vec![1, 2, 5, 6, 7]);
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! `scripts/bench-compile`).
 
 use crate::big_kernel;
+use crate::blowup_shapes;
 use libtest_mimic::{Failed, Trial};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -137,6 +138,11 @@ pub fn trials() -> Vec<Trial> {
         })
         .collect();
     trials.push(Trial::test("large::linear", || linear(&["-O0"])));
+    for (name, shape, size, code) in blowup_shapes::SHAPES {
+        trials.push(Trial::test(format!("large::{name}_linear"), move || {
+            shape_linear(shape, size, code)
+        }));
+    }
     trials.push(Trial::test(
         "large::linear_loomc_stages_at_o3",
         linear_own_stages,
@@ -193,10 +199,22 @@ fn check_linear(
     large: Duration,
     slack: Duration,
 ) -> Result<(), Failed> {
-    println!("{what}: 2,500 statements: {small:?}; 10,000 statements: {large:?}");
+    check_linear_sizes(what, ["2,500 statements", "10,000"], small, large, slack)
+}
+
+/// [`check_linear`] for sizes named `sizes` (the second four times the first).
+fn check_linear_sizes(
+    what: &str,
+    sizes: [&str; 2],
+    small: Duration,
+    large: Duration,
+    slack: Duration,
+) -> Result<(), Failed> {
+    let [small_size, large_size] = sizes;
+    println!("{what}: {small_size}: {small:?}; {large_size}: {large:?}");
     if large > small * 8 + slack {
         return Err(format!(
-            "{what}: not linear: {small:?} for 2,500 statements, {large:?} for 10,000"
+            "{what}: not linear: {small:?} for {small_size}, {large:?} for {large_size}"
         )
         .into());
     }
@@ -220,4 +238,31 @@ fn own_stages(report: &str) -> Result<Duration, Failed> {
         return Err(format!("--time-passes reported {stages} of loomc's stages:\n{report}").into());
     }
     Ok(Duration::from_secs_f64(milliseconds / 1000.0))
+}
+
+/// A shape that once grew exponentially (`blowup_shapes.rs`), at a quarter of its size and at
+/// its size: it must end as expected both times, and loomc's own stages (or, when it stops at a
+/// diagnostic, the whole process) must grow about linearly.
+fn shape_linear(shape: fn(usize) -> String, size: usize, code: Option<&str>) -> Result<(), Failed> {
+    let mut times = Vec::new();
+    for n in [size / 4, size] {
+        let source = shape(n);
+        let (exit, took, stderr) = loomc(&source, &["--time-passes"])?;
+        let head: String = stderr.chars().take(2000).collect();
+        let time = match (exit, code) {
+            (0, None) => own_stages(&stderr)?,
+            (1, Some(c)) if stderr.contains(c) && !stderr.contains("internal compiler error") => {
+                took
+            }
+            _ => return Err(format!("size {n}: exit {exit}, expected {code:?}:\n{head}").into()),
+        };
+        times.push(time);
+    }
+    check_linear_sizes(
+        "this shape",
+        [&format!("size {}", size / 4), &format!("size {size}")],
+        times[0],
+        times[1],
+        Duration::from_millis(300),
+    )
 }
