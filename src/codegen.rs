@@ -207,16 +207,20 @@ pub fn verify(module: &Module<'_>) -> Result<(), Diagnostic> {
     })
 }
 
-/// The LLVM name of a `func`: its own name, with the item index when it is overloaded.
+/// The LLVM name of a `func`: `loom.func.` and its own name, with the item index when it is
+/// overloaded. No user name can collide with it: LOOM names have no `.`, while the names that
+/// share the module with funcs do not start with `loom.func.` (libdevice's `__nv_*`, LLVM's
+/// intrinsics, the CPU backend's runtime, kernels). A func called `__nv_sinf` once replaced
+/// libdevice's, and so the standard library's `sin`.
 fn func_symbol(checked: &Checked, item: usize) -> String {
     let name = &checked.program.items[item].name().name;
     let overloaded = checked.program.items.iter().enumerate().any(|(i, other)| {
         i != item && matches!(other, Item::Func(_)) && other.name().name == *name
     });
     if overloaded {
-        format!("{name}.{item}")
+        format!("loom.func.{name}.{item}")
     } else {
-        name.clone()
+        format!("loom.func.{name}")
     }
 }
 

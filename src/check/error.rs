@@ -11,7 +11,7 @@ use crate::syntax::span::Span;
 /// Every diagnostic id this stage can produce (the UI suite checks each one is tested).
 pub const CODES: &[&str] = &[
     "E0100", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", "E0107", "E0108", "E0109",
-    "E0110", //
+    "E0110", "E0111", "E0112", //
     "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0208", "E0209",
     "E0210", "E0211", "E0212", "E0213", "E0214", "E0215", //
     "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", "E0307", "E0308", "E0309",
@@ -107,6 +107,19 @@ pub enum ReturnProblem {
     ValueInKernel,
 }
 
+/// What a kernel name would collide with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelNameClash {
+    /// `_` alone is not a PTX identifier.
+    NotPtxIdentifier,
+    /// `WARP_SZ`: PTX's predefined identifier.
+    PtxPredefined,
+    /// `__nv_*`, `__nvvm_*`: libdevice's functions and NVVM's builtins.
+    Libdevice,
+    /// `loom_simt_*`: the CPU backend's runtime.
+    Runtime,
+}
+
 /// Where a kernel's `BLOCKSIZE` came from, for notes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BlockSizeSource {
@@ -175,6 +188,21 @@ pub enum CheckError {
     RecursiveAlias {
         name: String,
         span: Span,
+    },
+    /// A kernel's name is its PTX entry name, the name hosts launch it by: it must not collide
+    /// with what PTX, libdevice or LOOM's runtimes define.
+    ReservedKernelName {
+        name: String,
+        span: Span,
+        why: KernelNameClash,
+    },
+    /// The kernel's parameters need more of PTX's parameter space than there is.
+    ParamSpaceExceeded {
+        kernel: String,
+        span: Span,
+        bytes: u64,
+        limit: u64,
+        params: usize,
     },
 
     // ---- E02xx: types ----
@@ -438,6 +466,8 @@ impl CheckError {
             UnknownField { .. } => "E0108",
             DuplicateField { .. } => "E0109",
             RecursiveAlias { .. } => "E0110",
+            ReservedKernelName { .. } => "E0111",
+            ParamSpaceExceeded { .. } => "E0112",
             Mismatch { .. } | ElementMismatch { .. } => "E0200",
             OperandMismatch { .. } => "E0201",
             BadOperand { .. } => "E0202",
@@ -546,6 +576,23 @@ impl CheckError {
             RecursiveAlias { name, span } => Diagnostic::error(code, format!("type alias `{name}` refers to itself"))
                 .primary(span, "recursive type alias")
                 .note("records are stored by value, so a type cannot contain itself"),
+
+            ReservedKernelName { name, span, why } => {
+                let (label, note) = match why {
+                    KernelNameClash::NotPtxIdentifier => ("is not a PTX identifier", "PTX names that start with `_` need a letter, digit, `_` or `$` after it"),
+                    KernelNameClash::PtxPredefined => ("is PTX's predefined identifier", "`WARP_SZ` is predefined in every PTX module"),
+                    KernelNameClash::Libdevice => ("collides with libdevice's and NVVM's names", "names starting with `__nv` belong to libdevice and NVVM, which are linked into the same module"),
+                    KernelNameClash::Runtime => ("collides with the CPU backend's runtime", "names starting with `loom_simt_` belong to the runtime that runs kernels on the CPU"),
+                };
+                Diagnostic::error(code, format!("`{name}` cannot name a kernel"))
+                    .primary(span, label)
+                    .note(format!("a kernel's name is its PTX entry name, the name a host launches it by; {note}"))
+                    .help("rename the kernel")
+            }
+            ParamSpaceExceeded { kernel, span, bytes, limit, params } => Diagnostic::error(code, format!("the parameters of kernel `{kernel}` need {bytes} bytes of PTX parameter space; at most {limit} fit"))
+                .primary(span, format!("{params} parameters"))
+                .note("each array parameter is an 8-byte pointer; scalars take their size, aligned to it")
+                .help("pass fewer arrays: put several into one array with an extra dimension"),
 
             Mismatch { expected, found, span, expected_span, cast } => {
                 let mut d = Diagnostic::error(code, format!(

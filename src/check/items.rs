@@ -373,6 +373,8 @@ impl Checker<'_> {
                     };
                     let mut cx = FnCtx::new(self, i, kind);
                     let params = cx.params(&kernel.params, true);
+                    self.check_kernel_name(&kernel.name.name, kernel.name.span);
+                    self.check_param_space(&kernel.name.name, kernel.name.span, &params);
                     if let Some(slot) = self.sigs.get_mut(i) {
                         *slot = Some(Signature {
                             params,
@@ -383,6 +385,53 @@ impl Checker<'_> {
                 }
                 Item::TypeAlias(_) => {}
             }
+        }
+    }
+
+    /// A kernel's name is its PTX entry name: it must be a PTX identifier that nothing else in
+    /// the module or the runtime defines (`docs/language.md`, "Names").
+    fn check_kernel_name(&mut self, name: &str, span: Span) {
+        use super::error::KernelNameClash;
+        let why = if name == "_" {
+            KernelNameClash::NotPtxIdentifier
+        } else if name == "WARP_SZ" {
+            KernelNameClash::PtxPredefined
+        } else if name.starts_with("__nv") {
+            KernelNameClash::Libdevice
+        } else if name.starts_with("loom_simt_") {
+            KernelNameClash::Runtime
+        } else {
+            return;
+        };
+        self.error(CheckError::ReservedKernelName {
+            name: name.to_string(),
+            span,
+            why,
+        });
+    }
+
+    /// PTX's parameter space holds 4,096 bytes per kernel (PTX ISA, "Kernel Function
+    /// Parameters"; the PTX version LLVM 19 emits for every architecture LOOM targets). ptxas
+    /// rejects a kernel that needs more, after loomc has written its PTX.
+    fn check_param_space(&mut self, kernel: &str, span: Span, params: &[super::ParamSig]) {
+        const LIMIT: u64 = 4096;
+        let mut bytes = 0u64;
+        for param in params {
+            let size = match &param.ty {
+                Ty::Array { .. } => 8,
+                Ty::Scalar(s) => u64::from(s.bits().div_ceil(8)),
+                _ => continue,
+            };
+            bytes = bytes.next_multiple_of(size) + size;
+        }
+        if bytes > LIMIT {
+            self.error(CheckError::ParamSpaceExceeded {
+                kernel: kernel.to_string(),
+                span,
+                bytes,
+                limit: LIMIT,
+                params: params.len(),
+            });
         }
     }
 
