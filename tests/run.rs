@@ -1,5 +1,5 @@
 //! Execution tests on the CPU backend: every example and canonical program runs on random inputs
-//! of several sizes (some not multiples of `BLOCKSIZE`) at block sizes 32, 64, 256 and 1024,
+//! of several sizes (some not multiples of `BLOCKSIZE`) at block sizes 2, 16, 32, 64, 256 and 1024,
 //! against a reference computed in plain Rust (`run/cases.rs`); `-O0` and `-O3` must give the
 //! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports.
 //!
@@ -17,7 +17,8 @@ mod support;
 use libtest_mimic::{Arguments, Failed, Trial};
 use loomc::target::OptLevel;
 
-const BLOCK_SIZES: [u32; 4] = [32, 64, 256, 1024];
+// Below 32, a block is part of one warp: collectives shuffle within the block's own lanes only.
+const BLOCK_SIZES: [u32; 6] = [2, 16, 32, 64, 256, 1024];
 
 fn main() {
     let args = Arguments::from_args();

@@ -151,10 +151,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         arg: IntValue<'ctx>,
         lanes: &Lanes<'ctx>,
     ) -> Result<IntValue<'ctx>> {
-        // The `c` operand: clamp lane 31 for idx and down, lane 0 for up; no segments.
+        // The `c` operand: no segments; for idx and down the highest lane a value may come from,
+        // the warp's last thread (lane `width - 1`): in a block of fewer than 32 threads, lanes
+        // past it do not exist, and reading one is undefined in PTX (it is outside the mask).
+        // A lane whose source would lie past it keeps its own value, as at lane 31 of a full
+        // warp. For up, lane 0 is the lowest source.
         let clamp = match kind {
             ShuffleKind::Up => self.i32(0),
-            ShuffleKind::Idx | ShuffleKind::Down => self.i32(0x1f),
+            ShuffleKind::Idx | ShuffleKind::Down => self.i32(i64::from(lanes.width - 1)),
         };
         let function = self.intrinsic(Intrinsic::Shuffle(kind));
         let call = self.b.build_call(

@@ -87,16 +87,17 @@ pub struct Config {
 }
 
 /// The block sizes to compare for program `seed`: two different powers of two (reductions and
-/// scans need one), one at most a warp half the time.
+/// scans need one), one at most a warp half the time, and below a warp (1 to 16 threads, where
+/// collectives must keep their shuffles to the block's own lanes) a quarter of the time.
 pub fn block_sizes(seed: u64) -> [u32; 2] {
-    const SIZES: [u32; 6] = [32, 64, 128, 256, 512, 1024];
+    const SIZES: [u32; 11] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
     let mut rng = Rng::with_seed(seed ^ 0x5eed_b10c);
-    let first = if rng.bool() {
-        32
-    } else {
-        SIZES[rng.usize(1..3)]
+    let first = match rng.usize(..4) {
+        0 => SIZES[rng.usize(..5)],
+        1 => 32,
+        _ => SIZES[rng.usize(6..8)],
     };
-    let mut second = SIZES[rng.usize(..SIZES.len())];
+    let mut second = SIZES[rng.usize(3..SIZES.len())];
     if second == first {
         second = if first == 32 { 128 } else { 32 };
     }

@@ -22,13 +22,22 @@ pub fn trials() -> Vec<Trial> {
         trials.push(Trial::test(
             format!("sanitizer/clean/{}", case.name),
             move || {
-                let bs = case.block_size.unwrap_or(64);
-                for opt in [OptLevel::O0, OptLevel::O3] {
-                    let program = support::compile(case.file, bs, opt, true)?;
-                    for &n in case.sizes {
-                        (case.run)(&program, bs, n, &mut Rng::new(n as u64)).map_err(|e| {
-                            format!("{} under the sanitizer ({opt:?}, size {n}): {e}", case.file)
-                        })?;
+                // 16: a block that is part of one warp, whose shuffles must stay within it.
+                let block_sizes = match case.block_size {
+                    Some(fixed) => vec![fixed],
+                    None => vec![16, 64],
+                };
+                for bs in block_sizes {
+                    for opt in [OptLevel::O0, OptLevel::O3] {
+                        let program = support::compile(case.file, bs, opt, true)?;
+                        for &n in case.sizes {
+                            (case.run)(&program, bs, n, &mut Rng::new(n as u64)).map_err(|e| {
+                                format!(
+                                    "{} under the sanitizer ({opt:?}, block size {bs}, size {n}): {e}",
+                                    case.file
+                                )
+                            })?;
+                        }
                     }
                 }
                 Ok(())
