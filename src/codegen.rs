@@ -14,6 +14,9 @@
 //! - `limits.rs`: the target's launch limits; `remarks.rs`: `--remarks`;
 //! - `types.rs`, `intrinsics.rs`: LLVM types and NVVM intrinsics.
 //!
+//! The kernel IR (`crate::kir`) comes in with the checked program: code generation takes the
+//! decisions its passes made (which arrays a kernel writes, which vectors live in registers).
+//!
 //! Execution model (design §1): every thread of a block runs the kernel body. Uniform values are
 //! computed redundantly by every thread; a uniform store happens once per block (thread 0); a
 //! block vector's element `k` is handled by thread `k mod BLOCKSIZE`.
@@ -38,7 +41,6 @@ mod stmt;
 mod sync;
 mod types;
 mod vector;
-mod visit;
 mod warp;
 
 #[cfg(test)]
@@ -88,6 +90,8 @@ pub struct Cx<'a, 'ctx> {
     pub context: &'ctx Context,
     pub module: &'a Module<'ctx>,
     pub checked: &'a Checked,
+    /// The kernel IR after its passes: the decisions code generation takes from there.
+    pub kir: &'a crate::kir::Module,
     pub options: &'a CodegenOptions,
     pub target_data: TargetData,
     pub arch: String,
@@ -103,10 +107,11 @@ pub struct Cx<'a, 'ctx> {
 pub fn lower<'ctx>(
     context: &'ctx Context,
     checked: &Checked,
+    kir: &crate::kir::Module,
     target: &NvptxTarget,
     options: &CodegenOptions,
 ) -> Result<Module<'ctx>, Vec<Diagnostic>> {
-    let lowered = lower_unverified(context, checked, target, options)?;
+    let lowered = lower_unverified(context, checked, kir, target, options)?;
     verify(&lowered.module).map_err(|d| vec![d])?;
     Ok(lowered.module)
 }
@@ -116,6 +121,7 @@ pub fn lower<'ctx>(
 pub fn lower_unverified<'ctx>(
     context: &'ctx Context,
     checked: &Checked,
+    kir: &crate::kir::Module,
     target: &NvptxTarget,
     options: &CodegenOptions,
 ) -> Result<Lowered<'ctx>, Vec<Diagnostic>> {
@@ -127,6 +133,7 @@ pub fn lower_unverified<'ctx>(
         context,
         module: &module,
         checked,
+        kir,
         options,
         target_data: target.target_data(),
         arch: target.arch.clone(),
@@ -241,10 +248,10 @@ fn used_funcs(checked: &Checked) -> BTreeSet<usize> {
             Some(Item::Kernel(k)) => {
                 k.params
                     .iter()
-                    .for_each(|p| visit::visit_type_dims(&p.ty, &mut note));
-                visit::visit_block(&k.body, &mut note);
+                    .for_each(|p| crate::syntax::visit::visit_type_dims(&p.ty, &mut note));
+                crate::syntax::visit::visit_block(&k.body, &mut note);
             }
-            Some(Item::Func(f)) => visit::visit_block(&f.body, &mut note),
+            Some(Item::Func(f)) => crate::syntax::visit::visit_block(&f.body, &mut note),
             _ => {}
         }
         for f in found {

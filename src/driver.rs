@@ -9,6 +9,7 @@ use crate::check::{self, CheckOptions, STDLIB};
 use crate::codegen::{self, CodegenOptions};
 use crate::diagnostics::{Diagnostic, SourceFiles, INTERNAL_ERROR};
 use crate::inspect::{IrPrinter, StageTimes};
+use crate::kir;
 use crate::syntax::{self, ast::Program};
 use crate::target::{passes, sass, Libdevice, NvptxTarget, OptLevel};
 use inkwell::context::Context;
@@ -18,6 +19,8 @@ use inkwell::context::Context;
 pub enum Emit {
     /// The parsed program as JSON, before checking.
     Ast,
+    /// The kernel IR after its passes (`src/kir.rs`): what code generation is told.
+    KernelIr,
     /// LLVM IR as code generation made it (`loom-lower`), before any other pass.
     LlvmRaw,
     /// LLVM IR after LOOM's own passes (`loom-link-libdevice`): the optimiser's input, for
@@ -36,6 +39,7 @@ impl Emit {
     pub fn extension(self) -> &'static str {
         match self {
             Emit::Ast => "ast.json",
+            Emit::KernelIr => "kir",
             Emit::LlvmRaw => "raw.ll",
             Emit::LlvmLoom => "loom.ll",
             Emit::Llvm => "ll",
@@ -178,6 +182,15 @@ fn run_pipeline(
         IrPrinter::new(&options.inspect, &target).map_err(|d| vec![d]),
         diagnostics,
     )?;
+    let kernel_ir = kernel_ir(&checked, files, &mut printer, diagnostics)?;
+    times.lap("kir");
+    if options.emit.contains(&Emit::KernelIr) {
+        outputs.push((Emit::KernelIr, kir::print(&kernel_ir, files)));
+    }
+    if last_stage == Emit::KernelIr {
+        times.finish();
+        return Some(outputs);
+    }
     let context = Context::create();
     let codegen_options = CodegenOptions {
         module_name: name.to_string(),
@@ -187,7 +200,7 @@ fn run_pipeline(
         sources: source_table(files),
     };
     let lowered = stop_on_error(
-        codegen::lower_unverified(&context, &checked, &target, &codegen_options),
+        codegen::lower_unverified(&context, &checked, &kernel_ir, &target, &codegen_options),
         diagnostics,
     )?;
     diagnostics.extend(lowered.remarks);
@@ -306,6 +319,36 @@ fn run_pipeline(
     times.finish();
     outputs.sort_by_key(|(emit, _)| options.emit.iter().position(|e| e == emit));
     Some(outputs)
+}
+
+/// The kernel IR: `kir-lower`, then each of its passes in the registry's order, printed around
+/// each as `--print-before`/`--print-after` ask.
+fn kernel_ir(
+    checked: &check::Checked,
+    files: &SourceFiles,
+    printer: &mut IrPrinter,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<kir::Module> {
+    let print = |result: Result<(), Diagnostic>, diagnostics: &mut Vec<Diagnostic>| {
+        stop_on_error(result.map_err(|d| vec![d]), diagnostics)
+    };
+    let mut module = kir::lower(checked);
+    print(
+        printer.after_kir(kir::LOWER, || kir::print(&module, files)),
+        diagnostics,
+    )?;
+    for pass in kir::PASSES {
+        print(
+            printer.before_kir(pass.name, || kir::print(&module, files)),
+            diagnostics,
+        )?;
+        (pass.run)(&mut module, checked);
+        print(
+            printer.after_kir(pass.name, || kir::print(&module, files)),
+            diagnostics,
+        )?;
+    }
+    Some(module)
 }
 
 /// `--time-passes`: laps recorded as the stages end; kept in the reports when asked for.

@@ -59,7 +59,7 @@ pub fn check_options(options: &InspectOptions, target: &NvptxTarget) -> Result<(
         ("--print-after", &options.print_after),
     ] {
         for name in names {
-            if name.starts_with("loom-") {
+            if passes::is_loom_name(name) {
                 if passes::find(name).is_none() {
                     let known: Vec<&str> = LOOM_PASSES.iter().map(|p| p.name).collect();
                     return Err(format!(
@@ -67,7 +67,8 @@ pub fn check_options(options: &InspectOptions, target: &NvptxTarget) -> Result<(
                         known.join(", ")
                     ));
                 }
-                if flag == "--print-before" && name == passes::LOWER {
+                if flag == "--print-before" && (name == passes::LOWER || name == crate::kir::LOWER)
+                {
                     return Err(format!(
                         "{flag}={name}: `{name}` makes the module, there is no IR before it"
                     ));
@@ -128,6 +129,8 @@ pub struct IrPrinter {
     sequence: usize,
     /// The module's text after the last pass, for `--print-changed`.
     last: Option<String>,
+    /// The kernel IR's text after the last kernel-IR pass, likewise.
+    last_kir: Option<String>,
     /// Where LLVM writes its dumps in directory mode, before they are numbered.
     llvm_scratch: Option<PathBuf>,
 }
@@ -144,6 +147,7 @@ impl IrPrinter {
             options: options.clone(),
             sequence: 0,
             last: None,
+            last_kir: None,
             llvm_scratch: None,
         };
         if !options.prints_ir() {
@@ -153,7 +157,7 @@ impl IrPrinter {
         let llvm_names = |names: &[String]| -> Vec<String> {
             names
                 .iter()
-                .filter(|n| !n.starts_with("loom-"))
+                .filter(|n| !passes::is_loom_name(n))
                 .cloned()
                 .collect()
         };
@@ -216,6 +220,41 @@ impl IrPrinter {
             eprintln!("; *** IR Dump After {pass} omitted because no change ***");
         }
         self.last = Some(text);
+        Ok(())
+    }
+
+    /// Before kernel-IR pass `pass`; `print` gives the kernel IR's text (made only if asked).
+    pub fn before_kir(
+        &mut self,
+        pass: &str,
+        print: impl FnOnce() -> String,
+    ) -> Result<(), Diagnostic> {
+        if self.options.print_before.iter().any(|p| p == pass) {
+            self.dump(pass, "before", &print())?;
+        }
+        Ok(())
+    }
+
+    /// After kernel-IR pass `pass`, as [`IrPrinter::after`] after a pass over the LLVM module.
+    pub fn after_kir(
+        &mut self,
+        pass: &str,
+        print: impl FnOnce() -> String,
+    ) -> Result<(), Diagnostic> {
+        if !self.options.prints_ir() {
+            return Ok(());
+        }
+        let text = print();
+        let changed = self.last_kir.as_deref() != Some(text.as_str());
+        let asked = self.options.print_after_all
+            || self.options.print_after.iter().any(|p| p == pass)
+            || (self.options.print_changed && changed);
+        if asked {
+            self.dump(pass, "after", &text)?;
+        } else if self.options.print_changed && self.options.print_dir.is_none() {
+            eprintln!("; *** IR Dump After {pass} omitted because no change ***");
+        }
+        self.last_kir = Some(text);
         Ok(())
     }
 
@@ -510,6 +549,7 @@ mod tests {
             },
             sequence: 0,
             last: None,
+            last_kir: None,
             llvm_scratch: None,
         };
         assert!(printer.asked_after_llvm("InstCombinePass", "after"));

@@ -4,6 +4,7 @@ pub mod ast;
 mod error;
 mod parser;
 pub mod span;
+pub mod visit;
 
 pub use error::{SyntaxError, CODES};
 pub use parser::{parse, KEYWORDS};

@@ -1,8 +1,8 @@
 //! Codegen tests: one named test per `tests/codegen/*.loom` file, checked with LLVM's FileCheck.
 //!
 //! The file's first line says how to compile it: `-- RUN: --emit=llvm -O0` (the arguments given to
-//! loomc; the output goes to standard output; with `--remarks`, the remarks on standard error
-//! follow it). Its `-- CHECK:`, `-- CHECK-NEXT:`, `-- CHECK-NOT:`, `-- CHECK-LABEL:` (any
+//! loomc; the output goes to standard output; with `--remarks` or `--print-*`, what they write to
+//! standard error follows it). Its `-- CHECK:`, `-- CHECK-NEXT:`, `-- CHECK-NOT:`, `-- CHECK-LABEL:` (any
 //! FileCheck directive) lines are matched against that output.
 //!
 //! Every PTX that loomc produces for these files, for the examples and for the programs under
@@ -104,8 +104,11 @@ fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
     }
     let run = loomc(&args, path)?;
     let mut output = expect_success(&run, path)?;
-    if args.iter().any(|a| a == "--remarks") {
-        // Remarks are notes on standard error: check them after the output.
+    if args
+        .iter()
+        .any(|a| a == "--remarks" || a.starts_with("--print-"))
+    {
+        // Remarks and IR dumps go to standard error: check them after the output.
         output.push_str(&String::from_utf8_lossy(&run.stderr));
     }
     let dir = tempfile::tempdir()?;

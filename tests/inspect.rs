@@ -120,13 +120,19 @@ fn print_after_all_to_a_directory_numbers_every_pass_in_pipeline_order() {
             .position(|f| f.contains(needle))
             .unwrap_or_else(|| panic!("no {needle} in {files:?}"))
     };
-    assert_eq!(position("after-loom-lower"), 0);
+    // The kernel IR's passes first, then code generation's module.
+    assert_eq!(position("after-kir-lower"), 0);
+    assert!(position("after-kir-register-vectors") < position("after-loom-lower"));
     assert!(position("after-loom-link-libdevice") < position("after-InstCombinePass-saxpy"));
     assert!(position("after-InstCombinePass") < position("after-loom-verify-kernels"));
     assert!(position("after-loom-verify-kernels") < position("nvptx-machine-passes"));
     let first = std::fs::read_to_string(dumps.join(&files[0])).unwrap();
-    assert!(first.starts_with("; *** IR Dump After loom-lower ***\n"));
-    assert!(first.contains("define void @saxpy"));
+    assert!(first.starts_with("; *** IR Dump After kir-lower ***\n"));
+    assert!(first.contains("kernel saxpy"));
+    let lowered =
+        std::fs::read_to_string(dumps.join(&files[position("after-loom-lower")])).unwrap();
+    assert!(lowered.starts_with("; *** IR Dump After loom-lower ***\n"));
+    assert!(lowered.contains("define void @saxpy"));
 }
 
 #[test]

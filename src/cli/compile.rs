@@ -84,6 +84,8 @@ impl CompileArgs {
 enum EmitArg {
     /// The parsed program as JSON.
     Ast,
+    /// The kernel IR after its passes: what code generation is told (`.kir`).
+    Kir,
     /// LLVM IR as code generation made it (`.raw.ll`).
     LlvmRaw,
     /// LLVM IR after LOOM's own passes: the optimiser's input (`.loom.ll`).
@@ -121,6 +123,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     let options = Options {
         emit: dedup(cli.emit.iter().map(|e| match e {
             EmitArg::Ast => Emit::Ast,
+            EmitArg::Kir => Emit::KernelIr,
             EmitArg::LlvmRaw => Emit::LlvmRaw,
             EmitArg::LlvmLoom => Emit::LlvmLoom,
             EmitArg::Llvm => Emit::Llvm,

@@ -64,18 +64,17 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             .cx
             .context
             .create_enum_attribute(Attribute::get_named_enum_kind_id("noalias"), 0);
-        // `noalias` only on the arrays the kernel never writes. On a written array it would let
-        // LLVM assume that no one else changes the array during the kernel, so that a barrier
-        // (a call that is never given the array) cannot order another thread's write before this
-        // thread's read: LLVM kept a value read in one iteration of a loop for the next, where
-        // another thread had overwritten it (found by the fuzzer, -O3 only). Read-only arrays
-        // keep it: nobody writes them, and their loads may use the non-coherent cache.
-        let written = super::stmt::arrays_written(self.cx.checked, &self.decl.body);
-        for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
+        // `noalias` only on the arrays the kernel never writes (`kir-written-arrays` says why):
+        // read-only arrays keep it, nobody writes them and their loads may use the non-coherent
+        // cache.
+        let kernel_ir = self.cx.kir.kernel(self.facts.item).ok_or_else(|| {
+            CodegenError::internal("a kernel without kernel IR", self.decl.name.span)
+        })?;
+        for (i, (param, decided)) in self.decl.params.iter().zip(&kernel_ir.params).enumerate() {
             if let Some(value) = function.get_nth_param(i as u32) {
                 value.set_name(&param.name.name);
             }
-            if matches!(ty, Ty::Array { .. }) && !written.contains(&param.name.name) {
+            if decided.written == Some(false) {
                 function.add_attribute(AttributeLoc::Param(i as u32), noalias);
             }
         }
@@ -87,11 +86,17 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
-        body.registers = super::vector::register_vectors(
-            self.cx.checked,
-            &self.decl.body,
-            self.facts.block_size,
-        );
+        body.registers = kernel_ir
+            .register_vectors
+            .clone()
+            .ok_or_else(|| {
+                CodegenError::internal(
+                    "kernel IR without its register vectors (kir-register-vectors did not run)",
+                    self.decl.name.span,
+                )
+            })?
+            .into_iter()
+            .collect();
         // Scalars first: array dimensions may use any scalar parameter.
         for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
             let Ty::Scalar(s) = ty else { continue };

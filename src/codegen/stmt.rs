@@ -598,20 +598,6 @@ fn element_field(e: &Expr) -> Option<(&Expr, &[Expr], bool, Vec<&Ident>)> {
     }
 }
 
-/// The arrays a block may write (by name).
-pub(super) fn arrays_written(
-    checked: &crate::check::Checked,
-    block: &Block,
-) -> std::collections::BTreeSet<String> {
-    let mut written = std::collections::BTreeSet::new();
-    arrays_touched(checked, block, &mut |name, write| {
-        if write {
-            written.insert(name.to_string());
-        }
-    });
-    written
-}
-
 /// Every array a block names, and whether it may write it (`a[i] <- ...`, `a <- ...`,
 /// `a[r] <- ...`); nested blocks and loop conditions included.
 fn arrays_touched(
@@ -626,7 +612,7 @@ fn arrays_touched(
             }
         }
     };
-    super::visit::visit_block(block, &mut reads);
+    crate::syntax::visit::visit_block(block, &mut reads);
     for_each_assignment(block, &mut |target| {
         let mut root = target;
         while let ExprKind::Index { base, .. } | ExprKind::Field { base, .. } = &root.kind {

@@ -41,9 +41,11 @@ pub fn compile_with(
     let checked = front_end(source, block_size)?;
     let target = NvptxTarget::new(arch, opt).map_err(|d| vec![d])?;
     let context = Context::create();
+    let kernel_ir = crate::kir::build(&checked);
     let module = lower(
         &context,
         &checked,
+        &kernel_ir,
         &target,
         &CodegenOptions {
             module_name: "test".into(),

@@ -26,7 +26,7 @@ use super::body::{ArrayRef, Body, RegVector, Result, Var};
 use super::error::CodegenError;
 use super::memory::Element;
 use super::sync::{Access, AccessKind, Who};
-use crate::check::types::{Len, Space, Ty};
+use crate::check::types::{Len, Ty};
 use crate::check::Callee;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
@@ -1131,100 +1131,4 @@ impl<'ctx> ArrayRef<'ctx> {
                 d.as_ref().and_then(|d| acc.mul(d))
             })
     }
-}
-
-/// At most this many elements per thread live in registers; a longer vector variable goes to
-/// shared memory.
-const REGISTER_SLOTS: u64 = 8;
-
-/// The vector variables of a kernel body that live in registers (by the span of their name):
-/// not `shared`, of a compile-time length of at most `REGISTER_SLOTS * BLOCKSIZE`, and never
-/// indexed, so that each element is only ever used by the thread that owns it (whole-vector
-/// operands, maps, reductions, scans, assignments of the whole variable).
-pub fn register_vectors(
-    checked: &crate::check::Checked,
-    body: &crate::syntax::ast::Block,
-    block_size: u32,
-) -> std::collections::HashSet<Span> {
-    use crate::syntax::ast::Stmt;
-    let mut candidates: Vec<(String, Span)> = Vec::new();
-    let mut indexed: std::collections::HashSet<String> = std::collections::HashSet::new();
-    fn walk(
-        block: &crate::syntax::ast::Block,
-        checked: &crate::check::Checked,
-        block_size: u32,
-        candidates: &mut Vec<(String, Span)>,
-        indexed: &mut std::collections::HashSet<String>,
-    ) {
-        for stmt in &block.stmts {
-            if let Stmt::Let {
-                name,
-                shared: false,
-                ..
-            } = stmt
-            {
-                if let Some(Ty::Array {
-                    dims,
-                    space: Space::Local,
-                    ..
-                }) = checked.locals.get(&name.span)
-                {
-                    if let [Len::Static(n)] = dims.as_slice() {
-                        if *n > 0 && *n <= REGISTER_SLOTS * u64::from(block_size) {
-                            candidates.push((name.name.clone(), name.span));
-                        }
-                    }
-                }
-            }
-            let mut note = |e: &Expr| {
-                if let ExprKind::Index { base, .. } = &e.kind {
-                    if let ExprKind::Name(name) = &base.kind {
-                        indexed.insert(name.name.clone());
-                    }
-                }
-            };
-            match stmt {
-                Stmt::If {
-                    cond,
-                    then_branch,
-                    else_branch,
-                    ..
-                } => {
-                    super::visit::visit_expr(cond, &mut note);
-                    walk(then_branch, checked, block_size, candidates, indexed);
-                    if let Some(e) = else_branch {
-                        walk(e, checked, block_size, candidates, indexed);
-                    }
-                }
-                Stmt::For { range, body, .. } => {
-                    super::visit::visit_expr(range, &mut note);
-                    walk(body, checked, block_size, candidates, indexed);
-                }
-                Stmt::While { cond, body, .. } => {
-                    super::visit::visit_expr(cond, &mut note);
-                    walk(body, checked, block_size, candidates, indexed);
-                }
-                Stmt::Let { init, .. } => {
-                    if let Some(init) = init {
-                        super::visit::visit_expr(init, &mut note);
-                    }
-                }
-                Stmt::Assign { target, value, .. } => {
-                    super::visit::visit_expr(target, &mut note);
-                    super::visit::visit_expr(value, &mut note);
-                }
-                Stmt::Return { value, .. } => {
-                    if let Some(v) = value {
-                        super::visit::visit_expr(v, &mut note);
-                    }
-                }
-            }
-        }
-    }
-    walk(body, checked, block_size, &mut candidates, &mut indexed);
-    candidates
-        .into_iter()
-        .filter(|(name, _)| !indexed.contains(name))
-        .map(|(_, span)| span)
-        .collect()
 }

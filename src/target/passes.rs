@@ -2,11 +2,12 @@
 //! lists NVPTX's): what `--print-before`/`--print-after` accept besides LLVM's pass names, and
 //! what `--print-after-all` dumps around LLVM's optimiser.
 //!
-//! LOOM's IR-changing work happens in two places: during lowering (barrier placement, loop
-//! distribution, reduction and scan expansion: one pass, `loom-lower`, since each decision is
-//! made where the code is emitted) and in `loom-link-libdevice` before LLVM's optimiser. The two
-//! verifiers are analyses: they never change the module, and are listed so that a dump can be
-//! asked for at the point where each ran.
+//! The `kir-` passes work on the kernel IR (`crate::kir`, which runs them in this order) and
+//! decide what code generation is told. LOOM's other IR-changing work happens in two places:
+//! during lowering (barrier placement, loop distribution, reduction and scan expansion: one pass,
+//! `loom-lower`, since each of those decisions is still made where the code is emitted) and in
+//! `loom-link-libdevice` before LLVM's optimiser. The two verifiers are analyses: they never
+//! change the module, and are listed so that a dump can be asked for at the point where each ran.
 
 use super::NvptxTarget;
 use inkwell::context::Context;
@@ -14,6 +15,8 @@ use inkwell::context::Context;
 /// Where a LOOM pass stands relative to LLVM's optimiser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Position {
+    /// On the kernel IR (`crate::kir`), before code generation makes the LLVM module.
+    KernelIr,
     BeforeOptimiser,
     AfterOptimiser,
 }
@@ -30,6 +33,25 @@ pub struct LoomPass {
 /// Every LOOM pass, in the order the driver runs them; LLVM's pipeline runs between the last
 /// `BeforeOptimiser` and the first `AfterOptimiser` one.
 pub const LOOM_PASSES: &[LoomPass] = &[
+    LoomPass {
+        name: crate::kir::LOWER,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "the checked program to kernel IR: block-level statements, vector stages, their \
+               reads, writes and collectives",
+    },
+    LoomPass {
+        name: crate::kir::WRITTEN_ARRAYS,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which array parameters each kernel may write (the others are `noalias`)",
+    },
+    LoomPass {
+        name: crate::kir::REGISTER_VECTORS,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which vector variables live in registers",
+    },
     LoomPass {
         name: LOWER,
         transforms: true,
@@ -61,6 +83,12 @@ pub const LOWER: &str = "loom-lower";
 pub const VERIFY_IR: &str = "loom-verify-ir";
 pub const LINK_LIBDEVICE: &str = "loom-link-libdevice";
 pub const VERIFY_KERNELS: &str = "loom-verify-kernels";
+
+/// True for a name in LOOM's namespaces (`loom-…` on the LLVM module, `kir-…` on the kernel
+/// IR): such a name must be in the registry; every other name is LLVM's.
+pub fn is_loom_name(name: &str) -> bool {
+    name.starts_with("loom-") || name.starts_with("kir-")
+}
 
 pub fn find(name: &str) -> Option<&'static LoomPass> {
     LOOM_PASSES.iter().find(|p| p.name == name)

@@ -1,0 +1,255 @@
+//! The kernel IR: what one block of a kernel does, at block level, between the checker and LLVM.
+//!
+//! A kernel is a tree of block-level statements ([`Stmt`]): uniform scalar work, stores made
+//! once per block, vector stages (a block vector's elements computed and stored, reduced or
+//! scanned: fused, walked by a sweep), control flow and loops. Element computations stay the
+//! checked AST's expressions, named by their `ExprId`; everything code generation must decide
+//! about them is a field here, filled by a pass of [`PASSES`] and printed by `--emit=kir` and
+//! `--print-after=PASS`, so each decision can be read and tested without LLVM.
+//!
+//! The passes, in order (the pass registry, `src/target/passes.rs`, lists them with LOOM's
+//! LLVM-level passes; the driver runs them from here):
+//! - `kir-lower`: the checked program to kernel IR (structure only, nothing decided);
+//! - `kir-written-arrays`: which array parameters a kernel may write (only the others may be
+//!   `noalias`: threads communicate through a written array across barriers);
+//! - `kir-register-vectors`: which vector variables live in registers.
+//!
+//! Code generation reads the written arrays and the register vectors from here. It still makes
+//! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
+//! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
+
+mod lower;
+mod print;
+mod register_vectors;
+mod written_arrays;
+
+use crate::check::types::Len;
+use crate::check::Checked;
+use crate::syntax::ast::{CollectiveOp, Expr, ExprId};
+use crate::syntax::span::Span;
+use std::collections::BTreeSet;
+
+pub use print::print;
+
+/// An element-level or uniform computation: the checked AST's expression, by id, and where it
+/// stands in the source (the printed form quotes it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExprRef {
+    pub id: ExprId,
+    pub span: Span,
+}
+
+impl ExprRef {
+    pub fn of(e: &Expr) -> ExprRef {
+        ExprRef {
+            id: e.id,
+            span: e.span,
+        }
+    }
+}
+
+/// The kernel IR of a program: one entry per kernel, in source order.
+#[derive(Debug, Clone, Default)]
+pub struct Module {
+    pub kernels: Vec<Kernel>,
+}
+
+impl Module {
+    /// The kernel IR of the kernel declared as item `item`.
+    pub fn kernel(&self, item: usize) -> Option<&Kernel> {
+        self.kernels.iter().find(|k| k.item == item)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct Kernel {
+    pub name: String,
+    /// Index in `Checked::program.items`.
+    pub item: usize,
+    pub span: Span,
+    pub block_size: u32,
+    pub params: Vec<Param>,
+    pub body: Vec<Stmt>,
+    /// `kir-register-vectors`: the vector variables that live in registers, by the span of
+    /// their name; `None` until the pass ran.
+    pub register_vectors: Option<BTreeSet<Span>>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub name: String,
+    pub span: Span,
+    /// The type as written.
+    pub ty_span: Span,
+    pub array: bool,
+    /// `kir-written-arrays`, for array parameters: whether the kernel may write it.
+    pub written: Option<bool>,
+}
+
+/// A block-level statement. Every thread of the block runs it, with the same values.
+#[derive(Debug, Clone)]
+pub enum Stmt {
+    /// A uniform scalar, record or Range variable: `x: T <- e`.
+    Scalar {
+        name: String,
+        init: Option<ExprRef>,
+        span: Span,
+    },
+    /// A block vector variable (`x: T[] <- v`, `shared x: T[n]`): registers or shared memory.
+    Vector {
+        name: String,
+        name_span: Span,
+        shared: bool,
+        len: Len,
+        init: Option<Stage>,
+        span: Span,
+    },
+    /// `x <- e`, `a[i] <- e`, `r.f <- e` on a uniform value or one element: computed by every
+    /// thread, stored once per block (by thread 0) when it goes to memory. Its reductions are
+    /// stages of their own.
+    Uniform {
+        target: String,
+        memory: Option<Element>,
+        value: ExprRef,
+        reductions: Vec<Stage>,
+        span: Span,
+    },
+    /// A vector assignment: every element of the right side, stored by its owner thread.
+    VectorStore {
+        target: Element,
+        stage: Stage,
+        span: Span,
+    },
+    If {
+        cond: ExprRef,
+        then_body: Vec<Stmt>,
+        else_body: Vec<Stmt>,
+        span: Span,
+    },
+    For {
+        var: String,
+        range: ExprRef,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    While {
+        cond: ExprRef,
+        body: Vec<Stmt>,
+        span: Span,
+    },
+    Return {
+        span: Span,
+    },
+}
+
+/// An access to an array's elements.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Element {
+    pub array: String,
+    /// `a[[i]]`: out-of-bounds reads give zero and writes are dropped.
+    pub checked: bool,
+    /// The whole array (`x <- v`), not an indexed part of it.
+    pub whole: bool,
+}
+
+/// A fused vector computation: the positions of one block vector, computed element by element
+/// and consumed by a store or a reduction.
+#[derive(Debug, Clone)]
+pub struct Stage {
+    /// The vector expression (for a reduction: its operand).
+    pub expr: ExprRef,
+    /// Its length as the checker knows it.
+    pub len: Len,
+    /// The arrays read element by element, in source order.
+    pub reads: Vec<Element>,
+    /// The collectives of the expression (maps and scans), in source order, and for a
+    /// reduction's stage the reduction itself, last.
+    pub collectives: Vec<Collective>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Collective {
+    pub op: CollectiveOp,
+    pub expr: ExprRef,
+}
+
+/// One kernel-IR pass: a name in the pass registry and what it does to the module.
+pub struct Pass {
+    pub name: &'static str,
+    pub run: fn(&mut Module, &Checked),
+}
+
+/// The passes after `kir-lower`, in the order the driver runs them.
+pub const PASSES: &[Pass] = &[
+    Pass {
+        name: WRITTEN_ARRAYS,
+        run: written_arrays::run,
+    },
+    Pass {
+        name: REGISTER_VECTORS,
+        run: register_vectors::run,
+    },
+];
+
+pub const LOWER: &str = "kir-lower";
+pub const WRITTEN_ARRAYS: &str = "kir-written-arrays";
+pub const REGISTER_VECTORS: &str = "kir-register-vectors";
+
+/// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.
+pub fn lower(checked: &Checked) -> Module {
+    lower::module(checked)
+}
+
+/// `kir-lower` and every pass after it, without printing: the kernel IR code generation takes.
+pub fn build(checked: &Checked) -> Module {
+    let mut module = lower(checked);
+    for pass in PASSES {
+        (pass.run)(&mut module, checked);
+    }
+    module
+}
+
+/// Calls `visit` on every statement of `body`, nested ones included, parents first.
+pub fn walk_stmts<'k>(body: &'k [Stmt], visit: &mut dyn FnMut(&'k Stmt)) {
+    for stmt in body {
+        visit(stmt);
+        match stmt {
+            Stmt::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                walk_stmts(then_body, visit);
+                walk_stmts(else_body, visit);
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => walk_stmts(body, visit),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::target::passes::{Position, LOOM_PASSES};
+
+    /// The pass registry is what `--print-before`/`--print-after` accept and what the driver
+    /// runs: its kernel-IR entries must be `kir-lower` and then exactly [`super::PASSES`], in
+    /// order.
+    #[test]
+    fn registry_lists_the_kernel_ir_passes_in_order() {
+        let registered: Vec<&str> = LOOM_PASSES
+            .iter()
+            .filter(|p| p.position == Position::KernelIr)
+            .map(|p| p.name)
+            .collect();
+        let run: Vec<&str> = std::iter::once(super::LOWER)
+            .chain(super::PASSES.iter().map(|p| p.name))
+            .collect();
+        assert_eq!(registered, run);
+        // Kernel-IR passes come before every pass over the LLVM module.
+        let first_llvm = LOOM_PASSES
+            .iter()
+            .position(|p| p.position != Position::KernelIr);
+        assert_eq!(first_llvm, Some(run.len()));
+    }
+}

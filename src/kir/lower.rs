@@ -1,0 +1,255 @@
+//! `kir-lower`: the checked program to kernel IR. Structure only: what each statement does at
+//! block level, which arrays it touches and how, which collectives it holds. Nothing is decided
+//! here; the passes after it decide.
+
+use super::{Collective, Element, ExprRef, Kernel, Module, Param, Stage, Stmt};
+use crate::check::types::{Len, Ty};
+use crate::check::Checked;
+use crate::syntax::ast::{Block, CollectiveOp, Expr, ExprKind, Item, KernelDecl, TypeExpr};
+use crate::syntax::visit::visit_expr;
+
+pub fn module(checked: &Checked) -> Module {
+    let kernels = checked
+        .kernels
+        .iter()
+        .filter_map(|facts| match checked.program.items.get(facts.item) {
+            Some(Item::Kernel(decl)) => Some(kernel(checked, facts.item, facts.block_size, decl)),
+            _ => None,
+        })
+        .collect();
+    Module { kernels }
+}
+
+fn kernel(checked: &Checked, item: usize, block_size: u32, decl: &KernelDecl) -> Kernel {
+    let params = decl
+        .params
+        .iter()
+        .map(|p| Param {
+            name: p.name.name.clone(),
+            span: p.name.span,
+            ty_span: p.ty.span(),
+            array: matches!(p.ty, TypeExpr::Array { .. }),
+            written: None,
+        })
+        .collect();
+    Kernel {
+        name: decl.name.name.clone(),
+        item,
+        span: decl.name.span,
+        block_size,
+        params,
+        body: block(checked, &decl.body),
+        register_vectors: None,
+    }
+}
+
+fn block(checked: &Checked, block: &Block) -> Vec<Stmt> {
+    block.stmts.iter().map(|s| stmt(checked, s)).collect()
+}
+
+fn stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
+    use crate::syntax::ast::Stmt as Ast;
+    match stmt {
+        Ast::Let {
+            name,
+            init,
+            shared,
+            span,
+            ..
+        } => match checked.locals.get(&name.span) {
+            Some(Ty::Array { dims, .. }) => Stmt::Vector {
+                name: name.name.clone(),
+                name_span: name.span,
+                shared: *shared,
+                len: total_len(dims),
+                init: init.as_ref().map(|e| stage(checked, e, None)),
+                span: *span,
+            },
+            _ => Stmt::Scalar {
+                name: name.name.clone(),
+                init: init.as_ref().map(ExprRef::of),
+                span: *span,
+            },
+        },
+        Ast::Assign {
+            target,
+            value,
+            span,
+        } => {
+            if is_vector(checked.ty(target.id)) {
+                Stmt::VectorStore {
+                    target: element(target).unwrap_or(Element {
+                        array: root_name(target),
+                        checked: false,
+                        whole: true,
+                    }),
+                    stage: stage(checked, value, None),
+                    span: *span,
+                }
+            } else {
+                Stmt::Uniform {
+                    target: root_name(target),
+                    memory: element(target),
+                    value: ExprRef::of(value),
+                    reductions: reductions(checked, value),
+                    span: *span,
+                }
+            }
+        }
+        Ast::If {
+            cond,
+            then_branch,
+            else_branch,
+            span,
+        } => Stmt::If {
+            cond: ExprRef::of(cond),
+            then_body: block(checked, then_branch),
+            else_body: else_branch
+                .as_ref()
+                .map(|b| block(checked, b))
+                .unwrap_or_default(),
+            span: *span,
+        },
+        Ast::For {
+            var,
+            range,
+            body,
+            span,
+            ..
+        } => Stmt::For {
+            var: var.name.clone(),
+            range: ExprRef::of(range),
+            body: block(checked, body),
+            span: *span,
+        },
+        Ast::While { cond, body, span } => Stmt::While {
+            cond: ExprRef::of(cond),
+            body: block(checked, body),
+            span: *span,
+        },
+        Ast::Return { span, .. } => Stmt::Return { span: *span },
+    }
+}
+
+fn is_vector(ty: &Ty) -> bool {
+    matches!(ty, Ty::Vector { .. } | Ty::Array { .. })
+}
+
+/// The number of elements of an array of these dimensions, when every one is known.
+fn total_len(dims: &[Len]) -> Len {
+    dims.iter()
+        .try_fold(1u64, |acc, d| match d {
+            Len::Static(n) => acc.checked_mul(*n),
+            Len::Dynamic => None,
+        })
+        .map_or(Len::Dynamic, Len::Static)
+}
+
+/// The stage of vector expression `e`; `reduce`: the reduction that consumes it.
+fn stage(checked: &Checked, e: &Expr, reduce: Option<&Expr>) -> Stage {
+    let len = match checked.ty(e.id) {
+        Ty::Vector { len, .. } => *len,
+        Ty::Array { dims, .. } => total_len(dims),
+        Ty::Range => checked
+            .range_lens
+            .get(&e.id)
+            .copied()
+            .unwrap_or(Len::Dynamic),
+        _ => Len::Dynamic,
+    };
+    let mut reads = Vec::new();
+    let mut collectives = Vec::new();
+    visit_expr(e, &mut |x| match &x.kind {
+        ExprKind::Index {
+            base, checked: c, ..
+        } => {
+            if let ExprKind::Name(name) = &base.kind {
+                reads.push(Element {
+                    array: name.name.clone(),
+                    checked: *c,
+                    whole: false,
+                });
+            }
+        }
+        ExprKind::Name(name) if is_vector(checked.ty(x.id)) => {
+            if !reads.iter().any(|r: &Element| r.array == name.name) {
+                reads.push(Element {
+                    array: name.name.clone(),
+                    checked: false,
+                    whole: true,
+                });
+            }
+        }
+        ExprKind::Collective { op, .. } if *op != CollectiveOp::Reduce => {
+            collectives.push(Collective {
+                op: *op,
+                expr: ExprRef::of(x),
+            })
+        }
+        _ => {}
+    });
+    // An array named as the base of an index is read through the index, not as a whole.
+    let indexed: Vec<String> = reads
+        .iter()
+        .filter(|r| !r.whole)
+        .map(|r| r.array.clone())
+        .collect();
+    reads.retain(|r| !r.whole || !indexed.contains(&r.array));
+    if let Some(r) = reduce {
+        collectives.push(Collective {
+            op: CollectiveOp::Reduce,
+            expr: ExprRef::of(r),
+        });
+    }
+    Stage {
+        expr: ExprRef::of(e),
+        len,
+        reads,
+        collectives,
+    }
+}
+
+/// The reductions of a uniform expression, each with the stage of its operand, innermost
+/// first.
+fn reductions(checked: &Checked, e: &Expr) -> Vec<Stage> {
+    let mut found = Vec::new();
+    visit_expr(e, &mut |x| {
+        if let ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            operand,
+            ..
+        } = &x.kind
+        {
+            found.push(stage(checked, operand, Some(x)));
+        }
+    });
+    found.reverse();
+    found
+}
+
+/// The array an indexed place writes (`a[i]`, `a[[r]]`, `a[i].f`).
+fn element(target: &Expr) -> Option<Element> {
+    let mut place = target;
+    loop {
+        match &place.kind {
+            ExprKind::Field { base, .. } => place = base,
+            ExprKind::Index { base, checked, .. } => {
+                return Some(Element {
+                    array: root_name(base),
+                    checked: *checked,
+                    whole: false,
+                })
+            }
+            _ => return None,
+        }
+    }
+}
+
+/// The variable a place belongs to (`x`, `a` of `a[i].f`).
+fn root_name(place: &Expr) -> String {
+    match &place.kind {
+        ExprKind::Name(name) => name.name.clone(),
+        ExprKind::Index { base, .. } | ExprKind::Field { base, .. } => root_name(base),
+        _ => String::from("?"),
+    }
+}

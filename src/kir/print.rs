@@ -1,0 +1,229 @@
+//! The kernel IR's text form (`--emit=kir`, `--print-after=kir-*`): one line per statement,
+//! indented by nesting, element computations quoted from the source, each line ending in its
+//! source line and column. Decisions a pass has not made yet print as `?`.
+//!
+//! ```text
+//! kernel saxpy  block_size 256  ; 1:8
+//!   param n: Int32
+//!   param x: Float32[n]  array read-only
+//!   param y: Float32[n]  array written
+//!   register-vectors none
+//!   vector-store y checked  ; 4:3
+//!     stage value `a * x[[r]] + y[[r]]`  len 256  reads x checked, y checked
+//! ```
+
+use super::{Element, ExprRef, Kernel, Module, Stage, Stmt};
+use crate::check::types::Len;
+use crate::diagnostics::SourceFiles;
+use crate::syntax::ast::CollectiveOp;
+use crate::syntax::span::Span;
+use std::fmt::Write;
+
+pub fn print(module: &Module, files: &SourceFiles) -> String {
+    let mut printer = Printer {
+        files,
+        out: String::new(),
+    };
+    for kernel in &module.kernels {
+        printer.kernel(kernel);
+    }
+    printer.out
+}
+
+struct Printer<'f> {
+    files: &'f SourceFiles,
+    out: String,
+}
+
+impl Printer<'_> {
+    fn line(&mut self, depth: usize, text: &str, span: Option<Span>) {
+        let indent = "  ".repeat(depth);
+        let _ = match span {
+            Some(span) => {
+                let (line, col) = self.files.line_col(span.file, span.start);
+                writeln!(self.out, "{indent}{text}  ; {line}:{col}")
+            }
+            None => writeln!(self.out, "{indent}{text}"),
+        };
+    }
+
+    /// The source text of `span`, on one line.
+    fn quote(&self, span: Span) -> String {
+        let text = self
+            .files
+            .source(span.file)
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("?");
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    fn expr(&self, e: ExprRef) -> String {
+        format!("`{}`", self.quote(e.span))
+    }
+
+    fn kernel(&mut self, kernel: &Kernel) {
+        let header = format!("kernel {}  block_size {}", kernel.name, kernel.block_size);
+        self.line(0, &header, Some(kernel.span));
+        for param in &kernel.params {
+            let mut text = format!("param {}: {}", param.name, self.quote(param.ty_span));
+            if param.array {
+                text.push_str(match param.written {
+                    Some(true) => "  array written",
+                    Some(false) => "  array read-only",
+                    None => "  array ?",
+                });
+            }
+            self.line(1, &text, None);
+        }
+        if let Some(registers) = &kernel.register_vectors {
+            let names: Vec<String> = registers.iter().map(|s| self.quote(*s)).collect();
+            let list = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            };
+            self.line(1, &format!("register-vectors {list}"), None);
+        }
+        self.stmts(1, &kernel.body);
+        self.out.push('\n');
+    }
+
+    fn stmts(&mut self, depth: usize, stmts: &[Stmt]) {
+        for stmt in stmts {
+            self.stmt(depth, stmt);
+        }
+    }
+
+    fn stmt(&mut self, depth: usize, stmt: &Stmt) {
+        match stmt {
+            Stmt::Scalar { name, init, span } => {
+                let text = match init {
+                    Some(e) => format!("scalar {name} <- {}", self.expr(*e)),
+                    None => format!("scalar {name}"),
+                };
+                self.line(depth, &text, Some(*span));
+            }
+            Stmt::Vector {
+                name,
+                shared,
+                len,
+                init,
+                span,
+                ..
+            } => {
+                let place = if *shared { "shared" } else { "local" };
+                let text = format!("vector {name} {place} len {}", length(len));
+                self.line(depth, &text, Some(*span));
+                if let Some(stage) = init {
+                    self.stage(depth + 1, "init", stage);
+                }
+            }
+            Stmt::Uniform {
+                target,
+                memory,
+                value,
+                reductions,
+                span,
+            } => {
+                let text = match memory {
+                    Some(element) => format!(
+                        "store-once-per-block {} <- {}",
+                        place(element),
+                        self.expr(*value)
+                    ),
+                    None => format!("uniform {target} <- {}", self.expr(*value)),
+                };
+                self.line(depth, &text, Some(*span));
+                for stage in reductions {
+                    self.stage(depth + 1, "reduce", stage);
+                }
+            }
+            Stmt::VectorStore {
+                target,
+                stage,
+                span,
+            } => {
+                self.line(
+                    depth,
+                    &format!("vector-store {}", place(target)),
+                    Some(*span),
+                );
+                self.stage(depth + 1, "value", stage);
+            }
+            Stmt::If {
+                cond,
+                then_body,
+                else_body,
+                span,
+            } => {
+                self.line(depth, &format!("if {}", self.expr(*cond)), Some(*span));
+                self.stmts(depth + 1, then_body);
+                if !else_body.is_empty() {
+                    self.line(depth, "else", None);
+                    self.stmts(depth + 1, else_body);
+                }
+            }
+            Stmt::For {
+                var,
+                range,
+                body,
+                span,
+            } => {
+                let text = format!("for {var} in {}", self.expr(*range));
+                self.line(depth, &text, Some(*span));
+                self.stmts(depth + 1, body);
+            }
+            Stmt::While { cond, body, span } => {
+                self.line(depth, &format!("while {}", self.expr(*cond)), Some(*span));
+                self.stmts(depth + 1, body);
+            }
+            Stmt::Return { span } => self.line(depth, "return", Some(*span)),
+        }
+    }
+
+    fn stage(&mut self, depth: usize, role: &str, stage: &Stage) {
+        let mut text = format!(
+            "stage {role} {}  len {}",
+            self.expr(stage.expr),
+            length(&stage.len)
+        );
+        if !stage.reads.is_empty() {
+            let reads: Vec<String> = stage.reads.iter().map(place).collect();
+            let _ = write!(text, "  reads {}", reads.join(", "));
+        }
+        if !stage.collectives.is_empty() {
+            let ops: Vec<&str> = stage.collectives.iter().map(|c| op_name(c.op)).collect();
+            let _ = write!(text, "  collectives {}", ops.join(", "));
+        }
+        self.line(depth, &text, None);
+    }
+}
+
+fn length(len: &Len) -> String {
+    match len {
+        Len::Static(n) => n.to_string(),
+        Len::Dynamic => "run-time".to_string(),
+    }
+}
+
+/// An array and how a statement accesses it: `y checked` (`y[[..]]`), `y unchecked` (`y[..]`)
+/// or `y whole`.
+fn place(element: &Element) -> String {
+    let how = if element.whole {
+        "whole"
+    } else if element.checked {
+        "checked"
+    } else {
+        "unchecked"
+    };
+    format!("{} {how}", element.array)
+}
+
+fn op_name(op: CollectiveOp) -> &'static str {
+    match op {
+        CollectiveOp::Map => "map",
+        CollectiveOp::Reduce => "reduce",
+        CollectiveOp::ScanLeft => "left-scan",
+        CollectiveOp::ScanRight => "right-scan",
+    }
+}
