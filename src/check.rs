@@ -180,7 +180,7 @@ impl Checked {
 /// Checks `program` (which already includes the standard library). Returns the facts and every
 /// diagnostic found; the driver stops if any of them is an error.
 pub fn check(program: Program, options: &CheckOptions) -> (Checked, Vec<Diagnostic>) {
-    let stdlib_start = items::stdlib_start(&program);
+    let stdlib_start = program.library_start;
     let mut checker = Checker::new(&program, options, stdlib_start);
     checker.run();
     let Checker {

@@ -388,8 +388,7 @@ fn with_stdlib(
     for (path, source) in STDLIB {
         let file = files.add(*path, *source);
         let library = stop_on_error(syntax::parse(file, source, program.expr_count), diagnostics)?;
-        program.items.extend(library.items);
-        program.expr_count = library.expr_count;
+        program.append_library(library);
     }
     Some(program)
 }

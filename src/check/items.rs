@@ -6,9 +6,8 @@ use super::stmt::{BodyKind, FnCtx};
 use super::types::{RecordField, Scalar, Ty};
 use super::{Checker, KernelFacts, Signature};
 use crate::syntax::ast::{FieldType, Item, Program, TypeExpr};
-use crate::syntax::span::{FileId, Span};
+use crate::syntax::span::Span;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 /// Names that no item, parameter or variable may take.
 pub(super) const BUILTIN_FUNCS: [&str; 3] = ["block", "range", "select"];
@@ -80,46 +79,6 @@ impl ItemTable {
         }
         names.sort_unstable();
         names
-    }
-}
-
-/// Where the standard library starts in `program.items`: the driver appends the library's items
-/// after the user's, so they are the trailing items that match the library as parsed here.
-/// A program checked without the library (unit tests) has none.
-pub(super) fn stdlib_start(program: &Program) -> usize {
-    static SHAPE: OnceLock<Vec<(String, u32, u32)>> = OnceLock::new();
-    let shape = SHAPE.get_or_init(|| {
-        let mut shape = Vec::new();
-        for (i, (_, source)) in super::STDLIB.iter().enumerate() {
-            let file = FileId(u32::MAX - i as u32);
-            match crate::syntax::parse(file, source, 0) {
-                Ok(library) => shape.extend(
-                    library
-                        .items
-                        .iter()
-                        .map(|it| (it.name().name.clone(), it.span().start, it.span().end)),
-                ),
-                // A library that does not parse cannot have been appended.
-                Err(_) => return Vec::new(),
-            }
-        }
-        shape
-    });
-    let n = program.items.len();
-    if shape.is_empty() || shape.len() > n {
-        return n;
-    }
-    let start = n - shape.len();
-    let matches = program.items[start..]
-        .iter()
-        .zip(shape)
-        .all(|(item, (name, s, e))| {
-            item.name().name == *name && item.span().start == *s && item.span().end == *e
-        });
-    if matches {
-        start
-    } else {
-        n
     }
 }
 

@@ -22,8 +22,7 @@ fn check_source(source: &str, block_size: u32) -> (Checked, Vec<Diagnostic>) {
             Ok(p) => p,
             Err(d) => panic!("{path} does not parse: {d:#?}"),
         };
-        program.items.extend(library.items);
-        program.expr_count = library.expr_count;
+        program.append_library(library);
     }
     check(program, &CheckOptions { block_size })
 }

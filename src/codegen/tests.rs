@@ -22,8 +22,7 @@ fn front_end(source: &str, block_size: u32) -> Result<crate::check::Checked, Vec
     let mut program = parse(FileId(0), source, 0)?;
     for (i, (_, text)) in STDLIB.iter().enumerate() {
         let lib = parse(FileId(1 + i as u32), text, program.expr_count)?;
-        program.items.extend(lib.items);
-        program.expr_count = lib.expr_count;
+        program.append_library(lib);
     }
     let (checked, diagnostics) = check(program, &CheckOptions { block_size });
     if diagnostics.iter().any(Diagnostic::is_error) {

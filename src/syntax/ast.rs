@@ -16,6 +16,19 @@ pub struct Program {
     pub items: Vec<Item>,
     /// One more than the largest `ExprId` in `items`: the size of per-expression tables.
     pub expr_count: u32,
+    /// `items[library_start..]` come from libraries appended after the program was parsed (the
+    /// standard library): the checker lets user items hide them.
+    #[serde(skip)]
+    pub library_start: usize,
+}
+
+impl Program {
+    /// Appends a library's items after this program's (the standard library, parsed with its
+    /// expression ids continuing this program's).
+    pub fn append_library(&mut self, library: Program) {
+        self.items.extend(library.items);
+        self.expr_count = library.expr_count;
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

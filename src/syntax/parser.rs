@@ -86,6 +86,7 @@ fn parse_here(file: FileId, source: &str, first_expr_id: u32) -> Result<Program,
     let mut errors = lowering.errors;
     match result {
         Ok(items) if errors.is_empty() => Ok(Program {
+            library_start: items.len(),
             items,
             expr_count: lowering.next_id,
         }),
