@@ -887,9 +887,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
                         this.tile_prepare(value, pos)?;
                         this.when(pos.valid, &mut |this| {
-                            let v = this.elem(value, pos)?;
                             let at = this.dest_element(&array, &dest, pos.k, span)?;
-                            this.store_element(&array, &at, v, span)
+                            this.store_computed(&array, &at, value, pos, span)
                         })
                     })?;
                     self.after_scans(value);
@@ -903,6 +902,35 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     .candidate(span, vec![(array.key.clone(), array.name.clone())]);
                 Ok(())
             }
+        }
+    }
+
+    /// Computes element `pos.k` of `value` and stores it at `at`. A checked store's guard is
+    /// taken first and encloses the computation (one guard per element, exiting early): an
+    /// element outside the destination is never stored, so its value is not needed, and the
+    /// element computations are pure. The checked reads inside keep their own guards, so a read
+    /// outside *its* array still gives zero where the ranges differ; where a read's check is the
+    /// store's (`c[[r]] <- a[[r]] + b[[r]]` with arrays of one length), LLVM sees the same
+    /// compare dominated by the store's branch and folds it away.
+    fn store_computed(
+        &mut self,
+        array: &ArrayRef<'ctx>,
+        at: &Element<'ctx>,
+        value: &Expr,
+        pos: &Pos<'ctx>,
+        span: Span,
+    ) -> Result<()> {
+        let unguarded = Element {
+            index: at.index,
+            in_bounds: None,
+        };
+        let mut compute_and_store = |this: &mut Self| -> Result<()> {
+            let v = this.elem(value, pos)?;
+            this.store_element(array, &unguarded, v, span)
+        };
+        match at.in_bounds {
+            Some(in_bounds) => self.when(in_bounds, &mut compute_and_store),
+            None => compute_and_store(self),
         }
     }
 
