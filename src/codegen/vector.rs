@@ -478,6 +478,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.unary(*op, v, scalar)
             }
             ExprKind::Binary { op, lhs, rhs, .. } => {
+                if let Some(v) = self.contracted(*op, lhs, rhs, &mut |this, e| this.elem(e, pos))? {
+                    return Ok(v);
+                }
                 let l = self.elem(lhs, pos)?;
                 let r = self.elem(rhs, pos)?;
                 let (ls, rs) = (self.scalar_of(lhs)?, self.scalar_of(rhs)?);
