@@ -29,8 +29,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// The scalar type of `e`'s elements (of `e` itself when it is a scalar).
-    /// Under `--fast-math`, `a * b + c` and `c + a * b` on floats of one type as one
-    /// `llvm.fmuladd`, which the target contracts into an `fma`. Contracted here, on the
+    /// Under `--fast-math`, `a * b + c` and `c + a * b` on floats of one type as one `llvm.fma`
+    /// (fused, rounded once: PTX `fma.rn`; exactly the same value wherever it runs). Contracted here, on the
     /// expression, because LLVM contracts an `fmul` and an `fadd` only within one block, and a
     /// checked read of `c` (its guard) puts them in different blocks. `None` where it does not
     /// apply (not fast math, another operator, integers, mixed types); `eval` computes an
@@ -63,14 +63,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
         }
         let (a, b, c) = (eval(self, a)?, eval(self, b)?, eval(self, c)?);
-        let function = self.intrinsic(Intrinsic::Math(LlvmMath::FmulAdd, width));
+        let function = self.intrinsic(Intrinsic::Math(LlvmMath::Fma, width));
         let call = self
             .b
-            .build_call(function, &[a.into(), b.into(), c.into()], "fmuladd")?;
+            .build_call(function, &[a.into(), b.into(), c.into()], "fma")?;
         let v = call
             .try_as_basic_value()
             .basic()
-            .ok_or_else(|| CodegenError::internal("llvm.fmuladd has no value", lhs.span))?;
+            .ok_or_else(|| CodegenError::internal("llvm.fma has no value", lhs.span))?;
         Ok(Some(v))
     }
 

@@ -64,8 +64,6 @@ pub enum LlvmMath {
     Floor,
     Ceil,
     Fma,
-    /// `a * b + c`, fused or not as the target likes: `--fast-math`'s contraction.
-    FmulAdd,
     MinNum,
     MaxNum,
 }
@@ -78,7 +76,6 @@ impl LlvmMath {
             LlvmMath::Floor => "floor",
             LlvmMath::Ceil => "ceil",
             LlvmMath::Fma => "fma",
-            LlvmMath::FmulAdd => "fmuladd",
             LlvmMath::MinNum => "minnum",
             LlvmMath::MaxNum => "maxnum",
         }
@@ -88,7 +85,7 @@ impl LlvmMath {
         match self {
             LlvmMath::Sqrt | LlvmMath::Fabs | LlvmMath::Floor | LlvmMath::Ceil => 1,
             LlvmMath::MinNum | LlvmMath::MaxNum => 2,
-            LlvmMath::Fma | LlvmMath::FmulAdd => 3,
+            LlvmMath::Fma => 3,
         }
     }
 }
