@@ -217,7 +217,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     parity: this.i32(0),
                     single: false,
                 };
-                let x = this.elem(operand, &pos)?;
+                let x = this.elem_merged(operand, &pos)?;
                 this.b.build_store(acc, x)?;
                 let next = this
                     .b
@@ -228,7 +228,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     this.i32(i64::from(block_size)),
                     &mut |this, k| {
                         let pos = Pos { k, ..pos };
-                        let x = this.elem(operand, &pos)?;
+                        let x = this.elem_merged(operand, &pos)?;
                         let a = this.b.build_load(reg_ty, acc, "acc")?;
                         let r = this.combine(f, e, bound, a, x)?;
                         this.b.build_store(acc, r)?;
@@ -246,7 +246,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
                 this.tile_prepare(operand, pos)?;
                 this.when(pos.valid, &mut |this| {
-                    let x = this.elem(operand, pos)?;
+                    let x = this.elem_merged(operand, pos)?;
                     match (pos.first.get_zero_extended_constant(), reverse) {
                         (Some(1), false) => {
                             this.b.build_store(acc, x)?;
@@ -304,7 +304,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let reverse = shape.right_scan;
         self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
             this.tile_prepare(operand, pos)?;
-            let x = this.value_when(pos.valid, zero, &mut |this| this.elem(operand, pos))?;
+            let x = this.value_when(pos.valid, zero, &mut |this| this.elem_merged(operand, pos))?;
             let t =
                 this.block_fold(e, f, bound, x, pos.count, pos.parity, lanes, scratch, false)?;
             let c = this.b.build_load(reg_ty, carry, "carry")?;
