@@ -19,6 +19,41 @@ pub fn is_commutative(checked: &Checked, f: Callee, bound: usize) -> bool {
     commutative_func(checked, item, bound, 0)
 }
 
+/// True when `f` is `func f(a, b) return a + b` (either order, no bound arguments): its identity
+/// is known (`0`, or `-0.0` for floats: `-0.0 + x` is `x` for every `x`, `+0.0` and NaN
+/// included), so a reduction may start every thread from it (`reduce.rs`).
+pub fn adds_its_operands(checked: &Checked, f: Callee, bound: usize) -> bool {
+    let Callee::Func(item) = f else { return false };
+    let Some(Item::Func(decl)) = checked.program.items.get(item) else {
+        return false;
+    };
+    let ([a, b], 0) = (decl.params.as_slice(), bound) else {
+        return false;
+    };
+    let [Stmt::Return {
+        value: Some(body), ..
+    }] = decl.body.stmts.as_slice()
+    else {
+        return false;
+    };
+    let ExprKind::Binary {
+        op: BinaryOp::Add,
+        lhs,
+        rhs,
+        ..
+    } = &body.kind
+    else {
+        return false;
+    };
+    let names = |e: &Expr| match &e.kind {
+        ExprKind::Name(n) => Some(n.name.clone()),
+        _ => None,
+    };
+    let (l, r) = (names(lhs), names(rhs));
+    let (a, b) = (Some(a.name.name.clone()), Some(b.name.name.clone()));
+    (l == a && r == b) || (l == b && r == a)
+}
+
 fn commutative_func(checked: &Checked, item: usize, bound: usize, depth: u32) -> bool {
     let Some(Item::Func(decl)) = checked.program.items.get(item) else {
         return false;

@@ -32,6 +32,7 @@ use super::warp::Lanes;
 use crate::check::types::Ty;
 use crate::check::Callee;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 
@@ -202,6 +203,33 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let sweep = self.plan(shape, false, e.span)?;
         let block_size = self.block_size(e.span)?;
         if sweep == Sweep::Stride {
+            if let Some(identity) = self.reduction_identity(f, bound, &ty, e.span)? {
+                // Every thread starts from `f`'s identity: no peeled first element, and every
+                // thread holds a value (the identity where it owns no element), so the shuffle
+                // trees combine full warps without testing which lanes hold one. The same bits
+                // as the peeled form: combining with the identity changes nothing.
+                self.b.build_store(acc, identity)?;
+                self.block_stride_loop(shape.len, e.span, &mut |this, k| {
+                    let pos = Pos {
+                        k,
+                        valid: this.bool_const(true),
+                        slot: None,
+                        count: shape.len,
+                        first: this.bool_const(false),
+                        parity: this.i32(0),
+                        single: false,
+                    };
+                    let x = this.elem_merged(operand, &pos)?;
+                    let a = this.b.build_load(reg_ty, acc, "acc")?;
+                    let r = this.combine(f, e, bound, a, x)?;
+                    this.b.build_store(acc, r)?;
+                    Ok(())
+                })?;
+                let v = self.b.build_load(reg_ty, acc, "acc")?;
+                let everyone = self.i32(i64::from(block_size));
+                let parity = self.i32(0);
+                return self.block_fold(e, f, bound, v, everyone, parity, lanes, scratch, true);
+            }
             // Peeled: the first element initialises the accumulator.
             let tid = self.tid()?;
             let has = self
@@ -278,6 +306,29 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let holders = self.smin(shape.len, self.i32(i64::from(block_size)))?;
         let parity = self.i32(0);
         self.block_fold(e, f, bound, v, holders, parity, lanes, scratch, true)
+    }
+
+    /// `f`'s identity for a reduction's accumulator, where it is proven (`x + y`: `0`, `-0.0`).
+    fn reduction_identity(
+        &self,
+        f: Callee,
+        bound: &[BasicValueEnum<'ctx>],
+        ty: &Ty,
+        span: crate::syntax::span::Span,
+    ) -> Result<Option<BasicValueEnum<'ctx>>> {
+        if !super::commute::adds_its_operands(self.cx.checked, f, bound.len()) {
+            return Ok(None);
+        }
+        let reg_ty = self.reg_type(ty, span)?;
+        Ok(match (ty, reg_ty) {
+            (Ty::Scalar(s), BasicTypeEnum::FloatType(float)) if s.is_float() => {
+                Some(float.const_float(-0.0).into())
+            }
+            (Ty::Scalar(s), BasicTypeEnum::IntType(int)) if s.is_integer() => {
+                Some(int.const_zero().into())
+            }
+            _ => None,
+        })
     }
 
     /// Non-commutative `f` over more than `BLOCKSIZE` elements: each tile combined by the whole
