@@ -19,39 +19,59 @@ pub fn is_commutative(checked: &Checked, f: Callee, bound: usize) -> bool {
     commutative_func(checked, item, bound, 0)
 }
 
-/// True when `f` is `func f(a, b) return a + b` (either order, no bound arguments): its identity
-/// is known (`0`, or `-0.0` for floats: `-0.0 + x` is `x` for every `x`, `+0.0` and NaN
-/// included), so a reduction may start every thread from it (`reduce.rs`).
-pub fn adds_its_operands(checked: &Checked, f: Callee, bound: usize) -> bool {
-    let Callee::Func(item) = f else { return false };
+/// The operation `f` is, when it is one whose identity is known: `func f(a, b)` (no bound
+/// arguments) whose body is `return a + b`, `return a * b` or `return __min(a, b)` /
+/// `__max(a, b)` (either operand order), as the library's `sum`, `prod`, `min` and `max` are.
+/// A reduction may then start every thread from the identity (`reduce.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combining {
+    Add,
+    Mul,
+    Min,
+    Max,
+}
+
+pub fn combining(checked: &Checked, f: Callee, bound: usize) -> Option<Combining> {
+    let Callee::Func(item) = f else { return None };
     let Some(Item::Func(decl)) = checked.program.items.get(item) else {
-        return false;
+        return None;
     };
     let ([a, b], 0) = (decl.params.as_slice(), bound) else {
-        return false;
+        return None;
     };
     let [Stmt::Return {
         value: Some(body), ..
     }] = decl.body.stmts.as_slice()
     else {
-        return false;
+        return None;
     };
-    let ExprKind::Binary {
-        op: BinaryOp::Add,
-        lhs,
-        rhs,
-        ..
-    } = &body.kind
-    else {
-        return false;
+    let (op, l, r) = match &body.kind {
+        ExprKind::Binary { op, lhs, rhs, .. } => {
+            let op = match op {
+                BinaryOp::Add => Combining::Add,
+                BinaryOp::Mul => Combining::Mul,
+                _ => return None,
+            };
+            (op, lhs.as_ref(), rhs.as_ref())
+        }
+        ExprKind::Call { args, .. } => {
+            let op = match checked.callees.get(&body.id) {
+                Some(Callee::Builtin(Builtin::Math(MathFn::Min))) => Combining::Min,
+                Some(Callee::Builtin(Builtin::Math(MathFn::Max))) => Combining::Max,
+                _ => return None,
+            };
+            let [l, r] = args.as_slice() else { return None };
+            (op, l, r)
+        }
+        _ => return None,
     };
-    let names = |e: &Expr| match &e.kind {
+    let name = |e: &Expr| match &e.kind {
         ExprKind::Name(n) => Some(n.name.clone()),
         _ => None,
     };
-    let (l, r) = (names(lhs), names(rhs));
+    let (l, r) = (name(l), name(r));
     let (a, b) = (Some(a.name.name.clone()), Some(b.name.name.clone()));
-    (l == a && r == b) || (l == b && r == a)
+    ((l == a && r == b) || (l == b && r == a)).then_some(op)
 }
 
 fn commutative_func(checked: &Checked, item: usize, bound: usize, depth: u32) -> bool {

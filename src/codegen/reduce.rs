@@ -23,6 +23,7 @@
 //! reduction of an empty vector is zero of the element type.
 
 use super::body::{ArrayRef, Body, Result};
+use super::commute::Combining;
 use super::error::CodegenError;
 use super::intrinsics::ShuffleKind;
 use super::memory::Element;
@@ -308,7 +309,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.block_fold(e, f, bound, v, holders, parity, lanes, scratch, true)
     }
 
-    /// `f`'s identity for a reduction's accumulator, where it is proven (`x + y`: `0`, `-0.0`).
+    /// `f`'s identity for a reduction's accumulator, where it is proven (commute.rs,
+    /// `combining`): `f(identity, x)` is `x` for every `x`, bit for bit. Floats: `-0.0` for `+`
+    /// (`-0.0 + x` is `x`, `+0.0` included), `1.0` for `*`, and NaN for `min`/`max` (IEEE
+    /// minNum/maxNum return the other operand when one is NaN, NaN only for two). Integers: `0`,
+    /// `1`, and the type's largest and smallest value.
     fn reduction_identity(
         &self,
         f: Callee,
@@ -316,16 +321,34 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         ty: &Ty,
         span: crate::syntax::span::Span,
     ) -> Result<Option<BasicValueEnum<'ctx>>> {
-        if !super::commute::adds_its_operands(self.cx.checked, f, bound.len()) {
+        let Some(op) = super::commute::combining(self.cx.checked, f, bound.len()) else {
             return Ok(None);
-        }
-        let reg_ty = self.reg_type(ty, span)?;
-        Ok(match (ty, reg_ty) {
-            (Ty::Scalar(s), BasicTypeEnum::FloatType(float)) if s.is_float() => {
-                Some(float.const_float(-0.0).into())
+        };
+        let Ty::Scalar(scalar) = ty else {
+            return Ok(None);
+        };
+        Ok(match self.reg_type(ty, span)? {
+            BasicTypeEnum::FloatType(float) if scalar.is_float() => {
+                let identity = match op {
+                    Combining::Add => -0.0,
+                    Combining::Mul => 1.0,
+                    Combining::Min | Combining::Max => f64::NAN,
+                };
+                Some(float.const_float(identity).into())
             }
-            (Ty::Scalar(s), BasicTypeEnum::IntType(int)) if s.is_integer() => {
-                Some(int.const_zero().into())
+            BasicTypeEnum::IntType(int) if scalar.is_integer() => {
+                let bits = int.get_bit_width();
+                let all_ones = int.const_all_ones();
+                let identity = match (op, scalar.is_signed()) {
+                    (Combining::Add, _) => int.const_zero(),
+                    (Combining::Mul, _) => int.const_int(1, false),
+                    (Combining::Min, false) => all_ones,
+                    (Combining::Max, false) => int.const_zero(),
+                    // i32::MAX / i64::MAX and i32::MIN / i64::MIN of the width.
+                    (Combining::Min, true) => int.const_int(u64::MAX >> (65 - bits), false),
+                    (Combining::Max, true) => int.const_int(1u64 << (bits - 1), false),
+                };
+                Some(identity.into())
             }
             _ => None,
         })
