@@ -19,8 +19,11 @@
 //!    result is uniform without a second barrier. With one warp per block there is no shared
 //!    memory and no barrier at all.
 //!
-//! Threads without elements take part in the shuffles; their values are never combined. The
-//! reduction of an empty vector is zero of the element type.
+//! Threads without elements take part in the shuffles; their values are never combined, except
+//! where `f`'s identity is known (`sum`, `prod`, `min`, `max`: `commute.rs`, `combining`) and the
+//! vector is walked by a block-stride loop: then every thread starts from the identity, which
+//! combines to the same bits, and the shuffle trees need no test of which lanes hold a value.
+//! The reduction of an empty vector is zero of the element type.
 
 use super::body::{ArrayRef, Body, Result};
 use super::commute::Combining;
