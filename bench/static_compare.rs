@@ -2,9 +2,13 @@
 //! GPU, side by side in one run: compile time (`loomc --emit=ptx` against `nvcc --ptx`, the
 //! median of several runs of each process), ptxas' registers, spills and shared memory, and the
 //! SASS instruction counts (total, and in the longest loop) of both, assembled by the same ptxas.
+//! A third column: clang 19 on the CUB-free sources of `bench/cuda/clang/` (hand-written warp
+//! shuffles and one shared stage), the peer LOOM's code is held to (issue 14); skipped, saying
+//! so, where clang 19 is not installed.
 //!
 //! Not a test: `scripts/bench-static [--save]` runs it (`cargo bench --bench static_compare`).
-//! Environment: `LOOMC` (the loomc to time), `LOOM_NVCC`, `LOOM_CUOBJDUMP` (`.tools/env`).
+//! Environment: `LOOMC` (the loomc to time), `LOOM_NVCC`, `LOOM_CUOBJDUMP` (`.tools/env`),
+//! `LOOM_CLANG` (optional: the clang 19 to use; else `clang-19` on the `PATH`).
 
 #[path = "common/machine.rs"]
 mod machine;
@@ -20,6 +24,24 @@ use std::time::Instant;
 const ARCH: &str = "sm_80";
 const LOOMC_RUNS: usize = 11;
 const NVCC_RUNS: usize = 5;
+const CLANG_RUNS: usize = 5;
+/// clang's CUDA device compile without CUDA's headers (`bench/cuda/clang/clang_cuda.h` maps the
+/// few names used) and without contraction into fma, like LOOM's default and nvcc's -fmad=false.
+const CLANG_FLAGS: &[&str] = &[
+    "-x",
+    "cuda",
+    "--cuda-device-only",
+    "-nocudainc",
+    "-nocudalib",
+    "--cuda-gpu-arch=sm_80",
+    "-Xclang",
+    "-target-feature",
+    "-Xclang",
+    "+ptx78",
+    "-O3",
+    "-ffp-contract=off",
+    "-S",
+];
 /// The notes below this line in a saved results file are kept when it is written again.
 const NOTES_MARKER: &str = "<!-- notes: kept by scripts/bench-static -->";
 
@@ -30,6 +52,8 @@ struct Tools {
     ptxas: PathBuf,
     cuobjdump: PathBuf,
     cccl: PathBuf,
+    /// clang 19, when installed.
+    clang: Option<PathBuf>,
 }
 
 struct Side {
@@ -42,6 +66,7 @@ struct Row<'a> {
     bench: &'a Bench,
     loom: Side,
     cuda: Side,
+    clang: Option<Side>,
 }
 
 fn main() {
@@ -70,7 +95,14 @@ fn run() -> Result<(), String> {
         cccl: bin.join("../include/cccl"),
         cuobjdump: env_path("LOOM_CUOBJDUMP")?,
         nvcc,
+        clang: find_clang(),
     };
+    if tools.clang.is_none() {
+        eprintln!(
+            "bench-static: clang 19 is not installed (`clang-19` on the PATH or LOOM_CLANG; \
+             scripts/setup installs it): the clang column is skipped"
+        );
+    }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let work = tempfile::tempdir().map_err(|e| e.to_string())?;
     let mut rows = Vec::new();
@@ -103,7 +135,32 @@ fn run() -> Result<(), String> {
             work.path(),
         )?;
         let cuda = measure(&tools, &mut nvcc, NVCC_RUNS, &cuda_ptx, bench, work.path())?;
-        rows.push(Row { bench, loom, cuda });
+        let clang = match &tools.clang {
+            Some(clang_path) => {
+                let clang_ptx = work.path().join(format!("{}.clang.ptx", bench.file));
+                let mut clang = Command::new(clang_path);
+                clang
+                    .args(CLANG_FLAGS)
+                    .arg(root.join(format!("bench/cuda/clang/{}.cu", bench.file)))
+                    .arg("-o")
+                    .arg(&clang_ptx);
+                Some(measure(
+                    &tools,
+                    &mut clang,
+                    CLANG_RUNS,
+                    &clang_ptx,
+                    bench,
+                    work.path(),
+                )?)
+            }
+            None => None,
+        };
+        rows.push(Row {
+            bench,
+            loom,
+            cuda,
+            clang,
+        });
     }
     let table = render(&rows);
     println!("{table}");
@@ -115,28 +172,55 @@ fn run() -> Result<(), String> {
                     .map(|(_, notes)| notes.to_string())
             })
             .unwrap_or_else(|| "\n".to_string());
-        let text = format!("{}\n{table}\n{NOTES_MARKER}{notes}", header());
+        let text = format!(
+            "{}\n{table}\n{NOTES_MARKER}{notes}",
+            header(tools.clang.is_some())
+        );
         std::fs::write(&path, text).map_err(|e| format!("{path}: {e}"))?;
         eprintln!("bench-static: written to {path}");
     }
     Ok(())
 }
 
-fn header() -> String {
+/// `LOOM_CLANG`, else `clang-19` on the `PATH`, if it runs.
+fn find_clang() -> Option<PathBuf> {
+    let clang = std::env::var_os("LOOM_CLANG")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("clang-19"));
+    let runs = Command::new(&clang)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    runs.then_some(clang)
+}
+
+fn header(with_clang: bool) -> String {
     let date = machine::today();
+    let clang = if with_clang {
+        format!(
+            "- *K*: clang 19 (`clang-19 {}`) on the CUB-free sources of `bench/cuda/clang/` (warp \
+             shuffles and one shared stage, written by hand), assembled by the same ptxas. \
+             Targets (issue 14): SASS at most clang's, registers at most clang's + 10%, no spills.\n",
+            CLANG_FLAGS.join(" ")
+        )
+    } else {
+        "- *K*: clang 19 was not installed: its columns are `-`.\n".to_string()
+    };
     format!(
-        "# bench-static: LOOM against nvcc + CUB, {date}\n\n\
+        "# bench-static: LOOM against nvcc + CUB and clang, {date}\n\n\
          Machine: {}, no GPU. `{ARCH}`, {BLOCK} threads per block. \
          Written by `scripts/bench-static --save`; every number below was measured in that one run.\n\n\
          - compile: `loomc --emit=ptx` (release) against `nvcc -arch={ARCH} --ptx -fmad=false` on the \
-         reference, wall time of the whole process, median of {LOOMC_RUNS} and {NVCC_RUNS} runs.\n\
+         reference (and clang's compile, K), wall time of the whole process, median of {LOOMC_RUNS}, \
+         {NVCC_RUNS} and {CLANG_RUNS} runs.\n\
          - registers, spills (stores + loads, bytes), shared memory (bytes): `ptxas -v` of CUDA 13.5 on \
-         both PTX files.\n\
+         every PTX file.\n\
+         - L: LOOM; C: nvcc + CUB on `bench/cuda/*.cu`; K: clang (below).\n\
          - SASS: `cuobjdump -sass` of those cubins; instructions without the NOP padding and the final \
          self-branch; *loop*: the instructions of the longest loop (a backward branch's target to the \
          branch), `-` where there is none.\n\
          - targets (issue #6): compile at least 20 times faster; registers at most the reference's + 10%; \
-         no spills; SASS at most 1.15 times the reference's.\n",
+         no spills; SASS at most 1.15 times the reference's.\n{clang}",
         machine::description()
     )
 }
@@ -202,52 +286,91 @@ fn measure(
 
 fn render(rows: &[Row<'_>]) -> String {
     let mut out = String::from(
-        "| kernel | loomc ms | nvcc ms | faster | registers L / C | spills L / C | shared L / C | SASS L / C | ratio | loop L / C | targets missed |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n",
+        "| kernel | loomc ms | nvcc ms | clang ms | faster (nvcc) | registers L / C / K | spills L / C / K | shared L / C / K | SASS L / C / K | L / C | L / K | loop L / C / K | targets missed (nvcc, #6) | targets missed (clang, #14) |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n",
     );
-    for Row { bench, loom, cuda } in rows {
+    for Row {
+        bench,
+        loom,
+        cuda,
+        clang,
+    } in rows
+    {
         let speedup = cuda.compile_ms / loom.compile_ms;
-        let spills = |s: &Side| s.resources.spill_stores + s.resources.spill_loads;
         let ratio = loom.sass.total as f64 / cuda.sass.total as f64;
         let mut missed = Vec::new();
         if speedup < 20.0 {
             missed.push(format!("compile {speedup:.1}x < 20x"));
         }
-        if f64::from(loom.resources.registers) > 1.10 * f64::from(cuda.resources.registers) {
-            missed.push(format!(
-                "registers {} > {:.1}",
-                loom.resources.registers,
-                1.10 * f64::from(cuda.resources.registers)
-            ));
-        }
-        if spills(loom) > 0 {
-            missed.push("spills".to_string());
-        }
+        missed.extend(resource_misses(loom, cuda));
         if ratio > 1.15 {
             missed.push(format!("SASS {ratio:.2}x > 1.15x"));
         }
-        let looped = |s: &Side| s.sass.main_loop.map_or("-".to_string(), |n| n.to_string());
+        let dash = || "-".to_string();
+        let clang_ratio = clang
+            .as_ref()
+            .map(|k| loom.sass.total as f64 / k.sass.total as f64);
+        let clang_missed = clang.as_ref().map_or_else(dash, |k| {
+            let mut missed = resource_misses(loom, k);
+            if loom.sass.total > k.sass.total {
+                missed.push(format!("SASS {} > {}", loom.sass.total, k.sass.total));
+            }
+            listed(missed)
+        });
+        let three = |f: &dyn Fn(&Side) -> String| {
+            format!(
+                "{} / {} / {}",
+                f(loom),
+                f(cuda),
+                clang.as_ref().map_or_else(dash, f)
+            )
+        };
+        let looped = |s: &Side| s.sass.main_loop.map_or_else(dash, |n| n.to_string());
         out.push_str(&format!(
-            "| {} | {:.1} | {:.1} | {speedup:.1}x | {} / {} | {} / {} | {} / {} | {} / {} | {ratio:.2} | {} / {} | {} |\n",
+            "| {} | {:.1} | {:.1} | {} | {speedup:.1}x | {} | {} | {} | {} | {ratio:.2} | {} | {} | {} | {clang_missed} |\n",
             bench.title,
             loom.compile_ms,
             cuda.compile_ms,
-            loom.resources.registers,
-            cuda.resources.registers,
-            spills(loom),
-            spills(cuda),
-            loom.resources.shared_bytes,
-            cuda.resources.shared_bytes,
-            loom.sass.total,
-            cuda.sass.total,
-            looped(loom),
-            looped(cuda),
-            if missed.is_empty() {
-                "none".to_string()
-            } else {
-                missed.join("; ")
-            }
+            clang
+                .as_ref()
+                .map_or_else(dash, |k| format!("{:.1}", k.compile_ms)),
+            three(&|s| s.resources.registers.to_string()),
+            three(&|s| spills(s).to_string()),
+            three(&|s| s.resources.shared_bytes.to_string()),
+            three(&|s| s.sass.total.to_string()),
+            clang_ratio.map_or_else(dash, |r| format!("{r:.2}")),
+            three(&looped),
+            listed(missed),
         ));
     }
     out
+}
+
+fn spills(s: &Side) -> u64 {
+    u64::from(s.resources.spill_stores) + u64::from(s.resources.spill_loads)
+}
+
+/// The register and spill targets against one peer: registers at most the peer's + 10%, none
+/// spilled.
+fn resource_misses(loom: &Side, peer: &Side) -> Vec<String> {
+    let mut missed = Vec::new();
+    if f64::from(loom.resources.registers) > 1.10 * f64::from(peer.resources.registers) {
+        missed.push(format!(
+            "registers {} > {:.1}",
+            loom.resources.registers,
+            1.10 * f64::from(peer.resources.registers)
+        ));
+    }
+    if spills(loom) > 0 {
+        missed.push("spills".to_string());
+    }
+    missed
+}
+
+fn listed(missed: Vec<String>) -> String {
+    if missed.is_empty() {
+        "none".to_string()
+    } else {
+        missed.join("; ")
+    }
 }

@@ -368,7 +368,18 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(())
     }
 
-    /// `for (i = start; i < end; i += step) body(self, i)`, signed `i32` compare.
+    /// `for (i = start; i < end; i += step) body(self, i)`, signed `i32` compare, `step > 0`.
+    ///
+    /// Rotated: `start < end` is tested once before the loop, and the latch tests
+    /// `i < end - step` before it adds, so that the add provably cannot wrap and carries `nsw`
+    /// (with it LLVM widens the counter to 64 bits: no sign extension at every access, and
+    /// pointer increments instead of recomputed addresses). Why it cannot wrap: the latch adds
+    /// only when `i < end - step`, i.e. `i + step < end <= i32::MAX`. Testing `i + step < end`
+    /// after adding, the obvious form, would wrap: a block-stride counter bounded by an `i32`
+    /// length near `i32::MAX` passes it by up to `step - 1`. `end - step` is computed as
+    /// `max(end, i32::MIN + step) - step`, which cannot wrap either; where the `max` changes
+    /// `end` (`end < i32::MIN + step`), no `i < end` has `i + step < end`, and the loop ends
+    /// there as it must.
     pub fn build_counted_loop(
         &mut self,
         start: IntValue<'ctx>,
@@ -379,25 +390,31 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let context = self.cx.context;
         let counter = self.alloca(context.i32_type().into(), "i")?;
         self.b.build_store(counter, start)?;
+        let lowest = self
+            .b
+            .build_int_add(self.i32(i64::from(i32::MIN)), step, "")?;
+        let end_clamped = self.smax(end, lowest)?;
+        let limit = self.b.build_int_sub(end_clamped, step, "limit")?;
         let head = context.append_basic_block(self.function, "loop");
-        let body_bb = context.append_basic_block(self.function, "body");
         let exit = context.append_basic_block(self.function, "endloop");
-        self.b.build_unconditional_branch(head)?;
+        let any = self
+            .b
+            .build_int_compare(IntPredicate::SLT, start, end, "more")?;
+        self.b.build_conditional_branch(any, head, exit)?;
         self.b.position_at_end(head);
         let i = self
             .b
             .build_load(context.i32_type(), counter, "i")?
             .into_int_value();
-        let more = self
-            .b
-            .build_int_compare(IntPredicate::SLT, i, end, "more")?;
-        self.b.build_conditional_branch(more, body_bb, exit)?;
-        self.b.position_at_end(body_bb);
         body(self, i)?;
         if !self.terminated() {
-            let next = self.b.build_int_add(i, step, "next")?;
+            // Poison only where the loop ends (`i >= limit`), and then unused.
+            let next = self.b.build_int_nsw_add(i, step, "next")?;
             self.b.build_store(counter, next)?;
-            self.b.build_unconditional_branch(head)?;
+            let more = self
+                .b
+                .build_int_compare(IntPredicate::SLT, i, limit, "more")?;
+            self.b.build_conditional_branch(more, head, exit)?;
         }
         self.b.position_at_end(exit);
         Ok(())

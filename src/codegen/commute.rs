@@ -19,6 +19,61 @@ pub fn is_commutative(checked: &Checked, f: Callee, bound: usize) -> bool {
     commutative_func(checked, item, bound, 0)
 }
 
+/// The operation `f` is, when it is one whose identity is known: `func f(a, b)` (no bound
+/// arguments) whose body is `return a + b`, `return a * b` or `return __min(a, b)` /
+/// `__max(a, b)` (either operand order), as the library's `sum`, `prod`, `min` and `max` are.
+/// A reduction may then start every thread from the identity (`reduce.rs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combining {
+    Add,
+    Mul,
+    Min,
+    Max,
+}
+
+pub fn combining(checked: &Checked, f: Callee, bound: usize) -> Option<Combining> {
+    let Callee::Func(item) = f else { return None };
+    let Some(Item::Func(decl)) = checked.program.items.get(item) else {
+        return None;
+    };
+    let ([a, b], 0) = (decl.params.as_slice(), bound) else {
+        return None;
+    };
+    let [Stmt::Return {
+        value: Some(body), ..
+    }] = decl.body.stmts.as_slice()
+    else {
+        return None;
+    };
+    let (op, l, r) = match &body.kind {
+        ExprKind::Binary { op, lhs, rhs, .. } => {
+            let op = match op {
+                BinaryOp::Add => Combining::Add,
+                BinaryOp::Mul => Combining::Mul,
+                _ => return None,
+            };
+            (op, lhs.as_ref(), rhs.as_ref())
+        }
+        ExprKind::Call { args, .. } => {
+            let op = match checked.callees.get(&body.id) {
+                Some(Callee::Builtin(Builtin::Math(MathFn::Min))) => Combining::Min,
+                Some(Callee::Builtin(Builtin::Math(MathFn::Max))) => Combining::Max,
+                _ => return None,
+            };
+            let [l, r] = args.as_slice() else { return None };
+            (op, l, r)
+        }
+        _ => return None,
+    };
+    let name = |e: &Expr| match &e.kind {
+        ExprKind::Name(n) => Some(n.name.clone()),
+        _ => None,
+    };
+    let (l, r) = (name(l), name(r));
+    let (a, b) = (Some(a.name.name.clone()), Some(b.name.name.clone()));
+    ((l == a && r == b) || (l == b && r == a)).then_some(op)
+}
+
 fn commutative_func(checked: &Checked, item: usize, bound: usize, depth: u32) -> bool {
     let Some(Item::Func(decl)) = checked.program.items.get(item) else {
         return false;

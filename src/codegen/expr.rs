@@ -13,7 +13,7 @@
 
 use super::body::{Body, Result, Var};
 use super::error::CodegenError;
-use super::intrinsics::Intrinsic;
+use super::intrinsics::{FloatWidth, Intrinsic, LlvmMath};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Builtin, Callee};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, Ident, UnaryOp};
@@ -29,6 +29,51 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// The scalar type of `e`'s elements (of `e` itself when it is a scalar).
+    /// Under `--fast-math`, `a * b + c` and `c + a * b` on floats of one type as one `llvm.fma`
+    /// (fused, rounded once: PTX `fma.rn`; exactly the same value wherever it runs). Contracted here, on the
+    /// expression, because LLVM contracts an `fmul` and an `fadd` only within one block, and a
+    /// checked read of `c` (its guard) puts them in different blocks. `None` where it does not
+    /// apply (not fast math, another operator, integers, mixed types); `eval` computes an
+    /// operand (scalar code or one element of a vector).
+    pub fn contracted(
+        &mut self,
+        op: BinaryOp,
+        lhs: &Expr,
+        rhs: &Expr,
+        eval: &mut dyn FnMut(&mut Self, &Expr) -> Result<BasicValueEnum<'ctx>>,
+    ) -> Result<Option<BasicValueEnum<'ctx>>> {
+        if !self.cx.options.fast_math || op != BinaryOp::Add {
+            return Ok(None);
+        }
+        let product = product_factors;
+        let ((a, b), c) = match (product(lhs), product(rhs)) {
+            (Some(factors), _) => (factors, rhs),
+            (None, Some(factors)) => (factors, lhs),
+            (None, None) => return Ok(None),
+        };
+        let scalar = self.scalar_of(c)?;
+        let width = match scalar {
+            Scalar::Float32 => FloatWidth::F32,
+            Scalar::Float64 => FloatWidth::F64,
+            _ => return Ok(None),
+        };
+        for operand in [a, b, lhs, rhs] {
+            if self.scalar_of(operand)? != scalar {
+                return Ok(None);
+            }
+        }
+        let (a, b, c) = (eval(self, a)?, eval(self, b)?, eval(self, c)?);
+        let function = self.intrinsic(Intrinsic::Math(LlvmMath::Fma, width));
+        let call = self
+            .b
+            .build_call(function, &[a.into(), b.into(), c.into()], "fma")?;
+        let v = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| CodegenError::internal("llvm.fma has no value", lhs.span))?;
+        Ok(Some(v))
+    }
+
     pub fn scalar_of(&self, e: &Expr) -> Result<Scalar> {
         match self.ty_of(e).element() {
             Ty::Scalar(s) => Ok(*s),
@@ -76,6 +121,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 op_span,
             } => {
                 let scalar = self.binary_operand_scalar(*op, lhs, rhs, *op_span)?;
+                if let Some(v) = self.contracted(*op, lhs, rhs, &mut |this, e| this.expr(e))? {
+                    return Ok(v);
+                }
                 let l = self.expr(lhs)?;
                 let r = self.expr(rhs)?;
                 self.binary(*op, l, r, scalar, self.scalar_of(rhs)?)
@@ -784,4 +832,17 @@ fn float_predicate(op: BinaryOp) -> Option<FloatPredicate> {
         BinaryOp::Ge => FloatPredicate::OGE,
         _ => return None,
     })
+}
+
+/// `(a, b)` when `e` is `a * b`.
+fn product_factors(e: &Expr) -> Option<(&Expr, &Expr)> {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::Mul,
+            lhs,
+            rhs,
+            ..
+        } => Some((lhs.as_ref(), rhs.as_ref())),
+        _ => None,
+    }
 }

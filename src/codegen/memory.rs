@@ -12,7 +12,7 @@ use crate::check::types::Ty;
 use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::span::Span;
 use inkwell::types::BasicType;
-use inkwell::values::{BasicValueEnum, IntValue, PointerValue};
+use inkwell::values::{BasicValueEnum, InstructionOpcode, IntValue, Operand, PointerValue};
 use inkwell::IntPredicate;
 
 /// Where an element is: its linear index and, for a checked access, whether it is inside.
@@ -67,7 +67,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             if d > 0 {
                 linear = self.b.build_int_mul(linear, extent, "")?;
             }
-            linear = self.b.build_int_add(linear, *index, "")?;
+            let address_index = if checked {
+                self.nonnegative_index(*index)?
+            } else {
+                *index
+            };
+            linear = self.b.build_int_add(linear, address_index, "")?;
             if checked {
                 // Unsigned compare: a negative index is huge and fails too.
                 let inside =
@@ -88,6 +93,34 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             index: linear,
             in_bounds,
         })
+    }
+
+    /// A checked access's index for its address: the `i32` source of a sign-extended index,
+    /// zero-extended with `nneg`. The address is used only where the unsigned bounds check
+    /// passed, i.e. where the index is non-negative and both extensions agree (elsewhere `nneg`
+    /// makes it poison, which nothing uses: the access is branched around). Zero extension lets
+    /// ptxas form the 64-bit offset in one `IMAD.WIDE.U32`, where a sign extension needs the
+    /// sign shifted in by hand (`SHF.R.S32.HI`, `LEA.HI.X`).
+    fn nonnegative_index(&self, index: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let sext = index
+            .as_instruction()
+            .filter(|i| i.get_opcode() == InstructionOpcode::SExt);
+        let Some(Operand::Value(BasicValueEnum::IntValue(narrow))) =
+            sext.and_then(|i| i.get_operand(0))
+        else {
+            return Ok(index);
+        };
+        let wide = self
+            .b
+            .build_int_z_extend(narrow, index.get_type(), "idx.nneg")?;
+        if let Some(zext) = wide.as_instruction() {
+            zext.set_non_negative_flag(true)
+                .map_err(|e| CodegenError::Internal {
+                    message: format!("zext nneg: {e:?}"),
+                    span: None,
+                })?;
+        }
+        Ok(wide)
     }
 
     pub fn element_ptr(

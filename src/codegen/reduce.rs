@@ -19,10 +19,14 @@
 //!    result is uniform without a second barrier. With one warp per block there is no shared
 //!    memory and no barrier at all.
 //!
-//! Threads without elements take part in the shuffles; their values are never combined. The
-//! reduction of an empty vector is zero of the element type.
+//! Threads without elements take part in the shuffles; their values are never combined, except
+//! where `f`'s identity is known (`sum`, `prod`, `min`, `max`: `commute.rs`, `combining`) and the
+//! vector is walked by a block-stride loop: then every thread starts from the identity, which
+//! combines to the same bits, and the shuffle trees need no test of which lanes hold a value.
+//! The reduction of an empty vector is zero of the element type.
 
 use super::body::{ArrayRef, Body, Result};
+use super::commute::Combining;
 use super::error::CodegenError;
 use super::intrinsics::ShuffleKind;
 use super::memory::Element;
@@ -32,6 +36,7 @@ use super::warp::Lanes;
 use crate::check::types::Ty;
 use crate::check::Callee;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 
@@ -202,6 +207,33 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let sweep = self.plan(shape, false, e.span)?;
         let block_size = self.block_size(e.span)?;
         if sweep == Sweep::Stride {
+            if let Some(identity) = self.reduction_identity(f, bound, &ty, e.span)? {
+                // Every thread starts from `f`'s identity: no peeled first element, and every
+                // thread holds a value (the identity where it owns no element), so the shuffle
+                // trees combine full warps without testing which lanes hold one. The same bits
+                // as the peeled form: combining with the identity changes nothing.
+                self.b.build_store(acc, identity)?;
+                self.block_stride_loop(shape.len, e.span, &mut |this, k| {
+                    let pos = Pos {
+                        k,
+                        valid: this.bool_const(true),
+                        slot: None,
+                        count: shape.len,
+                        first: this.bool_const(false),
+                        parity: this.i32(0),
+                        single: false,
+                    };
+                    let x = this.elem_merged(operand, &pos)?;
+                    let a = this.b.build_load(reg_ty, acc, "acc")?;
+                    let r = this.combine(f, e, bound, a, x)?;
+                    this.b.build_store(acc, r)?;
+                    Ok(())
+                })?;
+                let v = self.b.build_load(reg_ty, acc, "acc")?;
+                let everyone = self.i32(i64::from(block_size));
+                let parity = self.i32(0);
+                return self.block_fold(e, f, bound, v, everyone, parity, lanes, scratch, true);
+            }
             // Peeled: the first element initialises the accumulator.
             let tid = self.tid()?;
             let has = self
@@ -217,7 +249,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     parity: this.i32(0),
                     single: false,
                 };
-                let x = this.elem(operand, &pos)?;
+                let x = this.elem_merged(operand, &pos)?;
                 this.b.build_store(acc, x)?;
                 let next = this
                     .b
@@ -228,7 +260,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     this.i32(i64::from(block_size)),
                     &mut |this, k| {
                         let pos = Pos { k, ..pos };
-                        let x = this.elem(operand, &pos)?;
+                        let x = this.elem_merged(operand, &pos)?;
                         let a = this.b.build_load(reg_ty, acc, "acc")?;
                         let r = this.combine(f, e, bound, a, x)?;
                         this.b.build_store(acc, r)?;
@@ -246,7 +278,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
                 this.tile_prepare(operand, pos)?;
                 this.when(pos.valid, &mut |this| {
-                    let x = this.elem(operand, pos)?;
+                    let x = this.elem_merged(operand, pos)?;
                     match (pos.first.get_zero_extended_constant(), reverse) {
                         (Some(1), false) => {
                             this.b.build_store(acc, x)?;
@@ -280,6 +312,51 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.block_fold(e, f, bound, v, holders, parity, lanes, scratch, true)
     }
 
+    /// `f`'s identity for a reduction's accumulator, where it is proven (commute.rs,
+    /// `combining`): `f(identity, x)` is `x` for every `x`, bit for bit. Floats: `-0.0` for `+`
+    /// (`-0.0 + x` is `x`, `+0.0` included), `1.0` for `*`, and NaN for `min`/`max` (IEEE
+    /// minNum/maxNum return the other operand when one is NaN, NaN only for two). Integers: `0`,
+    /// `1`, and the type's largest and smallest value.
+    fn reduction_identity(
+        &self,
+        f: Callee,
+        bound: &[BasicValueEnum<'ctx>],
+        ty: &Ty,
+        span: crate::syntax::span::Span,
+    ) -> Result<Option<BasicValueEnum<'ctx>>> {
+        let Some(op) = super::commute::combining(self.cx.checked, f, bound.len()) else {
+            return Ok(None);
+        };
+        let Ty::Scalar(scalar) = ty else {
+            return Ok(None);
+        };
+        Ok(match self.reg_type(ty, span)? {
+            BasicTypeEnum::FloatType(float) if scalar.is_float() => {
+                let identity = match op {
+                    Combining::Add => -0.0,
+                    Combining::Mul => 1.0,
+                    Combining::Min | Combining::Max => f64::NAN,
+                };
+                Some(float.const_float(identity).into())
+            }
+            BasicTypeEnum::IntType(int) if scalar.is_integer() => {
+                let bits = int.get_bit_width();
+                let all_ones = int.const_all_ones();
+                let identity = match (op, scalar.is_signed()) {
+                    (Combining::Add, _) => int.const_zero(),
+                    (Combining::Mul, _) => int.const_int(1, false),
+                    (Combining::Min, false) => all_ones,
+                    (Combining::Max, false) => int.const_zero(),
+                    // i32::MAX / i64::MAX and i32::MIN / i64::MIN of the width.
+                    (Combining::Min, true) => int.const_int(u64::MAX >> (65 - bits), false),
+                    (Combining::Max, true) => int.const_int(1u64 << (bits - 1), false),
+                };
+                Some(identity.into())
+            }
+            _ => None,
+        })
+    }
+
     /// Non-commutative `f` over more than `BLOCKSIZE` elements: each tile combined by the whole
     /// block, the tiles' results folded in order.
     #[allow(clippy::too_many_arguments)]
@@ -304,7 +381,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let reverse = shape.right_scan;
         self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
             this.tile_prepare(operand, pos)?;
-            let x = this.value_when(pos.valid, zero, &mut |this| this.elem(operand, pos))?;
+            let x = this.value_when(pos.valid, zero, &mut |this| this.elem_merged(operand, pos))?;
             let t =
                 this.block_fold(e, f, bound, x, pos.count, pos.parity, lanes, scratch, false)?;
             let c = this.b.build_load(reg_ty, carry, "carry")?;

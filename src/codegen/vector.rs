@@ -96,6 +96,14 @@ enum Dest<'ctx> {
     Row { row: IntValue<'ctx>, checked: bool },
 }
 
+/// A checked read `base[[range]]` found by [`Body::checked_range_reads`].
+struct CheckedRead<'e> {
+    expr: &'e Expr,
+    base: &'e Expr,
+    index: &'e Expr,
+    range: &'e str,
+}
+
 /// What a vector assignment writes to.
 #[derive(Clone)]
 enum Target<'ctx> {
@@ -478,6 +486,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.unary(*op, v, scalar)
             }
             ExprKind::Binary { op, lhs, rhs, .. } => {
+                if let Some(v) = self.contracted(*op, lhs, rhs, &mut |this, e| this.elem(e, pos))? {
+                    return Ok(v);
+                }
                 let l = self.elem(lhs, pos)?;
                 let r = self.elem(rhs, pos)?;
                 let (ls, rs) = (self.scalar_of(lhs)?, self.scalar_of(rhs)?);
@@ -532,6 +543,109 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 "this expression was not prepared as a block vector",
                 e.span,
             )),
+        }
+    }
+
+    /// Element `pos.k` of `value`, like [`Body::elem`], but with one bounds test for all of its
+    /// checked reads when they share one: `x[[r]] * y[[r]]` with `x` and `y` of one length is
+    /// `inside ? x[k] * y[k] : 0.0 * 0.0` (the second computed with every such read replaced by
+    /// its zero, as each read alone gives outside), instead of a guard and a zero per read
+    /// (LLVM does not merge those on NVPTX: its jump threading is off for targets with divergent
+    /// branches). Exact: both sides compute what the separately guarded reads would. Reads of
+    /// different ranges or lengths keep their own guards (plain `elem`).
+    pub fn elem_merged(&mut self, value: &Expr, pos: &Pos<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        let mut reads: Vec<CheckedRead> = Vec::new();
+        self.checked_range_reads(value, &mut reads);
+        if reads.len() < 2 {
+            return self.elem(value, pos);
+        }
+        let mut arrays = Vec::with_capacity(reads.len());
+        for read in &reads {
+            arrays.push(self.array(read.base)?);
+        }
+        // One length: the same value, or the same polynomial in the parameters (each array's
+        // dimensions are loaded on their own, so `Float32[n]` twice gives two `n` values).
+        let same_length = |a: &ArrayRef<'ctx>, b: &ArrayRef<'ctx>| {
+            a.dims[0] == b.dims[0]
+                || matches!((&a.dim_polys[0], &b.dim_polys[0]), (Some(p), Some(q)) if p == q)
+        };
+        let shared = reads.iter().zip(&arrays).all(|(read, array)| {
+            read.range == reads[0].range && array.dims.len() == 1 && same_length(array, &arrays[0])
+        });
+        if !shared {
+            return self.elem(value, pos);
+        }
+        // The one test, on the (common) element index.
+        let i = self.elem(reads[0].index, pos)?.into_int_value();
+        let i64v = self.index64(i, true)?;
+        let at = self.element(&arrays[0], &[i64v], true, value.span)?;
+        let Some(inside) = at.in_bounds else {
+            return self.elem(value, pos);
+        };
+        for read in &reads {
+            let zero = self.zero_of(self.ty_of(read.expr).element(), read.expr.span)?;
+            self.tile_vals.insert(read.expr.id, zero);
+        }
+        let merged = self.elem(value, pos).and_then(|outside| {
+            self.value_when(inside, outside, &mut |this| {
+                let unchecked = Element {
+                    index: at.index,
+                    in_bounds: None,
+                };
+                for (read, array) in reads.iter().zip(&arrays) {
+                    let v = this.load_element(array, &unchecked, read.expr.span)?;
+                    this.tile_vals.insert(read.expr.id, v);
+                }
+                this.elem(value, pos)
+            })
+        });
+        for read in &reads {
+            self.tile_vals.remove(&read.expr.id);
+        }
+        merged
+    }
+
+    /// The checked reads `a[[r]]` (one range subscript named by a variable) that `e` computes
+    /// per element, through operators, calls, fields and maps (not through scans: their values
+    /// come from `tile_vals`).
+    fn checked_range_reads<'e>(&self, e: &'e Expr, out: &mut Vec<CheckedRead<'e>>) {
+        if self.hoisted.contains_key(&e.id) || self.tile_vals.contains_key(&e.id) {
+            return;
+        }
+        match &e.kind {
+            ExprKind::Index {
+                base,
+                indices,
+                checked: true,
+            } => {
+                if let [index] = indices.as_slice() {
+                    if let (ExprKind::Name(range), Ty::Range) = (&index.kind, self.ty_of(index)) {
+                        out.push(CheckedRead {
+                            expr: e,
+                            base,
+                            index,
+                            range: &range.name,
+                        });
+                    }
+                }
+            }
+            ExprKind::Unary { operand, .. } => self.checked_range_reads(operand, out),
+            ExprKind::Binary { lhs, rhs, .. } => {
+                self.checked_range_reads(lhs, out);
+                self.checked_range_reads(rhs, out);
+            }
+            ExprKind::Call { args, .. } => {
+                for arg in args {
+                    self.checked_range_reads(arg, out);
+                }
+            }
+            ExprKind::Field { base, .. } => self.checked_range_reads(base, out),
+            ExprKind::Collective {
+                op: CollectiveOp::Map,
+                operand,
+                ..
+            } => self.checked_range_reads(operand, out),
+            _ => {}
         }
     }
 
@@ -856,7 +970,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     })?;
                     let ptr = this.slot_ptr(r.ptr, elem_ty, r.slots, slot)?;
                     this.when(pos.valid, &mut |this| {
-                        let v = this.elem(value, pos)?;
+                        let v = this.elem_merged(value, pos)?;
                         this.b.build_store(ptr, v)?;
                         Ok(())
                     })
@@ -887,9 +1001,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
                         this.tile_prepare(value, pos)?;
                         this.when(pos.valid, &mut |this| {
-                            let v = this.elem(value, pos)?;
                             let at = this.dest_element(&array, &dest, pos.k, span)?;
-                            this.store_element(&array, &at, v, span)
+                            this.store_computed(&array, &at, value, pos, span)
                         })
                     })?;
                     self.after_scans(value);
@@ -903,6 +1016,35 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     .candidate(span, vec![(array.key.clone(), array.name.clone())]);
                 Ok(())
             }
+        }
+    }
+
+    /// Computes element `pos.k` of `value` and stores it at `at`. A checked store's guard is
+    /// taken first and encloses the computation (one guard per element, exiting early): an
+    /// element outside the destination is never stored, so its value is not needed, and the
+    /// element computations are pure. The checked reads inside keep their own guards, so a read
+    /// outside *its* array still gives zero where the ranges differ; where a read's check is the
+    /// store's (`c[[r]] <- a[[r]] + b[[r]]` with arrays of one length), LLVM sees the same
+    /// compare dominated by the store's branch and folds it away.
+    fn store_computed(
+        &mut self,
+        array: &ArrayRef<'ctx>,
+        at: &Element<'ctx>,
+        value: &Expr,
+        pos: &Pos<'ctx>,
+        span: Span,
+    ) -> Result<()> {
+        let unguarded = Element {
+            index: at.index,
+            in_bounds: None,
+        };
+        let mut compute_and_store = |this: &mut Self| -> Result<()> {
+            let v = this.elem_merged(value, pos)?;
+            this.store_element(array, &unguarded, v, span)
+        };
+        match at.in_bounds {
+            Some(in_bounds) => self.when(in_bounds, &mut compute_and_store),
+            None => compute_and_store(self),
         }
     }
 
@@ -946,7 +1088,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let slot = pos.slot.unwrap_or(0);
             let ptr = this.slot_ptr(buffer, elem_ty, slots, slot)?;
             this.when(pos.valid, &mut |this| {
-                let v = this.elem(value, pos)?;
+                let v = this.elem_merged(value, pos)?;
                 this.b.build_store(ptr, v)?;
                 Ok(())
             })

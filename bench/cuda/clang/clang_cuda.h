@@ -1,0 +1,74 @@
+// Shared by the CUB-free references that clang 19 compiles (scripts/bench-static's clang column):
+// the few CUDA names they use, mapped onto clang's NVVM builtins, because clang cannot read the
+// CUDA 13 headers (it compiles with -nocudainc -nocudalib), and the block-wide reduce and scan
+// the way a CUDA programmer writes them by hand: warp shuffles, then one shared stage.
+#pragma once
+#include <__clang_cuda_builtin_vars.h> // threadIdx, blockIdx (clang's own header)
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __shared__ __attribute__((shared))
+#define __launch_bounds__(n) __attribute__((launch_bounds(n)))
+
+constexpr int BLOCK = 256;
+constexpr int WARP = 32;
+constexpr int WARPS = BLOCK / WARP;
+constexpr unsigned FULL_MASK = 0xffffffffu;
+
+// __syncthreads() is a clang builtin already (bar.sync 0).
+
+static __device__ inline float shfl_down(float v, int d) {
+  return __nvvm_shfl_sync_down_f32(FULL_MASK, v, d, 0x1f);
+}
+static __device__ inline float shfl_up(float v, int d) {
+  return __nvvm_shfl_sync_up_f32(FULL_MASK, v, d, 0);
+}
+static __device__ inline int shfl_up(int v, int d) {
+  return __nvvm_shfl_sync_up_i32(FULL_MASK, v, d, 0);
+}
+// A double travels as its two 32-bit halves, as CUDA's __shfl_up_sync does it.
+static __device__ inline double shfl_up(double v, int d) {
+  long long bits = __builtin_bit_cast(long long, v);
+  int lo = __nvvm_shfl_sync_up_i32(FULL_MASK, (int)bits, d, 0);
+  int hi = __nvvm_shfl_sync_up_i32(FULL_MASK, (int)(bits >> 32), d, 0);
+  return __builtin_bit_cast(double, ((long long)hi << 32) | (unsigned)lo);
+}
+
+struct Sum {
+  template <typename T> __device__ T operator()(T a, T b) const { return a + b; }
+};
+struct Max {
+  __device__ float operator()(float a, float b) const { return __builtin_fmaxf(a, b); }
+};
+
+// The block's reduction of v, valid in thread 0: each warp reduces with shuffles, its lane 0
+// writes the warp's value to shared memory, and warp 0 reduces those WARPS values.
+template <typename Op> static __device__ inline float block_reduce(float v, Op op) {
+  __shared__ float partial[WARPS];
+  for (int d = WARP / 2; d > 0; d /= 2) v = op(v, shfl_down(v, d));
+  unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+  if (lane == 0) partial[warp] = v;
+  __syncthreads();
+  if (warp == 0) {
+    v = partial[lane % WARPS];
+    for (int d = WARPS / 2; d > 0; d /= 2) v = op(v, shfl_down(v, d));
+  }
+  return v;
+}
+
+// The block's inclusive sum: each warp scans with shuffles, lane 31 writes the warp's total to
+// shared memory, and each thread adds the totals of the warps before its own.
+template <typename T> static __device__ inline T block_inclusive_sum(T v) {
+  __shared__ T totals[WARPS];
+  unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
+  for (int d = 1; d < WARP; d *= 2) {
+    T up = shfl_up(v, d);
+    if (lane >= (unsigned)d) v += up;
+  }
+  if (lane == WARP - 1) totals[warp] = v;
+  __syncthreads();
+  T before = 0;
+  for (unsigned w = 0; w < WARPS; ++w)
+    if (w < warp) before += totals[w];
+  return v + before;
+}
