@@ -269,12 +269,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 Ok(shape)
             }
             ExprKind::VectorLit { elems } => {
-                if elems.is_empty() {
-                    return Err(CodegenError::not_implemented(
-                        "an empty vector literal",
-                        e.span,
-                    ));
-                }
+                // `[]` has no positions: every sweep over it is empty, and a reduction of it
+                // is zero.
                 for elem in elems {
                     self.hoist(elem)?;
                 }
@@ -524,10 +520,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
             ExprKind::VectorLit { elems } => {
                 let Some(first) = elems.first() else {
-                    return Err(CodegenError::not_implemented(
-                        "an empty vector literal",
-                        e.span,
-                    ));
+                    // `[]`: no valid position, so this value is never used.
+                    return self.zero_of(self.ty_of(e).element(), e.span);
                 };
                 let mut v = self.elem(first, pos)?;
                 for (i, elem) in elems.iter().enumerate().skip(1) {
