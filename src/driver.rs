@@ -230,10 +230,13 @@ fn run_pipeline(
         .passes
         .as_deref()
         .unwrap_or(options.opt.pipeline());
+    let kernels = crate::inspect::exported_functions(&module);
     stop_on_error(
         target.run_pipeline(&module, pipeline).map_err(|d| vec![d]),
         diagnostics,
     )?;
+    let kept = crate::inspect::check_kernels_kept(&module, &kernels, pipeline);
+    print(kept, diagnostics)?;
     times.lap("optimise");
     print(printer.after_llvm(&module), diagnostics)?;
     print(printer.before(passes::VERIFY_KERNELS, &module), diagnostics)?;

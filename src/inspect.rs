@@ -12,7 +12,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::target::passes::{self, LOOM_PASSES};
 use crate::target::NvptxTarget;
-use inkwell::module::Module;
+use inkwell::module::{Linkage, Module};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -81,6 +81,47 @@ pub fn check_options(options: &InspectOptions, target: &NvptxTarget) -> Result<(
         }
     }
     Ok(())
+}
+
+/// The functions `module` defines for outside callers: its kernels (every other function loomc
+/// makes, and every libdevice function, is internal).
+pub fn exported_functions(module: &Module<'_>) -> Vec<String> {
+    module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0 && f.get_linkage() == Linkage::External)
+        .map(|f| f.get_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// After a `--passes` pipeline: each kernel in `exported` must still be an external definition.
+/// `internalize` makes every function internal (nothing tells it to keep the kernels), and then
+/// `globaldce` deletes them, leaving `nvvm.annotations` naming functions that are gone.
+pub fn check_kernels_kept(
+    module: &Module<'_>,
+    exported: &[String],
+    pipeline: &str,
+) -> Result<(), Diagnostic> {
+    let still = exported_functions(module);
+    let lost: Vec<&str> = exported
+        .iter()
+        .filter(|name| !still.contains(name))
+        .map(String::as_str)
+        .collect();
+    let Some(first) = lost.first() else {
+        return Ok(());
+    };
+    let deleted = module.get_function(first).is_none();
+    let what = if deleted { "deleted" } else { "made internal" };
+    Err(fail(format!(
+        "--passes=`{pipeline}` {what} the kernel{} `{}`: nothing would be left to launch",
+        if lost.len() == 1 { "" } else { "s" },
+        lost.join("`, `")
+    ))
+    .note("`internalize` makes every function internal unless told which to keep, and `globaldce` then deletes the unused ones")
+    .help(format!(
+        "keep the kernels with `internalize<preserve-gv={}>`, or leave `internalize` out",
+        lost.join(";preserve-gv=")
+    )))
 }
 
 /// The LLVM options installed in this process, if any.

@@ -17,7 +17,7 @@ use inkwell::targets::{
 use inkwell::OptimizationLevel;
 
 pub use arch::{Arch, ARCHS};
-pub use error::{TargetError, CODES};
+pub use error::{TargetError, CODES, OUTPUT};
 
 /// The one triple loomc emits for: 64-bit PTX for the CUDA driver.
 pub const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";

@@ -173,11 +173,18 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn an_unknown_arch_is_a_diagnostic() {
+fn an_unknown_arch_is_a_usage_error_with_a_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
-    let output = loomc(&["-", "--arch=sm_1"], dir.path(), Some(SAXPY));
-    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    assert!(stderr(&output).contains("sm_1"), "{}", stderr(&output));
+    for arch in ["--arch=sm_1", "--arch=sm_999"] {
+        let output = loomc(&["-", arch, "--color=never"], dir.path(), Some(SAXPY));
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let text = stderr(&output);
+        assert!(
+            text.contains("error[E0801]") && text.contains(&arch[7..]),
+            "{text}"
+        );
+        assert!(output.stdout.is_empty());
+    }
 }
 
 #[test]
@@ -250,4 +257,240 @@ fn a_failed_compile_points_at_the_explanation() {
         "{}",
         stderr(&output)
     );
+}
+
+/// The mode bits of a file, without its type.
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+fn file_type(path: &Path) -> std::fs::FileType {
+    std::fs::symlink_metadata(path).unwrap().file_type()
+}
+
+#[test]
+fn output_into_a_fifo_is_written_in_place_and_the_fifo_stays() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // A FIFO's writer blocks until a reader opens it: read it on another thread.
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let output = loomc(
+        &["-", "-o", fifo.to_str().unwrap()],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let ptx = reader.join().unwrap();
+    assert!(ptx.contains(".entry saxpy"), "{ptx}");
+    assert!(file_type(&fifo).is_fifo(), "the FIFO is still a FIFO");
+    assert_eq!(files_in(dir.path()), ["pipe"], "no temporary file left");
+}
+
+#[test]
+fn output_into_a_character_device_is_written_in_place_and_the_device_stays() {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let dir = tempfile::tempdir().unwrap();
+    let null = dir.path().join("null");
+    // A second /dev/null (major 1, minor 3); making device nodes needs root (CAP_MKNOD).
+    let made = Command::new("mknod")
+        .args([null.to_str().unwrap(), "c", "1", "3"])
+        .output()
+        .expect("mknod runs");
+    if !made.status.success() {
+        eprintln!(
+            "skipped: mknod is not permitted here ({}); the FIFO test covers writing in place",
+            String::from_utf8_lossy(&made.stderr).trim()
+        );
+        return;
+    }
+    let device = std::fs::metadata(&null).unwrap().rdev();
+    let output = loomc(
+        &["-", "-o", null.to_str().unwrap()],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(file_type(&null).is_char_device(), "still a device node");
+    assert_eq!(std::fs::metadata(&null).unwrap().rdev(), device);
+    assert_eq!(files_in(dir.path()), ["null"], "no temporary file left");
+}
+
+#[test]
+fn a_full_device_is_an_error_not_a_success() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: this system has no /dev/full");
+        return;
+    }
+    let output = loomc(
+        &["-", "-o", "/dev/full", "--error-format=json"],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostic: serde_json::Value =
+        serde_json::from_str(stderr(&output).trim()).expect("one JSON diagnostic");
+    assert_eq!(diagnostic["code"], "E0805");
+    assert!(
+        diagnostic["message"]
+            .as_str()
+            .unwrap()
+            .contains("/dev/full"),
+        "{diagnostic}"
+    );
+    assert!(file_type(Path::new("/dev/full")).is_char_device());
+}
+
+#[test]
+fn a_missing_output_directory_names_the_users_path() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["--error-format=human", "--error-format=json"] {
+        let output = loomc(
+            &[
+                "-",
+                "-o",
+                "build/saxpy",
+                "--emit=llvm,ptx",
+                format,
+                "--color=never",
+            ],
+            dir.path(),
+            Some(SAXPY),
+        );
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let text = stderr(&output);
+        assert!(
+            !text.contains(".tmp") && !text.contains(".loomc-"),
+            "{text}"
+        );
+        if format.ends_with("json") {
+            let diagnostic: serde_json::Value =
+                serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+            assert_eq!(diagnostic["code"], "E0805");
+            let message = diagnostic["message"].as_str().unwrap();
+            assert!(message.contains("`build/saxpy.ll`"), "{message}");
+            assert!(message.contains("`build` does not exist"), "{message}");
+        } else {
+            assert!(
+                text.contains("error[E0805]: cannot write `build/saxpy.ll`"),
+                "{text}"
+            );
+            assert!(text.contains("mkdir -p build"), "{text}");
+        }
+        assert!(files_in(dir.path()).is_empty(), "nothing written");
+    }
+}
+
+#[test]
+fn outputs_are_created_with_the_umask_and_keep_an_existing_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    // The child inherits the umask; set it for the child alone through the shell.
+    let run = |umask: &str, args: &str| {
+        let status = Command::new("sh")
+            .arg("-c")
+            .arg(format!("umask {umask} && exec \"$0\" k.loom {args}"))
+            .arg(env!("CARGO_BIN_EXE_loomc"))
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    run("022", "--emit=llvm,ptx -o a");
+    assert_eq!(mode(&dir.path().join("a.ptx")), 0o644);
+    assert_eq!(mode(&dir.path().join("a.ll")), 0o644);
+    run("027", "-o b.ptx");
+    assert_eq!(mode(&dir.path().join("b.ptx")), 0o640);
+    // Rewriting an existing output keeps its mode, as `cc -o` does.
+    std::fs::set_permissions(
+        dir.path().join("a.ptx"),
+        std::fs::Permissions::from_mode(0o664),
+    )
+    .unwrap();
+    run("002", "-o a.ptx");
+    assert_eq!(mode(&dir.path().join("a.ptx")), 0o664);
+}
+
+#[test]
+fn several_kinds_on_standard_output_are_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["-", "--emit=llvm,ptx", "-o", "-"][..],
+        &["-", "--emit=ast,metadata", "-o", "-"],
+        // Standard input without -o writes to standard output too.
+        &["-", "--emit=ast,metadata"],
+    ] {
+        let output = loomc(args, dir.path(), Some(SAXPY));
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let text = stderr(&output);
+        assert!(text.contains("cannot share standard output"), "{text}");
+        assert!(text.contains("-o PATH"), "the hint says what to do: {text}");
+    }
+    let one = loomc(
+        &["-", "--emit=metadata", "-o", "-"],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    serde_json::from_slice::<serde_json::Value>(&one.stdout).expect("one kind parses");
+}
+
+#[test]
+fn a_pipeline_that_deletes_the_kernels_is_a_diagnostic_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    for (passes, what) in [
+        (
+            "--passes=internalize,globaldce",
+            "deleted the kernel `saxpy`",
+        ),
+        ("--passes=internalize", "made internal the kernel `saxpy`"),
+    ] {
+        let output = loomc(
+            &["-", passes, "--color=never", "-o", "-"],
+            dir.path(),
+            Some(SAXPY),
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{passes}: {}",
+            stderr(&output)
+        );
+        let text = stderr(&output);
+        assert!(
+            text.contains("error[E0804]") && text.contains(what),
+            "{text}"
+        );
+        assert!(text.contains("internalize<preserve-gv=saxpy>"), "{text}");
+    }
+    let kept = loomc(
+        &[
+            "-",
+            "--passes=internalize<preserve-gv=saxpy>,globaldce",
+            "-o",
+            "-",
+        ],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(kept.status.code(), Some(0), "{}", stderr(&kept));
+    assert!(String::from_utf8_lossy(&kept.stdout).contains(".entry saxpy"));
 }

@@ -278,6 +278,7 @@ const TESTED_ELSEWHERE: &[(&str, &str, &str)] = &[
     ),
     ("E0803", "tests/inspect.rs", "error[E0803]"),
     ("E0804", "tests/inspect.rs", "error[E0804]"),
+    ("E0805", "tests/cli.rs", "\"E0805\""),
 ];
 
 /// Every diagnostic id the compiler defines must be expected by at least one UI case (or, for

@@ -7,8 +7,10 @@ use loomc::diagnostics::{explanation, Diagnostic, SourceFiles};
 use loomc::driver::{self, Emit, Options};
 use loomc::target::OptLevel;
 use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod output;
 
 #[derive(Args, Debug)]
 pub struct CompileArgs {
@@ -113,10 +115,7 @@ enum ColorArg {
 pub fn run(cli: &CompileArgs) -> ExitCode {
     let source = match read_source(cli.file()) {
         Ok(source) => source,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+        Err(message) => return usage_error(cli, &message, None),
     };
     let options = Options {
         emit: dedup(cli.emit.iter().map(|e| match e {
@@ -146,9 +145,8 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
         inspect: cli.inspect.options(),
         ..Options::default()
     };
-    if let Err(message) = cli.inspect.check(&options.arch, options.opt) {
-        eprintln!("error: {message}");
-        return ExitCode::from(EXIT_USAGE);
+    if let Err(exit) = check_usage(cli, &options) {
+        return exit;
     }
     let name = if cli.file() == "-" {
         "<stdin>"
@@ -167,11 +165,63 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     };
     match write_outputs(cli, &outputs) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
+        Err(diagnostic) => {
+            print_diagnostics(cli, &files, &[diagnostic]);
             ExitCode::from(EXIT_PROGRAM_ERRORS)
         }
     }
+}
+
+/// The command-line mistakes found before compiling: each prints its diagnostic and exits 2.
+fn check_usage(cli: &CompileArgs, options: &Options) -> Result<(), ExitCode> {
+    if let Err(diagnostic) = loomc::target::NvptxTarget::new(&options.arch, options.opt) {
+        print_diagnostics(cli, &SourceFiles::default(), &[diagnostic]);
+        return Err(ExitCode::from(EXIT_USAGE));
+    }
+    if let Err(message) = cli.inspect.check(&options.arch, options.opt) {
+        return Err(usage_error(cli, &message, None));
+    }
+    let to_stdout = output::destinations(cli.file(), cli.output.as_deref(), &options.emit)
+        .iter()
+        .filter(|d| **d == output::Destination::Stdout)
+        .count();
+    if to_stdout > 1 {
+        return Err(usage_error(
+            cli,
+            "several --emit kinds cannot share standard output: their texts would run together",
+            Some(
+                "ask for one kind with `-o -`, or name files with `-o PATH` (each kind is \
+                 written beside it: `-o build/k --emit=llvm,ptx` writes build/k.ll and \
+                 build/k.ptx)",
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A mistake on the command line (exit status 2): human text, or one JSON object with a null
+/// code under `--error-format=json`, so a tool reading standard error sees only JSON.
+fn usage_error(cli: &CompileArgs, message: &str, help: Option<&str>) -> ExitCode {
+    match cli.error_format {
+        ErrorFormat::Json => eprintln!(
+            "{}",
+            serde_json::json!({
+                "code": null,
+                "severity": "error",
+                "message": message,
+                "labels": [],
+                "notes": [],
+                "help": help,
+            })
+        ),
+        ErrorFormat::Human => {
+            eprintln!("error: {message}");
+            if let Some(help) = help {
+                eprintln!("  = help: {help}");
+            }
+        }
+    }
+    ExitCode::from(EXIT_USAGE)
 }
 
 fn dedup(emits: impl Iterator<Item = Emit>) -> Vec<Emit> {
@@ -252,54 +302,13 @@ fn print_diagnostics(cli: &CompileArgs, files: &SourceFiles, diagnostics: &[Diag
     }
 }
 
-/// Writes every output through a temporary file in the destination's directory, renamed into
-/// place, so that an interrupted or failed run never leaves a partial file behind.
-fn write_outputs(cli: &CompileArgs, outputs: &driver::Outputs) -> Result<(), String> {
-    let several = outputs.len() > 1;
-    for (emit, text) in outputs {
-        match destination(cli, *emit, several) {
-            None => std::io::stdout()
-                .write_all(text.as_bytes())
-                .map_err(|e| format!("cannot write to standard output: {e}"))?,
-            Some(path) => write_atomically(&path, text)?,
-        }
-    }
-    Ok(())
-}
-
-/// Where one kind of output goes; `None` is standard output.
-fn destination(cli: &CompileArgs, emit: Emit, several: bool) -> Option<PathBuf> {
-    match &cli.output {
-        Some(path) if path.as_os_str() == "-" => None,
-        // With several kinds, `-o` names them all: its own extension, if any, is replaced.
-        Some(path) if several => Some(with_extension(&path.with_extension(""), emit)),
-        Some(path) => Some(path.clone()),
-        None if cli.file() == "-" => None,
-        None => {
-            let stem = Path::new(cli.file())
-                .file_stem()
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("out"));
-            Some(with_extension(&stem, emit))
-        }
-    }
-}
-
-fn with_extension(path: &Path, emit: Emit) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".");
-    name.push(emit.extension());
-    PathBuf::from(name)
-}
-
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let fail = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    temp.write_all(text.as_bytes()).map_err(fail)?;
-    temp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+/// Writes the outputs to their destinations (`output.rs`).
+fn write_outputs(cli: &CompileArgs, outputs: &driver::Outputs) -> Result<(), Diagnostic> {
+    let emits: Vec<Emit> = outputs.iter().map(|(emit, _)| *emit).collect();
+    let destinations = output::destinations(cli.file(), cli.output.as_deref(), &emits);
+    let writes: Vec<(output::Destination, &str)> = destinations
+        .into_iter()
+        .zip(outputs.iter().map(|(_, text)| text.as_str()))
+        .collect();
+    output::write_all(&writes)
 }
