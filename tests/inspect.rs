@@ -280,3 +280,33 @@ fn an_unwritable_dump_directory_is_a_diagnostic() {
         "--print-dir alone is a usage error"
     );
 }
+
+#[test]
+fn sass_holds_only_the_disassembly_not_the_tools_warnings() {
+    if std::env::var_os("LOOM_PTXAS").is_none() {
+        panic!("LOOM_PTXAS is unset: run under scripts/test (source .tools/env)");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("saxpy.sass");
+    let run = loomc(&[SAXPY, "--emit=sass", "-o", out.to_str().unwrap()]);
+    succeeded(&run);
+    let sass = std::fs::read_to_string(&out).unwrap();
+    assert!(sass.contains("Function : saxpy"), "{sass}");
+    assert!(!sass.to_ascii_lowercase().contains("warning"), "{sass}");
+}
+
+#[test]
+fn an_arch_the_disassembler_dropped_is_blamed_on_the_tool_being_too_new() {
+    if std::env::var_os("LOOM_PTXAS").is_none() {
+        panic!("LOOM_PTXAS is unset: run under scripts/test (source .tools/env)");
+    }
+    let run = loomc(&[SAXPY, "--emit=sass", "--arch=sm_50", "-o", "-"]);
+    if run.status.success() {
+        eprintln!("skipped: the installed disassembler still supports sm_50");
+        return;
+    }
+    let err = stderr(&run);
+    assert!(err.contains("error[E0803]"), "{err}");
+    assert!(err.contains("too new for `sm_50`"), "{err}");
+    assert!(!err.contains("too old"), "{err}");
+}

@@ -35,8 +35,20 @@ pub struct SassCounts {
     pub main_loop: Option<usize>,
 }
 
-/// Runs an external tool; a missing tool or a failure is a diagnostic naming it.
-fn run_tool(tool: &str, path: &Path, args: &[&std::ffi::OsStr]) -> Result<String, Diagnostic> {
+/// What a tool printed: the result on standard output, its reports and warnings on standard
+/// error (ptxas' `-v` report is there; nvdisasm's warnings too, which must not reach a `.sass`).
+struct ToolOutput {
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs an external tool for `arch`; a missing tool or a failure is a diagnostic naming it.
+fn run_tool(
+    tool: &str,
+    path: &Path,
+    arch: &str,
+    args: &[&std::ffi::OsStr],
+) -> Result<ToolOutput, Diagnostic> {
     let output = Command::new(path).args(args).output().map_err(|e| {
         tool_error(
             tool,
@@ -47,18 +59,37 @@ fn run_tool(tool: &str, path: &Path, args: &[&std::ffi::OsStr]) -> Result<String
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     if output.status.success() {
-        Ok(stdout + &stderr)
+        return Ok(ToolOutput { stdout, stderr });
+    }
+    let problem = format!(
+        "`{}` failed ({}): {}",
+        path.display(),
+        output.status,
+        stderr.trim()
+    );
+    Err(tool_error(
+        tool,
+        problem,
+        &failure_help(tool, arch, &stderr),
+    ))
+}
+
+/// Why a tool refused: NVIDIA's tools drop old architectures (CUDA 13's nvdisasm says
+/// `CUDA architecture "SM50" is deprecated. Please use CUDA toolkit 13.0 or earlier`), so a
+/// refusal that says so is a tool too new for `arch`; otherwise the PTX is at fault.
+fn failure_help(tool: &str, arch: &str, stderr: &str) -> String {
+    let lower = stderr.to_ascii_lowercase();
+    if lower.contains("deprecated") || lower.contains("or earlier") || lower.contains("no longer") {
+        format!(
+            "this `{tool}` is too new for `{arch}`: NVIDIA dropped that architecture from it; \
+             point LOOM_{} at a `{tool}` from an older CUDA toolkit that still supports \
+             `{arch}` (CUDA 12 supports sm_50 and later), or choose a newer `--arch`",
+            tool.to_ascii_uppercase()
+        )
     } else {
-        Err(tool_error(
-            tool,
-            format!(
-                "`{}` failed ({}): {}",
-                path.display(),
-                output.status,
-                stderr.trim()
-            ),
-            "the PTX loomc made was refused: this is a bug in loomc or a tool too old for the PTX",
-        ))
+        "the PTX loomc made was refused: this is a bug in loomc, or the tool is too old for the \
+         PTX version or architecture"
+            .to_string()
     }
 }
 
@@ -106,9 +137,10 @@ fn assemble(ptx: &str, arch: &str, dir: &Path) -> Result<(PathBuf, String), Diag
         )
     })?;
     let arch_flag = format!("-arch={arch}");
-    let report = run_tool(
+    let output = run_tool(
         "ptxas",
         &ptxas,
+        arch,
         &[
             arch_flag.as_ref(),
             "-v".as_ref(),
@@ -117,7 +149,8 @@ fn assemble(ptx: &str, arch: &str, dir: &Path) -> Result<(PathBuf, String), Diag
             cubin.as_os_str(),
         ],
     )?;
-    Ok((cubin, report))
+    // `-v` reports on standard error; both are kept so that no line of the report is lost.
+    Ok((cubin, output.stdout + &output.stderr))
 }
 
 fn temp_dir() -> Result<tempfile::TempDir, Diagnostic> {
@@ -152,17 +185,24 @@ pub fn disassemble(ptx: &str, arch: &str) -> Result<String, Diagnostic> {
     }
     let dir = temp_dir()?;
     let (cubin, _) = assemble(ptx, arch, dir.path())?;
-    match (cuobjdump, nvdisasm) {
+    // Only the disassembly: the tools' warnings (nvdisasm's "Disassembling Std Elf to Old
+    // format ...") are on standard error and stay out of the `.sass`.
+    let output = match (cuobjdump, nvdisasm) {
         (Some(cuobjdump), _) => run_tool(
             "cuobjdump",
             &cuobjdump,
+            arch,
             &["-sass".as_ref(), cubin.as_os_str()],
-        ),
-        (None, Some(nvdisasm)) => {
-            run_tool("nvdisasm", &nvdisasm, &["-c".as_ref(), cubin.as_os_str()])
-        }
-        (None, None) => Ok(String::new()),
-    }
+        )?,
+        (None, Some(nvdisasm)) => run_tool(
+            "nvdisasm",
+            &nvdisasm,
+            arch,
+            &["-c".as_ref(), cubin.as_os_str()],
+        )?,
+        (None, None) => return Ok(String::new()),
+    };
+    Ok(output.stdout)
 }
 
 /// Reads `ptxas -v`'s report: a `Compiling entry function 'k'` (or `Function properties for k`)
@@ -351,6 +391,17 @@ ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cme
         /*0000*/                   EXIT ;
         /*0010*/                   BRA 0x10;
 ";
+
+    #[test]
+    fn a_tool_that_dropped_the_arch_is_called_too_new() {
+        let refusal = "nvdisasm fatal   : CUDA architecture \"SM50\" is deprecated. Please use \
+                       CUDA toolkit 13.0 or earlier";
+        let help = failure_help("cuobjdump", "sm_50", refusal);
+        assert!(help.contains("too new for `sm_50`"), "{help}");
+        assert!(!help.contains("too old"), "{help}");
+        let other = failure_help("ptxas", "sm_80", "ptxas fatal : Unresolved extern function");
+        assert!(other.contains("bug in loomc"), "{other}");
+    }
 
     #[test]
     fn sass_counts_skip_padding_and_find_the_loop() {
