@@ -494,3 +494,91 @@ fn a_pipeline_that_deletes_the_kernels_is_a_diagnostic_not_a_crash() {
     assert_eq!(kept.status.code(), Some(0), "{}", stderr(&kept));
     assert!(String::from_utf8_lossy(&kept.stdout).contains(".entry saxpy"));
 }
+
+#[test]
+fn a_negative_block_count_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    for (blocks, says) in [
+        ("-1", "a negative block count (-1)"),
+        ("0", "at least 1 block"),
+    ] {
+        let output = loomc(
+            &["run", "k.loom", "--kernel", "saxpy", "--blocks", blocks],
+            dir.path(),
+            None,
+        );
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let text = stderr(&output);
+        assert!(text.contains(says), "{text}");
+        assert!(
+            !text.contains("-- -1"),
+            "no tip to pass it after `--`: {text}"
+        );
+    }
+}
+
+#[test]
+fn help_explains_exit_statuses_and_error_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["--help"][..], &["run", "--help"]] {
+        let output = loomc(args, dir.path(), None);
+        assert_eq!(output.status.code(), Some(0));
+        let help = String::from_utf8_lossy(&output.stdout);
+        for needle in [
+            "Exit status:",
+            "  2    usage error",
+            "  101  internal",
+            "--error-format",
+        ] {
+            assert!(help.contains(needle), "{args:?} lacks {needle}: {help}");
+        }
+    }
+}
+
+#[test]
+fn run_errors_follow_the_error_format() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    std::fs::write(dir.path().join("bad.loom"), TWO_ERRORS).unwrap();
+    let unknown = loomc(
+        &[
+            "run",
+            "k.loom",
+            "--kernel",
+            "nope",
+            "--blocks",
+            "1",
+            "--error-format=json",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
+    let error: serde_json::Value = serde_json::from_str(stderr(&unknown).trim()).unwrap();
+    assert!(
+        error["message"].as_str().unwrap().contains("saxpy"),
+        "lists the kernels: {error}"
+    );
+    let bad = loomc(
+        &[
+            "run",
+            "bad.loom",
+            "--kernel",
+            "k",
+            "--blocks",
+            "1",
+            "--error-format=json",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
+    let lines: Vec<serde_json::Value> = stderr(&bad)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(lines
+        .iter()
+        .any(|d| d["code"].as_str().is_some_and(|c| c.starts_with('E'))));
+}

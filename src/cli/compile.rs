@@ -1,6 +1,6 @@
 //! `loomc FILE.loom`: compile to AST, LLVM IR or PTX, print diagnostics, write outputs.
 
-use super::{EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
+use super::{print_plain_error, ErrorFormat, EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use loomc::diagnostics::{explanation, Diagnostic, SourceFiles};
@@ -42,7 +42,8 @@ pub struct CompileArgs {
     #[arg(long, default_value_t = 256, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     block_size: u32,
 
-    /// How diagnostics are printed: for people, or one JSON object per line for tools.
+    /// How diagnostics are printed: for people, or one JSON object per line for tools (see
+    /// "Exit status" below).
     #[arg(long, value_enum, default_value = "human")]
     error_format: ErrorFormat,
 
@@ -97,12 +98,6 @@ enum EmitArg {
     Ptx,
     /// Machine code from ptxas and cuobjdump or nvdisasm (`.sass`).
     Sass,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ErrorFormat {
-    Human,
-    Json,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -199,28 +194,9 @@ fn check_usage(cli: &CompileArgs, options: &Options) -> Result<(), ExitCode> {
     Ok(())
 }
 
-/// A mistake on the command line (exit status 2): human text, or one JSON object with a null
-/// code under `--error-format=json`, so a tool reading standard error sees only JSON.
+/// A mistake on the command line: exit status 2.
 fn usage_error(cli: &CompileArgs, message: &str, help: Option<&str>) -> ExitCode {
-    match cli.error_format {
-        ErrorFormat::Json => eprintln!(
-            "{}",
-            serde_json::json!({
-                "code": null,
-                "severity": "error",
-                "message": message,
-                "labels": [],
-                "notes": [],
-                "help": help,
-            })
-        ),
-        ErrorFormat::Human => {
-            eprintln!("error: {message}");
-            if let Some(help) = help {
-                eprintln!("  = help: {help}");
-            }
-        }
-    }
+    print_plain_error(cli.error_format, message, help);
     ExitCode::from(EXIT_USAGE)
 }
 
