@@ -47,7 +47,8 @@ impl Gpu {
     pub fn open(ordinal: usize) -> Result<Gpu, String> {
         if !driver_present() {
             return Err(
-                "no CUDA driver on this machine (libcuda could not be loaded): use `--device cpu`"
+                "no CUDA driver on this machine (libcuda could not be loaded): a GPU launch needs \
+                 an NVIDIA GPU and its driver"
                     .to_string(),
             );
         }
@@ -91,6 +92,16 @@ impl Gpu {
             })
             .collect();
         args::check(meta, blocks, &shapes)?;
+        for (param, arg) in meta.params.iter().zip(args.iter()) {
+            if let GpuArg::Array {
+                shape,
+                element,
+                data,
+            } = arg
+            {
+                args::check_data_length(&param.name, *element, shape, data.len())?;
+            }
+        }
         let function = module
             .module
             .load_function(kernel)

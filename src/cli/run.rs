@@ -146,7 +146,11 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
             "the CPU backend".to_string()
         }
         Device::Cuda => {
-            let gpu = Gpu::open(0).map_err(Failure::Program)?;
+            let gpu = Gpu::open(0).map_err(|e| {
+                Failure::Program(format!(
+                    "{e}; `--device cpu` runs the kernel on the CPU backend"
+                ))
+            })?;
             let module = gpu
                 .load(&code, metadata.clone())
                 .map_err(Failure::Program)?;
