@@ -9,6 +9,8 @@
 //! wrongly. In directory mode LLVM writes one file per pass into a scratch folder; they are then
 //! renamed into the dump directory, numbered after LOOM's passes in pipeline order.
 
+mod changes;
+
 use crate::diagnostics::Diagnostic;
 use crate::target::passes::{self, LOOM_PASSES};
 use crate::target::NvptxTarget;
@@ -124,6 +126,14 @@ pub fn check_kernels_kept(
     )))
 }
 
+/// The last LOOM pass before LLVM's optimiser (`loom-link-libdevice`).
+fn last_pass_before_optimiser() -> Option<&'static str> {
+    LOOM_PASSES
+        .iter()
+        .rfind(|p| p.position == passes::Position::BeforeOptimiser)
+        .map(|p| p.name)
+}
+
 /// The LLVM options installed in this process, if any.
 static LLVM_OPTIONS: OnceLock<Vec<String>> = OnceLock::new();
 fn parse_llvm_options(options: &[String]) {
@@ -207,6 +217,12 @@ impl IrPrinter {
         if let Some(dir) = &options.print_dir {
             std::fs::create_dir_all(dir)
                 .map_err(|e| fail(format!("--print-dir: cannot make `{}`: {e}", dir.display())))?;
+            changes::remove_old_dumps(dir).map_err(|e| {
+                fail(format!(
+                    "--print-dir: cannot remove the earlier dumps in `{}`: {e}",
+                    dir.display()
+                ))
+            })?;
             let scratch = dir.join(".llvm");
             // LLVM's file names carry its own pass numbers: start from an empty folder.
             let _ = std::fs::remove_dir_all(&scratch);
@@ -257,6 +273,14 @@ impl IrPrinter {
             eprintln!("; *** IR Dump After {pass} omitted because no change ***");
         }
         self.last = Some(text);
+        if self.llvm_scratch.is_some() && Some(pass) == last_pass_before_optimiser() {
+            // LLVM's first pass sees the module with `target::run_pipeline`'s temporary marks
+            // on (`speculation::forbid`): compare its dump with that, or the marks would count
+            // as a change made by that pass.
+            llvm_passes::speculation::forbid(module);
+            self.last = Some(module.print_to_string().to_string());
+            llvm_passes::speculation::lift(module);
+        }
         Ok(())
     }
 
@@ -289,8 +313,10 @@ impl IrPrinter {
     /// Runs the NVPTX backend (`run`). Its legacy codegen pipeline reads LLVM's `-print-*`
     /// options too and prints each machine pass to standard error (as `llc -print-after-all`
     /// does); in directory mode that output goes into the directory as one more numbered file,
-    /// `NNN-after-nvptx-machine-passes.txt` (kept with `--print-after-all`, dropped for
-    /// `--print-changed`, whose directory mode needs LLVM to print after every pass).
+    /// `NNN-after-nvptx-machine-passes.txt`: every machine pass with `--print-after-all`, those
+    /// that changed the function with `--print-changed` (LLVM prints them all in directory
+    /// mode; `changes::changed_sections` keeps the changed ones, as the standard-error form
+    /// lists them).
     pub fn around_backend<T>(&mut self, run: impl FnOnce() -> T) -> Result<T, Diagnostic> {
         if self.llvm_scratch.is_none() {
             return Ok(run());
@@ -302,10 +328,18 @@ impl IrPrinter {
         let empty = std::fs::metadata(&path)
             .map(|m| m.len() == 0)
             .unwrap_or(true);
-        if empty || !self.options.print_after_all {
-            let _ = std::fs::remove_file(&path);
-        } else {
+        let keep = !empty && (self.options.print_after_all || self.options.print_changed);
+        if keep && !self.options.print_after_all {
+            let all = std::fs::read_to_string(&path)
+                .map_err(|e| fail(format!("cannot read `{}`: {e}", path.display())))?;
+            let optimised = self.last.as_deref().unwrap_or("");
+            std::fs::write(&path, changes::changed_sections(&all, optimised))
+                .map_err(|e| fail(format!("cannot write `{}`: {e}", path.display())))?;
+        }
+        if keep {
             self.sequence += 1;
+        } else {
+            let _ = std::fs::remove_file(&path);
         }
         Ok(result)
     }

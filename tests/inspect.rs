@@ -310,3 +310,133 @@ fn an_arch_the_disassembler_dropped_is_blamed_on_the_tool_being_too_new() {
     assert!(err.contains("too new for `sm_50`"), "{err}");
     assert!(!err.contains("too old"), "{err}");
 }
+
+/// The dumps `--print-changed --print-dir` writes for saxpy, and the file names.
+fn changed_in_a_directory(dumps: &Path) -> Vec<String> {
+    succeeded(&loomc(&[
+        SAXPY,
+        "--print-changed",
+        "--print-dir",
+        dumps.to_str().unwrap(),
+        "-o",
+        "-",
+    ]));
+    files_in(dumps)
+}
+
+#[test]
+fn print_changed_in_a_directory_lists_what_the_standard_error_form_lists() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = changed_in_a_directory(&dir.path().join("d"));
+    // loomc's own temporary marks around the optimiser are no change of AlwaysInlinerPass.
+    assert!(
+        !files.iter().any(|f| f.contains("AlwaysInliner")),
+        "{files:?}"
+    );
+    let on_stderr = stderr(&loomc(&[SAXPY, "--print-changed", "-o", "-"]));
+    let listed = |text: &str, needle: &str| text.contains(needle);
+    assert!(!listed(
+        &on_stderr,
+        "IR Dump After AlwaysInlinerPass on [module] ***"
+    ));
+    // Every IR pass the standard-error form shows as changed has its own file.
+    for line in on_stderr.lines() {
+        let Some(rest) = line.strip_prefix("*** IR Dump After ") else {
+            continue;
+        };
+        if rest.contains("omitted because no change") || rest.contains('(') {
+            continue;
+        }
+        let class = rest.split(' ').next().unwrap();
+        assert!(
+            files.iter().any(|f| f.contains(&format!("-after-{class}"))),
+            "{class} changed the module on stderr but has no dump: {files:?}"
+        );
+    }
+    // The machine passes that changed the function are kept, as on standard error.
+    let machine = files
+        .iter()
+        .find(|f| f.ends_with("nvptx-machine-passes.txt"))
+        .unwrap_or_else(|| panic!("no machine-pass dump: {files:?}"));
+    let machine = std::fs::read_to_string(dir.path().join("d").join(machine)).unwrap();
+    for line in on_stderr.lines().filter(|l| l.contains(") on saxpy ***")) {
+        let pass = line.split('(').nth(1).unwrap().split(')').next().unwrap();
+        let kept = machine.contains(&format!("({pass}) ***"));
+        assert_eq!(
+            kept,
+            !line.contains("omitted because no change"),
+            "{pass}: {line}"
+        );
+    }
+}
+
+#[test]
+fn a_reused_dump_directory_holds_only_the_new_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("d");
+    std::fs::create_dir(&dumps).unwrap();
+    std::fs::write(dumps.join("099-after-OldPass-k.ll"), "stale").unwrap();
+    std::fs::write(dumps.join("notes.txt"), "mine").unwrap();
+    let files = changed_in_a_directory(&dumps);
+    assert!(!files.iter().any(|f| f.contains("OldPass")), "{files:?}");
+    assert!(files.contains(&"notes.txt".to_string()), "other files stay");
+    let again = changed_in_a_directory(&dumps);
+    assert_eq!(files, again, "a second run leaves exactly its own dumps");
+}
+
+#[test]
+fn the_print_dir_help_names_files_the_run_writes() {
+    let help = stdout(&loomc(&["--help"]));
+    let start = help.find("--print-dir").expect("--print-dir in --help");
+    let text = &help[start..];
+    let named: Vec<&str> = text
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .take_while(|n| n.ends_with(".ll"))
+        .collect();
+    assert!(named.len() >= 3, "{text}");
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("d");
+    succeeded(&loomc(&[
+        SAXPY,
+        "--print-after-all",
+        "--print-dir",
+        dumps.to_str().unwrap(),
+        "-o",
+        "-",
+    ]));
+    let files = files_in(&dumps);
+    for name in named {
+        assert!(
+            files.iter().any(|f| f == name),
+            "help names {name}: {files:?}"
+        );
+    }
+}
+
+#[test]
+fn printing_around_a_pass_that_never_runs_is_a_usage_error() {
+    for args in [
+        &["--emit=llvm-raw", "--print-after=instcombine"][..],
+        &["--emit=llvm-loom", "--print-before=loom-verify-kernels"],
+        &["--emit=llvm-raw", "--passes=function(sroa)"],
+        &["--emit=ast", "--print-after=loom-lower"],
+    ] {
+        let mut all = vec![SAXPY, "-o", "-"];
+        all.extend_from_slice(args);
+        let run = loomc(&all);
+        assert_eq!(run.status.code(), Some(2), "{args:?}: {}", stderr(&run));
+        assert!(stderr(&run).contains("never runs"), "{}", stderr(&run));
+    }
+    // LOOM's passes before the optimiser do run with --emit=llvm-raw.
+    let raw = loomc(&[
+        SAXPY,
+        "--emit=llvm-raw",
+        "--print-after=loom-lower",
+        "-o",
+        "-",
+    ]);
+    succeeded(&raw);
+    assert!(stderr(&raw).contains("IR Dump After loom-lower"));
+}

@@ -173,7 +173,8 @@ fn check_usage(cli: &CompileArgs, options: &Options) -> Result<(), ExitCode> {
         print_diagnostics(cli, &SourceFiles::default(), &[diagnostic]);
         return Err(ExitCode::from(EXIT_USAGE));
     }
-    if let Err(message) = cli.inspect.check(&options.arch, options.opt) {
+    let last = options.emit.iter().copied().max().unwrap_or(Emit::Ptx);
+    if let Err(message) = cli.inspect.check(&options.arch, options.opt, last) {
         return Err(usage_error(cli, &message, None));
     }
     let to_stdout = output::destinations(cli.file(), cli.output.as_deref(), &options.emit)

@@ -2,8 +2,9 @@
 //! custom pipeline, stage times and ptxas' resource usage.
 
 use clap::Args;
-use loomc::driver::Reports;
+use loomc::driver::{Emit, Reports};
 use loomc::inspect::{render_resources, InspectOptions};
+use loomc::target::passes;
 use loomc::target::{NvptxTarget, OptLevel};
 use std::path::PathBuf;
 
@@ -29,8 +30,10 @@ pub struct InspectArgs {
     #[arg(long)]
     print_changed: bool,
 
-    /// Write the --print-* dumps into DIR, one file per pass numbered in pipeline order
-    /// (`003-after-loom-link-libdevice.ll`), instead of to standard error.
+    /// Write the --print-* dumps into DIR, one file per pass numbered in pipeline order, instead
+    /// of to standard error (with --print-after-all: `000-after-loom-lower.ll`,
+    /// `001-after-loom-verify-ir.ll`, `002-after-loom-link-libdevice.ll`, ...). An earlier
+    /// run's dumps in DIR are removed first; other files are left alone.
     #[arg(long, value_name = "DIR")]
     print_dir: Option<PathBuf>,
 
@@ -66,8 +69,11 @@ impl InspectArgs {
 
     /// Usage errors: pass names neither LOOM nor LLVM knows, a pipeline LLVM refuses, a dump
     /// directory without anything to dump.
-    pub fn check(&self, arch: &str, opt: OptLevel) -> Result<(), String> {
+    pub fn check(&self, arch: &str, opt: OptLevel, last: Emit) -> Result<(), String> {
         let options = self.options();
+        if last <= Emit::LlvmLoom {
+            never_reached(&options, last)?;
+        }
         if options.print_dir.is_some() && !options.prints_ir() {
             return Err(
                 "--print-dir needs one of --print-before, --print-after, --print-after-all or \
@@ -84,6 +90,51 @@ impl InspectArgs {
             Err(_) => Ok(()),
         }
     }
+}
+
+/// With `--emit` stopping before LLVM's optimiser (`llvm-raw`, `llvm-loom`), LLVM's passes and
+/// the kernel verifier never run (with `ast`, no pass runs): asking to print around them would
+/// print nothing.
+fn never_reached(options: &InspectOptions, last: Emit) -> Result<(), String> {
+    let late = |name: &&String| {
+        last == Emit::Ast || !name.starts_with("loom-") || *name == passes::VERIFY_KERNELS
+    };
+    let asked = options
+        .print_before
+        .iter()
+        .map(|n| ("--print-before", n))
+        .chain(options.print_after.iter().map(|n| ("--print-after", n)))
+        .find(|(_, name)| late(name));
+    let stage = match last {
+        Emit::Ast => "ast",
+        Emit::LlvmRaw => "llvm-raw",
+        _ => "llvm-loom",
+    };
+    if last == Emit::Ast && (options.print_after_all || options.print_changed) {
+        return Err(
+            "--print-after-all and --print-changed print LLVM IR, and --emit=ast stops before \
+             there is any"
+                .to_string(),
+        );
+    }
+    let before = if last == Emit::Ast {
+        "code generation"
+    } else {
+        "LLVM's optimiser"
+    };
+    if let Some((flag, name)) = asked {
+        return Err(format!(
+            "{flag}={name}: with --emit={stage} compilation stops before {before}, so \
+             `{name}` never runs; add --emit=llvm (or ptx) to run it"
+        ));
+    }
+    if options.passes.is_some() {
+        return Err(format!(
+            "--passes: with --emit={stage} compilation stops before {before}, so the \
+             pipeline never runs; add --emit=llvm (or ptx) to run it"
+        ));
+    }
+    Ok(())
 }
 
 /// Prints what `--time-passes` and `--resource-usage` measured, to standard error.
