@@ -218,6 +218,15 @@ fn explain_prints_the_long_explanation_of_a_code() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.starts_with("# E0300"), "{text}");
+    for code in ["E0001", "e0851", "W0001", "E0805"] {
+        let output = loomc(&["explain", code], dir.path(), None);
+        assert_eq!(output.status.code(), Some(0), "{code}: {}", stderr(&output));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            text.starts_with(&format!("# {}: ", code.to_uppercase())),
+            "{text}"
+        );
+    }
     let unknown = loomc(&["explain", "E4242"], dir.path(), None);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(
@@ -233,6 +242,7 @@ fn every_explanation_is_of_a_code_the_compiler_defines() {
         loomc::check::CODES,
         loomc::codegen::CODES,
         loomc::target::CODES,
+        loomc::verify::CODES,
     ]
     .into_iter()
     .flatten()

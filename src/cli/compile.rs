@@ -150,7 +150,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     };
     let mut files = SourceFiles::default();
     let compilation = driver::compile(&mut files, name, &source, &options);
-    print_diagnostics(cli, &files, &compilation.diagnostics);
+    print_diagnostics(cli, &files, &compilation.diagnostics, true);
     super::inspect::print_reports(&compilation.reports, &options.arch);
     if compilation.has_internal_error() {
         return ExitCode::from(EXIT_INTERNAL_ERROR);
@@ -161,7 +161,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     match write_outputs(cli, &outputs) {
         Ok(()) => ExitCode::SUCCESS,
         Err(diagnostic) => {
-            print_diagnostics(cli, &files, &[diagnostic]);
+            print_diagnostics(cli, &files, &[diagnostic], false);
             ExitCode::from(EXIT_PROGRAM_ERRORS)
         }
     }
@@ -170,7 +170,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
 /// The command-line mistakes found before compiling: each prints its diagnostic and exits 2.
 fn check_usage(cli: &CompileArgs, options: &Options) -> Result<(), ExitCode> {
     if let Err(diagnostic) = loomc::target::NvptxTarget::new(&options.arch, options.opt) {
-        print_diagnostics(cli, &SourceFiles::default(), &[diagnostic]);
+        print_diagnostics(cli, &SourceFiles::default(), &[diagnostic], false);
         return Err(ExitCode::from(EXIT_USAGE));
     }
     let last = options.emit.iter().copied().max().unwrap_or(Emit::Ptx);
@@ -235,7 +235,14 @@ fn read_source(file: &str) -> Result<String, String> {
     })
 }
 
-fn print_diagnostics(cli: &CompileArgs, files: &SourceFiles, diagnostics: &[Diagnostic]) {
+/// Prints `diagnostics`; `about_the_program` adds the "could not compile" summary (not for a
+/// usage error or a failed write, which are no fault of the program).
+fn print_diagnostics(
+    cli: &CompileArgs,
+    files: &SourceFiles,
+    diagnostics: &[Diagnostic],
+    about_the_program: bool,
+) {
     match cli.error_format {
         ErrorFormat::Json => {
             let mut stderr = std::io::stderr().lock();
@@ -255,7 +262,7 @@ fn print_diagnostics(cli: &CompileArgs, files: &SourceFiles, diagnostics: &[Diag
                 let _ = files.render_human(diagnostic, &mut stderr);
             }
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-            if errors > 0 {
+            if errors > 0 && about_the_program {
                 let plural = if errors == 1 { "" } else { "s" };
                 let _ = writeln!(
                     stderr,
