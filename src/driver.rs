@@ -65,6 +65,8 @@ pub struct Options {
     /// IR dumps around passes, `--passes`, `--time-passes`, `--resource-usage`
     /// (docs/optimising.md).
     pub inspect: crate::inspect::InspectOptions,
+    /// `--kernel NAME`: compile this kernel only (`select.rs`).
+    pub kernel: Option<String>,
 }
 
 impl Default for Options {
@@ -80,6 +82,7 @@ impl Default for Options {
             verify: crate::verify::VerifyOptions::default(),
             libdevice: Libdevice::Link,
             inspect: crate::inspect::InspectOptions::default(),
+            kernel: None,
         }
     }
 }
@@ -143,7 +146,11 @@ fn run_pipeline(
     };
 
     let user_file = files.add(name, source);
-    let user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
+    let mut user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
+    if let Some(kernel) = &options.kernel {
+        let selected = crate::select::only_kernel(&mut user_program, kernel);
+        stop_on_error(selected.map_err(|d| vec![d]), diagnostics)?;
+    }
     times.lap("parse");
     if options.emit.contains(&Emit::Ast) {
         outputs.push((Emit::Ast, ast_json(&user_program)));

@@ -15,6 +15,7 @@ pub mod diagnostics;
 pub mod driver;
 pub mod inspect;
 pub mod metadata;
+pub mod select;
 pub mod syntax;
 pub mod target;
 pub mod verify;

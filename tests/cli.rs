@@ -592,3 +592,105 @@ fn run_errors_follow_the_error_format() {
         .iter()
         .any(|d| d["code"].as_str().is_some_and(|c| c.starts_with('E'))));
 }
+
+/// Two kernels and a func only the first calls.
+const TWO_KERNELS: &str = "\
+func twice(x: Float32): Float32
+  return 2.0 * x
+
+kernel scale(x: Float32[THREADS])
+  x[block(B)] <- twice /~ x[block(B)]
+
+kernel clear(y: Float32[THREADS])
+  y[block(B)] <- 0.0
+";
+
+#[test]
+fn kernel_selects_one_kernel_for_every_output_and_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.loom"), TWO_KERNELS).unwrap();
+    let output = loomc(
+        &[
+            "two.loom",
+            "--kernel",
+            "clear",
+            "--emit=ast,llvm-raw,llvm,metadata,ptx",
+            "-o",
+            "out",
+            "--print-after-all",
+            "--print-dir",
+            "dumps",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    let ptx = read("out.ptx");
+    assert!(
+        ptx.contains(".entry clear") && !ptx.contains("scale"),
+        "{ptx}"
+    );
+    for ir in [read("out.raw.ll"), read("out.ll")] {
+        assert!(
+            ir.contains("@clear") && !ir.contains("@scale") && !ir.contains("twice"),
+            "{ir}"
+        );
+    }
+    let metadata: serde_json::Value = serde_json::from_str(&read("out.json")).unwrap();
+    let names: Vec<&str> = metadata["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["clear"]);
+    let ast = read("out.ast.json");
+    assert!(
+        ast.contains("\"clear\"") && !ast.contains("\"scale\""),
+        "{ast}"
+    );
+    let dumps = files_in(&dir.path().join("dumps"));
+    assert!(!dumps.is_empty());
+    for dump in dumps {
+        let text = read(&format!("dumps/{dump}"));
+        assert!(!text.contains("scale"), "{dump} mentions the other kernel");
+    }
+    // The func comes along with the kernel that calls it.
+    let scale = loomc(
+        &["two.loom", "--kernel=scale", "--emit=llvm-raw", "-o", "-"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(scale.status.code(), Some(0), "{}", stderr(&scale));
+    let ir = String::from_utf8_lossy(&scale.stdout);
+    assert!(
+        ir.contains("@scale") && ir.contains("twice") && !ir.contains("@clear"),
+        "{ir}"
+    );
+}
+
+#[test]
+fn an_unknown_kernel_is_a_usage_error_listing_the_kernels() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.loom"), TWO_KERNELS).unwrap();
+    let output = loomc(
+        &["two.loom", "--kernel", "sclae", "--color=never"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(text.contains("error[E0806]: --kernel sclae"), "{text}");
+    assert!(text.contains("its kernels: `scale`, `clear`"), "{text}");
+    assert!(!text.contains("could not compile"), "{text}");
+    assert_eq!(files_in(dir.path()), ["two.loom"], "nothing written");
+    let json = loomc(
+        &["two.loom", "--kernel", "x", "--error-format=json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(json.status.code(), Some(2));
+    let diagnostic: serde_json::Value = serde_json::from_str(stderr(&json).trim()).unwrap();
+    assert_eq!(diagnostic["code"], "E0806");
+}

@@ -72,6 +72,12 @@ pub struct CompileArgs {
     #[arg(long)]
     no_verify: bool,
 
+    /// Compile only the kernel NAME (with the funcs it calls): every --emit kind, dump and
+    /// report is about that kernel alone. A name the file does not define is a usage error that
+    /// lists its kernels.
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
+
     #[command(flatten)]
     inspect: super::inspect::InspectArgs,
 }
@@ -138,6 +144,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
             ..loomc::verify::VerifyOptions::default()
         },
         inspect: cli.inspect.options(),
+        kernel: cli.kernel.clone(),
         ..Options::default()
     };
     if let Err(exit) = check_usage(cli, &options) {
@@ -150,7 +157,15 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     };
     let mut files = SourceFiles::default();
     let compilation = driver::compile(&mut files, name, &source, &options);
-    print_diagnostics(cli, &files, &compilation.diagnostics, true);
+    // An unknown --kernel is a mistake on the command line, not in the program.
+    let usage = compilation
+        .diagnostics
+        .iter()
+        .any(|d| d.code == loomc::select::UNKNOWN_KERNEL);
+    print_diagnostics(cli, &files, &compilation.diagnostics, !usage);
+    if usage {
+        return ExitCode::from(EXIT_USAGE);
+    }
     super::inspect::print_reports(&compilation.reports, &options.arch);
     if compilation.has_internal_error() {
         return ExitCode::from(EXIT_INTERNAL_ERROR);

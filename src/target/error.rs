@@ -9,6 +9,7 @@ pub const CODES: &[&str] = &[
     NVIDIA_TOOL,
     crate::inspect::INSPECT,
     OUTPUT,
+    crate::select::UNKNOWN_KERNEL,
 ];
 
 /// `--arch` names no architecture loomc targets.
