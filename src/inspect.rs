@@ -30,6 +30,9 @@ pub struct InspectOptions {
     pub print_after_all: bool,
     /// `--print-changed`: after every pass that changed the module.
     pub print_changed: bool,
+    /// `--print-changed=diff`: each change as a unified diff against the module before the
+    /// pass, instead of the whole module.
+    pub print_changed_diff: bool,
     /// `--print-dir=DIR`: one file per dump in DIR instead of standard error.
     pub print_dir: Option<PathBuf>,
     /// `--passes=PIPELINE`: this new-pass-manager pipeline instead of `-O`'s.
@@ -240,7 +243,10 @@ impl IrPrinter {
             if options.print_after_all {
                 llvm.push("-print-after-all".to_string());
             }
-            if options.print_changed {
+            if options.print_changed_diff {
+                // LLVM runs `diff` (on PATH) for this mode, as `opt -print-changed=diff` does.
+                llvm.push("-print-changed=diff".to_string());
+            } else if options.print_changed {
                 llvm.push("-print-changed".to_string());
             }
         }
@@ -267,7 +273,14 @@ impl IrPrinter {
         let asked = self.options.print_after_all
             || self.options.print_after.iter().any(|p| p == pass)
             || (self.options.print_changed && changed);
-        if asked {
+        let as_diff = self.options.print_changed_diff
+            && self.last.is_some()
+            && changed
+            && !self.asked_after(pass);
+        if asked && as_diff {
+            let diff = changes::unified_diff(self.last.as_deref().unwrap_or(""), &text);
+            self.dump(pass, "after", &diff)?;
+        } else if asked {
             self.dump(pass, "after", &text)?;
         } else if self.options.print_changed && self.options.print_dir.is_none() {
             eprintln!("; *** IR Dump After {pass} omitted because no change ***");
@@ -362,7 +375,8 @@ impl IrPrinter {
         for (_, path) in dumps {
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| fail(format!("cannot read LLVM's dump `{}`: {e}", path.display())))?;
-            let (header, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+            let (header_line, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+            let header = header_line;
             // `; *** IR Dump After InstCombinePass on k ***`
             let header = header.trim_start_matches("; ").trim_matches('*').trim();
             let (when, rest) = match header.strip_prefix("IR Dump Before ") {
@@ -375,9 +389,14 @@ impl IrPrinter {
             let (pass, unit) = rest.split_once(" on ").unwrap_or((rest, ""));
             let from_print_after =
                 self.options.print_after_all || self.asked_after_llvm(pass, when);
+            let mut text = text.clone();
             if keep_changed_only && when == "after" && !from_print_after {
                 if self.last.as_deref() == Some(body) {
                     continue;
+                }
+                if self.options.print_changed_diff {
+                    let diff = changes::unified_diff(self.last.as_deref().unwrap_or(""), body);
+                    text = format!("{header_line}\n{diff}");
                 }
                 self.last = Some(body.to_string());
             }
@@ -401,6 +420,11 @@ impl IrPrinter {
         }
         let _ = std::fs::remove_dir_all(scratch);
         Ok(())
+    }
+
+    /// Whether `--print-after` named LOOM's pass `pass` (then it is printed whole).
+    fn asked_after(&self, pass: &str) -> bool {
+        self.options.print_after_all || self.options.print_after.iter().any(|p| p == pass)
     }
 
     /// Whether `--print-after`/`--print-before` named LLVM's pass `class` (LLVM's dump headers

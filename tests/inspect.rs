@@ -440,3 +440,56 @@ fn printing_around_a_pass_that_never_runs_is_a_usage_error() {
     succeeded(&raw);
     assert!(stderr(&raw).contains("IR Dump After loom-lower"));
 }
+
+#[test]
+fn print_changed_diff_shows_each_change_as_a_unified_diff() {
+    let run = loomc(&[SAXPY, "--print-changed=diff", "-o", "-"]);
+    succeeded(&run);
+    let err = stderr(&run);
+    // LLVM's passes: its own diff form (`opt -print-changed=diff`).
+    let instcombine = err
+        .find("*** IR Dump After InstCombinePass on saxpy ***\n")
+        .unwrap_or_else(|| panic!("{err}"));
+    let after = &err[instcombine..];
+    let section = &after[..after[1..]
+        .find("*** IR Dump")
+        .map_or(after.len(), |e| e + 1)];
+    assert!(
+        section.lines().any(|l| l.starts_with('-')) && section.lines().any(|l| l.starts_with('+')),
+        "{section}"
+    );
+    // In a directory, LOOM's and LLVM's changes are diffs against the dump before them.
+    let dir = tempfile::tempdir().unwrap();
+    let dumps = dir.path().join("d");
+    succeeded(&loomc(&[
+        SAXPY,
+        "--print-changed=diff",
+        "--print-dir",
+        dumps.to_str().unwrap(),
+        "-o",
+        "-",
+    ]));
+    let files = files_in(&dumps);
+    let read = |f: &str| std::fs::read_to_string(dumps.join(f)).unwrap();
+    assert!(
+        read(&files[0]).contains("define void @saxpy"),
+        "the first dump is whole"
+    );
+    let diff = read(
+        files
+            .iter()
+            .find(|f| f.contains("InstCombinePass"))
+            .unwrap_or_else(|| panic!("{files:?}")),
+    );
+    let mut lines = diff.lines();
+    assert!(lines
+        .next()
+        .unwrap()
+        .contains("IR Dump After InstCombinePass"));
+    assert_eq!(lines.next(), Some("--- before"), "{diff}");
+    assert_eq!(lines.next(), Some("+++ after"), "{diff}");
+    assert!(diff.lines().any(|l| l.starts_with("@@ ")), "{diff}");
+    assert!(diff.len() < read(&files[0]).len(), "a diff, not the module");
+    let bad = loomc(&[SAXPY, "--print-changed=sideways", "-o", "-"]);
+    assert_eq!(bad.status.code(), Some(2));
+}

@@ -26,9 +26,12 @@ pub struct InspectArgs {
     #[arg(long)]
     print_after_all: bool,
 
-    /// Print the module after every pass that changed it.
-    #[arg(long)]
-    print_changed: bool,
+    /// Print the module after every pass that changed it; `--print-changed=diff` prints each
+    /// change as a unified diff against the module before the pass (LLVM's passes need `diff` on
+    /// PATH for that, as `opt -print-changed=diff` does).
+    #[arg(long, value_enum, value_name = "FORM", num_args = 0..=1, require_equals = true,
+          default_missing_value = "full")]
+    print_changed: Option<ChangedForm>,
 
     /// Write the --print-* dumps into DIR, one file per pass numbered in pipeline order, instead
     /// of to standard error (with --print-after-all: `000-after-loom-lower.ll`,
@@ -53,13 +56,23 @@ pub struct InspectArgs {
     resource_usage: bool,
 }
 
+/// How `--print-changed` shows a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChangedForm {
+    /// The whole module after the pass.
+    Full,
+    /// A unified diff against the module before the pass.
+    Diff,
+}
+
 impl InspectArgs {
     pub fn options(&self) -> InspectOptions {
         InspectOptions {
             print_before: self.print_before.clone(),
             print_after: self.print_after.clone(),
             print_after_all: self.print_after_all,
-            print_changed: self.print_changed,
+            print_changed: self.print_changed.is_some(),
+            print_changed_diff: self.print_changed == Some(ChangedForm::Diff),
             print_dir: self.print_dir.clone(),
             passes: self.passes.clone(),
             time_passes: self.time_passes,

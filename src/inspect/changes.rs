@@ -95,6 +95,16 @@ fn is_dump_header(line: &str) -> bool {
         .starts_with("*** IR Dump ")
 }
 
+/// `after` as a unified diff against `before` (`--print-changed=diff`), three lines of context,
+/// as `diff -u` prints it.
+pub fn unified_diff(before: &str, after: &str) -> String {
+    similar::TextDiff::from_lines(before, after)
+        .unified_diff()
+        .context_radius(3)
+        .header("before", "after")
+        .to_string()
+}
+
 /// Whether `name` is a dump file as loomc names them (`NNN-after-PASS....ll`,
 /// `NNN-after-nvptx-machine-passes.txt`): the files an earlier run left in a reused
 /// `--print-dir`, removed before a new run so that its dumps are not mixed with older ones.
@@ -158,6 +168,19 @@ define void @k() {
         let kept = changed_sections(text, optimised);
         assert!(!kept.contains("Pre-ISel"), "{kept}");
         assert!(kept.contains("CodeGen Prepare"), "{kept}");
+    }
+
+    #[test]
+    fn a_diff_shows_only_what_changed() {
+        let before = "a\nb\nc\nd\ne\nf\ng\nh\n";
+        let after = "a\nb\nc\nd\nE\nf\ng\nh\n";
+        let diff = unified_diff(before, after);
+        assert!(
+            diff.starts_with("--- before\n+++ after\n@@ -2,7 +2,7 @@\n"),
+            "{diff}"
+        );
+        assert!(diff.contains("\n-e\n+E\n"), "{diff}");
+        assert!(!diff.contains(" a\n"), "outside the context: {diff}");
     }
 
     #[test]
