@@ -246,6 +246,7 @@ fn run_pipeline(
     print(kept, diagnostics)?;
     times.lap("optimise");
     print(printer.after_llvm(&module), diagnostics)?;
+    times.times.llvm_passes = printer.llvm_pass_times();
     print(printer.before(passes::VERIFY_KERNELS, &module), diagnostics)?;
     // The kernel verifier proves barrier placement and race freedom on what ships: the module
     // after LOOM's barrier removal and LLVM's optimiser, right before emission.
@@ -298,7 +299,7 @@ fn run_pipeline(
                 sass::resource_usage(&ptx, &target.arch).map_err(|d| vec![d]),
                 diagnostics,
             )?;
-            times.reports.resources = resources;
+            times.reports.resources = crate::inspect::with_block_sizes(resources, &checked.kernels);
             times.lap("ptxas");
         }
         if options.emit.contains(&Emit::Sass) {

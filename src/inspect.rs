@@ -10,6 +10,9 @@
 //! renamed into the dump directory, numbered after LOOM's passes in pipeline order.
 
 mod changes;
+mod report;
+
+pub use report::{render_resources, resources_json, LlvmPassTime, StageTimes};
 
 use crate::diagnostics::Diagnostic;
 use crate::target::passes::{self, LOOM_PASSES};
@@ -17,7 +20,6 @@ use crate::target::NvptxTarget;
 use inkwell::module::{Linkage, Module};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 /// A dump directory could not be written, a pass name is unknown, or LLVM refused a pipeline.
 pub const INSPECT: &str = "E0804";
@@ -88,6 +90,21 @@ pub fn check_options(options: &InspectOptions, target: &NvptxTarget) -> Result<(
     Ok(())
 }
 
+/// `--resource-usage`: each kernel's block size, which the occupancy depends on and ptxas does
+/// not know, from the checker's facts.
+pub fn with_block_sizes(
+    mut resources: Vec<crate::target::sass::KernelResources>,
+    kernels: &[crate::check::KernelFacts],
+) -> Vec<crate::target::sass::KernelResources> {
+    for resource in &mut resources {
+        resource.block_size = kernels
+            .iter()
+            .find(|k| k.name == resource.name)
+            .map(|k| k.block_size);
+    }
+    resources
+}
+
 /// The functions `module` defines for outside callers: its kernels (every other function loomc
 /// makes, and every libdevice function, is internal).
 pub fn exported_functions(module: &Module<'_>) -> Vec<String> {
@@ -127,6 +144,23 @@ pub fn check_kernels_kept(
         "keep the kernels with `internalize<preserve-gv={}>`, or leave `internalize` out",
         lost.join(";preserve-gv=")
     )))
+}
+
+/// The file LLVM's `-time-passes` report goes to: one per process, as LLVM's options are (a
+/// private temporary directory made once), emptied after each read.
+fn timing_file() -> std::io::Result<PathBuf> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let dir = DIR
+        .get_or_init(|| {
+            tempfile::Builder::new()
+                .prefix("loomc-time-passes-")
+                .tempdir()
+                .ok()
+                .map(tempfile::TempDir::keep)
+        })
+        .clone()
+        .ok_or_else(|| std::io::Error::other("no temporary directory"))?;
+    Ok(dir.join("llvm-time-passes.txt"))
 }
 
 /// The last LOOM pass before LLVM's optimiser (`loom-link-libdevice`).
@@ -184,6 +218,10 @@ pub struct IrPrinter {
     last: Option<String>,
     /// Where LLVM writes its dumps in directory mode, before they are numbered.
     llvm_scratch: Option<PathBuf>,
+    /// `--time-passes`: where LLVM's `-time-passes` writes its report (`-info-output-file`).
+    timing_file: Option<PathBuf>,
+    /// What that report said about the optimiser's passes.
+    llvm_pass_times: Vec<LlvmPassTime>,
 }
 
 fn fail(message: String) -> Diagnostic {
@@ -199,11 +237,24 @@ impl IrPrinter {
             sequence: 0,
             last: None,
             llvm_scratch: None,
+            timing_file: None,
+            llvm_pass_times: Vec::new(),
         };
+        let mut llvm = Vec::new();
+        if options.time_passes {
+            let file = timing_file().map_err(|e| {
+                fail(format!(
+                    "--time-passes: cannot make a file for LLVM's report: {e}"
+                ))
+            })?;
+            llvm.push("-time-passes".to_string());
+            llvm.push(format!("-info-output-file={}", file.display()));
+            printer.timing_file = Some(file);
+        }
         if !options.prints_ir() {
+            install_llvm_options(llvm).map_err(fail)?;
             return Ok(printer);
         }
-        let mut llvm = Vec::new();
         let llvm_names = |names: &[String]| -> Vec<String> {
             names
                 .iter()
@@ -302,10 +353,23 @@ impl IrPrinter {
         if let Some(scratch) = self.llvm_scratch.clone() {
             self.collect_llvm_dumps(&scratch)?;
         }
+        if let Some(file) = &self.timing_file {
+            // LLVM wrote its report when the optimiser's pipeline ended; later pipelines (the
+            // kernel verifier's) append their own, which the file's removal keeps out.
+            let report = std::fs::read_to_string(file).unwrap_or_default();
+            let _ = std::fs::remove_file(file);
+            self.llvm_pass_times = report::parse_llvm_timing_report(&report);
+        }
         if self.options.prints_ir() {
             self.last = Some(module.print_to_string().to_string());
         }
         Ok(())
+    }
+
+    /// `--time-passes`: each LLVM pass's wall time in the optimiser, slowest first (after
+    /// [`IrPrinter::after_llvm`]).
+    pub fn llvm_pass_times(&self) -> Vec<LlvmPassTime> {
+        self.llvm_pass_times.clone()
     }
 
     /// Runs an analysis that builds its own LLVM pipeline (the kernel verifier) without its
@@ -493,63 +557,6 @@ fn redirect_stderr<T>(_: &Path, run: impl FnOnce() -> T) -> std::io::Result<T> {
     Ok(run())
 }
 
-/// `--time-passes`: wall time of each stage, in pipeline order.
-#[derive(Debug, Clone, Default)]
-pub struct StageTimes {
-    pub stages: Vec<(&'static str, Duration)>,
-    last: Option<Instant>,
-}
-
-impl StageTimes {
-    pub fn start() -> StageTimes {
-        StageTimes {
-            stages: Vec::new(),
-            last: Some(Instant::now()),
-        }
-    }
-
-    /// Ends the stage `name`, which began at the previous lap.
-    pub fn lap(&mut self, name: &'static str) {
-        let now = Instant::now();
-        let began = self.last.unwrap_or(now);
-        self.stages.push((name, now - began));
-        self.last = Some(now);
-    }
-
-    /// A table for standard error.
-    pub fn render(&self) -> String {
-        let total: Duration = self.stages.iter().map(|(_, d)| *d).sum();
-        let mut out = String::from("===== loomc: time per stage =====\n");
-        for (name, time) in self.stages.iter().chain([&("total", total)]) {
-            let share = if total.is_zero() {
-                0.0
-            } else {
-                100.0 * time.as_secs_f64() / total.as_secs_f64()
-            };
-            out.push_str(&format!(
-                "{:>10.3} ms {share:>5.1}%  {name}\n",
-                time.as_secs_f64() * 1e3
-            ));
-        }
-        out
-    }
-}
-
-/// `--resource-usage` as a table for standard error.
-pub fn render_resources(kernels: &[crate::target::sass::KernelResources], arch: &str) -> String {
-    let mut out = format!(
-        "===== ptxas -arch={arch} -v: resources per kernel =====\n{:<24} {:>9} {:>12} {:>11} {:>12} {:>8}\n",
-        "kernel", "registers", "spill stores", "spill loads", "shared bytes", "barriers"
-    );
-    for k in kernels {
-        out.push_str(&format!(
-            "{:<24} {:>9} {:>12} {:>11} {:>12} {:>8}\n",
-            k.name, k.registers, k.spill_stores, k.spill_loads, k.shared_bytes, k.barriers
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -588,19 +595,6 @@ mod tests {
     }
 
     #[test]
-    fn stage_times_add_up() {
-        let mut times = StageTimes::start();
-        times.lap("parse");
-        times.lap("check");
-        let table = times.render();
-        assert_eq!(times.stages.len(), 2);
-        assert!(
-            table.contains("parse") && table.contains("total"),
-            "{table}"
-        );
-    }
-
-    #[test]
     fn llvm_pass_class_matches_pipeline_name() {
         let printer = IrPrinter {
             options: InspectOptions {
@@ -610,6 +604,8 @@ mod tests {
             sequence: 0,
             last: None,
             llvm_scratch: None,
+            timing_file: None,
+            llvm_pass_times: Vec::new(),
         };
         assert!(printer.asked_after_llvm("InstCombinePass", "after"));
         assert!(printer.asked_after_llvm("SimplifyCFGPass", "after"));

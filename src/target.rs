@@ -4,6 +4,7 @@ mod annotation_cache;
 mod arch;
 mod error;
 pub mod host;
+pub mod occupancy;
 pub mod passes;
 pub mod sass;
 

@@ -230,14 +230,108 @@ fn sass_and_resource_usage_come_from_ptxas() {
         .lines()
         .find(|l| l.starts_with("sumOfSquares "))
         .unwrap_or_else(|| panic!("{err}"));
-    let numbers: Vec<u32> = row
-        .split_whitespace()
-        .skip(1)
-        .map(|n| n.parse().unwrap())
+    assert!(row.contains("% ("), "the table shows the occupancy: {row}");
+    let json = loomc(&[SUM_OF_SQUARES, "--resource-usage=json", "-o", "-"]);
+    succeeded(&json);
+    let report = json_report(&stderr(&json), "resource-usage");
+    assert_eq!(report["arch"], "sm_80");
+    let kernel = &report["kernels"][0];
+    assert_eq!(kernel["name"], "sumOfSquares");
+    assert_eq!(kernel["block_size"], 256);
+    assert!(kernel["registers"].as_u64().unwrap() > 0, "{kernel}");
+    // One shared slot per warp for the partial sums (8 warps of 4 bytes, twice), one barrier,
+    // no spills, no local memory; the parameters live in constant bank 0.
+    assert_eq!(kernel["shared_bytes"], 8 * 4 * 2, "{kernel}");
+    assert_eq!(kernel["barriers"], 1);
+    for zero in [
+        "spill_store_bytes",
+        "spill_load_bytes",
+        "local_bytes",
+        "stack_frame_bytes",
+    ] {
+        assert_eq!(kernel[zero], 0, "{zero}: {kernel}");
+    }
+    assert!(kernel["constant_bytes"].as_u64().unwrap() >= 16, "{kernel}");
+    // Few registers and 64 bytes of shared memory: 8 blocks of 8 warps fill an sm_80 SM.
+    let occupancy = &kernel["occupancy"];
+    assert_eq!(occupancy["fraction"], 1.0, "{kernel}");
+    assert_eq!(occupancy["blocks_per_sm"], 8);
+    assert_eq!(occupancy["max_warps"], 64);
+}
+
+/// The one JSON object on standard error whose `"report"` is `name`.
+fn json_report(err: &str, name: &str) -> serde_json::Value {
+    err.lines()
+        .filter(|l| l.starts_with('{'))
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap_or_else(|e| panic!("{e}: {l}"))
+        })
+        .find(|v| v["report"] == name)
+        .unwrap_or_else(|| panic!("no {name} report: {err}"))
+}
+
+#[test]
+fn the_occupancy_follows_the_block_size_and_the_arch() {
+    if std::env::var_os("LOOM_PTXAS").is_none() {
+        panic!("LOOM_PTXAS is unset: run under scripts/test (source .tools/env)");
+    }
+    let occupancy = |args: &[&str]| {
+        let mut all = vec![SAXPY, "--resource-usage=json", "-o", "-"];
+        all.extend_from_slice(args);
+        let run = loomc(&all);
+        succeeded(&run);
+        json_report(&stderr(&run), "resource-usage")["kernels"][0].clone()
+    };
+    // Blocks of one warp: the SM's 32-block limit leaves half its 64 warps idle on sm_80.
+    let small = occupancy(&["--block-size=32"]);
+    assert_eq!(small["block_size"], 32);
+    assert_eq!(small["occupancy"]["blocks_per_sm"], 32, "{small}");
+    assert_eq!(small["occupancy"]["fraction"], 0.5, "{small}");
+    assert_eq!(small["occupancy"]["limited_by"], "blocks");
+    // sm_75 holds 32 warps per SM: 1024 threads is one block.
+    let turing = occupancy(&["--block-size=1024", "--arch=sm_75"]);
+    assert_eq!(turing["occupancy"]["max_warps"], 32, "{turing}");
+    assert_eq!(turing["occupancy"]["blocks_per_sm"], 1, "{turing}");
+}
+
+#[test]
+fn time_passes_json_has_every_stage_and_each_llvm_pass() {
+    let run = loomc(&[SUM_OF_SQUARES, "--time-passes=json", "-o", "-"]);
+    succeeded(&run);
+    let report = json_report(&stderr(&run), "time-passes");
+    let stages: Vec<&str> = report["stages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
         .collect();
-    // registers, spill stores, spill loads, shared bytes (one slot per warp), barriers.
-    assert!(numbers[0] > 0, "{row}");
-    assert_eq!(&numbers[1..], &[0, 0, 8 * 4 * 2, 1][..], "{row}");
+    assert_eq!(
+        stages,
+        [
+            "parse",
+            "check",
+            "lower",
+            "verify",
+            "link-libdevice",
+            "optimise",
+            "verify-kernels",
+            "nvptx"
+        ]
+    );
+    let passes: Vec<&str> = report["llvm_passes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    for pass in ["InstCombinePass", "SROAPass", "AlwaysInlinerPass"] {
+        assert!(passes.contains(&pass), "{pass} not in {passes:?}");
+    }
+    assert!(report["total_ms"].as_f64().unwrap() > 0.0);
+    // The table form lists LLVM's passes too.
+    let table = stderr(&loomc(&[SAXPY, "--time-passes", "-o", "-"]));
+    assert!(table.contains("LLVM's optimiser: time per pass"), "{table}");
+    assert!(table.contains("InstCombinePass"), "{table}");
 }
 
 #[test]

@@ -166,7 +166,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     if usage {
         return ExitCode::from(EXIT_USAGE);
     }
-    super::inspect::print_reports(&compilation.reports, &options.arch);
+    super::inspect::print_reports(&cli.inspect, &compilation.reports, &options.arch);
     if compilation.has_internal_error() {
         return ExitCode::from(EXIT_INTERNAL_ERROR);
     }

@@ -3,7 +3,7 @@
 
 use clap::Args;
 use loomc::driver::{Emit, Reports};
-use loomc::inspect::{render_resources, InspectOptions};
+use loomc::inspect::{render_resources, resources_json, InspectOptions};
 use loomc::target::passes;
 use loomc::target::{NvptxTarget, OptLevel};
 use std::path::PathBuf;
@@ -46,14 +46,28 @@ pub struct InspectArgs {
     passes: Option<String>,
 
     /// Print the time of each stage (parse, check, lower, verify, link-libdevice, optimise,
-    /// verify-kernels, nvptx) to standard error.
-    #[arg(long)]
-    time_passes: bool,
+    /// verify-kernels, nvptx) and of each LLVM pass of the optimiser (LLVM's -time-passes) to
+    /// standard error; `--time-passes=json` prints them as one JSON object on one line.
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "human")]
+    time_passes: Option<ReportFormat>,
 
-    /// Print ptxas' registers, spills, shared memory and barriers for each kernel to standard
-    /// error (needs NVIDIA's ptxas: LOOM_PTXAS or PATH).
-    #[arg(long)]
-    resource_usage: bool,
+    /// Print each kernel's resources from ptxas (registers, stack frame, spills, local, shared
+    /// and constant memory, barriers) and its occupancy at its block size on --arch to standard
+    /// error; `--resource-usage=json` prints them as one JSON object on one line (needs NVIDIA's
+    /// ptxas: LOOM_PTXAS or PATH).
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "human")]
+    resource_usage: Option<ReportFormat>,
+}
+
+/// How a report is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// A table.
+    Human,
+    /// One JSON object on one line, with `"report"` naming the report.
+    Json,
 }
 
 /// How `--print-changed` shows a change.
@@ -75,8 +89,8 @@ impl InspectArgs {
             print_changed_diff: self.print_changed == Some(ChangedForm::Diff),
             print_dir: self.print_dir.clone(),
             passes: self.passes.clone(),
-            time_passes: self.time_passes,
-            resource_usage: self.resource_usage,
+            time_passes: self.time_passes.is_some(),
+            resource_usage: self.resource_usage.is_some(),
         }
     }
 
@@ -150,12 +164,27 @@ fn never_reached(options: &InspectOptions, last: Emit) -> Result<(), String> {
     Ok(())
 }
 
-/// Prints what `--time-passes` and `--resource-usage` measured, to standard error.
-pub fn print_reports(reports: &Reports, arch: &str) {
+/// Prints what `--time-passes` and `--resource-usage` measured, to standard error, each in the
+/// format asked for.
+pub fn print_reports(args: &InspectArgs, reports: &Reports, arch: &str) {
     if let Some(times) = &reports.times {
-        eprint!("{}", times.render());
+        match args.time_passes {
+            Some(ReportFormat::Json) => {
+                let mut json = times.to_json();
+                json["report"] = "time-passes".into();
+                eprintln!("{json}");
+            }
+            _ => eprint!("{}", times.render()),
+        }
     }
     if !reports.resources.is_empty() {
-        eprint!("{}", render_resources(&reports.resources, arch));
+        match args.resource_usage {
+            Some(ReportFormat::Json) => {
+                let mut json = resources_json(&reports.resources, arch);
+                json["report"] = "resource-usage".into();
+                eprintln!("{json}");
+            }
+            _ => eprint!("{}", render_resources(&reports.resources, arch)),
+        }
     }
 }

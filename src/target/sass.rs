@@ -22,6 +22,13 @@ pub struct KernelResources {
     pub stack_frame: u32,
     pub shared_bytes: u32,
     pub barriers: u32,
+    /// Local memory per thread (`bytes lmem`): arrays and spills that live outside registers.
+    pub local_bytes: u32,
+    /// Constant memory, over every bank (`bytes cmem[N]`): bank 0 holds the parameters.
+    pub constant_bytes: u32,
+    /// Threads per block (the kernel's `@blocksize` or `--block-size`), for the occupancy;
+    /// ptxas does not know it.
+    pub block_size: Option<u32>,
 }
 
 /// Instruction counts of one function's SASS.
@@ -243,6 +250,10 @@ pub fn parse_ptxas_report(report: &str) -> Vec<KernelResources> {
                 (n, ["bytes", "spill", "stores"]) => kernel.spill_stores = value(n).unwrap_or(0),
                 (n, ["bytes", "spill", "loads"]) => kernel.spill_loads = value(n).unwrap_or(0),
                 (n, ["bytes", "smem"]) => kernel.shared_bytes = value(n).unwrap_or(0),
+                (n, ["bytes", "lmem"]) => kernel.local_bytes = value(n).unwrap_or(0),
+                (n, ["bytes", bank]) if bank.starts_with("cmem[") => {
+                    kernel.constant_bytes += value(n).unwrap_or(0)
+                }
                 _ => {}
             }
         }
@@ -348,7 +359,7 @@ ptxas info    : Used 14 registers, used 0 barriers, 384 bytes cmem[0]
 ptxas info    : Compiling entry function 'sumOfSquares' for 'sm_80'
 ptxas info    : Function properties for sumOfSquares
     8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads
-ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cmem[0]
+ptxas info    : Used 17 registers, used 1 barriers, 16 bytes lmem, 32 bytes smem, 360 bytes cmem[0], 8 bytes cmem[2]
 ";
 
     #[test]
@@ -360,6 +371,7 @@ ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cme
                 KernelResources {
                     name: "vadd".into(),
                     registers: 14,
+                    constant_bytes: 384,
                     ..KernelResources::default()
                 },
                 KernelResources {
@@ -370,6 +382,9 @@ ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cme
                     stack_frame: 8,
                     shared_bytes: 32,
                     barriers: 1,
+                    local_bytes: 16,
+                    constant_bytes: 360 + 8,
+                    block_size: None,
                 },
             ]
         );
