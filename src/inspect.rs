@@ -10,8 +10,10 @@
 //! renamed into the dump directory, numbered after LOOM's passes in pipeline order.
 
 mod changes;
+mod interleave;
 mod report;
 
+pub use interleave::interleave_source;
 pub use report::{render_resources, resources_json, LlvmPassTime, StageTimes};
 
 use crate::diagnostics::Diagnostic;

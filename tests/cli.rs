@@ -694,3 +694,35 @@ fn an_unknown_kernel_is_a_usage_error_listing_the_kernels() {
     let diagnostic: serde_json::Value = serde_json::from_str(stderr(&json).trim()).unwrap();
     assert_eq!(diagnostic["code"], "E0806");
 }
+
+#[test]
+fn interleave_source_puts_each_source_line_above_its_ptx() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("saxpy.loom"), SAXPY).unwrap();
+    let output = loomc(
+        &["saxpy.loom", "--interleave-source", "-o", "-"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let ptx = String::from_utf8_lossy(&output.stdout).into_owned();
+    let lines: Vec<&str> = ptx.lines().map(str::trim).collect();
+    let comment = |line: usize, text: &str| format!("// saxpy.loom:{line}: {text}");
+    let statement = comment(3, "if i < n then y[i] <- a * x[i] + y[i]");
+    let at = lines
+        .iter()
+        .position(|l| *l == statement)
+        .unwrap_or_else(|| panic!("no `{statement}` in {ptx}"));
+    assert!(lines[at + 1].starts_with(".loc\t1 3 "), "{ptx}");
+    let index = comment(2, "i: Int32 <- B * BLOCKSIZE");
+    let index_at = lines.iter().position(|l| *l == index).expect(&ptx);
+    assert!(index_at < at, "in source order here: {ptx}");
+    // The store of the statement comes after its comment: the code is under its line.
+    let store = lines
+        .iter()
+        .position(|l| l.starts_with("st.global.f32"))
+        .expect(&ptx);
+    assert!(store > at, "{ptx}");
+    // Still PTX: the comments are PTX comments, the directives stay.
+    support::assemble(&ptx, "sm_80").unwrap();
+}

@@ -62,6 +62,12 @@ pub struct CompileArgs {
     #[arg(short = 'g', long = "lineinfo")]
     line_info: bool,
 
+    /// Show the LOOM source next to the code: each line of source as a comment above the PTX
+    /// it became (`// saxpy.loom:5: y[[current]] <- ...`), from the line information of -g,
+    /// which this implies. The PTX stays valid.
+    #[arg(long)]
+    interleave_source: bool,
+
     /// Allow float reassociation and contraction (fma), approximate division and the fast
     /// approximations of exp, log, sin, cos, pow and sqrt (like CUDA's -use_fast_math).
     #[arg(long)]
@@ -137,7 +143,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
         arch: cli.arch.clone(),
         block_size: cli.block_size,
         remarks: cli.remarks,
-        line_info: cli.line_info,
+        line_info: cli.line_info || cli.interleave_source,
         fast_math: cli.fast_math,
         verify: loomc::verify::VerifyOptions {
             enabled: !cli.no_verify,
@@ -170,9 +176,16 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     if compilation.has_internal_error() {
         return ExitCode::from(EXIT_INTERNAL_ERROR);
     }
-    let Some(outputs) = compilation.outputs else {
+    let Some(mut outputs) = compilation.outputs else {
         return ExitCode::from(EXIT_PROGRAM_ERRORS);
     };
+    if cli.interleave_source {
+        for (emit, text) in &mut outputs {
+            if *emit == Emit::Ptx {
+                *text = loomc::inspect::interleave_source(text, &files);
+            }
+        }
+    }
     match write_outputs(cli, &outputs) {
         Ok(()) => ExitCode::SUCCESS,
         Err(diagnostic) => {
