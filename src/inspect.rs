@@ -13,7 +13,7 @@ mod changes;
 mod interleave;
 mod report;
 
-pub use interleave::interleave_source;
+pub use interleave::{interleave_source, interleave_source_sass};
 pub use report::{render_resources, resources_json, LlvmPassTime, StageTimes};
 
 use crate::diagnostics::Diagnostic;

@@ -587,3 +587,19 @@ fn print_changed_diff_shows_each_change_as_a_unified_diff() {
     let bad = loomc(&[SAXPY, "--print-changed=sideways", "-o", "-"]);
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn interleave_source_in_sass_names_each_line_with_its_text() {
+    if std::env::var_os("LOOM_NVDISASM").is_none() {
+        eprintln!("skipped: LOOM_NVDISASM is unset (cuobjdump prints no line information)");
+        return;
+    }
+    let run = loomc(&[SAXPY, "--interleave-source", "--emit=sass", "-o", "-"]);
+    succeeded(&run);
+    let sass = stdout(&run);
+    let marker = "//## File \"examples/saxpy.loom\", line 5: y[[current]] <- a * x[[current]] + y[[current]]";
+    let at = sass.find(marker).unwrap_or_else(|| panic!("{sass}"));
+    // Machine code follows the line it came from.
+    let next = sass[at..].lines().nth(1).unwrap();
+    assert!(next.trim_start().starts_with("/*0"), "{next}");
+}

@@ -63,8 +63,9 @@ pub struct CompileArgs {
     line_info: bool,
 
     /// Show the LOOM source next to the code: each line of source as a comment above the PTX
-    /// it became (`// saxpy.loom:5: y[[current]] <- ...`), from the line information of -g,
-    /// which this implies. The PTX stays valid.
+    /// it became (`// saxpy.loom:5: y[[current]] <- ...`), and in --emit=sass after nvdisasm's
+    /// `//## File "saxpy.loom", line 5` markers; from the line information of -g, which this
+    /// implies. The PTX stays valid.
     #[arg(long)]
     interleave_source: bool,
 
@@ -181,8 +182,10 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
     };
     if cli.interleave_source {
         for (emit, text) in &mut outputs {
-            if *emit == Emit::Ptx {
-                *text = loomc::inspect::interleave_source(text, &files);
+            match emit {
+                Emit::Ptx => *text = loomc::inspect::interleave_source(text, &files),
+                Emit::Sass => *text = loomc::inspect::interleave_source_sass(text, &files),
+                _ => {}
             }
         }
     }

@@ -32,6 +32,47 @@ pub fn interleave_source(ptx: &str, files: &SourceFiles) -> String {
     out
 }
 
+/// SASS from `nvdisasm -g` (what `--emit=sass` gives for PTX with line information) with each
+/// `//## File "saxpy.loom", line 5` completed by the text of that line.
+pub fn interleave_source_sass(sass: &str, files: &SourceFiles) -> String {
+    let sources = sources_by_name(files);
+    let mut out = String::with_capacity(sass.len() * 2);
+    for line in sass.split_inclusive('\n') {
+        match sass_line_marker(line) {
+            Some((name, number)) if number > 0 => {
+                let text = source_by_file_name(&sources, name)
+                    .and_then(|source| source.lines().nth(number as usize - 1))
+                    .map(str::trim)
+                    .unwrap_or("");
+                out.push_str(line.trim_end_matches('\n'));
+                out.push_str(&format!(": {text}\n"));
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// The file and line of `//## File "saxpy.loom", line 5` (nvdisasm's form).
+fn sass_line_marker(line: &str) -> Option<(&str, u32)> {
+    let rest = line.trim().strip_prefix("//## File \"")?;
+    let (name, rest) = rest.split_once('"')?;
+    let number = rest.trim().strip_prefix(", line")?.trim().parse().ok()?;
+    Some((name, number))
+}
+
+/// ptxas keeps only the file name of `.file`'s path: match on it when the whole path differs.
+fn source_by_file_name<'s>(sources: &'s HashMap<String, String>, name: &str) -> Option<&'s str> {
+    if let Some(source) = sources.get(name) {
+        return Some(source);
+    }
+    let base = |path: &str| path.rsplit('/').next().unwrap_or(path).to_string();
+    sources
+        .iter()
+        .find(|(path, _)| base(path) == base(name))
+        .map(|(_, source)| source.as_str())
+}
+
 /// `// saxpy.loom:5: y[[current]] <- a * x[[current]] + y[[current]]`
 fn source_comment(
     names: &HashMap<u32, String>,
@@ -97,6 +138,20 @@ mod tests {
 }
 \t.file\t1 \"k.loom\"
 ";
+
+    #[test]
+    fn sass_line_markers_get_their_source_text() {
+        let mut files = SourceFiles::default();
+        files.add(
+            "dir/k.loom",
+            "-- a kernel\nkernel k(out: Int32[BLOCKS])\n  out[B] <- B\n",
+        );
+        let sass = "\t//## File \"k.loom\", line 3\n        /*0010*/    S2R R0, SR_CTAID.X ;\n";
+        assert_eq!(
+            interleave_source_sass(sass, &files),
+            "\t//## File \"k.loom\", line 3: out[B] <- B\n        /*0010*/    S2R R0, SR_CTAID.X ;\n"
+        );
+    }
 
     #[test]
     fn each_line_change_gets_its_source_line() {

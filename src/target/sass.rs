@@ -132,7 +132,13 @@ fn ptxas() -> Result<PathBuf, Diagnostic> {
 }
 
 /// Assembles `ptx` for `arch` with `ptxas -v` into `dir`; the cubin's path and ptxas' report.
-fn assemble(ptx: &str, arch: &str, dir: &Path) -> Result<(PathBuf, String), Diagnostic> {
+/// `line_info` keeps the PTX's `.loc` lines in the cubin (`-lineinfo`), for `nvdisasm -g`.
+fn assemble(
+    ptx: &str,
+    arch: &str,
+    dir: &Path,
+    line_info: bool,
+) -> Result<(PathBuf, String), Diagnostic> {
     let ptxas = ptxas()?;
     let input = dir.join("kernel.ptx");
     let cubin = dir.join("kernel.cubin");
@@ -144,18 +150,17 @@ fn assemble(ptx: &str, arch: &str, dir: &Path) -> Result<(PathBuf, String), Diag
         )
     })?;
     let arch_flag = format!("-arch={arch}");
-    let output = run_tool(
-        "ptxas",
-        &ptxas,
-        arch,
-        &[
-            arch_flag.as_ref(),
-            "-v".as_ref(),
-            input.as_os_str(),
-            "-o".as_ref(),
-            cubin.as_os_str(),
-        ],
-    )?;
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        arch_flag.as_ref(),
+        "-v".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        cubin.as_os_str(),
+    ];
+    if line_info {
+        args.push("-lineinfo".as_ref());
+    }
+    let output = run_tool("ptxas", &ptxas, arch, &args)?;
     // `-v` reports on standard error; both are kept so that no line of the report is lost.
     Ok((cubin, output.stdout + &output.stderr))
 }
@@ -173,7 +178,7 @@ fn temp_dir() -> Result<tempfile::TempDir, Diagnostic> {
 /// `--resource-usage`: ptxas' registers, spills and shared memory for each kernel of `ptx`.
 pub fn resource_usage(ptx: &str, arch: &str) -> Result<Vec<KernelResources>, Diagnostic> {
     let dir = temp_dir()?;
-    let (_, report) = assemble(ptx, arch, dir.path())?;
+    let (_, report) = assemble(ptx, arch, dir.path(), false)?;
     Ok(parse_ptxas_report(&report))
 }
 
@@ -191,7 +196,14 @@ pub fn disassemble(ptx: &str, arch: &str) -> Result<String, Diagnostic> {
         ));
     }
     let dir = temp_dir()?;
-    let (cubin, _) = assemble(ptx, arch, dir.path())?;
+    // PTX with line information (`-g`) gets SASS with it: `nvdisasm -g` writes
+    // `//## File "k.loom", line 5` above each line's instructions (cuobjdump cannot).
+    let line_info = nvdisasm.is_some() && has_line_info(ptx);
+    let (cubin, _) = assemble(ptx, arch, dir.path(), line_info)?;
+    if let (true, Some(nvdisasm)) = (line_info, &nvdisasm) {
+        let args = ["-g".as_ref(), "-c".as_ref(), cubin.as_os_str()];
+        return Ok(run_tool("nvdisasm", nvdisasm, arch, &args)?.stdout);
+    }
     // Only the disassembly: the tools' warnings (nvdisasm's "Disassembling Std Elf to Old
     // format ...") are on standard error and stay out of the `.sass`.
     let output = match (cuobjdump, nvdisasm) {
@@ -210,6 +222,12 @@ pub fn disassemble(ptx: &str, arch: &str) -> Result<String, Diagnostic> {
         (None, None) => return Ok(String::new()),
     };
     Ok(output.stdout)
+}
+
+/// Whether `ptx` carries source lines (`.loc` directives, from `-g`).
+fn has_line_info(ptx: &str) -> bool {
+    ptx.lines()
+        .any(|line| line.trim_start().starts_with(".loc"))
 }
 
 /// Reads `ptxas -v`'s report: a `Compiling entry function 'k'` (or `Function properties for k`)
