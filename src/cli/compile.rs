@@ -125,35 +125,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
         Ok(source) => source,
         Err(message) => return usage_error(cli, &message, None),
     };
-    let options = Options {
-        emit: dedup(cli.emit.iter().map(|e| match e {
-            EmitArg::Ast => Emit::Ast,
-            EmitArg::LlvmRaw => Emit::LlvmRaw,
-            EmitArg::LlvmLoom => Emit::LlvmLoom,
-            EmitArg::Llvm => Emit::Llvm,
-            EmitArg::Metadata => Emit::Metadata,
-            EmitArg::Ptx => Emit::Ptx,
-            EmitArg::Sass => Emit::Sass,
-        })),
-        opt: match cli.opt_level.as_str() {
-            "0" => OptLevel::O0,
-            "1" => OptLevel::O1,
-            "2" => OptLevel::O2,
-            _ => OptLevel::O3,
-        },
-        arch: cli.arch.clone(),
-        block_size: cli.block_size,
-        remarks: cli.remarks,
-        line_info: cli.line_info || cli.interleave_source,
-        fast_math: cli.fast_math,
-        verify: loomc::verify::VerifyOptions {
-            enabled: !cli.no_verify,
-            ..loomc::verify::VerifyOptions::default()
-        },
-        inspect: cli.inspect.options(),
-        kernel: cli.kernel.clone(),
-        ..Options::default()
-    };
+    let options = options(cli);
     if let Err(exit) = check_usage(cli, &options) {
         return exit;
     }
@@ -181,19 +153,57 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
         return ExitCode::from(EXIT_PROGRAM_ERRORS);
     };
     if cli.interleave_source {
-        for (emit, text) in &mut outputs {
-            match emit {
-                Emit::Ptx => *text = loomc::inspect::interleave_source(text, &files),
-                Emit::Sass => *text = loomc::inspect::interleave_source_sass(text, &files),
-                _ => {}
-            }
-        }
+        interleave_source(&mut outputs, &files);
     }
     match write_outputs(cli, &outputs) {
         Ok(()) => ExitCode::SUCCESS,
         Err(diagnostic) => {
             print_diagnostics(cli, &files, &[diagnostic], false);
             ExitCode::from(EXIT_PROGRAM_ERRORS)
+        }
+    }
+}
+
+/// The driver's options for the command line.
+fn options(cli: &CompileArgs) -> Options {
+    Options {
+        emit: dedup(cli.emit.iter().map(|e| match e {
+            EmitArg::Ast => Emit::Ast,
+            EmitArg::LlvmRaw => Emit::LlvmRaw,
+            EmitArg::LlvmLoom => Emit::LlvmLoom,
+            EmitArg::Llvm => Emit::Llvm,
+            EmitArg::Metadata => Emit::Metadata,
+            EmitArg::Ptx => Emit::Ptx,
+            EmitArg::Sass => Emit::Sass,
+        })),
+        opt: match cli.opt_level.as_str() {
+            "0" => OptLevel::O0,
+            "1" => OptLevel::O1,
+            "2" => OptLevel::O2,
+            _ => OptLevel::O3,
+        },
+        arch: cli.arch.clone(),
+        block_size: cli.block_size,
+        remarks: cli.remarks,
+        line_info: cli.line_info || cli.interleave_source,
+        fast_math: cli.fast_math,
+        verify: loomc::verify::VerifyOptions {
+            enabled: !cli.no_verify,
+            ..loomc::verify::VerifyOptions::default()
+        },
+        inspect: cli.inspect.options(),
+        kernel: cli.kernel.clone(),
+        ..Options::default()
+    }
+}
+
+/// `--interleave-source`: the source lines beside the PTX and the SASS.
+fn interleave_source(outputs: &mut driver::Outputs, files: &SourceFiles) {
+    for (emit, text) in outputs {
+        match emit {
+            Emit::Ptx => *text = loomc::inspect::interleave_source(text, files),
+            Emit::Sass => *text = loomc::inspect::interleave_source_sass(text, files),
+            _ => {}
         }
     }
 }
