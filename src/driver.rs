@@ -30,6 +30,8 @@ pub enum Emit {
     Ptx,
     /// The machine code, from ptxas and cuobjdump (or nvdisasm).
     Sass,
+    /// Typed Rust bindings of the kernels over loom-runtime, embedding the PTX (`bindings.rs`).
+    Rust,
 }
 
 impl Emit {
@@ -42,6 +44,7 @@ impl Emit {
             Emit::Metadata => "json",
             Emit::Ptx => "ptx",
             Emit::Sass => "sass",
+            Emit::Rust => "rs",
         }
     }
 }
@@ -272,7 +275,9 @@ fn run_pipeline(
     if options.emit.contains(&Emit::Llvm) {
         outputs.push((Emit::Llvm, module.print_to_string().to_string()));
     }
-    if options.emit.contains(&Emit::Metadata) {
+    let wants_metadata =
+        options.emit.contains(&Emit::Metadata) || options.emit.contains(&Emit::Rust);
+    let metadata = wants_metadata.then(|| {
         let metadata = crate::metadata::module_metadata(
             &checked,
             &module,
@@ -281,7 +286,10 @@ fn run_pipeline(
             name,
             source,
         );
-        outputs.push((Emit::Metadata, metadata.to_json()));
+        metadata.to_json()
+    });
+    if let (true, Some(metadata)) = (options.emit.contains(&Emit::Metadata), &metadata) {
+        outputs.push((Emit::Metadata, metadata.clone()));
     }
     let wants_ptx = last_stage >= Emit::Ptx || options.inspect.resource_usage;
     if wants_ptx {
@@ -309,6 +317,10 @@ fn run_pipeline(
             )?;
             outputs.push((Emit::Sass, machine_code));
             times.lap("ptxas+disassemble");
+        }
+        if let (true, Some(metadata)) = (options.emit.contains(&Emit::Rust), &metadata) {
+            let bindings = crate::bindings::rust_bindings(metadata, &ptx).map_err(|d| vec![d]);
+            outputs.push((Emit::Rust, stop_on_error(bindings, diagnostics)?));
         }
         if options.emit.contains(&Emit::Ptx) {
             outputs.push((Emit::Ptx, ptx));

@@ -9,6 +9,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod bindings;
 pub mod check;
 pub mod codegen;
 pub mod diagnostics;

@@ -284,6 +284,7 @@ const TESTED_ELSEWHERE: &[(&str, &str, &str)] = &[
     ("E0804", "tests/inspect.rs", "error[E0804]"),
     ("E0805", "tests/cli.rs", "\"E0805\""),
     ("E0806", "tests/cli.rs", "error[E0806]"),
+    ("E0807", "tests/cli.rs", "error[E0807]"),
 ];
 
 /// Every diagnostic id the compiler defines.

@@ -111,6 +111,8 @@ enum EmitArg {
     Ptx,
     /// Machine code from ptxas and cuobjdump or nvdisasm (`.sass`).
     Sass,
+    /// Typed Rust bindings of the kernels over loom-runtime, with the PTX embedded (`.rs`).
+    Rust,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -175,6 +177,7 @@ fn options(cli: &CompileArgs) -> Options {
             EmitArg::Metadata => Emit::Metadata,
             EmitArg::Ptx => Emit::Ptx,
             EmitArg::Sass => Emit::Sass,
+            EmitArg::Rust => Emit::Rust,
         })),
         opt: match cli.opt_level.as_str() {
             "0" => OptLevel::O0,

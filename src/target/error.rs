@@ -10,6 +10,7 @@ pub const CODES: &[&str] = &[
     crate::inspect::INSPECT,
     OUTPUT,
     crate::select::UNKNOWN_KERNEL,
+    crate::bindings::UNBINDABLE,
 ];
 
 /// `--arch` names no architecture loomc targets.
