@@ -796,3 +796,34 @@ fn a_kernel_emit_rust_cannot_bind_is_a_diagnostic() {
     );
     assert!(output.stdout.is_empty());
 }
+
+#[test]
+fn dev_stdout_redirected_to_a_file_is_written_through_the_descriptor() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, "before\n").unwrap();
+    // `loomc - -o /dev/stdout >> log.txt`: appended, the file neither replaced nor truncated.
+    let appended = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loomc"))
+        .args(["-", "-o", "/dev/stdout"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(appended)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(SAXPY.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.starts_with("before\n") && text.contains(".entry saxpy"),
+        "{text}"
+    );
+    assert_eq!(files_in(dir.path()), ["log.txt"]);
+}

@@ -74,7 +74,7 @@ fn stage(path: &Path, text: &str) -> Result<Staged, Diagnostic> {
             format!("cannot write `{}`: it is a directory", path.display()),
         )
         .help("name a file with `-o`, for example `-o build/kernel.ptx`")),
-        Ok(meta) if !meta.is_file() => {
+        Ok(meta) if !meta.is_file() || names_a_descriptor(path) => {
             write_in_place(path, text)?;
             Ok(Staged::Done)
         }
@@ -98,11 +98,19 @@ fn stage(path: &Path, text: &str) -> Result<Staged, Diagnostic> {
     }
 }
 
+/// `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`: another name for an open descriptor, which
+/// may be a regular file (`loomc k.loom -o /dev/stdout > k.ptx`, or `>>`): written through the
+/// descriptor, as the shell set it up, never replaced by a new file.
+fn names_a_descriptor(path: &Path) -> bool {
+    path.starts_with("/dev") || path.starts_with("/proc")
+}
+
 fn write_in_place(path: &Path, text: &str) -> Result<(), Diagnostic> {
-    // Not `truncate`: a device or FIFO has nothing to truncate, and O_TRUNC on some devices is
-    // an error; `create(false)` because the path exists.
+    // Appending, not truncating: a device or FIFO has nothing to truncate (O_TRUNC on some is an
+    // error), and `/dev/stdout` redirected to a file reopens that file, where appending is what
+    // the shell's `>` (an empty file) and `>>` both mean. The path exists: nothing is created.
     let mut file = OpenOptions::new()
-        .write(true)
+        .append(true)
         .open(path)
         .map_err(|e| cannot_write(path, &e))?;
     file.write_all(text.as_bytes())
