@@ -33,6 +33,8 @@ pub enum Emit {
     Ptx,
     /// The machine code, from ptxas and cuobjdump (or nvdisasm).
     Sass,
+    /// Typed Rust bindings of the kernels over loom-runtime, embedding the PTX (`bindings.rs`).
+    Rust,
 }
 
 impl Emit {
@@ -46,6 +48,7 @@ impl Emit {
             Emit::Metadata => "json",
             Emit::Ptx => "ptx",
             Emit::Sass => "sass",
+            Emit::Rust => "rs",
         }
     }
 }
@@ -69,6 +72,8 @@ pub struct Options {
     /// IR dumps around passes, `--passes`, `--time-passes`, `--resource-usage`
     /// (docs/optimising.md).
     pub inspect: crate::inspect::InspectOptions,
+    /// `--kernel NAME`: compile this kernel only (`select.rs`).
+    pub kernel: Option<String>,
 }
 
 impl Default for Options {
@@ -84,6 +89,7 @@ impl Default for Options {
             verify: crate::verify::VerifyOptions::default(),
             libdevice: Libdevice::Link,
             inspect: crate::inspect::InspectOptions::default(),
+            kernel: None,
         }
     }
 }
@@ -147,7 +153,11 @@ fn run_pipeline(
     };
 
     let user_file = files.add(name, source);
-    let user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
+    let mut user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
+    if let Some(kernel) = &options.kernel {
+        let selected = crate::select::only_kernel(&mut user_program, kernel);
+        stop_on_error(selected.map_err(|d| vec![d]), diagnostics)?;
+    }
     times.lap("parse");
     if options.emit.contains(&Emit::Ast) {
         outputs.push((Emit::Ast, ast_json(&user_program)));
@@ -243,12 +253,16 @@ fn run_pipeline(
         .passes
         .as_deref()
         .unwrap_or(options.opt.pipeline());
+    let kernels = crate::inspect::exported_functions(&module);
     stop_on_error(
         target.run_pipeline(&module, pipeline).map_err(|d| vec![d]),
         diagnostics,
     )?;
+    let kept = crate::inspect::check_kernels_kept(&module, &kernels, pipeline);
+    print(kept, diagnostics)?;
     times.lap("optimise");
     print(printer.after_llvm(&module), diagnostics)?;
+    times.times.llvm_passes = printer.llvm_pass_times();
     print(printer.before(passes::VERIFY_KERNELS, &module), diagnostics)?;
     // The kernel verifier proves barrier placement and race freedom on what ships: the module
     // after LOOM's barrier removal and LLVM's optimiser, right before emission.
@@ -274,7 +288,9 @@ fn run_pipeline(
     if options.emit.contains(&Emit::Llvm) {
         outputs.push((Emit::Llvm, module.print_to_string().to_string()));
     }
-    if options.emit.contains(&Emit::Metadata) {
+    let wants_metadata =
+        options.emit.contains(&Emit::Metadata) || options.emit.contains(&Emit::Rust);
+    let metadata = wants_metadata.then(|| {
         let metadata = crate::metadata::module_metadata(
             &checked,
             &module,
@@ -283,7 +299,10 @@ fn run_pipeline(
             name,
             source,
         );
-        outputs.push((Emit::Metadata, metadata.to_json()));
+        metadata.to_json()
+    });
+    if let (true, Some(metadata)) = (options.emit.contains(&Emit::Metadata), &metadata) {
+        outputs.push((Emit::Metadata, metadata.clone()));
     }
     let wants_ptx = last_stage >= Emit::Ptx || options.inspect.resource_usage;
     if wants_ptx {
@@ -301,7 +320,7 @@ fn run_pipeline(
                 sass::resource_usage(&ptx, &target.arch).map_err(|d| vec![d]),
                 diagnostics,
             )?;
-            times.reports.resources = resources;
+            times.reports.resources = crate::inspect::with_block_sizes(resources, &checked.kernels);
             times.lap("ptxas");
         }
         if options.emit.contains(&Emit::Sass) {
@@ -311,6 +330,10 @@ fn run_pipeline(
             )?;
             outputs.push((Emit::Sass, machine_code));
             times.lap("ptxas+disassemble");
+        }
+        if let (true, Some(metadata)) = (options.emit.contains(&Emit::Rust), &metadata) {
+            let bindings = crate::bindings::rust_bindings(metadata, &ptx).map_err(|d| vec![d]);
+            outputs.push((Emit::Rust, stop_on_error(bindings, diagnostics)?));
         }
         if options.emit.contains(&Emit::Ptx) {
             outputs.push((Emit::Ptx, ptx));

@@ -9,13 +9,19 @@
 //! wrongly. In directory mode LLVM writes one file per pass into a scratch folder; they are then
 //! renamed into the dump directory, numbered after LOOM's passes in pipeline order.
 
+mod changes;
+mod interleave;
+mod report;
+
+pub use interleave::{interleave_source, interleave_source_sass};
+pub use report::{render_resources, resources_json, LlvmPassTime, StageTimes};
+
 use crate::diagnostics::Diagnostic;
 use crate::target::passes::{self, LOOM_PASSES};
 use crate::target::NvptxTarget;
-use inkwell::module::Module;
+use inkwell::module::{Linkage, Module};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::{Duration, Instant};
 
 /// A dump directory could not be written, a pass name is unknown, or LLVM refused a pipeline.
 pub const INSPECT: &str = "E0804";
@@ -28,6 +34,9 @@ pub struct InspectOptions {
     pub print_after_all: bool,
     /// `--print-changed`: after every pass that changed the module.
     pub print_changed: bool,
+    /// `--print-changed=diff`: each change as a unified diff against the module before the
+    /// pass, instead of the whole module.
+    pub print_changed_diff: bool,
     /// `--print-dir=DIR`: one file per dump in DIR instead of standard error.
     pub print_dir: Option<PathBuf>,
     /// `--passes=PIPELINE`: this new-pass-manager pipeline instead of `-O`'s.
@@ -84,6 +93,87 @@ pub fn check_options(options: &InspectOptions, target: &NvptxTarget) -> Result<(
     Ok(())
 }
 
+/// `--resource-usage`: each kernel's block size, which the occupancy depends on and ptxas does
+/// not know, from the checker's facts.
+pub fn with_block_sizes(
+    mut resources: Vec<crate::target::sass::KernelResources>,
+    kernels: &[crate::check::KernelFacts],
+) -> Vec<crate::target::sass::KernelResources> {
+    for resource in &mut resources {
+        resource.block_size = kernels
+            .iter()
+            .find(|k| k.name == resource.name)
+            .map(|k| k.block_size);
+    }
+    resources
+}
+
+/// The functions `module` defines for outside callers: its kernels (every other function loomc
+/// makes, and every libdevice function, is internal).
+pub fn exported_functions(module: &Module<'_>) -> Vec<String> {
+    module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0 && f.get_linkage() == Linkage::External)
+        .map(|f| f.get_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// After a `--passes` pipeline: each kernel in `exported` must still be an external definition.
+/// `internalize` makes every function internal (nothing tells it to keep the kernels), and then
+/// `globaldce` deletes them, leaving `nvvm.annotations` naming functions that are gone.
+pub fn check_kernels_kept(
+    module: &Module<'_>,
+    exported: &[String],
+    pipeline: &str,
+) -> Result<(), Diagnostic> {
+    let still = exported_functions(module);
+    let lost: Vec<&str> = exported
+        .iter()
+        .filter(|name| !still.contains(name))
+        .map(String::as_str)
+        .collect();
+    let Some(first) = lost.first() else {
+        return Ok(());
+    };
+    let deleted = module.get_function(first).is_none();
+    let what = if deleted { "deleted" } else { "made internal" };
+    Err(fail(format!(
+        "--passes=`{pipeline}` {what} the kernel{} `{}`: nothing would be left to launch",
+        if lost.len() == 1 { "" } else { "s" },
+        lost.join("`, `")
+    ))
+    .note("`internalize` makes every function internal unless told which to keep, and `globaldce` then deletes the unused ones")
+    .help(format!(
+        "keep the kernels with `internalize<preserve-gv={}>`, or leave `internalize` out",
+        lost.join(";preserve-gv=")
+    )))
+}
+
+/// The file LLVM's `-time-passes` report goes to: one per process, as LLVM's options are (a
+/// private temporary directory made once), emptied after each read.
+fn timing_file() -> std::io::Result<PathBuf> {
+    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+    let dir = DIR
+        .get_or_init(|| {
+            tempfile::Builder::new()
+                .prefix("loomc-time-passes-")
+                .tempdir()
+                .ok()
+                .map(tempfile::TempDir::keep)
+        })
+        .clone()
+        .ok_or_else(|| std::io::Error::other("no temporary directory"))?;
+    Ok(dir.join("llvm-time-passes.txt"))
+}
+
+/// The last LOOM pass before LLVM's optimiser (`loom-link-libdevice`).
+fn last_pass_before_optimiser() -> Option<&'static str> {
+    LOOM_PASSES
+        .iter()
+        .rfind(|p| p.position == passes::Position::BeforeOptimiser)
+        .map(|p| p.name)
+}
+
 /// The LLVM options installed in this process, if any.
 static LLVM_OPTIONS: OnceLock<Vec<String>> = OnceLock::new();
 fn parse_llvm_options(options: &[String]) {
@@ -133,6 +223,10 @@ pub struct IrPrinter {
     last_kir: Option<String>,
     /// Where LLVM writes its dumps in directory mode, before they are numbered.
     llvm_scratch: Option<PathBuf>,
+    /// `--time-passes`: where LLVM's `-time-passes` writes its report (`-info-output-file`).
+    timing_file: Option<PathBuf>,
+    /// What that report said about the optimiser's passes.
+    llvm_pass_times: Vec<LlvmPassTime>,
 }
 
 fn fail(message: String) -> Diagnostic {
@@ -149,11 +243,24 @@ impl IrPrinter {
             last: None,
             last_kir: None,
             llvm_scratch: None,
+            timing_file: None,
+            llvm_pass_times: Vec::new(),
         };
+        let mut llvm = Vec::new();
+        if options.time_passes {
+            let file = timing_file().map_err(|e| {
+                fail(format!(
+                    "--time-passes: cannot make a file for LLVM's report: {e}"
+                ))
+            })?;
+            llvm.push("-time-passes".to_string());
+            llvm.push(format!("-info-output-file={}", file.display()));
+            printer.timing_file = Some(file);
+        }
         if !options.prints_ir() {
+            install_llvm_options(llvm).map_err(fail)?;
             return Ok(printer);
         }
-        let mut llvm = Vec::new();
         let llvm_names = |names: &[String]| -> Vec<String> {
             names
                 .iter()
@@ -170,6 +277,12 @@ impl IrPrinter {
         if let Some(dir) = &options.print_dir {
             std::fs::create_dir_all(dir)
                 .map_err(|e| fail(format!("--print-dir: cannot make `{}`: {e}", dir.display())))?;
+            changes::remove_old_dumps(dir).map_err(|e| {
+                fail(format!(
+                    "--print-dir: cannot remove the earlier dumps in `{}`: {e}",
+                    dir.display()
+                ))
+            })?;
             let scratch = dir.join(".llvm");
             // LLVM's file names carry its own pass numbers: start from an empty folder.
             let _ = std::fs::remove_dir_all(&scratch);
@@ -187,7 +300,10 @@ impl IrPrinter {
             if options.print_after_all {
                 llvm.push("-print-after-all".to_string());
             }
-            if options.print_changed {
+            if options.print_changed_diff {
+                // LLVM runs `diff` (on PATH) for this mode, as `opt -print-changed=diff` does.
+                llvm.push("-print-changed=diff".to_string());
+            } else if options.print_changed {
                 llvm.push("-print-changed".to_string());
             }
         }
@@ -214,12 +330,27 @@ impl IrPrinter {
         let asked = self.options.print_after_all
             || self.options.print_after.iter().any(|p| p == pass)
             || (self.options.print_changed && changed);
-        if asked {
+        let as_diff = self.options.print_changed_diff
+            && self.last.is_some()
+            && changed
+            && !self.asked_after(pass);
+        if asked && as_diff {
+            let diff = changes::unified_diff(self.last.as_deref().unwrap_or(""), &text);
+            self.dump(pass, "after", &diff)?;
+        } else if asked {
             self.dump(pass, "after", &text)?;
         } else if self.options.print_changed && self.options.print_dir.is_none() {
             eprintln!("; *** IR Dump After {pass} omitted because no change ***");
         }
         self.last = Some(text);
+        if self.llvm_scratch.is_some() && Some(pass) == last_pass_before_optimiser() {
+            // LLVM's first pass sees the module with `target::run_pipeline`'s temporary marks
+            // on (`speculation::forbid`): compare its dump with that, or the marks would count
+            // as a change made by that pass.
+            llvm_passes::speculation::forbid(module);
+            self.last = Some(module.print_to_string().to_string());
+            llvm_passes::speculation::lift(module);
+        }
         Ok(())
     }
 
@@ -263,10 +394,23 @@ impl IrPrinter {
         if let Some(scratch) = self.llvm_scratch.clone() {
             self.collect_llvm_dumps(&scratch)?;
         }
+        if let Some(file) = &self.timing_file {
+            // LLVM wrote its report when the optimiser's pipeline ended; later pipelines (the
+            // kernel verifier's) append their own, which the file's removal keeps out.
+            let report = std::fs::read_to_string(file).unwrap_or_default();
+            let _ = std::fs::remove_file(file);
+            self.llvm_pass_times = report::parse_llvm_timing_report(&report);
+        }
         if self.options.prints_ir() {
             self.last = Some(module.print_to_string().to_string());
         }
         Ok(())
+    }
+
+    /// `--time-passes`: each LLVM pass's wall time in the optimiser, slowest first (after
+    /// [`IrPrinter::after_llvm`]).
+    pub fn llvm_pass_times(&self) -> Vec<LlvmPassTime> {
+        self.llvm_pass_times.clone()
     }
 
     /// Runs an analysis that builds its own LLVM pipeline (the kernel verifier) without its
@@ -287,8 +431,10 @@ impl IrPrinter {
     /// Runs the NVPTX backend (`run`). Its legacy codegen pipeline reads LLVM's `-print-*`
     /// options too and prints each machine pass to standard error (as `llc -print-after-all`
     /// does); in directory mode that output goes into the directory as one more numbered file,
-    /// `NNN-after-nvptx-machine-passes.txt` (kept with `--print-after-all`, dropped for
-    /// `--print-changed`, whose directory mode needs LLVM to print after every pass).
+    /// `NNN-after-nvptx-machine-passes.txt`: every machine pass with `--print-after-all`, those
+    /// that changed the function with `--print-changed` (LLVM prints them all in directory
+    /// mode; `changes::changed_sections` keeps the changed ones, as the standard-error form
+    /// lists them).
     pub fn around_backend<T>(&mut self, run: impl FnOnce() -> T) -> Result<T, Diagnostic> {
         if self.llvm_scratch.is_none() {
             return Ok(run());
@@ -300,10 +446,18 @@ impl IrPrinter {
         let empty = std::fs::metadata(&path)
             .map(|m| m.len() == 0)
             .unwrap_or(true);
-        if empty || !self.options.print_after_all {
-            let _ = std::fs::remove_file(&path);
-        } else {
+        let keep = !empty && (self.options.print_after_all || self.options.print_changed);
+        if keep && !self.options.print_after_all {
+            let all = std::fs::read_to_string(&path)
+                .map_err(|e| fail(format!("cannot read `{}`: {e}", path.display())))?;
+            let optimised = self.last.as_deref().unwrap_or("");
+            std::fs::write(&path, changes::changed_sections(&all, optimised))
+                .map_err(|e| fail(format!("cannot write `{}`: {e}", path.display())))?;
+        }
+        if keep {
             self.sequence += 1;
+        } else {
+            let _ = std::fs::remove_file(&path);
         }
         Ok(result)
     }
@@ -326,7 +480,8 @@ impl IrPrinter {
         for (_, path) in dumps {
             let text = std::fs::read_to_string(&path)
                 .map_err(|e| fail(format!("cannot read LLVM's dump `{}`: {e}", path.display())))?;
-            let (header, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+            let (header_line, body) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+            let header = header_line;
             // `; *** IR Dump After InstCombinePass on k ***`
             let header = header.trim_start_matches("; ").trim_matches('*').trim();
             let (when, rest) = match header.strip_prefix("IR Dump Before ") {
@@ -339,9 +494,14 @@ impl IrPrinter {
             let (pass, unit) = rest.split_once(" on ").unwrap_or((rest, ""));
             let from_print_after =
                 self.options.print_after_all || self.asked_after_llvm(pass, when);
+            let mut text = text.clone();
             if keep_changed_only && when == "after" && !from_print_after {
                 if self.last.as_deref() == Some(body) {
                     continue;
+                }
+                if self.options.print_changed_diff {
+                    let diff = changes::unified_diff(self.last.as_deref().unwrap_or(""), body);
+                    text = format!("{header_line}\n{diff}");
                 }
                 self.last = Some(body.to_string());
             }
@@ -365,6 +525,11 @@ impl IrPrinter {
         }
         let _ = std::fs::remove_dir_all(scratch);
         Ok(())
+    }
+
+    /// Whether `--print-after` named LOOM's pass `pass` (then it is printed whole).
+    fn asked_after(&self, pass: &str) -> bool {
+        self.options.print_after_all || self.options.print_after.iter().any(|p| p == pass)
     }
 
     /// Whether `--print-after`/`--print-before` named LLVM's pass `class` (LLVM's dump headers
@@ -433,63 +598,6 @@ fn redirect_stderr<T>(_: &Path, run: impl FnOnce() -> T) -> std::io::Result<T> {
     Ok(run())
 }
 
-/// `--time-passes`: wall time of each stage, in pipeline order.
-#[derive(Debug, Clone, Default)]
-pub struct StageTimes {
-    pub stages: Vec<(&'static str, Duration)>,
-    last: Option<Instant>,
-}
-
-impl StageTimes {
-    pub fn start() -> StageTimes {
-        StageTimes {
-            stages: Vec::new(),
-            last: Some(Instant::now()),
-        }
-    }
-
-    /// Ends the stage `name`, which began at the previous lap.
-    pub fn lap(&mut self, name: &'static str) {
-        let now = Instant::now();
-        let began = self.last.unwrap_or(now);
-        self.stages.push((name, now - began));
-        self.last = Some(now);
-    }
-
-    /// A table for standard error.
-    pub fn render(&self) -> String {
-        let total: Duration = self.stages.iter().map(|(_, d)| *d).sum();
-        let mut out = String::from("===== loomc: time per stage =====\n");
-        for (name, time) in self.stages.iter().chain([&("total", total)]) {
-            let share = if total.is_zero() {
-                0.0
-            } else {
-                100.0 * time.as_secs_f64() / total.as_secs_f64()
-            };
-            out.push_str(&format!(
-                "{:>10.3} ms {share:>5.1}%  {name}\n",
-                time.as_secs_f64() * 1e3
-            ));
-        }
-        out
-    }
-}
-
-/// `--resource-usage` as a table for standard error.
-pub fn render_resources(kernels: &[crate::target::sass::KernelResources], arch: &str) -> String {
-    let mut out = format!(
-        "===== ptxas -arch={arch} -v: resources per kernel =====\n{:<24} {:>9} {:>12} {:>11} {:>12} {:>8}\n",
-        "kernel", "registers", "spill stores", "spill loads", "shared bytes", "barriers"
-    );
-    for k in kernels {
-        out.push_str(&format!(
-            "{:<24} {:>9} {:>12} {:>11} {:>12} {:>8}\n",
-            k.name, k.registers, k.spill_stores, k.spill_loads, k.shared_bytes, k.barriers
-        ));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -528,19 +636,6 @@ mod tests {
     }
 
     #[test]
-    fn stage_times_add_up() {
-        let mut times = StageTimes::start();
-        times.lap("parse");
-        times.lap("check");
-        let table = times.render();
-        assert_eq!(times.stages.len(), 2);
-        assert!(
-            table.contains("parse") && table.contains("total"),
-            "{table}"
-        );
-    }
-
-    #[test]
     fn llvm_pass_class_matches_pipeline_name() {
         let printer = IrPrinter {
             options: InspectOptions {
@@ -551,6 +646,8 @@ mod tests {
             last: None,
             last_kir: None,
             llvm_scratch: None,
+            timing_file: None,
+            llvm_pass_times: Vec::new(),
         };
         assert!(printer.asked_after_llvm("InstCombinePass", "after"));
         assert!(printer.asked_after_llvm("SimplifyCFGPass", "after"));

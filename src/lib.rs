@@ -10,6 +10,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod bindings;
 pub mod check;
 pub mod codegen;
 pub mod diagnostics;
@@ -17,6 +18,7 @@ pub mod driver;
 pub mod inspect;
 pub mod kir;
 pub mod metadata;
+pub mod select;
 pub mod syntax;
 pub mod target;
 pub mod verify;

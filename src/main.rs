@@ -14,6 +14,7 @@ use std::process::ExitCode;
     version,
     about = "Compiles LOOM GPU kernels to LLVM IR and PTX",
     args_conflicts_with_subcommands = true,
+    after_help = cli::EXIT_STATUS_HELP,
     subcommand_negates_reqs = true
 )]
 struct Cli {
@@ -29,6 +30,7 @@ enum Command {
     Explain(cli::explain::ExplainArgs),
     /// Runs a kernel on the CPU backend or a GPU: `loomc run k.loom --kernel k --blocks 4
     /// --arg n=1000 --in x=x.npy --out y=y.npy`.
+    #[command(after_help = cli::EXIT_STATUS_HELP)]
     Run(cli::run::RunArgs),
     /// Verifies NVPTX LLVM IR from any front end: barrier placement and shared-memory races
     /// (`loomc verify kernel.ll`, e.g. from `clang --cuda-device-only -S -emit-llvm`).

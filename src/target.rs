@@ -4,6 +4,7 @@ mod annotation_cache;
 mod arch;
 mod error;
 pub mod host;
+pub mod occupancy;
 pub mod passes;
 pub mod sass;
 
@@ -17,7 +18,7 @@ use inkwell::targets::{
 use inkwell::OptimizationLevel;
 
 pub use arch::{Arch, ARCHS};
-pub use error::{TargetError, CODES};
+pub use error::{TargetError, CODES, OUTPUT};
 
 /// The one triple loomc emits for: 64-bit PTX for the CUDA driver.
 pub const NVPTX_TRIPLE: &str = "nvptx64-nvidia-cuda";

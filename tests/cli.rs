@@ -173,11 +173,18 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
-fn an_unknown_arch_is_a_diagnostic() {
+fn an_unknown_arch_is_a_usage_error_with_a_diagnostic() {
     let dir = tempfile::tempdir().unwrap();
-    let output = loomc(&["-", "--arch=sm_1"], dir.path(), Some(SAXPY));
-    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
-    assert!(stderr(&output).contains("sm_1"), "{}", stderr(&output));
+    for arch in ["--arch=sm_1", "--arch=sm_999"] {
+        let output = loomc(&["-", arch, "--color=never"], dir.path(), Some(SAXPY));
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let text = stderr(&output);
+        assert!(
+            text.contains("error[E0801]") && text.contains(&arch[7..]),
+            "{text}"
+        );
+        assert!(output.stdout.is_empty());
+    }
 }
 
 #[test]
@@ -211,6 +218,15 @@ fn explain_prints_the_long_explanation_of_a_code() {
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.starts_with("# E0300"), "{text}");
+    for code in ["E0001", "e0851", "W0001", "E0805"] {
+        let output = loomc(&["explain", code], dir.path(), None);
+        assert_eq!(output.status.code(), Some(0), "{code}: {}", stderr(&output));
+        let text = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            text.starts_with(&format!("# {}: ", code.to_uppercase())),
+            "{text}"
+        );
+    }
     let unknown = loomc(&["explain", "E4242"], dir.path(), None);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(
@@ -226,6 +242,7 @@ fn every_explanation_is_of_a_code_the_compiler_defines() {
         loomc::check::CODES,
         loomc::codegen::CODES,
         loomc::target::CODES,
+        loomc::verify::CODES,
     ]
     .into_iter()
     .flatten()
@@ -250,4 +267,563 @@ fn a_failed_compile_points_at_the_explanation() {
         "{}",
         stderr(&output)
     );
+}
+
+/// The mode bits of a file, without its type.
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+fn file_type(path: &Path) -> std::fs::FileType {
+    std::fs::symlink_metadata(path).unwrap().file_type()
+}
+
+#[test]
+fn output_into_a_fifo_is_written_in_place_and_the_fifo_stays() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    // A FIFO's writer blocks until a reader opens it: read it on another thread.
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).unwrap())
+    };
+    let output = loomc(
+        &["-", "-o", fifo.to_str().unwrap()],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let ptx = reader.join().unwrap();
+    assert!(ptx.contains(".entry saxpy"), "{ptx}");
+    assert!(file_type(&fifo).is_fifo(), "the FIFO is still a FIFO");
+    assert_eq!(files_in(dir.path()), ["pipe"], "no temporary file left");
+}
+
+#[test]
+fn output_into_a_character_device_is_written_in_place_and_the_device_stays() {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    let dir = tempfile::tempdir().unwrap();
+    let null = dir.path().join("null");
+    // A second /dev/null (major 1, minor 3); making device nodes needs root (CAP_MKNOD).
+    let made = Command::new("mknod")
+        .args([null.to_str().unwrap(), "c", "1", "3"])
+        .output()
+        .expect("mknod runs");
+    if !made.status.success() {
+        eprintln!(
+            "skipped: mknod is not permitted here ({}); the FIFO test covers writing in place",
+            String::from_utf8_lossy(&made.stderr).trim()
+        );
+        return;
+    }
+    let device = std::fs::metadata(&null).unwrap().rdev();
+    let output = loomc(
+        &["-", "-o", null.to_str().unwrap()],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(file_type(&null).is_char_device(), "still a device node");
+    assert_eq!(std::fs::metadata(&null).unwrap().rdev(), device);
+    assert_eq!(files_in(dir.path()), ["null"], "no temporary file left");
+}
+
+#[test]
+fn a_full_device_is_an_error_not_a_success() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    if !Path::new("/dev/full").exists() {
+        eprintln!("skipped: this system has no /dev/full");
+        return;
+    }
+    let output = loomc(
+        &["-", "-o", "/dev/full", "--error-format=json"],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let diagnostic: serde_json::Value =
+        serde_json::from_str(stderr(&output).trim()).expect("one JSON diagnostic");
+    assert_eq!(diagnostic["code"], "E0805");
+    assert!(
+        diagnostic["message"]
+            .as_str()
+            .unwrap()
+            .contains("/dev/full"),
+        "{diagnostic}"
+    );
+    assert!(file_type(Path::new("/dev/full")).is_char_device());
+}
+
+#[test]
+fn a_missing_output_directory_names_the_users_path() {
+    let dir = tempfile::tempdir().unwrap();
+    for format in ["--error-format=human", "--error-format=json"] {
+        let output = loomc(
+            &[
+                "-",
+                "-o",
+                "build/saxpy",
+                "--emit=llvm,ptx",
+                format,
+                "--color=never",
+            ],
+            dir.path(),
+            Some(SAXPY),
+        );
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let text = stderr(&output);
+        assert!(
+            !text.contains(".tmp") && !text.contains(".loomc-"),
+            "{text}"
+        );
+        if format.ends_with("json") {
+            let diagnostic: serde_json::Value =
+                serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"));
+            assert_eq!(diagnostic["code"], "E0805");
+            let message = diagnostic["message"].as_str().unwrap();
+            assert!(message.contains("`build/saxpy.ll`"), "{message}");
+            assert!(message.contains("`build` does not exist"), "{message}");
+        } else {
+            assert!(
+                text.contains("error[E0805]: cannot write `build/saxpy.ll`"),
+                "{text}"
+            );
+            assert!(text.contains("mkdir -p build"), "{text}");
+        }
+        assert!(files_in(dir.path()).is_empty(), "nothing written");
+    }
+}
+
+#[test]
+fn outputs_are_created_with_the_umask_and_keep_an_existing_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    // The child inherits the umask; set it for the child alone through the shell.
+    let run = |umask: &str, args: &str| {
+        let status = Command::new("sh")
+            .arg("-c")
+            .arg(format!("umask {umask} && exec \"$0\" k.loom {args}"))
+            .arg(env!("CARGO_BIN_EXE_loomc"))
+            .current_dir(dir.path())
+            .status()
+            .unwrap();
+        assert!(status.success());
+    };
+    run("022", "--emit=llvm,ptx -o a");
+    assert_eq!(mode(&dir.path().join("a.ptx")), 0o644);
+    assert_eq!(mode(&dir.path().join("a.ll")), 0o644);
+    run("027", "-o b.ptx");
+    assert_eq!(mode(&dir.path().join("b.ptx")), 0o640);
+    // Rewriting an existing output keeps its mode, as `cc -o` does.
+    std::fs::set_permissions(
+        dir.path().join("a.ptx"),
+        std::fs::Permissions::from_mode(0o664),
+    )
+    .unwrap();
+    run("002", "-o a.ptx");
+    assert_eq!(mode(&dir.path().join("a.ptx")), 0o664);
+}
+
+#[test]
+fn several_kinds_on_standard_output_are_a_usage_error() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [
+        &["-", "--emit=llvm,ptx", "-o", "-"][..],
+        &["-", "--emit=ast,metadata", "-o", "-"],
+        // Standard input without -o writes to standard output too.
+        &["-", "--emit=ast,metadata"],
+    ] {
+        let output = loomc(args, dir.path(), Some(SAXPY));
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            stderr(&output)
+        );
+        assert!(output.stdout.is_empty(), "{args:?}");
+        let text = stderr(&output);
+        assert!(text.contains("cannot share standard output"), "{text}");
+        assert!(text.contains("-o PATH"), "the hint says what to do: {text}");
+    }
+    let one = loomc(
+        &["-", "--emit=metadata", "-o", "-"],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(one.status.code(), Some(0), "{}", stderr(&one));
+    serde_json::from_slice::<serde_json::Value>(&one.stdout).expect("one kind parses");
+}
+
+#[test]
+fn a_pipeline_that_deletes_the_kernels_is_a_diagnostic_not_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    for (passes, what) in [
+        (
+            "--passes=internalize,globaldce",
+            "deleted the kernel `saxpy`",
+        ),
+        ("--passes=internalize", "made internal the kernel `saxpy`"),
+    ] {
+        let output = loomc(
+            &["-", passes, "--color=never", "-o", "-"],
+            dir.path(),
+            Some(SAXPY),
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(1),
+            "{passes}: {}",
+            stderr(&output)
+        );
+        let text = stderr(&output);
+        assert!(
+            text.contains("error[E0804]") && text.contains(what),
+            "{text}"
+        );
+        assert!(text.contains("internalize<preserve-gv=saxpy>"), "{text}");
+    }
+    let kept = loomc(
+        &[
+            "-",
+            "--passes=internalize<preserve-gv=saxpy>,globaldce",
+            "-o",
+            "-",
+        ],
+        dir.path(),
+        Some(SAXPY),
+    );
+    assert_eq!(kept.status.code(), Some(0), "{}", stderr(&kept));
+    assert!(String::from_utf8_lossy(&kept.stdout).contains(".entry saxpy"));
+}
+
+#[test]
+fn a_negative_block_count_is_named_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    for (blocks, says) in [
+        ("-1", "a negative block count (-1)"),
+        ("0", "at least 1 block"),
+    ] {
+        let output = loomc(
+            &["run", "k.loom", "--kernel", "saxpy", "--blocks", blocks],
+            dir.path(),
+            None,
+        );
+        assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+        let text = stderr(&output);
+        assert!(text.contains(says), "{text}");
+        assert!(
+            !text.contains("-- -1"),
+            "no tip to pass it after `--`: {text}"
+        );
+    }
+}
+
+#[test]
+fn help_explains_exit_statuses_and_error_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    for args in [&["--help"][..], &["run", "--help"]] {
+        let output = loomc(args, dir.path(), None);
+        assert_eq!(output.status.code(), Some(0));
+        let help = String::from_utf8_lossy(&output.stdout);
+        for needle in [
+            "Exit status:",
+            "  2    usage error",
+            "  101  internal",
+            "--error-format",
+        ] {
+            assert!(help.contains(needle), "{args:?} lacks {needle}: {help}");
+        }
+    }
+}
+
+#[test]
+fn run_errors_follow_the_error_format() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    std::fs::write(dir.path().join("bad.loom"), TWO_ERRORS).unwrap();
+    let unknown = loomc(
+        &[
+            "run",
+            "k.loom",
+            "--kernel",
+            "nope",
+            "--blocks",
+            "1",
+            "--error-format=json",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
+    let error: serde_json::Value = serde_json::from_str(stderr(&unknown).trim()).unwrap();
+    assert!(
+        error["message"].as_str().unwrap().contains("saxpy"),
+        "lists the kernels: {error}"
+    );
+    let bad = loomc(
+        &[
+            "run",
+            "bad.loom",
+            "--kernel",
+            "k",
+            "--blocks",
+            "1",
+            "--error-format=json",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
+    let lines: Vec<serde_json::Value> = stderr(&bad)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(lines
+        .iter()
+        .any(|d| d["code"].as_str().is_some_and(|c| c.starts_with('E'))));
+}
+
+/// Two kernels and a func only the first calls.
+const TWO_KERNELS: &str = "\
+func twice(x: Float32): Float32
+  return 2.0 * x
+
+kernel scale(x: Float32[THREADS])
+  x[block(B)] <- twice /~ x[block(B)]
+
+kernel clear(y: Float32[THREADS])
+  y[block(B)] <- 0.0
+";
+
+#[test]
+fn kernel_selects_one_kernel_for_every_output_and_dump() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.loom"), TWO_KERNELS).unwrap();
+    let output = loomc(
+        &[
+            "two.loom",
+            "--kernel",
+            "clear",
+            "--emit=ast,llvm-raw,llvm,metadata,ptx",
+            "-o",
+            "out",
+            "--print-after-all",
+            "--print-dir",
+            "dumps",
+        ],
+        dir.path(),
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let read = |name: &str| std::fs::read_to_string(dir.path().join(name)).unwrap();
+    let ptx = read("out.ptx");
+    assert!(
+        ptx.contains(".entry clear") && !ptx.contains("scale"),
+        "{ptx}"
+    );
+    for ir in [read("out.raw.ll"), read("out.ll")] {
+        assert!(
+            ir.contains("@clear") && !ir.contains("@scale") && !ir.contains("twice"),
+            "{ir}"
+        );
+    }
+    let metadata: serde_json::Value = serde_json::from_str(&read("out.json")).unwrap();
+    let names: Vec<&str> = metadata["kernels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["clear"]);
+    let ast = read("out.ast.json");
+    assert!(
+        ast.contains("\"clear\"") && !ast.contains("\"scale\""),
+        "{ast}"
+    );
+    let dumps = files_in(&dir.path().join("dumps"));
+    assert!(!dumps.is_empty());
+    for dump in dumps {
+        let text = read(&format!("dumps/{dump}"));
+        assert!(!text.contains("scale"), "{dump} mentions the other kernel");
+    }
+    // The func comes along with the kernel that calls it.
+    let scale = loomc(
+        &["two.loom", "--kernel=scale", "--emit=llvm-raw", "-o", "-"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(scale.status.code(), Some(0), "{}", stderr(&scale));
+    let ir = String::from_utf8_lossy(&scale.stdout);
+    assert!(
+        ir.contains("@scale") && ir.contains("twice") && !ir.contains("@clear"),
+        "{ir}"
+    );
+}
+
+#[test]
+fn an_unknown_kernel_is_a_usage_error_listing_the_kernels() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.loom"), TWO_KERNELS).unwrap();
+    let output = loomc(
+        &["two.loom", "--kernel", "sclae", "--color=never"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(text.contains("error[E0806]: --kernel sclae"), "{text}");
+    assert!(text.contains("its kernels: `scale`, `clear`"), "{text}");
+    assert!(!text.contains("could not compile"), "{text}");
+    assert_eq!(files_in(dir.path()), ["two.loom"], "nothing written");
+    let json = loomc(
+        &["two.loom", "--kernel", "x", "--error-format=json"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(json.status.code(), Some(2));
+    let diagnostic: serde_json::Value = serde_json::from_str(stderr(&json).trim()).unwrap();
+    assert_eq!(diagnostic["code"], "E0806");
+}
+
+#[test]
+fn interleave_source_puts_each_source_line_above_its_ptx() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("saxpy.loom"), SAXPY).unwrap();
+    let output = loomc(
+        &["saxpy.loom", "--interleave-source", "-o", "-"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let ptx = String::from_utf8_lossy(&output.stdout).into_owned();
+    let lines: Vec<&str> = ptx.lines().map(str::trim).collect();
+    let comment = |line: usize, text: &str| format!("// saxpy.loom:{line}: {text}");
+    let statement = comment(3, "if i < n then y[i] <- a * x[i] + y[i]");
+    let at = lines
+        .iter()
+        .position(|l| *l == statement)
+        .unwrap_or_else(|| panic!("no `{statement}` in {ptx}"));
+    assert!(lines[at + 1].starts_with(".loc\t1 3 "), "{ptx}");
+    let index = comment(2, "i: Int32 <- B * BLOCKSIZE");
+    let index_at = lines.iter().position(|l| *l == index).expect(&ptx);
+    assert!(index_at < at, "in source order here: {ptx}");
+    // The store of the statement comes after its comment: the code is under its line.
+    let store = lines
+        .iter()
+        .position(|l| l.starts_with("st.global.f32"))
+        .expect(&ptx);
+    assert!(store > at, "{ptx}");
+    // Still PTX: the comments are PTX comments, the directives stay.
+    support::assemble(&ptx, "sm_80").unwrap();
+}
+
+#[test]
+fn the_host_examples_bindings_are_what_emit_rust_makes() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for (source, bindings) in [
+        ("examples/saxpy.loom", "examples/host/src/saxpy.rs"),
+        (
+            "examples/sum_of_squares.loom",
+            "examples/host/src/sum_of_squares.rs",
+        ),
+    ] {
+        let output = loomc(&[source, "--emit=rust", "-o", "-"], repo, None);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let generated = String::from_utf8_lossy(&output.stdout);
+        let committed = std::fs::read_to_string(repo.join(bindings)).unwrap();
+        assert!(
+            generated == committed,
+            "{bindings} is not what `loomc {source} --emit=rust` makes today: regenerate it \
+             (scripts/loomc {source} --emit=rust -o {bindings})"
+        );
+    }
+}
+
+#[test]
+fn emit_rust_gives_one_typed_method_per_kernel() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("two.loom"), TWO_KERNELS).unwrap();
+    let output = loomc(&["two.loom", "--emit=rust", "-o", "-"], dir.path(), None);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rust = String::from_utf8_lossy(&output.stdout);
+    for line in [
+        "    /// `scale(x: Float32[THREADS])`: 256 threads per block; `blocks` blocks.",
+        "    pub fn scale(",
+        "        x: &mut DeviceBuffer<f32>,",
+        "    pub fn clear(",
+        "                KernelArg::Array(y),",
+    ] {
+        assert!(rust.lines().any(|l| l == line), "no `{line}` in {rust}");
+    }
+    assert!(rust.contains("pub const PTX: &str = \"//\\n// Generated by LLVM NVPTX Back-End"));
+    // With --kernel, the bindings are for that kernel alone.
+    let one = loomc(
+        &["two.loom", "--kernel=clear", "--emit=rust", "-o", "-"],
+        dir.path(),
+        None,
+    );
+    let rust = String::from_utf8_lossy(&one.stdout);
+    assert!(
+        rust.contains("pub fn clear(") && !rust.contains("pub fn scale("),
+        "{rust}"
+    );
+}
+
+#[test]
+fn a_kernel_emit_rust_cannot_bind_is_a_diagnostic() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "kernel k(on: Bool, out: Int32[BLOCKS])\n  if on then out[B] <- 1\n";
+    let output = loomc(
+        &["-", "--emit=rust", "--color=never"],
+        dir.path(),
+        Some(source),
+    );
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains("error[E0807]: --emit=rust: parameter `on`"),
+        "{text}"
+    );
+    assert!(output.stdout.is_empty());
+}
+
+#[test]
+fn dev_stdout_redirected_to_a_file_is_written_through_the_descriptor() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.txt");
+    std::fs::write(&log, "before\n").unwrap();
+    // `loomc - -o /dev/stdout >> log.txt`: appended, the file neither replaced nor truncated.
+    let appended = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loomc"))
+        .args(["-", "-o", "/dev/stdout"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(appended)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(SAXPY.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        text.starts_with("before\n") && text.contains(".entry saxpy"),
+        "{text}"
+    );
+    assert_eq!(files_in(dir.path()), ["log.txt"]);
 }

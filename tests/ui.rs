@@ -36,6 +36,10 @@ fn main() {
             Trial::test(name.display().to_string(), move || run_case(&path))
         })
         .collect();
+    trials.push(Trial::test(
+        "every_diagnostic_id_has_an_explanation",
+        every_id_has_an_explanation,
+    ));
     trials.push(Trial::test("every_diagnostic_id_has_a_case", move || {
         every_id_has_a_case(&files)
     }));
@@ -278,7 +282,36 @@ const TESTED_ELSEWHERE: &[(&str, &str, &str)] = &[
     ),
     ("E0803", "tests/inspect.rs", "error[E0803]"),
     ("E0804", "tests/inspect.rs", "error[E0804]"),
+    ("E0805", "tests/cli.rs", "\"E0805\""),
+    ("E0806", "tests/cli.rs", "error[E0806]"),
+    ("E0807", "tests/cli.rs", "error[E0807]"),
 ];
+
+/// Every diagnostic id the compiler defines.
+fn defined_ids() -> impl Iterator<Item = &'static &'static str> {
+    loomc::syntax::CODES
+        .iter()
+        .chain(loomc::check::CODES)
+        .chain(loomc::codegen::CODES)
+        .chain(loomc::target::CODES)
+        .chain(loomc::verify::CODES)
+}
+
+/// `loomc explain` knows every id: each has a `docs/errors/<id>.md` (embedded by build.rs).
+fn every_id_has_an_explanation() -> Result<(), Failed> {
+    let unexplained: Vec<&str> = defined_ids()
+        .copied()
+        .filter(|code| loomc::diagnostics::explanation(code).is_none())
+        .collect();
+    if unexplained.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "diagnostic ids without docs/errors/<id>.md for `loomc explain`: {unexplained:?}"
+        )
+        .into())
+    }
+}
 
 /// Every diagnostic id the compiler defines must be expected by at least one UI case (or, for
 /// the few in `TESTED_ELSEWHERE`, by the test named there).
@@ -291,12 +324,7 @@ fn every_id_has_a_case(files: &[PathBuf]) -> Result<(), Failed> {
             tested.extend(expectation.code);
         }
     }
-    let defined = loomc::syntax::CODES
-        .iter()
-        .chain(loomc::check::CODES)
-        .chain(loomc::codegen::CODES)
-        .chain(loomc::target::CODES)
-        .chain(loomc::verify::CODES);
+    let defined = defined_ids();
     let mut untested: Vec<String> = Vec::new();
     for code in defined.filter(|code| !tested.contains(**code)) {
         match TESTED_ELSEWHERE.iter().find(|(c, _, _)| c == code) {

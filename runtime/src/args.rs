@@ -125,6 +125,31 @@ pub fn array_dims(
     Ok(out)
 }
 
+/// Checks that an array argument's data holds exactly its declared shape's elements: a buffer
+/// shorter than the shape would let the kernel read or write past it on the device.
+pub fn check_data_length(
+    name: &str,
+    element: ScalarType,
+    shape: &[usize],
+    bytes: usize,
+) -> Result<(), String> {
+    let elements = shape
+        .iter()
+        .try_fold(1usize, |n, d| n.checked_mul(*d))
+        .ok_or_else(|| format!("parameter `{name}`: shape {shape:?} has too many elements"))?;
+    let expected = elements
+        .checked_mul(element.size())
+        .ok_or_else(|| format!("parameter `{name}`: shape {shape:?} has too many bytes"))?;
+    if bytes == expected {
+        return Ok(());
+    }
+    Err(format!(
+        "parameter `{name}`: shape {shape:?} of {} needs {expected} bytes ({elements} elements), \
+         but its data has {bytes}",
+        element.name()
+    ))
+}
+
 /// Checks `args` against `kernel` for a launch of `blocks` blocks.
 pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<(), String> {
     if args.len() != kernel.params.len() {

@@ -3,6 +3,7 @@
 //! block, time the kernel with CUDA events, copy arrays back.
 
 use crate::args::{self, ArgShape, Scalar};
+use crate::buffers::LaunchArg;
 use crate::metadata::{KernelMetadata, ModuleMetadata, ParamKind};
 use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
@@ -47,7 +48,8 @@ impl Gpu {
     pub fn open(ordinal: usize) -> Result<Gpu, String> {
         if !driver_present() {
             return Err(
-                "no CUDA driver on this machine (libcuda could not be loaded): use `--device cpu`"
+                "no CUDA driver on this machine (libcuda could not be loaded): a GPU launch needs \
+                 an NVIDIA GPU and its driver"
                     .to_string(),
             );
         }
@@ -91,6 +93,16 @@ impl Gpu {
             })
             .collect();
         args::check(meta, blocks, &shapes)?;
+        for (param, arg) in meta.params.iter().zip(args.iter()) {
+            if let GpuArg::Array {
+                shape,
+                element,
+                data,
+            } = arg
+            {
+                args::check_data_length(&param.name, *element, shape, data.len())?;
+            }
+        }
         let function = module
             .module
             .load_function(kernel)
@@ -148,6 +160,63 @@ impl Gpu {
         }
         self.stream.synchronize().map_err(fail)?;
         Ok(Timing { kernel_ms })
+    }
+}
+
+impl Gpu {
+    /// The stream every copy and launch of this GPU goes through, in order.
+    pub(crate) fn stream(&self) -> &Arc<CudaStream> {
+        &self.stream
+    }
+
+    /// Launches `meta`'s kernel with arguments already checked against it: scalars by value,
+    /// arrays as device addresses; timed with two CUDA events.
+    pub(crate) fn launch_raw(
+        &self,
+        module: &GpuModule,
+        meta: &KernelMetadata,
+        blocks: u32,
+        args: &[LaunchArg],
+    ) -> Result<Timing, String> {
+        let fail = |e: cudarc::driver::DriverError| format!("CUDA: {e}");
+        let function = module
+            .module
+            .load_function(&meta.name)
+            .map_err(|e| format!("kernel `{}`: {e}", meta.name))?;
+        let event = || {
+            self.context
+                .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
+                .map_err(fail)
+        };
+        let (start, end) = (event()?, event()?);
+        let mut builder = self.stream.launch_builder(&function);
+        for arg in args {
+            match arg {
+                LaunchArg::Address(address) => builder.arg(address),
+                LaunchArg::Scalar(Scalar::Int32(v)) => builder.arg(v),
+                LaunchArg::Scalar(Scalar::Int64(v)) => builder.arg(v),
+                LaunchArg::Scalar(Scalar::UInt32(v)) => builder.arg(v),
+                LaunchArg::Scalar(Scalar::UInt64(v)) => builder.arg(v),
+                LaunchArg::Scalar(Scalar::Float32(v)) => builder.arg(v),
+                LaunchArg::Scalar(Scalar::Float64(v)) => builder.arg(v),
+                LaunchArg::Scalar(Scalar::Bool(v)) => builder.arg(v),
+            };
+        }
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (meta.block_size, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        start.record(&self.stream).map_err(fail)?;
+        // SAFETY: the caller checked the arguments against the kernel's metadata: one per
+        // parameter, of its type; arrays are live device buffers of their declared shape.
+        unsafe { builder.launch(config) }.map_err(fail)?;
+        end.record(&self.stream).map_err(fail)?;
+        end.synchronize().map_err(fail)?;
+        start
+            .elapsed_ms(&end)
+            .map(|kernel_ms| Timing { kernel_ms })
+            .map_err(fail)
     }
 }
 

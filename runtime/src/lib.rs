@@ -2,6 +2,8 @@
 //!
 //! - `metadata`: the JSON `loomc --emit=metadata` writes (the calling convention, docs/abi.md);
 //! - `args`: arguments checked against it (types, array shapes) with errors naming the parameter;
+//! - `buffers`: typed device buffers that stay on the GPU across launches, and launches over
+//!   them (what `loomc --emit=rust` bindings call);
 //! - `cuda`: loading PTX and launching through cudarc's driver API, loaded at run time, so that
 //!   programs build and their non-GPU paths run on machines without CUDA.
 
@@ -11,9 +13,12 @@
 )]
 
 pub mod args;
+pub mod bindings;
+pub mod buffers;
 pub mod cuda;
 pub mod metadata;
 
 pub use args::{ArgShape, Scalar};
+pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg};
 pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
 pub use metadata::{KernelMetadata, ModuleMetadata, ParamKind, ScalarType};

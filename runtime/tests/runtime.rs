@@ -2,7 +2,7 @@
 //! parameter; and, when a GPU is present, a launch checked against a reference (skipped with a
 //! message otherwise).
 
-use loom_runtime::args::{check, ArgShape, Scalar};
+use loom_runtime::args::{check, check_data_length, ArgShape, Scalar};
 use loom_runtime::{driver_present, Gpu, GpuArg, ModuleMetadata, ScalarType};
 use std::io::Write;
 
@@ -78,6 +78,37 @@ fn arguments_are_checked_against_the_metadata() {
     assert!(check(k, 3, &bad)
         .unwrap_err()
         .contains("parameter `a`: dimension `rows` is -3"));
+}
+
+#[test]
+fn array_data_must_hold_its_declared_shape() {
+    check_data_length("a", ScalarType::Float32, &[3, 5], 3 * 5 * 4).unwrap();
+    assert_eq!(
+        check_data_length("a", ScalarType::Float32, &[3, 5], 14 * 4).unwrap_err(),
+        "parameter `a`: shape [3, 5] of Float32 needs 60 bytes (15 elements), but its data has 56"
+    );
+    assert!(
+        check_data_length("b", ScalarType::Float64, &[usize::MAX, 2], 0)
+            .unwrap_err()
+            .contains("too many elements")
+    );
+}
+
+#[test]
+fn the_missing_driver_message_speaks_to_a_library_user() {
+    if driver_present() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED the_missing_driver_message_speaks_to_a_library_user: a CUDA driver is present"
+        );
+        return;
+    }
+    let message = Gpu::open(0).err().expect("no driver, no GPU");
+    assert!(message.contains("no CUDA driver"), "{message}");
+    assert!(
+        !message.contains("--device"),
+        "a library has no command line: {message}"
+    );
 }
 
 #[test]

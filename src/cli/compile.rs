@@ -1,14 +1,16 @@
 //! `loomc FILE.loom`: compile to AST, LLVM IR or PTX, print diagnostics, write outputs.
 
-use super::{EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
+use super::{print_plain_error, ErrorFormat, EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use codespan_reporting::term::termcolor::{BufferedStandardStream, ColorChoice};
 use loomc::diagnostics::{explanation, Diagnostic, SourceFiles};
 use loomc::driver::{self, Emit, Options};
 use loomc::target::OptLevel;
 use std::io::{IsTerminal, Read, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+mod output;
 
 #[derive(Args, Debug)]
 pub struct CompileArgs {
@@ -40,7 +42,8 @@ pub struct CompileArgs {
     #[arg(long, default_value_t = 256, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     block_size: u32,
 
-    /// How diagnostics are printed: for people, or one JSON object per line for tools.
+    /// How diagnostics are printed: for people, or one JSON object per line for tools (see
+    /// "Exit status" below).
     #[arg(long, value_enum, default_value = "human")]
     error_format: ErrorFormat,
 
@@ -59,6 +62,13 @@ pub struct CompileArgs {
     #[arg(short = 'g', long = "lineinfo")]
     line_info: bool,
 
+    /// Show the LOOM source next to the code: each line of source as a comment above the PTX
+    /// it became (`// saxpy.loom:5: y[[current]] <- ...`), and in --emit=sass after nvdisasm's
+    /// `//## File "saxpy.loom", line 5` markers; from the line information of -g, which this
+    /// implies. The PTX stays valid.
+    #[arg(long)]
+    interleave_source: bool,
+
     /// Allow float reassociation and contraction (fma), approximate division and the fast
     /// approximations of exp, log, sin, cos, pow and sqrt (like CUDA's -use_fast_math).
     #[arg(long)]
@@ -68,6 +78,12 @@ pub struct CompileArgs {
     /// every thread and that no two threads race on shared memory (docs/verifier.md).
     #[arg(long)]
     no_verify: bool,
+
+    /// Compile only the kernel NAME (with the funcs it calls): every --emit kind, dump and
+    /// report is about that kernel alone. A name the file does not define is a usage error that
+    /// lists its kernels.
+    #[arg(long, value_name = "NAME")]
+    kernel: Option<String>,
 
     #[command(flatten)]
     inspect: super::inspect::InspectArgs,
@@ -97,12 +113,8 @@ enum EmitArg {
     Ptx,
     /// Machine code from ptxas and cuobjdump or nvdisasm (`.sass`).
     Sass,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ErrorFormat {
-    Human,
-    Json,
+    /// Typed Rust bindings of the kernels over loom-runtime, with the PTX embedded (`.rs`).
+    Rust,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -115,12 +127,50 @@ enum ColorArg {
 pub fn run(cli: &CompileArgs) -> ExitCode {
     let source = match read_source(cli.file()) {
         Ok(source) => source,
-        Err(message) => {
-            eprintln!("error: {message}");
-            return ExitCode::from(EXIT_USAGE);
-        }
+        Err(message) => return usage_error(cli, &message, None),
     };
-    let options = Options {
+    let options = options(cli);
+    if let Err(exit) = check_usage(cli, &options) {
+        return exit;
+    }
+    let name = if cli.file() == "-" {
+        "<stdin>"
+    } else {
+        cli.file()
+    };
+    let mut files = SourceFiles::default();
+    let compilation = driver::compile(&mut files, name, &source, &options);
+    // An unknown --kernel is a mistake on the command line, not in the program.
+    let usage = compilation
+        .diagnostics
+        .iter()
+        .any(|d| d.code == loomc::select::UNKNOWN_KERNEL);
+    print_diagnostics(cli, &files, &compilation.diagnostics, !usage);
+    if usage {
+        return ExitCode::from(EXIT_USAGE);
+    }
+    super::inspect::print_reports(&cli.inspect, &compilation.reports, &options.arch);
+    if compilation.has_internal_error() {
+        return ExitCode::from(EXIT_INTERNAL_ERROR);
+    }
+    let Some(mut outputs) = compilation.outputs else {
+        return ExitCode::from(EXIT_PROGRAM_ERRORS);
+    };
+    if cli.interleave_source {
+        interleave_source(&mut outputs, &files);
+    }
+    match write_outputs(cli, &outputs) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(diagnostic) => {
+            print_diagnostics(cli, &files, &[diagnostic], false);
+            ExitCode::from(EXIT_PROGRAM_ERRORS)
+        }
+    }
+}
+
+/// The driver's options for the command line.
+fn options(cli: &CompileArgs) -> Options {
+    Options {
         emit: dedup(cli.emit.iter().map(|e| match e {
             EmitArg::Ast => Emit::Ast,
             EmitArg::Kir => Emit::KernelIr,
@@ -130,6 +180,7 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
             EmitArg::Metadata => Emit::Metadata,
             EmitArg::Ptx => Emit::Ptx,
             EmitArg::Sass => Emit::Sass,
+            EmitArg::Rust => Emit::Rust,
         })),
         opt: match cli.opt_level.as_str() {
             "0" => OptLevel::O0,
@@ -140,41 +191,61 @@ pub fn run(cli: &CompileArgs) -> ExitCode {
         arch: cli.arch.clone(),
         block_size: cli.block_size,
         remarks: cli.remarks,
-        line_info: cli.line_info,
+        line_info: cli.line_info || cli.interleave_source,
         fast_math: cli.fast_math,
         verify: loomc::verify::VerifyOptions {
             enabled: !cli.no_verify,
             ..loomc::verify::VerifyOptions::default()
         },
         inspect: cli.inspect.options(),
+        kernel: cli.kernel.clone(),
         ..Options::default()
-    };
-    if let Err(message) = cli.inspect.check(&options.arch, options.opt) {
-        eprintln!("error: {message}");
-        return ExitCode::from(EXIT_USAGE);
     }
-    let name = if cli.file() == "-" {
-        "<stdin>"
-    } else {
-        cli.file()
-    };
-    let mut files = SourceFiles::default();
-    let compilation = driver::compile(&mut files, name, &source, &options);
-    print_diagnostics(cli, &files, &compilation.diagnostics);
-    super::inspect::print_reports(&compilation.reports, &options.arch);
-    if compilation.has_internal_error() {
-        return ExitCode::from(EXIT_INTERNAL_ERROR);
-    }
-    let Some(outputs) = compilation.outputs else {
-        return ExitCode::from(EXIT_PROGRAM_ERRORS);
-    };
-    match write_outputs(cli, &outputs) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("error: {message}");
-            ExitCode::from(EXIT_PROGRAM_ERRORS)
+}
+
+/// `--interleave-source`: the source lines beside the PTX and the SASS.
+fn interleave_source(outputs: &mut driver::Outputs, files: &SourceFiles) {
+    for (emit, text) in outputs {
+        match emit {
+            Emit::Ptx => *text = loomc::inspect::interleave_source(text, files),
+            Emit::Sass => *text = loomc::inspect::interleave_source_sass(text, files),
+            _ => {}
         }
     }
+}
+
+/// The command-line mistakes found before compiling: each prints its diagnostic and exits 2.
+fn check_usage(cli: &CompileArgs, options: &Options) -> Result<(), ExitCode> {
+    if let Err(diagnostic) = loomc::target::NvptxTarget::new(&options.arch, options.opt) {
+        print_diagnostics(cli, &SourceFiles::default(), &[diagnostic], false);
+        return Err(ExitCode::from(EXIT_USAGE));
+    }
+    let last = options.emit.iter().copied().max().unwrap_or(Emit::Ptx);
+    if let Err(message) = cli.inspect.check(&options.arch, options.opt, last) {
+        return Err(usage_error(cli, &message, None));
+    }
+    let to_stdout = output::destinations(cli.file(), cli.output.as_deref(), &options.emit)
+        .iter()
+        .filter(|d| **d == output::Destination::Stdout)
+        .count();
+    if to_stdout > 1 {
+        return Err(usage_error(
+            cli,
+            "several --emit kinds cannot share standard output: their texts would run together",
+            Some(
+                "ask for one kind with `-o -`, or name files with `-o PATH` (each kind is \
+                 written beside it: `-o build/k --emit=llvm,ptx` writes build/k.ll and \
+                 build/k.ptx)",
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A mistake on the command line: exit status 2.
+fn usage_error(cli: &CompileArgs, message: &str, help: Option<&str>) -> ExitCode {
+    print_plain_error(cli.error_format, message, help);
+    ExitCode::from(EXIT_USAGE)
 }
 
 fn dedup(emits: impl Iterator<Item = Emit>) -> Vec<Emit> {
@@ -211,7 +282,14 @@ fn read_source(file: &str) -> Result<String, String> {
     })
 }
 
-fn print_diagnostics(cli: &CompileArgs, files: &SourceFiles, diagnostics: &[Diagnostic]) {
+/// Prints `diagnostics`; `about_the_program` adds the "could not compile" summary (not for a
+/// usage error or a failed write, which are no fault of the program).
+fn print_diagnostics(
+    cli: &CompileArgs,
+    files: &SourceFiles,
+    diagnostics: &[Diagnostic],
+    about_the_program: bool,
+) {
     match cli.error_format {
         ErrorFormat::Json => {
             let mut stderr = std::io::stderr().lock();
@@ -233,7 +311,7 @@ fn print_diagnostics(cli: &CompileArgs, files: &SourceFiles, diagnostics: &[Diag
                 let _ = files.render_human(diagnostic, &mut stderr);
             }
             let errors = diagnostics.iter().filter(|d| d.is_error()).count();
-            if errors > 0 {
+            if errors > 0 && about_the_program {
                 let plural = if errors == 1 { "" } else { "s" };
                 let _ = writeln!(
                     stderr,
@@ -257,54 +335,13 @@ fn print_diagnostics(cli: &CompileArgs, files: &SourceFiles, diagnostics: &[Diag
     }
 }
 
-/// Writes every output through a temporary file in the destination's directory, renamed into
-/// place, so that an interrupted or failed run never leaves a partial file behind.
-fn write_outputs(cli: &CompileArgs, outputs: &driver::Outputs) -> Result<(), String> {
-    let several = outputs.len() > 1;
-    for (emit, text) in outputs {
-        match destination(cli, *emit, several) {
-            None => std::io::stdout()
-                .write_all(text.as_bytes())
-                .map_err(|e| format!("cannot write to standard output: {e}"))?,
-            Some(path) => write_atomically(&path, text)?,
-        }
-    }
-    Ok(())
-}
-
-/// Where one kind of output goes; `None` is standard output.
-fn destination(cli: &CompileArgs, emit: Emit, several: bool) -> Option<PathBuf> {
-    match &cli.output {
-        Some(path) if path.as_os_str() == "-" => None,
-        // With several kinds, `-o` names them all: its own extension, if any, is replaced.
-        Some(path) if several => Some(with_extension(&path.with_extension(""), emit)),
-        Some(path) => Some(path.clone()),
-        None if cli.file() == "-" => None,
-        None => {
-            let stem = Path::new(cli.file())
-                .file_stem()
-                .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from("out"));
-            Some(with_extension(&stem, emit))
-        }
-    }
-}
-
-fn with_extension(path: &Path, emit: Emit) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(".");
-    name.push(emit.extension());
-    PathBuf::from(name)
-}
-
-fn write_atomically(path: &Path, text: &str) -> Result<(), String> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let fail = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
-    let mut temp = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
-    temp.write_all(text.as_bytes()).map_err(fail)?;
-    temp.persist(path).map_err(|e| fail(e.error))?;
-    Ok(())
+/// Writes the outputs to their destinations (`output.rs`).
+fn write_outputs(cli: &CompileArgs, outputs: &driver::Outputs) -> Result<(), Diagnostic> {
+    let emits: Vec<Emit> = outputs.iter().map(|(emit, _)| *emit).collect();
+    let destinations = output::destinations(cli.file(), cli.output.as_deref(), &emits);
+    let writes: Vec<(output::Destination, &str)> = destinations
+        .into_iter()
+        .zip(outputs.iter().map(|(_, text)| text.as_str()))
+        .collect();
+    output::write_all(&writes)
 }

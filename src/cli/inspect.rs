@@ -2,8 +2,9 @@
 //! custom pipeline, stage times and ptxas' resource usage.
 
 use clap::Args;
-use loomc::driver::Reports;
-use loomc::inspect::{render_resources, InspectOptions};
+use loomc::driver::{Emit, Reports};
+use loomc::inspect::{render_resources, resources_json, InspectOptions};
+use loomc::target::passes;
 use loomc::target::{NvptxTarget, OptLevel};
 use std::path::PathBuf;
 
@@ -25,12 +26,17 @@ pub struct InspectArgs {
     #[arg(long)]
     print_after_all: bool,
 
-    /// Print the module after every pass that changed it.
-    #[arg(long)]
-    print_changed: bool,
+    /// Print the module after every pass that changed it; `--print-changed=diff` prints each
+    /// change as a unified diff against the module before the pass (LLVM's passes need `diff` on
+    /// PATH for that, as `opt -print-changed=diff` does).
+    #[arg(long, value_enum, value_name = "FORM", num_args = 0..=1, require_equals = true,
+          default_missing_value = "full")]
+    print_changed: Option<ChangedForm>,
 
-    /// Write the --print-* dumps into DIR, one file per pass numbered in pipeline order
-    /// (`003-after-loom-link-libdevice.ll`), instead of to standard error.
+    /// Write the --print-* dumps into DIR, one file per pass numbered in pipeline order, instead
+    /// of to standard error (with --print-after-all: `000-after-loom-lower.ll`,
+    /// `001-after-loom-verify-ir.ll`, `002-after-loom-link-libdevice.ll`, ...). An earlier
+    /// run's dumps in DIR are removed first; other files are left alone.
     #[arg(long, value_name = "DIR")]
     print_dir: Option<PathBuf>,
 
@@ -40,14 +46,37 @@ pub struct InspectArgs {
     passes: Option<String>,
 
     /// Print the time of each stage (parse, check, lower, verify, link-libdevice, optimise,
-    /// verify-kernels, nvptx) to standard error.
-    #[arg(long)]
-    time_passes: bool,
+    /// verify-kernels, nvptx) and of each LLVM pass of the optimiser (LLVM's -time-passes) to
+    /// standard error; `--time-passes=json` prints them as one JSON object on one line.
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "human")]
+    time_passes: Option<ReportFormat>,
 
-    /// Print ptxas' registers, spills, shared memory and barriers for each kernel to standard
-    /// error (needs NVIDIA's ptxas: LOOM_PTXAS or PATH).
-    #[arg(long)]
-    resource_usage: bool,
+    /// Print each kernel's resources from ptxas (registers, stack frame, spills, local, shared
+    /// and constant memory, barriers) and its occupancy at its block size on --arch to standard
+    /// error; `--resource-usage=json` prints them as one JSON object on one line (needs NVIDIA's
+    /// ptxas: LOOM_PTXAS or PATH).
+    #[arg(long, value_enum, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "human")]
+    resource_usage: Option<ReportFormat>,
+}
+
+/// How a report is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// A table.
+    Human,
+    /// One JSON object on one line, with `"report"` naming the report.
+    Json,
+}
+
+/// How `--print-changed` shows a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChangedForm {
+    /// The whole module after the pass.
+    Full,
+    /// A unified diff against the module before the pass.
+    Diff,
 }
 
 impl InspectArgs {
@@ -56,18 +85,22 @@ impl InspectArgs {
             print_before: self.print_before.clone(),
             print_after: self.print_after.clone(),
             print_after_all: self.print_after_all,
-            print_changed: self.print_changed,
+            print_changed: self.print_changed.is_some(),
+            print_changed_diff: self.print_changed == Some(ChangedForm::Diff),
             print_dir: self.print_dir.clone(),
             passes: self.passes.clone(),
-            time_passes: self.time_passes,
-            resource_usage: self.resource_usage,
+            time_passes: self.time_passes.is_some(),
+            resource_usage: self.resource_usage.is_some(),
         }
     }
 
     /// Usage errors: pass names neither LOOM nor LLVM knows, a pipeline LLVM refuses, a dump
     /// directory without anything to dump.
-    pub fn check(&self, arch: &str, opt: OptLevel) -> Result<(), String> {
+    pub fn check(&self, arch: &str, opt: OptLevel, last: Emit) -> Result<(), String> {
         let options = self.options();
+        if last <= Emit::LlvmLoom {
+            never_reached(&options, last)?;
+        }
         if options.print_dir.is_some() && !options.prints_ir() {
             return Err(
                 "--print-dir needs one of --print-before, --print-after, --print-after-all or \
@@ -86,12 +119,72 @@ impl InspectArgs {
     }
 }
 
-/// Prints what `--time-passes` and `--resource-usage` measured, to standard error.
-pub fn print_reports(reports: &Reports, arch: &str) {
+/// With `--emit` stopping before LLVM's optimiser (`llvm-raw`, `llvm-loom`), LLVM's passes and
+/// the kernel verifier never run (with `ast`, no pass runs): asking to print around them would
+/// print nothing.
+fn never_reached(options: &InspectOptions, last: Emit) -> Result<(), String> {
+    let late = |name: &&String| {
+        last == Emit::Ast || !name.starts_with("loom-") || *name == passes::VERIFY_KERNELS
+    };
+    let asked = options
+        .print_before
+        .iter()
+        .map(|n| ("--print-before", n))
+        .chain(options.print_after.iter().map(|n| ("--print-after", n)))
+        .find(|(_, name)| late(name));
+    let stage = match last {
+        Emit::Ast => "ast",
+        Emit::LlvmRaw => "llvm-raw",
+        _ => "llvm-loom",
+    };
+    if last == Emit::Ast && (options.print_after_all || options.print_changed) {
+        return Err(
+            "--print-after-all and --print-changed print LLVM IR, and --emit=ast stops before \
+             there is any"
+                .to_string(),
+        );
+    }
+    let before = if last == Emit::Ast {
+        "code generation"
+    } else {
+        "LLVM's optimiser"
+    };
+    if let Some((flag, name)) = asked {
+        return Err(format!(
+            "{flag}={name}: with --emit={stage} compilation stops before {before}, so \
+             `{name}` never runs; add --emit=llvm (or ptx) to run it"
+        ));
+    }
+    if options.passes.is_some() {
+        return Err(format!(
+            "--passes: with --emit={stage} compilation stops before {before}, so the \
+             pipeline never runs; add --emit=llvm (or ptx) to run it"
+        ));
+    }
+    Ok(())
+}
+
+/// Prints what `--time-passes` and `--resource-usage` measured, to standard error, each in the
+/// format asked for.
+pub fn print_reports(args: &InspectArgs, reports: &Reports, arch: &str) {
     if let Some(times) = &reports.times {
-        eprint!("{}", times.render());
+        match args.time_passes {
+            Some(ReportFormat::Json) => {
+                let mut json = times.to_json();
+                json["report"] = "time-passes".into();
+                eprintln!("{json}");
+            }
+            _ => eprint!("{}", times.render()),
+        }
     }
     if !reports.resources.is_empty() {
-        eprint!("{}", render_resources(&reports.resources, arch));
+        match args.resource_usage {
+            Some(ReportFormat::Json) => {
+                let mut json = resources_json(&reports.resources, arch);
+                json["report"] = "resource-usage".into();
+                eprintln!("{json}");
+            }
+            _ => eprint!("{}", render_resources(&reports.resources, arch)),
+        }
     }
 }

@@ -4,7 +4,7 @@
 
 mod npy;
 
-use super::{EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
+use super::{print_plain_error, ErrorFormat, EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
 use loom_runtime::args::{self, ArgShape, Scalar};
@@ -26,8 +26,9 @@ pub struct RunArgs {
     /// The kernel to run.
     #[arg(long)]
     kernel: String,
-    /// Blocks in the grid (`BLOCKS`).
-    #[arg(long)]
+    /// Blocks in the grid (`BLOCKS`), 1 or more.
+    // Negative numbers reach the parser (not clap's "unexpected argument '-1'"), which says why.
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_blocks)]
     blocks: u32,
     /// Where to run: the CPU backend, or the first CUDA GPU.
     #[arg(long, value_enum, default_value = "cpu")]
@@ -53,6 +54,28 @@ pub struct RunArgs {
     /// The GPU architecture of the PTX (`--device cuda`).
     #[arg(long, default_value = "sm_80", value_name = "sm_XX")]
     arch: String,
+    /// How errors are printed: for people, or one JSON object per line for tools (compile
+    /// diagnostics as `loomc FILE.loom` prints them; launch and argument errors with a null
+    /// code).
+    #[arg(long, value_enum, default_value = "human")]
+    error_format: ErrorFormat,
+}
+
+/// `--blocks`: a count of blocks, so a whole number from 1.
+fn parse_blocks(text: &str) -> Result<u32, String> {
+    match text.trim().parse::<i64>() {
+        Ok(n) if n < 0 => Err(format!(
+            "a negative block count ({n}): the grid has 1 or more blocks"
+        )),
+        Ok(0) => Err("the grid needs at least 1 block".to_string()),
+        Ok(n) => u32::try_from(n).map_err(|_| {
+            format!(
+                "{n} blocks is more than a grid can have (at most {})",
+                u32::MAX
+            )
+        }),
+        Err(_) => Err(format!("`{text}` is not a whole number of blocks")),
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -69,18 +92,19 @@ enum Failure {
 }
 
 pub fn run(cli: &RunArgs) -> ExitCode {
+    let format = cli.error_format;
     match run_inner(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(m)) => {
-            eprintln!("error: {m}");
+            print_plain_error(format, &m, None);
             ExitCode::from(EXIT_USAGE)
         }
         Err(Failure::Program(m)) => {
-            eprintln!("error: {m}");
+            print_plain_error(format, &m, None);
             ExitCode::from(EXIT_PROGRAM_ERRORS)
         }
         Err(Failure::Internal(m)) => {
-            eprintln!("error: internal compiler error: {m}");
+            print_plain_error(format, &format!("internal compiler error: {m}"), None);
             ExitCode::from(EXIT_INTERNAL_ERROR)
         }
     }
@@ -122,7 +146,11 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
             "the CPU backend".to_string()
         }
         Device::Cuda => {
-            let gpu = Gpu::open(0).map_err(Failure::Program)?;
+            let gpu = Gpu::open(0).map_err(|e| {
+                Failure::Program(format!(
+                    "{e}; `--device cpu` runs the kernel on the CPU backend"
+                ))
+            })?;
             let module = gpu
                 .load(&code, metadata.clone())
                 .map_err(Failure::Program)?;
@@ -190,7 +218,12 @@ fn compile(cli: &RunArgs, emit: Emit) -> Result<(String, ModuleMetadata), Failur
     let compilation = driver::compile(&mut files, &name, &source, &options);
     let mut stderr = StandardStream::stderr(ColorChoice::Never);
     for diagnostic in &compilation.diagnostics {
-        let _ = files.render_human(diagnostic, &mut stderr);
+        match cli.error_format {
+            ErrorFormat::Human => {
+                let _ = files.render_human(diagnostic, &mut stderr);
+            }
+            ErrorFormat::Json => eprintln!("{}", files.render_json(diagnostic)),
+        }
     }
     if compilation.has_internal_error() {
         return Err(Failure::Internal("see the diagnostics above".to_string()));

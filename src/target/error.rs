@@ -8,6 +8,9 @@ pub const CODES: &[&str] = &[
     LIBDEVICE,
     NVIDIA_TOOL,
     crate::inspect::INSPECT,
+    OUTPUT,
+    crate::select::UNKNOWN_KERNEL,
+    crate::bindings::UNBINDABLE,
 ];
 
 /// `--arch` names no architecture loomc targets.
@@ -19,6 +22,9 @@ pub const LIBDEVICE: &str = "E0802";
 /// `--emit=sass` or `--resource-usage` needs NVIDIA's ptxas, cuobjdump or nvdisasm, and it is
 /// missing or failed.
 pub const NVIDIA_TOOL: &str = "E0803";
+
+/// An output (`-o`) cannot be written: a missing directory, a full disk, a directory named.
+pub const OUTPUT: &str = "E0805";
 
 #[derive(Debug, Clone)]
 pub enum TargetError {

@@ -22,6 +22,13 @@ pub struct KernelResources {
     pub stack_frame: u32,
     pub shared_bytes: u32,
     pub barriers: u32,
+    /// Local memory per thread (`bytes lmem`): arrays and spills that live outside registers.
+    pub local_bytes: u32,
+    /// Constant memory, over every bank (`bytes cmem[N]`): bank 0 holds the parameters.
+    pub constant_bytes: u32,
+    /// Threads per block (the kernel's `@blocksize` or `--block-size`), for the occupancy;
+    /// ptxas does not know it.
+    pub block_size: Option<u32>,
 }
 
 /// Instruction counts of one function's SASS.
@@ -35,8 +42,20 @@ pub struct SassCounts {
     pub main_loop: Option<usize>,
 }
 
-/// Runs an external tool; a missing tool or a failure is a diagnostic naming it.
-fn run_tool(tool: &str, path: &Path, args: &[&std::ffi::OsStr]) -> Result<String, Diagnostic> {
+/// What a tool printed: the result on standard output, its reports and warnings on standard
+/// error (ptxas' `-v` report is there; nvdisasm's warnings too, which must not reach a `.sass`).
+struct ToolOutput {
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs an external tool for `arch`; a missing tool or a failure is a diagnostic naming it.
+fn run_tool(
+    tool: &str,
+    path: &Path,
+    arch: &str,
+    args: &[&std::ffi::OsStr],
+) -> Result<ToolOutput, Diagnostic> {
     let output = Command::new(path).args(args).output().map_err(|e| {
         tool_error(
             tool,
@@ -47,18 +66,37 @@ fn run_tool(tool: &str, path: &Path, args: &[&std::ffi::OsStr]) -> Result<String
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     if output.status.success() {
-        Ok(stdout + &stderr)
+        return Ok(ToolOutput { stdout, stderr });
+    }
+    let problem = format!(
+        "`{}` failed ({}): {}",
+        path.display(),
+        output.status,
+        stderr.trim()
+    );
+    Err(tool_error(
+        tool,
+        problem,
+        &failure_help(tool, arch, &stderr),
+    ))
+}
+
+/// Why a tool refused: NVIDIA's tools drop old architectures (CUDA 13's nvdisasm says
+/// `CUDA architecture "SM50" is deprecated. Please use CUDA toolkit 13.0 or earlier`), so a
+/// refusal that says so is a tool too new for `arch`; otherwise the PTX is at fault.
+fn failure_help(tool: &str, arch: &str, stderr: &str) -> String {
+    let lower = stderr.to_ascii_lowercase();
+    if lower.contains("deprecated") || lower.contains("or earlier") || lower.contains("no longer") {
+        format!(
+            "this `{tool}` is too new for `{arch}`: NVIDIA dropped that architecture from it; \
+             point LOOM_{} at a `{tool}` from an older CUDA toolkit that still supports \
+             `{arch}` (CUDA 12 supports sm_50 and later), or choose a newer `--arch`",
+            tool.to_ascii_uppercase()
+        )
     } else {
-        Err(tool_error(
-            tool,
-            format!(
-                "`{}` failed ({}): {}",
-                path.display(),
-                output.status,
-                stderr.trim()
-            ),
-            "the PTX loomc made was refused: this is a bug in loomc or a tool too old for the PTX",
-        ))
+        "the PTX loomc made was refused: this is a bug in loomc, or the tool is too old for the \
+         PTX version or architecture"
+            .to_string()
     }
 }
 
@@ -94,7 +132,13 @@ fn ptxas() -> Result<PathBuf, Diagnostic> {
 }
 
 /// Assembles `ptx` for `arch` with `ptxas -v` into `dir`; the cubin's path and ptxas' report.
-fn assemble(ptx: &str, arch: &str, dir: &Path) -> Result<(PathBuf, String), Diagnostic> {
+/// `line_info` keeps the PTX's `.loc` lines in the cubin (`-lineinfo`), for `nvdisasm -g`.
+fn assemble(
+    ptx: &str,
+    arch: &str,
+    dir: &Path,
+    line_info: bool,
+) -> Result<(PathBuf, String), Diagnostic> {
     let ptxas = ptxas()?;
     let input = dir.join("kernel.ptx");
     let cubin = dir.join("kernel.cubin");
@@ -106,18 +150,19 @@ fn assemble(ptx: &str, arch: &str, dir: &Path) -> Result<(PathBuf, String), Diag
         )
     })?;
     let arch_flag = format!("-arch={arch}");
-    let report = run_tool(
-        "ptxas",
-        &ptxas,
-        &[
-            arch_flag.as_ref(),
-            "-v".as_ref(),
-            input.as_os_str(),
-            "-o".as_ref(),
-            cubin.as_os_str(),
-        ],
-    )?;
-    Ok((cubin, report))
+    let mut args: Vec<&std::ffi::OsStr> = vec![
+        arch_flag.as_ref(),
+        "-v".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        cubin.as_os_str(),
+    ];
+    if line_info {
+        args.push("-lineinfo".as_ref());
+    }
+    let output = run_tool("ptxas", &ptxas, arch, &args)?;
+    // `-v` reports on standard error; both are kept so that no line of the report is lost.
+    Ok((cubin, output.stdout + &output.stderr))
 }
 
 fn temp_dir() -> Result<tempfile::TempDir, Diagnostic> {
@@ -133,7 +178,7 @@ fn temp_dir() -> Result<tempfile::TempDir, Diagnostic> {
 /// `--resource-usage`: ptxas' registers, spills and shared memory for each kernel of `ptx`.
 pub fn resource_usage(ptx: &str, arch: &str) -> Result<Vec<KernelResources>, Diagnostic> {
     let dir = temp_dir()?;
-    let (_, report) = assemble(ptx, arch, dir.path())?;
+    let (_, report) = assemble(ptx, arch, dir.path(), false)?;
     Ok(parse_ptxas_report(&report))
 }
 
@@ -151,18 +196,38 @@ pub fn disassemble(ptx: &str, arch: &str) -> Result<String, Diagnostic> {
         ));
     }
     let dir = temp_dir()?;
-    let (cubin, _) = assemble(ptx, arch, dir.path())?;
-    match (cuobjdump, nvdisasm) {
+    // PTX with line information (`-g`) gets SASS with it: `nvdisasm -g` writes
+    // `//## File "k.loom", line 5` above each line's instructions (cuobjdump cannot).
+    let line_info = nvdisasm.is_some() && has_line_info(ptx);
+    let (cubin, _) = assemble(ptx, arch, dir.path(), line_info)?;
+    if let (true, Some(nvdisasm)) = (line_info, &nvdisasm) {
+        let args = ["-g".as_ref(), "-c".as_ref(), cubin.as_os_str()];
+        return Ok(run_tool("nvdisasm", nvdisasm, arch, &args)?.stdout);
+    }
+    // Only the disassembly: the tools' warnings (nvdisasm's "Disassembling Std Elf to Old
+    // format ...") are on standard error and stay out of the `.sass`.
+    let output = match (cuobjdump, nvdisasm) {
         (Some(cuobjdump), _) => run_tool(
             "cuobjdump",
             &cuobjdump,
+            arch,
             &["-sass".as_ref(), cubin.as_os_str()],
-        ),
-        (None, Some(nvdisasm)) => {
-            run_tool("nvdisasm", &nvdisasm, &["-c".as_ref(), cubin.as_os_str()])
-        }
-        (None, None) => Ok(String::new()),
-    }
+        )?,
+        (None, Some(nvdisasm)) => run_tool(
+            "nvdisasm",
+            &nvdisasm,
+            arch,
+            &["-c".as_ref(), cubin.as_os_str()],
+        )?,
+        (None, None) => return Ok(String::new()),
+    };
+    Ok(output.stdout)
+}
+
+/// Whether `ptx` carries source lines (`.loc` directives, from `-g`).
+fn has_line_info(ptx: &str) -> bool {
+    ptx.lines()
+        .any(|line| line.trim_start().starts_with(".loc"))
 }
 
 /// Reads `ptxas -v`'s report: a `Compiling entry function 'k'` (or `Function properties for k`)
@@ -203,6 +268,10 @@ pub fn parse_ptxas_report(report: &str) -> Vec<KernelResources> {
                 (n, ["bytes", "spill", "stores"]) => kernel.spill_stores = value(n).unwrap_or(0),
                 (n, ["bytes", "spill", "loads"]) => kernel.spill_loads = value(n).unwrap_or(0),
                 (n, ["bytes", "smem"]) => kernel.shared_bytes = value(n).unwrap_or(0),
+                (n, ["bytes", "lmem"]) => kernel.local_bytes = value(n).unwrap_or(0),
+                (n, ["bytes", bank]) if bank.starts_with("cmem[") => {
+                    kernel.constant_bytes += value(n).unwrap_or(0)
+                }
                 _ => {}
             }
         }
@@ -308,7 +377,7 @@ ptxas info    : Used 14 registers, used 0 barriers, 384 bytes cmem[0]
 ptxas info    : Compiling entry function 'sumOfSquares' for 'sm_80'
 ptxas info    : Function properties for sumOfSquares
     8 bytes stack frame, 4 bytes spill stores, 12 bytes spill loads
-ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cmem[0]
+ptxas info    : Used 17 registers, used 1 barriers, 16 bytes lmem, 32 bytes smem, 360 bytes cmem[0], 8 bytes cmem[2]
 ";
 
     #[test]
@@ -320,6 +389,7 @@ ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cme
                 KernelResources {
                     name: "vadd".into(),
                     registers: 14,
+                    constant_bytes: 384,
                     ..KernelResources::default()
                 },
                 KernelResources {
@@ -330,6 +400,9 @@ ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cme
                     stack_frame: 8,
                     shared_bytes: 32,
                     barriers: 1,
+                    local_bytes: 16,
+                    constant_bytes: 360 + 8,
+                    block_size: None,
                 },
             ]
         );
@@ -351,6 +424,17 @@ ptxas info    : Used 17 registers, used 1 barriers, 32 bytes smem, 360 bytes cme
         /*0000*/                   EXIT ;
         /*0010*/                   BRA 0x10;
 ";
+
+    #[test]
+    fn a_tool_that_dropped_the_arch_is_called_too_new() {
+        let refusal = "nvdisasm fatal   : CUDA architecture \"SM50\" is deprecated. Please use \
+                       CUDA toolkit 13.0 or earlier";
+        let help = failure_help("cuobjdump", "sm_50", refusal);
+        assert!(help.contains("too new for `sm_50`"), "{help}");
+        assert!(!help.contains("too old"), "{help}");
+        let other = failure_help("ptxas", "sm_80", "ptxas fatal : Unresolved extern function");
+        assert!(other.contains("bug in loomc"), "{other}");
+    }
 
     #[test]
     fn sass_counts_skip_padding_and_find_the_loop() {

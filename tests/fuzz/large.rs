@@ -225,7 +225,12 @@ fn check_linear_sizes(
 fn own_stages(report: &str) -> Result<Duration, Failed> {
     let mut milliseconds = 0.0;
     let mut stages = 0;
-    for line in report.lines() {
+    // The stage table comes first; LLVM's per-pass table after it is not loomc's.
+    let stage_table = report
+        .split("===== LLVM's optimiser")
+        .next()
+        .unwrap_or(report);
+    for line in stage_table.lines() {
         // `   84.488 ms   4.7%  parse`
         if let [time, "ms", _, stage] = line.split_whitespace().collect::<Vec<_>>().as_slice() {
             if !matches!(*stage, "optimise" | "nvptx" | "total") {

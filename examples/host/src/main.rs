@@ -1,0 +1,125 @@
+//! A host program over the typed bindings `loomc --emit=rust` generates (docs/running.md):
+//! saxpy and sumOfSquares on GPU 0, with the arrays uploaded once and kept on the device across
+//! launches, each result checked against a reference computed here. Without a CUDA driver it
+//! says so and exits 0, so that it builds and runs in CI on machines without a GPU.
+//!
+//! `src/saxpy.rs` and `src/sum_of_squares.rs` are generated (tests/cli.rs checks they are what
+//! loomc makes today):
+//!
+//! ```text
+//! scripts/loomc examples/saxpy.loom --emit=rust -o examples/host/src/saxpy.rs
+//! scripts/loomc examples/sum_of_squares.loom --emit=rust -o examples/host/src/sum_of_squares.rs
+//! cargo run -p loom-host-example
+//! ```
+
+// Generated: kept as loomc writes them, so that the test that they are current compares text.
+#[rustfmt::skip]
+mod saxpy;
+#[rustfmt::skip]
+mod sum_of_squares;
+
+use loom_runtime::{driver_present, Gpu};
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(Ran::OnGpu) => ExitCode::SUCCESS,
+        Ok(Ran::Skipped(why)) => {
+            println!("skipped: {why}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+enum Ran {
+    OnGpu,
+    Skipped(&'static str),
+}
+
+fn run() -> Result<Ran, String> {
+    if !driver_present() {
+        return Ok(Ran::Skipped(
+            "no CUDA driver on this machine: the host example needs an NVIDIA GPU",
+        ));
+    }
+    let gpu = Gpu::open(0)?;
+    println!("GPU: {}", gpu.name());
+    run_saxpy(&gpu)?;
+    run_sum_of_squares(&gpu)?;
+    Ok(Ran::OnGpu)
+}
+
+/// `y <- a * x + y` twice on the same device buffers: the second launch sees the first's `y`.
+fn run_saxpy(gpu: &Gpu) -> Result<(), String> {
+    let kernels = saxpy::Kernels::load(gpu)?;
+    let n = 1_000_003usize;
+    let a = 2.5f32;
+    let x: Vec<f32> = (0..n).map(|i| (i % 100) as f32 * 0.25).collect();
+    let y: Vec<f32> = (0..n).map(|i| 1.0 - (i % 7) as f32).collect();
+    let mut x_device = gpu.upload(&x, &[n])?;
+    let mut y_device = gpu.upload(&y, &[n])?;
+    let blocks = n.div_ceil(256) as u32;
+    let count = i32::try_from(n).map_err(|e| e.to_string())?;
+    for _ in 0..2 {
+        let timing = kernels.saxpy(gpu, blocks, count, a, &mut x_device, &mut y_device)?;
+        println!("saxpy: n = {n}, kernel {:.3} ms", timing.kernel_ms);
+    }
+    let result = gpu.download(&y_device)?;
+    let worst = result
+        .iter()
+        .zip(x.iter().zip(&y))
+        .map(|(got, (x, y))| (got - (a * x + (a * x + y))).abs())
+        .fold(0f32, f32::max);
+    if worst > 1e-3 {
+        return Err(format!("saxpy: largest error {worst}"));
+    }
+    println!("saxpy: matches the reference (largest error {worst})");
+    Ok(())
+}
+
+/// One partial sum of squares per block of 256.
+fn run_sum_of_squares(gpu: &Gpu) -> Result<(), String> {
+    let kernels = sum_of_squares::Kernels::load(gpu)?;
+    let blocks = 1000usize;
+    let threads = blocks * 256;
+    let input: Vec<f32> = (0..threads)
+        .map(|i| ((i * 7919) % 1013) as f32 / 1013.0)
+        .collect();
+    let mut input_device = gpu.upload(&input, &[threads])?;
+    let mut sums_device = gpu.zeros::<f32>(&[blocks])?;
+    let timing = kernels.sum_of_squares(gpu, blocks as u32, &mut input_device, &mut sums_device)?;
+    println!(
+        "sumOfSquares: {blocks} blocks, kernel {:.3} ms",
+        timing.kernel_ms
+    );
+    let sums = gpu.download(&sums_device)?;
+    for (block, (got, chunk)) in sums.iter().zip(input.chunks(256)).enumerate() {
+        let expected: f64 = chunk.iter().map(|v| f64::from(*v) * f64::from(*v)).sum();
+        if (f64::from(*got) - expected).abs() > 1e-3 * expected.max(1.0) {
+            return Err(format!(
+                "sumOfSquares: block {block}: {got}, expected {expected}"
+            ));
+        }
+    }
+    println!("sumOfSquares: matches the reference");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Runs both kernels on a GPU when there is one; says it skipped otherwise.
+    #[test]
+    fn runs_on_a_gpu_or_says_it_skipped() {
+        match super::run() {
+            Ok(super::Ran::OnGpu) => {}
+            Ok(super::Ran::Skipped(why)) => {
+                eprintln!("SKIPPED runs_on_a_gpu_or_says_it_skipped: {why}")
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
+}
