@@ -4,7 +4,7 @@
 use clap::Args;
 use loomc::driver::{Emit, Reports};
 use loomc::inspect::{render_resources, resources_json, InspectOptions};
-use loomc::target::passes;
+use loomc::target::passes::{self, Position};
 use loomc::target::{NvptxTarget, OptLevel};
 use std::path::PathBuf;
 
@@ -119,13 +119,16 @@ impl InspectArgs {
     }
 }
 
-/// With `--emit` stopping before LLVM's optimiser (`llvm-raw`, `llvm-loom`), LLVM's passes and
-/// the kernel verifier never run (with `ast`, no pass runs): asking to print around them would
-/// print nothing.
+/// With `--emit` stopping before LLVM's optimiser (`kir`, `llvm-raw`, `llvm-loom`), LLVM's passes
+/// and the kernel verifier never run (with `kir`, nothing after the kernel IR's passes; with
+/// `ast`, no pass): asking to print around them would print nothing.
 fn never_reached(options: &InspectOptions, last: Emit) -> Result<(), String> {
-    let late = |name: &&String| {
-        last == Emit::Ast || !name.starts_with("loom-") || *name == passes::VERIFY_KERNELS
+    let runs = |name: &str| match last {
+        Emit::Ast => false,
+        Emit::KernelIr => passes::find(name).is_some_and(|p| p.position == Position::KernelIr),
+        _ => passes::find(name).is_some_and(|p| p.position != Position::AfterOptimiser),
     };
+    let late = |name: &&String| !runs(name);
     let asked = options
         .print_before
         .iter()
@@ -134,6 +137,7 @@ fn never_reached(options: &InspectOptions, last: Emit) -> Result<(), String> {
         .find(|(_, name)| late(name));
     let stage = match last {
         Emit::Ast => "ast",
+        Emit::KernelIr => "kir",
         Emit::LlvmRaw => "llvm-raw",
         _ => "llvm-loom",
     };
@@ -144,10 +148,10 @@ fn never_reached(options: &InspectOptions, last: Emit) -> Result<(), String> {
                 .to_string(),
         );
     }
-    let before = if last == Emit::Ast {
-        "code generation"
-    } else {
-        "LLVM's optimiser"
+    let before = match last {
+        Emit::Ast => "the kernel IR",
+        Emit::KernelIr => "code generation",
+        _ => "LLVM's optimiser",
     };
     if let Some((flag, name)) = asked {
         return Err(format!(
