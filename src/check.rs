@@ -180,8 +180,18 @@ impl Checked {
 /// Checks `program` (which already includes the standard library). Returns the facts and every
 /// diagnostic found; the driver stops if any of them is an error.
 pub fn check(program: Program, options: &CheckOptions) -> (Checked, Vec<Diagnostic>) {
+    check_library(program, options, true)
+}
+
+/// [`check`]; `lazy_library`: check only the library funcs that the program calls.
+fn check_library(
+    program: Program,
+    options: &CheckOptions,
+    lazy_library: bool,
+) -> (Checked, Vec<Diagnostic>) {
     let stdlib_start = program.library_start;
     let mut checker = Checker::new(&program, options, stdlib_start);
+    checker.lazy_library = lazy_library;
     checker.run();
     let Checker {
         records,
@@ -258,6 +268,8 @@ struct Checker<'p> {
     range_lens: HashMap<ExprId, Len>,
     locals: HashMap<Span, Ty>,
     errors: Vec<CheckError>,
+    /// Check only the standard library's funcs that checked bodies call (see `check_bodies`).
+    lazy_library: bool,
 }
 
 impl<'p> Checker<'p> {
@@ -277,6 +289,7 @@ impl<'p> Checker<'p> {
             range_lens: HashMap::new(),
             locals: HashMap::new(),
             errors: Vec::new(),
+            lazy_library: true,
         }
     }
 

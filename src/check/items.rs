@@ -394,50 +394,83 @@ impl Checker<'_> {
         }
     }
 
+    /// Checks the user's bodies, then the standard library's funcs they call (directly, through
+    /// collectives, or through other library funcs). The rest of the library is not needed: its
+    /// bodies are checked by its own test (`check::tests::the_whole_standard_library_checks`),
+    /// not again on every compile.
     pub(super) fn check_bodies(&mut self) {
-        let program = self.program;
-        for (i, item) in program.items.iter().enumerate() {
-            let Some(sig) = self.sigs.get(i).cloned().flatten() else {
-                continue;
-            };
-            match item {
-                Item::Func(func) => {
-                    let kind = BodyKind::Func {
-                        ret: sig.ret.clone(),
-                        ret_span: sig.ret_span,
-                        decl: func.name.span,
-                    };
-                    let mut cx = FnCtx::new(self, i, kind);
-                    cx.declare_params(&sig);
-                    cx.body(&func.body, &func.name);
+        let n = self.program.items.len();
+        let user = self.items.stdlib_start.min(n);
+        let mut checked = vec![false; n];
+        let mut next: Vec<usize> = (0..user).collect();
+        if !self.lazy_library {
+            next.extend(user..n);
+        }
+        while !next.is_empty() {
+            for i in next {
+                if !checked[i] {
+                    checked[i] = true;
+                    self.check_body(i);
                 }
-                Item::Kernel(kernel) => {
-                    let facts = self
-                        .kernels
-                        .iter()
-                        .find(|k| k.item == i)
-                        .map(|k| k.block_size);
-                    let (block_size, source) = match (facts, &kernel.block_size) {
-                        (Some(bs), Some(attr)) if u64::from(bs) == attr.value => {
-                            (bs, super::error::BlockSizeSource::Attribute(attr.span))
-                        }
-                        (Some(bs), _) => (bs, super::error::BlockSizeSource::Option),
-                        (None, _) => (
-                            self.options.block_size,
-                            super::error::BlockSizeSource::Option,
-                        ),
-                    };
-                    let kind = BodyKind::Kernel {
-                        block_size,
-                        source,
-                        pow2_reported: false,
-                    };
-                    let mut cx = FnCtx::new(self, i, kind);
-                    cx.declare_params(&sig);
-                    cx.body(&kernel.body, &kernel.name);
-                }
-                Item::TypeAlias(_) => {}
             }
+            next = self
+                .callees
+                .values()
+                .filter_map(|callee| match callee {
+                    super::Callee::Func(f) if !checked.get(*f).copied().unwrap_or(true) => Some(*f),
+                    _ => None,
+                })
+                .collect();
+            next.sort_unstable();
+            next.dedup();
+        }
+    }
+
+    fn check_body(&mut self, i: usize) {
+        let program = self.program;
+        let Some(item) = program.items.get(i) else {
+            return;
+        };
+        let Some(sig) = self.sigs.get(i).cloned().flatten() else {
+            return;
+        };
+        match item {
+            Item::Func(func) => {
+                let kind = BodyKind::Func {
+                    ret: sig.ret.clone(),
+                    ret_span: sig.ret_span,
+                    decl: func.name.span,
+                };
+                let mut cx = FnCtx::new(self, i, kind);
+                cx.declare_params(&sig);
+                cx.body(&func.body, &func.name);
+            }
+            Item::Kernel(kernel) => {
+                let facts = self
+                    .kernels
+                    .iter()
+                    .find(|k| k.item == i)
+                    .map(|k| k.block_size);
+                let (block_size, source) = match (facts, &kernel.block_size) {
+                    (Some(bs), Some(attr)) if u64::from(bs) == attr.value => {
+                        (bs, super::error::BlockSizeSource::Attribute(attr.span))
+                    }
+                    (Some(bs), _) => (bs, super::error::BlockSizeSource::Option),
+                    (None, _) => (
+                        self.options.block_size,
+                        super::error::BlockSizeSource::Option,
+                    ),
+                };
+                let kind = BodyKind::Kernel {
+                    block_size,
+                    source,
+                    pow2_reported: false,
+                };
+                let mut cx = FnCtx::new(self, i, kind);
+                cx.declare_params(&sig);
+                cx.body(&kernel.body, &kernel.name);
+            }
+            Item::TypeAlias(_) => {}
         }
     }
 }

@@ -158,11 +158,56 @@ fn every_check_code_has_a_case() {
     assert!(missing.is_empty(), "codes without a case: {missing:?}");
 }
 
+/// A compile checks only the library funcs the program calls; this checks every body of it,
+/// so that a mistake in one no program calls is still found.
 #[test]
-fn stdlib_checks_cleanly() {
-    let (checked, diagnostics) = check_source("", 256);
+fn the_whole_standard_library_checks() {
+    let mut program = match parse(FileId(0), "", 0) {
+        Ok(p) => p,
+        Err(d) => panic!("does not parse: {d:#?}"),
+    };
+    for (i, (path, lib)) in STDLIB.iter().enumerate() {
+        match parse(FileId(1 + i as u32), lib, program.expr_count) {
+            Ok(library) => program.append_library(library),
+            Err(d) => panic!("{path} does not parse: {d:#?}"),
+        }
+    }
+    let (checked, diagnostics) =
+        super::check_library(program, &CheckOptions { block_size: 256 }, false);
     assert!(diagnostics.is_empty(), "{diagnostics:#?}");
     assert!(checked.program.items.len() >= 24);
+    // Every library body was checked: its expressions have types.
+    assert!(
+        checked.expr_types.iter().all(|t| *t != Ty::Error),
+        "some library expression was never checked"
+    );
+}
+
+/// A compile checks the library funcs the program calls, through collectives and other library
+/// funcs too, and no others.
+#[test]
+fn only_the_library_funcs_a_program_calls_are_checked() {
+    let source = "kernel k(x: Float32[THREADS], o: Float32[BLOCKS])\n  o[B] <- sum /. (sqrt /~ x[block(B)])\n";
+    let (checked, diagnostics) = check_source(source, 256);
+    assert!(diagnostics.is_empty(), "{diagnostics:#?}");
+    let library_start = checked.program.library_start;
+    let checked_funcs: Vec<&str> = checked.program.items[library_start..]
+        .iter()
+        .filter_map(|item| match item {
+            Item::Func(f) => {
+                let first = f.body.stmts.first()?;
+                let checked = match first {
+                    Stmt::Return { value: Some(v), .. } => *checked.ty(v.id) != Ty::Error,
+                    _ => true,
+                };
+                checked.then_some(f.name.name.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(checked_funcs.contains(&"sum"), "{checked_funcs:?}");
+    assert!(checked_funcs.contains(&"sqrt"), "{checked_funcs:?}");
+    assert!(!checked_funcs.contains(&"cos"), "{checked_funcs:?}");
 }
 
 #[test]
