@@ -81,7 +81,7 @@ fn run() -> Result<(), String> {
                 .arg(&output),
         )?;
         let stage = |name: &str| stage_ms(&report, name);
-        let front = ["parse", "check", "lower", "verify"]
+        let front = ["parse", "check", "kir", "lower", "verify"]
             .iter()
             .map(|s| stage(s))
             .sum::<Result<f64, String>>()?;

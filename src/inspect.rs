@@ -315,7 +315,7 @@ impl IrPrinter {
     pub fn before(&mut self, pass: &str, module: &Module<'_>) -> Result<(), Diagnostic> {
         if self.options.print_before.iter().any(|p| p == pass) {
             let text = module.print_to_string().to_string();
-            self.dump(pass, "before", &text)?;
+            self.dump(pass, "before", &text, "ll")?;
         }
         Ok(())
     }
@@ -326,22 +326,8 @@ impl IrPrinter {
             return Ok(());
         }
         let text = module.print_to_string().to_string();
-        let changed = self.last.as_deref() != Some(text.as_str());
-        let asked = self.options.print_after_all
-            || self.options.print_after.iter().any(|p| p == pass)
-            || (self.options.print_changed && changed);
-        let as_diff = self.options.print_changed_diff
-            && self.last.is_some()
-            && changed
-            && !self.asked_after(pass);
-        if asked && as_diff {
-            let diff = changes::unified_diff(self.last.as_deref().unwrap_or(""), &text);
-            self.dump(pass, "after", &diff)?;
-        } else if asked {
-            self.dump(pass, "after", &text)?;
-        } else if self.options.print_changed && self.options.print_dir.is_none() {
-            eprintln!("; *** IR Dump After {pass} omitted because no change ***");
-        }
+        let last = self.last.take();
+        self.after_text(pass, &text, last.as_deref(), "ll")?;
         self.last = Some(text);
         if self.llvm_scratch.is_some() && Some(pass) == last_pass_before_optimiser() {
             // LLVM's first pass sees the module with `target::run_pipeline`'s temporary marks
@@ -354,6 +340,33 @@ impl IrPrinter {
         Ok(())
     }
 
+    /// Dumps `text`, the IR after `pass`, as the options ask: whole, as a diff against `last`
+    /// (the same kind of IR after the pass before), or not at all. `extension`: the dump file's
+    /// in a directory.
+    fn after_text(
+        &mut self,
+        pass: &str,
+        text: &str,
+        last: Option<&str>,
+        extension: &str,
+    ) -> Result<(), Diagnostic> {
+        let changed = last != Some(text);
+        let asked = self.options.print_after_all
+            || self.options.print_after.iter().any(|p| p == pass)
+            || (self.options.print_changed && changed);
+        let as_diff =
+            self.options.print_changed_diff && last.is_some() && changed && !self.asked_after(pass);
+        if asked && as_diff {
+            let diff = changes::unified_diff(last.unwrap_or(""), text);
+            self.dump(pass, "after", &diff, extension)?;
+        } else if asked {
+            self.dump(pass, "after", text, extension)?;
+        } else if self.options.print_changed && self.options.print_dir.is_none() {
+            eprintln!("; *** IR Dump After {pass} omitted because no change ***");
+        }
+        Ok(())
+    }
+
     /// Before kernel-IR pass `pass`; `print` gives the kernel IR's text (made only if asked).
     pub fn before_kir(
         &mut self,
@@ -361,12 +374,13 @@ impl IrPrinter {
         print: impl FnOnce() -> String,
     ) -> Result<(), Diagnostic> {
         if self.options.print_before.iter().any(|p| p == pass) {
-            self.dump(pass, "before", &print())?;
+            self.dump(pass, "before", &print(), "kir")?;
         }
         Ok(())
     }
 
-    /// After kernel-IR pass `pass`, as [`IrPrinter::after`] after a pass over the LLVM module.
+    /// After kernel-IR pass `pass`, as [`IrPrinter::after`] after a pass over the LLVM module;
+    /// compared with the kernel IR after the pass before.
     pub fn after_kir(
         &mut self,
         pass: &str,
@@ -376,15 +390,8 @@ impl IrPrinter {
             return Ok(());
         }
         let text = print();
-        let changed = self.last_kir.as_deref() != Some(text.as_str());
-        let asked = self.options.print_after_all
-            || self.options.print_after.iter().any(|p| p == pass)
-            || (self.options.print_changed && changed);
-        if asked {
-            self.dump(pass, "after", &text)?;
-        } else if self.options.print_changed && self.options.print_dir.is_none() {
-            eprintln!("; *** IR Dump After {pass} omitted because no change ***");
-        }
+        let last = self.last_kir.take();
+        self.after_text(pass, &text, last.as_deref(), "kir")?;
         self.last_kir = Some(text);
         Ok(())
     }
@@ -558,13 +565,20 @@ impl IrPrinter {
             .join(name)
     }
 
-    fn dump(&mut self, pass: &str, when: &str, text: &str) -> Result<(), Diagnostic> {
+    fn dump(
+        &mut self,
+        pass: &str,
+        when: &str,
+        text: &str,
+        extension: &str,
+    ) -> Result<(), Diagnostic> {
         let title = if when == "before" { "Before" } else { "After" };
         let header = format!("; *** IR Dump {title} {pass} ***\n");
         match &self.options.print_dir {
             None => eprint!("{header}{text}"),
             Some(_) => {
-                let path = self.dir_path(&format!("{:03}-{when}-{pass}.ll", self.sequence));
+                let path =
+                    self.dir_path(&format!("{:03}-{when}-{pass}.{extension}", self.sequence));
                 self.sequence += 1;
                 std::fs::write(&path, header + text)
                     .map_err(|e| fail(format!("cannot write `{}`: {e}", path.display())))?;

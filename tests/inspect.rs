@@ -319,6 +319,7 @@ fn time_passes_json_has_every_stage_and_each_llvm_pass() {
         [
             "parse",
             "check",
+            "kir",
             "lower",
             "verify",
             "link-libdevice",
@@ -496,7 +497,7 @@ fn the_print_dir_help_names_files_the_run_writes() {
         .split('`')
         .skip(1)
         .step_by(2)
-        .take_while(|n| n.ends_with(".ll"))
+        .filter(|n| n.ends_with(".ll") || n.ends_with(".kir"))
         .collect();
     assert!(named.len() >= 3, "{text}");
     let dir = tempfile::tempdir().unwrap();
@@ -574,9 +575,18 @@ fn print_changed_diff_shows_each_change_as_a_unified_diff() {
     ]));
     let files = files_in(&dumps);
     let read = |f: &str| std::fs::read_to_string(dumps.join(f)).unwrap();
+    // The first dump of each kind of IR is whole: the kernel IR's, then the LLVM module's.
     assert!(
-        read(&files[0]).contains("define void @saxpy"),
+        read(&files[0]).contains("kernel saxpy"),
         "the first dump is whole"
+    );
+    let lowered = files
+        .iter()
+        .find(|f| f.contains("after-loom-lower"))
+        .unwrap_or_else(|| panic!("{files:?}"));
+    assert!(
+        read(lowered).contains("define void @saxpy"),
+        "the module's first dump is whole"
     );
     let diff = read(
         files
@@ -592,7 +602,7 @@ fn print_changed_diff_shows_each_change_as_a_unified_diff() {
     assert_eq!(lines.next(), Some("--- before"), "{diff}");
     assert_eq!(lines.next(), Some("+++ after"), "{diff}");
     assert!(diff.lines().any(|l| l.starts_with("@@ ")), "{diff}");
-    assert!(diff.len() < read(&files[0]).len(), "a diff, not the module");
+    assert!(diff.len() < read(lowered).len(), "a diff, not the module");
     let bad = loomc(&[SAXPY, "--print-changed=sideways", "-o", "-"]);
     assert_eq!(bad.status.code(), Some(2));
 }

@@ -34,9 +34,9 @@ pub struct InspectArgs {
     print_changed: Option<ChangedForm>,
 
     /// Write the --print-* dumps into DIR, one file per pass numbered in pipeline order, instead
-    /// of to standard error (with --print-after-all: `000-after-loom-lower.ll`,
-    /// `001-after-loom-verify-ir.ll`, `002-after-loom-link-libdevice.ll`, ...). An earlier
-    /// run's dumps in DIR are removed first; other files are left alone.
+    /// of to standard error (with --print-after-all: `000-after-kir-lower.kir`,
+    /// `003-after-loom-lower.ll`, `004-after-loom-verify-ir.ll`, and so on). An earlier run's
+    /// dumps in DIR are removed first; other files are left alone.
     #[arg(long, value_name = "DIR")]
     print_dir: Option<PathBuf>,
 

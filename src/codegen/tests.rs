@@ -289,8 +289,11 @@ func scaled(k: Int32, a: Int32, b: Int32): Int32
 func viaPlus(x: Float32, y: Float32): Float32
   return plus(x, y) * 2.0
 
+-- The library's `sum` and `max` (their `Int32` overloads, the first of each): a compile checks
+-- the library funcs it calls.
 kernel k(out: Int32[1])
-  out[0] <- 1
+  a: Int32 <- 1
+  out[0] <- sum(a, a) + max(a, a)
 ";
     let checked = front_end(source, 256).unwrap_or_else(|d| panic!("{d:#?}"));
     let item = |name: &str, arity: usize| {

@@ -113,7 +113,7 @@ pub fn is_dump_file_name(name: &str) -> bool {
     bytes.len() > 4
         && bytes[..3].iter().all(u8::is_ascii_digit)
         && (name[3..].starts_with("-after-") || name[3..].starts_with("-before-"))
-        && (name.ends_with(".ll") || name.ends_with(".txt"))
+        && [".ll", ".kir", ".txt"].iter().any(|e| name.ends_with(e))
 }
 
 /// Removes an earlier run's dumps from `dir` (nothing else in it).
@@ -186,7 +186,8 @@ define void @k() {
     #[test]
     fn dump_names_are_recognised_and_nothing_else() {
         for dump in [
-            "000-after-loom-lower.ll",
+            "000-after-kir-lower.kir",
+            "003-after-loom-lower.ll",
             "012-before-InstCombinePass-saxpy.ll",
             "031-after-nvptx-machine-passes.txt",
         ] {
