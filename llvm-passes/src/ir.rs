@@ -31,8 +31,11 @@ pub enum Val {
     Null,
     /// `undef` or `poison`.
     Undef,
-    /// Anything else: floating-point constants, aggregates, metadata.
-    Other,
+    /// Any other constant (floating-point, aggregate, vector, metadata), by identity: LLVM
+    /// keeps one copy of each constant in a context, so two operands hold the same constant
+    /// exactly when their identities are equal. (All of them once collapsed into one value, so
+    /// `phi float [1.0], [2.0]` after a branch on `tid` looked like one value.)
+    Other(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -307,7 +310,7 @@ impl Function {
             Val::Inst(i) => ty_bits(self.insts[i].ty),
             Val::Arg(a) => self.args.get(a).and_then(|a| ty_bits(a.ty)),
             Val::Global(_) | Val::Null => Some(64),
-            Val::Undef | Val::Other => None,
+            Val::Undef | Val::Other(_) => None,
         }
     }
 
@@ -317,7 +320,7 @@ impl Function {
             Val::Inst(i) => self.insts[i].ty,
             Val::Arg(a) => self.args.get(a).map(|a| a.ty).unwrap_or(Ty::Other),
             Val::Global(_) | Val::Null => Ty::Ptr(0),
-            Val::Undef | Val::Other => Ty::Other,
+            Val::Undef | Val::Other(_) => Ty::Other,
         }
     }
 }

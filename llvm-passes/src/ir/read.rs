@@ -199,7 +199,7 @@ impl FunctionReader<'_> {
             LLVMValueKind::LLVMConstantIntValueKind => {
                 let bits = LLVMGetIntTypeWidth(LLVMTypeOf(value));
                 if bits > 64 {
-                    return Val::Other;
+                    return Val::Other(value as usize);
                 }
                 Val::Int {
                     value: i128::from(LLVMConstIntGetSExtValue(value)),
@@ -225,7 +225,7 @@ impl FunctionReader<'_> {
                 self.out[id] = read;
                 Val::Inst(id)
             }
-            _ => Val::Other,
+            _ => Val::Other(value as usize),
         }
     }
 

@@ -290,7 +290,7 @@ fn collect_roots(
                 }),
             }
         }
-        Val::Null | Val::Undef | Val::Int { .. } | Val::Other => roots.push(Space::Untracked),
+        Val::Null | Val::Undef | Val::Int { .. } | Val::Other(_) => roots.push(Space::Untracked),
     }
 }
 
@@ -462,7 +462,7 @@ impl Linearizer<'_> {
             Val::Arg(_) => return Ok(self.shared(value, false, true)),
             Val::Inst(id) => id,
             Val::Null => return Ok(Lin::constant(0)),
-            Val::Global(_) | Val::Undef | Val::Other => {
+            Val::Global(_) | Val::Undef | Val::Other(_) => {
                 return Err(Failure::inexpressible(
                     "the index is not an integer expression",
                 ))
