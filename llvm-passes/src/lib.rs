@@ -29,6 +29,7 @@
 )]
 
 mod barriers;
+mod block_size;
 mod cfg;
 mod divergence;
 mod findings;
@@ -167,9 +168,13 @@ fn run(
             _ if threads::uses_more_than_x(&snapshot, function) => threads::Geometry::Unknown,
             _ => threads::Geometry::UpTo(most.unwrap_or(threads::MAX_THREADS).max(1)),
         };
+        let specialised = match geometry {
+            threads::Geometry::Known(dims) => block_size::specialise(&snapshot, function, dims),
+            _ => None,
+        };
         findings.extend(kernel::verify(
             &snapshot,
-            function,
+            specialised.as_ref().unwrap_or(function),
             geometry,
             options,
             &with_barriers,

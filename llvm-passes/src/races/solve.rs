@@ -206,13 +206,22 @@ pub fn solve(
                     .map(|w2| w2.saturating_sub(d0))
                     .filter(|f| fits_free(*f))
                 {
+                    let mut completed = Vec::new();
                     let mut accept = |values: &[(VarKey, i128)]| {
-                        guards::all_hold(threads, a.guards, t1, values)
-                            && guards::all_hold(threads, b.guards, t2, values)
+                        let sides = [(a.guards, t1), (b.guards, t2)];
+                        let Some(values) = guards::forced(threads, &sides, values) else {
+                            return false;
+                        };
+                        let holds = guards::all_hold(threads, a.guards, t1, &values)
+                            && guards::all_hold(threads, b.guards, t2, &values);
+                        if holds {
+                            completed = values;
+                        }
+                        holds
                     };
                     match assign(&free.terms, f, &mut accept) {
-                        Assignment::Found(values) => {
-                            return Outcome::Conflict(witness(&a, &b, t1, t2, &ta, &tb, values));
+                        Assignment::Found => {
+                            return Outcome::Conflict(witness(&a, &b, t1, t2, &ta, &tb, completed));
                         }
                         // With at most one variable its value is forced: the guards rule the
                         // candidate out for good.
@@ -283,7 +292,8 @@ fn witness(
 type Accept<'a> = dyn FnMut(&[(VarKey, i128)]) -> bool + 'a;
 
 enum Assignment {
-    Found(Vec<(VarKey, i128)>),
+    /// `accept` took an assignment (it keeps what it needs of it).
+    Found,
     /// Values exist, but `accept` turned down every one tried.
     Rejected,
     NotFound,
@@ -299,7 +309,7 @@ fn assign(
     let mut values = Vec::new();
     let mut rejected = false;
     if solve_terms(terms, target, &mut values, accept, &mut rejected) {
-        Assignment::Found(values)
+        Assignment::Found
     } else if rejected {
         Assignment::Rejected
     } else {
@@ -418,9 +428,12 @@ mod tests {
         let key = |phi| VarKey::Completed { phi };
         // 1024·a - 1024·b = 2048 with a, b in [0, 10]
         let terms = vec![(key(0), 1024, 0, 10), (key(1), -1024, 0, 10)];
-        let Assignment::Found(values) = assign(&terms, 2048, &mut |_| true) else {
-            panic!("no assignment")
-        };
+        let mut values = Vec::new();
+        let found = assign(&terms, 2048, &mut |v| {
+            values = v.to_vec();
+            true
+        });
+        assert!(matches!(found, Assignment::Found), "no assignment");
         let sum: i128 = values
             .iter()
             .zip(&terms)
