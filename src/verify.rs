@@ -165,7 +165,12 @@ pub fn diagnostic(finding: &Finding, files: &mut SourceFiles, style: Style) -> D
             kind,
             hazard,
         } => {
-            let (message, what) = if kind.is_block_level() {
+            let (message, what) = if matches!(**hazard, Hazard::DivergentBarrierId { .. }) {
+                (
+                    "threads of the block wait at different barriers".to_string(),
+                    "every thread of the block must pass the same barrier id here",
+                )
+            } else if kind.is_block_level() {
                 (
                     format!("{} not reached by every thread of the block", kind.noun()),
                     "every thread of the block must reach this",
@@ -214,6 +219,14 @@ pub fn diagnostic(finding: &Finding, files: &mut SourceFiles, style: Style) -> D
                          but the mask names all 32"
                     ));
                     b = b.ir_note(&[op], || format!("in `{function}`: {}", describe(op)));
+                }
+                Hazard::DivergentBarrierId { id, witness } => {
+                    b = b.label(id, false, "the barrier id differs between threads");
+                    if let Some(((a, x), (c, y))) = witness {
+                        b = b.note(format!("{a} waits at barrier {x}, {c} at barrier {y}"));
+                    }
+                    b = b.ir_note(&[op], || format!("in `{function}`: {}", describe(op)));
+                    b = b.ir_note(&[id], || format!("barrier id: {}", describe(id)));
                 }
             }
             b.d.help(if kind.is_block_level() {

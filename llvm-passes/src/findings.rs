@@ -84,6 +84,13 @@ pub enum Hazard {
     },
     /// A full-mask warp collective in a block whose last warp is not full.
     PartialWarp { threads: u32, lanes: u32 },
+    /// A named barrier whose id differs between threads: they wait at different barriers.
+    DivergentBarrierId {
+        /// The id's value.
+        id: InstRef,
+        /// Two threads and the ids they pass, when the analysis can evaluate them.
+        witness: Option<((ThreadId, u64), (ThreadId, u64))>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -249,6 +256,13 @@ impl std::fmt::Display for Finding {
                         f,
                         "; a block of {threads} threads has a last warp of only {lanes} lanes"
                     ),
+                    Hazard::DivergentBarrierId { id, witness } => {
+                        write!(f, "; its barrier id {id} differs between threads")?;
+                        if let Some(((a, x), (b, y))) = witness {
+                            write!(f, " ({a} passes {x}, {b} passes {y})")?;
+                        }
+                        Ok(())
+                    }
                 }
             }
             Finding::UnprovenConvergent {
