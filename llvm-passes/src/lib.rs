@@ -47,6 +47,7 @@ mod threads;
 
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
+use inkwell::values::InstructionOpcode;
 use std::ffi::CString;
 
 pub use findings::{
@@ -185,21 +186,54 @@ fn run(
 }
 
 /// The passes the verifier runs on a copy of `module` before reading it: [`CANONICAL_PASSES`]
-/// when a defined function keeps a variable in memory (unoptimised IR), none otherwise.
+/// when a defined function keeps a variable in memory (unoptimised IR) or calls a function the
+/// module defines (which the copy inlines, so that the accesses and barriers inside it are
+/// analysed as the kernel's own), none otherwise.
 pub fn canonical_passes(module: &Module<'_>) -> Option<&'static str> {
-    let alloca = module.get_functions().any(|function| {
+    let alloca_or_call = module.get_functions().any(|function| {
         function.get_basic_block_iter().any(|block| {
             block
                 .get_instructions()
-                .any(|inst| inst.get_opcode() == inkwell::values::InstructionOpcode::Alloca)
+                .any(|inst| match inst.get_opcode() {
+                    InstructionOpcode::Alloca => true,
+                    InstructionOpcode::Call => calls_defined_function(&inst),
+                    _ => false,
+                })
         })
     });
-    alloca.then_some(CANONICAL_PASSES)
+    alloca_or_call.then_some(CANONICAL_PASSES)
 }
 
-/// The passes of [`canonical_copy`].
+/// Whether a call instruction calls a function with a body in this module.
+fn calls_defined_function(call: &inkwell::values::InstructionValue<'_>) -> bool {
+    use inkwell::values::AsValueRef;
+    use llvm_sys::core::{LLVMCountBasicBlocks, LLVMGetCalledValue, LLVMIsAFunction};
+    // SAFETY: `call` is a live call instruction of the module; its called value is a live value
+    // (or null), which LLVMIsAFunction only inspects, and a function it returns is live.
+    unsafe {
+        let callee = LLVMGetCalledValue(call.as_value_ref());
+        if callee.is_null() {
+            return false;
+        }
+        let function = LLVMIsAFunction(callee);
+        !function.is_null() && LLVMCountBasicBlocks(function) > 0
+    }
+}
+
+/// The IR the kernel verifier reads for `module`: the text of its canonical copy (promoted,
+/// folded, device functions inlined), or `None` when it reads the module as it is. For tests
+/// that compare the verifier's analyses with LLVM's on the same IR.
+pub fn canonical_ir(module: &Module<'_>) -> Result<Option<String>, String> {
+    if canonical_passes(module).is_none() {
+        return Ok(None);
+    }
+    Ok(Some(canonical_copy(module)?.print_to_string().to_string()))
+}
+
+/// The passes of [`canonical_copy`]: inline every defined function into its callers (the copy
+/// marks them `alwaysinline`; a recursive one stays a call), then promote and fold.
 pub const CANONICAL_PASSES: &str =
-    "function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse)";
+    "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse)";
 
 /// A copy of `module` with private variables promoted to registers (SROA, mem2reg) and
 /// redundant computations folded (instcombine, early CSE), so that unoptimised IR, which keeps
@@ -213,8 +247,22 @@ fn canonical_copy<'ctx>(module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
     // instcombine must not speculate loads (`load (select c, p, q)` into loads of both), which
     // would add races the module does not have.
     let optnone = Attribute::get_named_enum_kind_id("optnone");
+    let noinline = Attribute::get_named_enum_kind_id("noinline");
+    let always = copy
+        .get_context()
+        .create_enum_attribute(Attribute::get_named_enum_kind_id("alwaysinline"), 0);
+    let kernels: Vec<String> = kernel_annotations(module)
+        .map(|ks| ks.into_iter().map(|k| k.function).collect())
+        .unwrap_or_default();
     for function in copy.get_functions() {
         function.remove_enum_attribute(AttributeLoc::Function, optnone);
+        // Device functions are inlined into the kernels, as the verifier analyses one function
+        // at a time: a non-inlined callee's accesses and barriers would go unseen.
+        let name = function.get_name().to_string_lossy();
+        if function.count_basic_blocks() > 0 && !kernels.iter().any(|k| *k == name) {
+            function.remove_enum_attribute(AttributeLoc::Function, noinline);
+            function.add_attribute(AttributeLoc::Function, always);
+        }
     }
     speculation::forbid(&copy);
     // `no-verify-fixpoint`: LLVM 19 otherwise aborts the process when instcombine needs a

@@ -114,27 +114,8 @@ pub fn accesses(cx: &Context<'_>) -> (Vec<Access>, Vec<(InstId, String)>) {
                             }
                         }
                         Intrinsic::Unknown => {
-                            let shared_argument = inst.args.iter().any(|a| {
-                                matches!(function.ty(*a), Ty::Ptr(_))
-                                    && address::space(cx, *a) == Space::Unknown
-                            });
-                            // Inline assembly touches memory through pointer operands or
-                            // when it says so (a memory clobber); libdevice's arithmetic
-                            // snippets do neither.
-                            let asm = matches!(callee, Callee::InlineAsm)
-                                && inst.text.contains("~{memory}");
-                            if shared_argument || asm {
-                                opaque.push((
-                                    id,
-                                    if asm {
-                                        "inline assembly may access shared memory".to_string()
-                                    } else {
-                                        format!(
-                                            "the call to `{name}` receives a shared-memory pointer \
-                                             and is not analysed"
-                                        )
-                                    },
-                                ));
+                            if let Some(reason) = opaque_call(cx, id, *callee, name) {
+                                opaque.push((id, reason));
                             }
                         }
                         _ => {}
@@ -145,6 +126,61 @@ pub fn accesses(cx: &Context<'_>) -> (Vec<Access>, Vec<(InstId, String)>) {
         }
     }
     (found, opaque)
+}
+
+/// Why a call that is not an intrinsic the analysis knows may touch memory it cannot see, if it
+/// may: an indirect call, a defined function left as a call (the verifier's copy inlines every
+/// one it can; a recursive one stays), or an external function given a pointer to shared or
+/// global memory; inline assembly with pointer operands or a memory clobber.
+fn opaque_call(cx: &Context<'_>, id: InstId, callee: Callee, name: &str) -> Option<String> {
+    let function = cx.function;
+    let inst = function.inst(id);
+    let pointer_to_memory = inst.args.iter().any(|a| {
+        matches!(function.ty(*a), Ty::Ptr(_)) && address::space(cx, *a) != Space::Untracked
+    });
+    match callee {
+        Callee::InlineAsm => (pointer_to_memory || inst.text.contains("~{memory}"))
+            .then(|| "inline assembly may access shared or global memory".to_string()),
+        Callee::Indirect => Some(
+            "an indirect call: the function it calls, and the memory it touches, are not analysed"
+                .to_string(),
+        ),
+        Callee::Function(g) => {
+            let defined = cx
+                .module
+                .globals
+                .get(g)
+                .and_then(|g| g.function)
+                .is_some_and(|f| f.defined);
+            let touches_memory = || {
+                cx.module.function(name).is_none_or(|callee| {
+                    callee.insts.iter().any(|i| {
+                        matches!(
+                            i.op,
+                            Op::Load { .. }
+                                | Op::Store { .. }
+                                | Op::AtomicRmw { .. }
+                                | Op::CmpXchg { .. }
+                                | Op::Call(_)
+                        )
+                    })
+                })
+            };
+            if defined && touches_memory() {
+                Some(format!(
+                    "the call to `{name}` is not inlined (it is recursive, or cannot be): the \
+                     memory accesses inside it are not analysed"
+                ))
+            } else if !defined && pointer_to_memory {
+                Some(format!(
+                    "the call to `{name}` receives a pointer to shared or global memory and is \
+                     not analysed"
+                ))
+            } else {
+                None
+            }
+        }
+    }
 }
 
 /// Everything the pair check needs about one kernel.
