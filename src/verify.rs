@@ -286,7 +286,7 @@ pub fn diagnostic(finding: &Finding, files: &mut SourceFiles, style: Style) -> D
             let mut b = start(
                 Diagnostic::warning(
                     UNPROVEN_RACE,
-                    "could not prove this shared-memory access free of races",
+                    "could not prove this memory access free of races",
                 ),
                 files,
                 style,

@@ -203,6 +203,9 @@ pub struct Block {
 pub struct Argument {
     pub name: String,
     pub ty: Ty,
+    /// Passed by value (`byval`): the pointer is to the thread's own copy of a struct, not to
+    /// memory threads share.
+    pub byval: bool,
 }
 
 /// A defined function. Block 0 is the entry.

@@ -154,8 +154,9 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
         let object = match access.space {
             Space::Known(o) => match o {
                 Object::Global(g) => format!("@{}", cx.module.globals[g].name),
-                Object::Param(_) => o.name(cx),
+                Object::Param(_) | Object::Field { .. } => o.name(cx),
             },
+            Space::Unplaced => "global?".to_string(),
             _ => "shared?".to_string(),
         };
         let threads = function

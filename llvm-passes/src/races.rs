@@ -461,12 +461,9 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         (f, s) => {
                             for (index, result) in [(i, f), (j, s)] {
                                 if let Err(failure) = result {
-                                    // Global memory is checked for proven races only.
-                                    let quiet = matches!(
-                                        found[index].space,
-                                        Space::Known(o) if !o.is_shared(cx)
-                                    );
-                                    if !quiet && unexpressed.insert(index) {
+                                    // Never silent: an access to shared or global memory the
+                                    // analysis cannot express is reported, naming it.
+                                    if unexpressed.insert(index) {
                                         findings.push(inexpressible(
                                             cx,
                                             found[index].inst,
@@ -506,9 +503,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         Outcome::Free => {}
                         Outcome::Undecided(reason) => {
                             decided.insert((i, j));
-                            if first.address.base.is_shared(cx) {
-                                findings.push(unproven(cx, a.inst, Some(b.inst), &reason));
-                            }
+                            findings.push(unproven(cx, a.inst, Some(b.inst), &reason));
                             break;
                         }
                         // Under a case of a phi in an access's block, the access is reached
@@ -709,11 +704,21 @@ impl Preparation<'_> {
 
 /// The address of an access, if the analysis can express it.
 fn address_of(linearizer: &mut Linearizer<'_>, access: &Access) -> Result<Address, Failure> {
-    if access.space == Space::Unknown {
-        return Err(Failure::UnknownBase {
-            culprit: None,
-            why: "cannot tell which variable the pointer points into".to_string(),
-        });
+    match access.space {
+        Space::Unknown => {
+            return Err(Failure::UnknownBase {
+                culprit: None,
+                why: "cannot tell which variable the pointer points into".to_string(),
+            })
+        }
+        Space::Unplaced => {
+            return Err(Failure::UnknownBase {
+                culprit: None,
+                why: "cannot tell which array of global memory the pointer points into"
+                    .to_string(),
+            })
+        }
+        _ => {}
     }
     if access.bytes.is_none() {
         return Err(Failure::inexpressible(

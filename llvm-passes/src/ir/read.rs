@@ -96,9 +96,11 @@ impl FunctionReader<'_> {
         for index in 0..LLVMCountParams(function) {
             let param = LLVMGetParam(function, index);
             self.args.insert(param, index as usize);
+            let byval = LLVMGetEnumAttributeAtIndex(function, index + 1, attribute_kind("byval"));
             args.push(Argument {
                 name: value_name(param),
                 ty: ty_of(LLVMTypeOf(param)),
+                byval: !byval.is_null(),
             });
         }
 
