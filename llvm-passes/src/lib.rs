@@ -34,6 +34,7 @@ mod cfg;
 mod divergence;
 mod findings;
 mod intervals;
+mod invariants;
 mod ir;
 mod kernel;
 mod kernel_annotations;
@@ -172,6 +173,10 @@ fn run(
         let specialised = match geometry {
             threads::Geometry::Known(dims) => block_size::specialise(&snapshot, function, dims),
             _ => None,
+        };
+        let specialised = {
+            let current = specialised.as_ref().unwrap_or(function);
+            invariants::merge_copies(&snapshot, current).or(specialised)
         };
         findings.extend(kernel::verify(
             &snapshot,

@@ -714,8 +714,7 @@ fn address_of(linearizer: &mut Linearizer<'_>, access: &Access) -> Result<Addres
         Space::Unplaced => {
             return Err(Failure::UnknownBase {
                 culprit: None,
-                why: "cannot tell which array of global memory the pointer points into"
-                    .to_string(),
+                why: "cannot tell which array of global memory the pointer points into".to_string(),
             })
         }
         _ => {}

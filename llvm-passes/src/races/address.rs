@@ -126,7 +126,10 @@ pub enum Object {
     Param(usize),
     /// The array a pointer field of a by-value struct parameter points to: the pointer loaded
     /// from byte `offset` of parameter `arg`'s copy (global memory, like a pointer parameter).
-    Field { arg: usize, offset: i64 },
+    Field {
+        arg: usize,
+        offset: i64,
+    },
 }
 
 impl Object {
@@ -142,7 +145,10 @@ impl Object {
             Object::Global(g) => cx.module.globals[g].name.clone(),
             Object::Param(a) => param_name(cx, a),
             Object::Field { arg, offset } => {
-                format!("the array of the pointer at byte {offset} of {}", param_name(cx, arg))
+                format!(
+                    "the array of the pointer at byte {offset} of {}",
+                    param_name(cx, arg)
+                )
             }
         }
     }
@@ -282,9 +288,7 @@ pub fn space(cx: &Context<'_>, pointer: Val) -> Space {
         [] if unplaced => Space::Unplaced,
         [] => Space::Untracked,
         [o, rest @ ..]
-            if rest.iter().all(|r| r == o)
-                && !roots.contains(&Space::Untracked)
-                && !unplaced =>
+            if rest.iter().all(|r| r == o) && !roots.contains(&Space::Untracked) && !unplaced =>
         {
             Space::Known(*o)
         }
@@ -320,11 +324,11 @@ fn collect_roots(
             // The thread's own copy of a struct passed by value.
             Some((_, true)) => Space::Untracked,
             Some((ty, _)) => match ty {
-            Ty::Ptr(3) => Space::Unknown,
-            // A kernel's generic pointer parameters point to global memory: the host cannot
-            // know a block's shared addresses.
-            Ty::Ptr(0 | 1) => Space::Known(Object::Param(a)),
-            _ => Space::Untracked,
+                Ty::Ptr(3) => Space::Unknown,
+                // A kernel's generic pointer parameters point to global memory: the host cannot
+                // know a block's shared addresses.
+                Ty::Ptr(0 | 1) => Space::Known(Object::Param(a)),
+                _ => Space::Untracked,
             },
             None => Space::Untracked,
         }),
