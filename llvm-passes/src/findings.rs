@@ -155,6 +155,16 @@ pub struct Race {
     /// Other pairs of accesses at the same two source positions that race the same way (an
     /// unrolled loop repeats its accesses), not reported separately.
     pub similar: usize,
+    /// For a race between threads of two different blocks: the two blocks' ids (x, y, z).
+    pub blocks: Option<([i128; 3], [i128; 3])>,
+}
+
+/// A block id as the diagnostics write it: `3`, or `(3, 1, 0)` when it has y or z parts.
+pub fn block_text(id: &[i128; 3]) -> String {
+    match id {
+        [x, 0, 0] => format!("{x}"),
+        [x, y, z] => format!("({x}, {y}, {z})"),
+    }
 }
 
 impl Race {
@@ -278,10 +288,23 @@ impl std::fmt::Display for Finding {
                 kind.noun()
             ),
             Finding::Race(race) => {
+                let (first_block, second_block) = match &race.blocks {
+                    Some((x, y)) => (
+                        format!(" of block {}", block_text(x)),
+                        format!(" of block {}", block_text(y)),
+                    ),
+                    None => (String::new(), String::new()),
+                };
                 write!(
                     f,
-                    "data race ({}) on `{}` in `{}`: {} {}s byte {} in {}, {} {}s byte {} in {}",
+                    "data race ({}{}) on `{}` in `{}`: {}{first_block} {}s byte {} in {}, \
+                     {}{second_block} {}s byte {} in {}",
                     race.hazard(),
+                    if race.blocks.is_some() {
+                        " between blocks"
+                    } else {
+                        ""
+                    },
                     race.object,
                     race.function,
                     race.first.thread,

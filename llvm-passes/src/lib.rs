@@ -75,6 +75,9 @@ pub struct VerifyOptions {
     /// Do not report two stores of the same uniform value to one location as a race (they are
     /// one by the memory model, and the default is strict).
     pub tolerate_same_value_writes: bool,
+    /// The kernels are launched with a single block: races between blocks cannot happen and
+    /// are not looked for.
+    pub single_block: bool,
 }
 
 /// Runs every structural check on `module`; an empty result means it may be optimised and emitted.

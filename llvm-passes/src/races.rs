@@ -6,6 +6,7 @@
 //! a warp.
 
 pub mod address;
+mod blocks;
 mod guards;
 mod solve;
 
@@ -498,6 +499,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         },
                         different_warps,
                         &ranges,
+                        false,
                     );
                     match outcome {
                         Outcome::Free => {}
@@ -523,6 +525,24 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         {
                             continue;
                         }
+                        // A branch on data the analysis cannot express may keep the two
+                        // threads apart (`if (flag[tid])`): possible, not proven.
+                        Outcome::Conflict(witness) if first.opaque_guard || second.opaque_guard => {
+                            decided.insert((i, j));
+                            let geometry = cx.threads.geometry();
+                            findings.push(unproven(
+                                cx,
+                                a.inst,
+                                Some(b.inst),
+                                &format!(
+                                    "{} and {} conflict unless a branch condition the analysis \
+                                     cannot express keeps one of them away",
+                                    geometry.thread(witness.first_thread),
+                                    geometry.thread(witness.second_thread)
+                                ),
+                            ));
+                            break;
+                        }
                         Outcome::Conflict(witness) => {
                             decided.insert((i, j));
                             findings.push(report(
@@ -539,6 +559,9 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                 }
             }
         }
+    }
+    if !input.options.single_block {
+        findings.extend(blocks::check(cx, input, &found, &block_intervals));
     }
     merge_repeats(findings)
 }
@@ -644,6 +667,10 @@ struct Prepared {
     thread: Option<Vec<i128>>,
     guards: Vec<guards::Guard>,
     ranges: HashMap<VarKey, (i128, i128)>,
+    /// A branch condition on the way to the access that may differ between threads (or blocks)
+    /// is not among `guards`: the analysis cannot express it (it tests data in memory, say), so
+    /// a conflict the guards allow may still be ruled out by it.
+    opaque_guard: bool,
 }
 
 struct Preparation<'a> {
@@ -675,7 +702,13 @@ impl Preparation<'_> {
             steps: 0,
         };
         let address = address_of(&mut linearizer, access)?;
-        let mut guards = guards_of(self.cx.function, self.input.cfg, &mut linearizer, access);
+        let (mut guards, opaque_guard) = guards_of(
+            self.cx.function,
+            self.input.cfg,
+            self.input.divergence,
+            &mut linearizer,
+            access,
+        );
         // A case of a phi on the access's way (its block dominates the access's): the thread
         // came along that edge, so the edge's conditions hold. (An access elsewhere, the pair's
         // other side, need not have passed the phi.)
@@ -698,6 +731,7 @@ impl Preparation<'_> {
             address,
             guards,
             ranges: linearizer.ranges,
+            opaque_guard,
         })
     }
 }
@@ -727,18 +761,50 @@ fn address_of(linearizer: &mut Linearizer<'_>, access: &Access) -> Result<Addres
     linearizer.address(access.pointer)
 }
 
-/// The affine comparisons that hold where an access runs.
+/// The affine comparisons that hold where an access runs, and whether a condition that may
+/// differ between threads or blocks is not among them.
 fn guards_of(
     function: &crate::ir::Function,
     cfg: &Cfg,
+    divergence: &DivergenceInfo,
     linearizer: &mut Linearizer<'_>,
     access: &Access,
-) -> Vec<guards::Guard> {
+) -> (Vec<guards::Guard>, bool) {
     let Some(block) = function.inst(access.inst).block else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let conditions = guards::dominating_conditions(function, cfg, block);
-    guards::guards(linearizer, &conditions)
+    // Conditions on thread ids alone are decided exactly by the threads each block reaches
+    // (`reach`), whatever their form; one on data read from memory (or from a call the analysis
+    // cannot see into) is not, and if it is not affine either, the pair test does not see it.
+    let opaque = conditions.iter().any(|condition| {
+        let may_differ = divergence.of(condition.0) != Divergence::Uniform
+            || blocks::depends_on_block(linearizer.cx, condition.0);
+        may_differ
+            && reads_data(function, condition.0)
+            && guards::guards(linearizer, &[*condition]).is_empty()
+    });
+    (guards::guards(linearizer, &conditions), opaque)
+}
+
+/// Whether `value` depends on data read from memory, an atomic, or a call other than a special
+/// register read (a short walk up its operands).
+fn reads_data(function: &crate::ir::Function, value: Val) -> bool {
+    let mut stack = vec![value];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        let Val::Inst(id) = v else { continue };
+        if !seen.insert(id) || seen.len() > 256 {
+            continue;
+        }
+        let inst = function.inst(id);
+        match &inst.op {
+            Op::Load { .. } | Op::AtomicRmw { .. } | Op::CmpXchg { .. } => return true,
+            Op::Call(_) if !inst.text.contains("@llvm.nvvm.read.ptx.sreg.") => return true,
+            _ => stack.extend(inst.args.iter().copied()),
+        }
+    }
+    false
 }
 
 fn same_value_writes(input: &RaceInput<'_>, a: &Access, b: &Access) -> bool {
@@ -831,6 +897,7 @@ fn report(
         assumptions,
         across_warps_only,
         similar: 0,
+        blocks: None,
         needs_threads: matches!(geometry, Geometry::UpTo(_))
             .then(|| (witness.first_thread.max(witness.second_thread) + 1) as u32),
     };

@@ -31,6 +31,10 @@ pub struct VerifyArgs {
     #[arg(long)]
     tolerate_same_value_writes: bool,
 
+    /// The kernels are launched with one block: do not look for races between blocks.
+    #[arg(long)]
+    single_block: bool,
+
     /// Print what the analyses found (divergent values and branches, convergent operations,
     /// barrier intervals, shared accesses) to standard output.
     #[arg(long)]
@@ -133,6 +137,7 @@ pub fn run(args: &VerifyArgs) -> ExitCode {
             .filter_map(|(kernel, dims)| kernel.clone().map(|k| (k, *dims)))
             .collect(),
         tolerate_same_value_writes: args.tolerate_same_value_writes,
+        single_block: args.single_block,
     };
     if args.print_analysis {
         print!("{}", llvm_passes::print_analysis(&module, &options));

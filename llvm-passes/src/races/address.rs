@@ -45,6 +45,8 @@ pub enum VarKey {
     Completed { phi: InstId },
     /// A thread coordinate, when the block's shape is unknown and threads cannot be enumerated.
     Thread { side: u8, axis: u8 },
+    /// The block id (`ctaid`) on one axis of one thread of a pair in different blocks.
+    Block { side: u8, axis: u8 },
 }
 
 impl VarKey {

@@ -124,6 +124,7 @@ pub fn solve(
     b: Side<'_>,
     different_warps: bool,
     ranges: &HashMap<VarKey, (i128, i128)>,
+    blocks_apart: bool,
 ) -> Outcome {
     // A variable with an empty range: one of the accesses never runs.
     if a.lin
@@ -197,7 +198,11 @@ pub fn solve(
                 continue;
             };
             for &t2 in candidates {
-                if t2 == t1 || (different_warps && Geometry::warp(t1) == Geometry::warp(t2)) {
+                // Two threads of one block are two threads; of two blocks, any two (the same
+                // index included).
+                if (t2 == t1 && !blocks_apart)
+                    || (different_warps && Geometry::warp(t1) == Geometry::warp(t2))
+                {
                     continue;
                 }
                 // D without the free part; try every window position that makes f admissible.
@@ -209,9 +214,12 @@ pub fn solve(
                     let mut completed = Vec::new();
                     let mut accept = |values: &[(VarKey, i128)]| {
                         let sides = [(a.guards, t1), (b.guards, t2)];
-                        let Some(values) = guards::forced(threads, &sides, values) else {
+                        let Some(mut values) = guards::forced(threads, &sides, values) else {
                             return false;
                         };
+                        if blocks_apart && !different_blocks(&mut values) {
+                            return false;
+                        }
                         let holds = guards::all_hold(threads, a.guards, t1, &values)
                             && guards::all_hold(threads, b.guards, t2, &values);
                         if holds {
@@ -246,6 +254,38 @@ pub fn solve(
     } else {
         Outcome::Free
     }
+}
+
+/// For a pair in different blocks: completes the block ids the assignment leaves open so that
+/// the two blocks differ (block 0 and block 1 when nothing fixes them), and says whether they do.
+fn different_blocks(values: &mut Vec<(VarKey, i128)>) -> bool {
+    let get = |values: &Vec<(VarKey, i128)>, side: u8, axis: u8| {
+        values
+            .iter()
+            .find(|(k, _)| *k == VarKey::Block { side, axis })
+            .map(|(_, v)| *v)
+    };
+    let mut apart = false;
+    for axis in 0..3u8 {
+        let (first, second) = (get(values, 0, axis), get(values, 1, axis));
+        let (first, second) = match (first, second) {
+            (Some(x), Some(y)) => (x, y),
+            (Some(x), None) if !apart => (x, x + 1),
+            (None, Some(y)) if !apart => (if y > 0 { y - 1 } else { y + 1 }, y),
+            (Some(x), None) => (x, x),
+            (None, Some(y)) => (y, y),
+            (None, None) if !apart && axis == 0 => (0, 1),
+            (None, None) => (0, 0),
+        };
+        apart |= first != second;
+        for (side, value) in [(0u8, first), (1u8, second)] {
+            let key = VarKey::Block { side, axis };
+            if !values.iter().any(|(k, _)| *k == key) {
+                values.push((key, value));
+            }
+        }
+    }
+    apart
 }
 
 fn witness(

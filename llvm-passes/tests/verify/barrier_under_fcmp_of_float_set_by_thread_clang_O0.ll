@@ -8,7 +8,9 @@
 ; After mem2reg `w` is `phi float [1.0], [2.0]` on a branch on `tid`: the barrier is reached by
 ; thread 0 only. This was passed without a word when float constants were one abstract value.
 ; ERROR: divergent barrier in `_Z1kPff`
-; OPTIONS: block-size=32
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=32 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

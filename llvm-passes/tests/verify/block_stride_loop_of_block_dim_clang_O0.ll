@@ -9,7 +9,9 @@
 ; With the block size given, `blockDim.x` (and `blockDim.x * blockDim.y`) is the constant 64:
 ; the loop is a block-stride loop, `tid + 64·j`, and threads write disjoint elements. No
 ; finding (it was once a warning that the counter changes from one iteration to the next).
-; OPTIONS: block-size=64
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=64 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

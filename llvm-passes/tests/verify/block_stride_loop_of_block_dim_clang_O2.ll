@@ -1,7 +1,9 @@
 ; clang 19 -O2 output of block_stride_loop_of_block_dim_clang_O0.ll's source: with the block
 ; size given the loop's step `blockDim.x` is the constant 64, threads write disjoint elements.
 ; No finding.
-; OPTIONS: block-size=64
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=64 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -2,7 +2,9 @@
 ; with 64 threads, so thread 63's first element is thread 0's second (k1). k2 keeps the right
 ; stride. One race.
 ; ERROR: data race (write-after-write) on `_ZZ2k1PfiE1s` in `_Z2k1Pfi`
-; OPTIONS: block-size=64
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=64 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -72,7 +72,9 @@
 ; WARNING: could not prove race freedom in `transpose`
 ; WARNING: could not prove race freedom in `transpose`
 ; WARNING: could not prove race freedom in `transpose`
-; OPTIONS: kernel-block-size=transpose=32,8
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: kernel-block-size=transpose=32,8 single-block
 ; ModuleID = 'kernels.cu'
 source_filename = "kernels.cu"
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

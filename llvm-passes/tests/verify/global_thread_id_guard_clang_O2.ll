@@ -17,6 +17,10 @@
 ; so no two threads of one block both store. Within a block g4's threads touch their own
 ; elements. (The global id was once a product of two unknowns, and g1-g4 were reported as races
 ; between two threads of one block.)
+; Between blocks, g4 races: block b reads A[2(b + 1) + tid], which block b + 1 writes, with no
+; barrier possible between them (thread 0 of block 0 reads A[2], thread 0 of block 1 writes it).
+; g1-g3 store from one thread of the whole grid.
+; ERROR: data race (write-after-read between blocks) on `argument 0` in `_Z2g4Pi`: thread 0 of block 0 reads byte 8
 ; OPTIONS: block-size=2
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

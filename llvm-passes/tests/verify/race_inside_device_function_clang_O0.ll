@@ -25,7 +25,9 @@
 ; ERROR: data race (write-after-read) on `_ZZ1kPiE1s` in `_Z1kPi`
 ; ERROR: data race (write-after-write) on `_ZZ2k2PiE1s` in `_Z2k2Pi`
 ; ERROR: data race (write-after-write) on `_ZZ2k3PiE1s` in `_Z2k3Pi`
-; OPTIONS: block-size=64
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=64 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -4,7 +4,9 @@
 ; ERROR: data race (write-after-write) on `%A` in
 ; ERROR: data race (write-after-write) on `%A` in
 ; ERROR: data race (write-after-write) on `%A` in
-; OPTIONS: block-size=32 tolerate-same-value-writes
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=32 tolerate-same-value-writes single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

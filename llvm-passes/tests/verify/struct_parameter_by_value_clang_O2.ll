@@ -9,7 +9,9 @@
 ; their own elements. (The loaded pointers were once shared accesses the verifier could not
 ; place, and the copy's fields global memory all threads share.)
 ; ERROR: data race (write-after-write) on `the array of the pointer at byte 0 of argument 0` in `_Z15all_write_first1P`
-; OPTIONS: block-size=64
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=64 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
