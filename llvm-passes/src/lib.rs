@@ -52,7 +52,8 @@ use inkwell::values::InstructionOpcode;
 use std::ffi::CString;
 
 pub use findings::{
-    AccessKind, ConvergentKind, Finding, Hazard, InstRef, Race, RaceAccess, Severity, Unproven,
+    block_text, AccessKind, ConvergentKind, Finding, Hazard, InstRef, Race, RaceAccess, Severity,
+    Unproven,
 };
 pub use ir::DebugLoc;
 pub use kernel_annotations::{

@@ -62,6 +62,9 @@ pub fn check(
             if input.options.tolerate_same_value_writes && super::same_value_writes(input, a, b) {
                 continue;
             }
+            if same_in_every_block(cx, input.cfg, found, a, b) {
+                continue;
+            }
             pairs += 1;
             if pairs > MAX_PAIRS {
                 return findings;
@@ -116,6 +119,38 @@ pub fn check(
         }
     }
     findings
+}
+
+/// Two stores of one value that every block computes alike (a constant, a parameter, or pure
+/// arithmetic on them, as loomc's uniform statements `out[0] <- n * 2` store from every block):
+/// whichever block writes last, the location ends up with that value. The check within a block
+/// is strict about such writes; between blocks they are how a kernel with a uniform result
+/// publishes it, and loomc emits them for every statement that writes one element.
+fn same_in_every_block(
+    cx: &Context<'_>,
+    cfg: &crate::cfg::Cfg,
+    found: &[Access],
+    a: &Access,
+    b: &Access,
+) -> bool {
+    let (Some(x), Some(y)) = (a.stored, b.stored) else {
+        return false;
+    };
+    if x != y {
+        return false;
+    }
+    // An array no access writes (and no access the analysis cannot place may write).
+    let read_only = |pointer: Val| match super::address::space(cx, pointer) {
+        super::Space::Known(object) => !found.iter().any(|w| {
+            w.writes()
+                && match w.space {
+                    super::Space::Known(o) => o == object,
+                    _ => true,
+                }
+        }),
+        _ => false,
+    };
+    same_everywhere(cx, cfg, x, &read_only)
 }
 
 /// One side's address and guards, rewritten for a pair in different blocks; `None` when they
@@ -194,41 +229,157 @@ enum Dependence {
 
 /// How a kernel-invariant value depends on the block; `None` when it does, other than by being
 /// a block id itself.
-fn block_dependence(cx: &Context<'_>, value: Val, depth: usize) -> Option<Dependence> {
+fn block_dependence(cx: &Context<'_>, value: Val, _depth: usize) -> Option<Dependence> {
     let Val::Inst(id) = value else {
         return Some(Dependence::None);
     };
-    if depth > 64 {
-        return None;
+    if let Some(axis) = block_id_axis(cx, id) {
+        return Some(Dependence::BlockId(axis));
     }
-    let inst = cx.function.inst(id);
-    if let Op::Call(Callee::Function(g)) = inst.op {
-        let name = cx.module.globals.get(g).map(|g| g.name.as_str())?;
-        if let Some(axis) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.ctaid.") {
-            return match axis {
-                "x" => Some(Dependence::BlockId(0)),
-                "y" => Some(Dependence::BlockId(1)),
-                "z" => Some(Dependence::BlockId(2)),
-                _ => None,
-            };
+    // A walk over the operands, each instruction once (a phi's cycle ends at itself).
+    let mut stack = vec![id];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
         }
-        if name.starts_with("llvm.nvvm.read.ptx.sreg.nctaid.")
-            || name.starts_with("llvm.nvvm.read.ptx.sreg.ntid.")
-            || name == "llvm.nvvm.read.ptx.sreg.warpsize"
-        {
-            return Some(Dependence::None);
-        }
-        if name.starts_with("llvm.nvvm.read.ptx.sreg.") {
+        if seen.len() > 4096 {
             return None;
         }
-    }
-    for arg in &inst.args {
-        match block_dependence(cx, *arg, depth + 1)? {
-            Dependence::None => {}
-            Dependence::BlockId(_) => return None,
+        match sreg_kind(cx, id) {
+            Some(SregKind::SameEverywhere) => continue,
+            Some(SregKind::PerBlock) => return None,
+            None => {}
+        }
+        for arg in &cx.function.inst(id).args {
+            if let Val::Inst(i) = arg {
+                stack.push(*i);
+            }
         }
     }
     Some(Dependence::None)
+}
+
+enum SregKind {
+    /// The same in every block and thread of the grid (`ntid`, `nctaid`, `warpsize`).
+    SameEverywhere,
+    /// Anything else read from a special register: block ids, thread ids, clocks.
+    PerBlock,
+}
+
+fn sreg_kind(cx: &Context<'_>, id: crate::ir::InstId) -> Option<SregKind> {
+    let Op::Call(Callee::Function(g)) = cx.function.inst(id).op else {
+        return None;
+    };
+    let name = cx.module.globals.get(g).map(|g| g.name.as_str())?;
+    let register = name.strip_prefix("llvm.nvvm.read.ptx.sreg.")?;
+    Some(
+        if register.starts_with("nctaid.")
+            || register.starts_with("ntid.")
+            || register == "warpsize"
+        {
+            SregKind::SameEverywhere
+        } else {
+            SregKind::PerBlock
+        },
+    )
+}
+
+fn block_id_axis(cx: &Context<'_>, id: crate::ir::InstId) -> Option<u8> {
+    let Op::Call(Callee::Function(g)) = cx.function.inst(id).op else {
+        return None;
+    };
+    let name = cx.module.globals.get(g).map(|g| g.name.as_str())?;
+    match name.strip_prefix("llvm.nvvm.read.ptx.sreg.ctaid.")? {
+        "x" => Some(0),
+        "y" => Some(1),
+        "z" => Some(2),
+        _ => None,
+    }
+}
+
+/// Whether `value` is the same in every block and thread: computed from constants, parameters,
+/// grid dimensions and loads from arrays the kernel never writes, by pure operations, with no
+/// phi where branches on the block or thread could make blocks take different ways.
+fn same_everywhere(
+    cx: &Context<'_>,
+    cfg: &crate::cfg::Cfg,
+    value: Val,
+    read_only: &dyn Fn(Val) -> bool,
+) -> bool {
+    let Val::Inst(id) = value else {
+        return !matches!(value, Val::Undef);
+    };
+    let function = cx.function;
+    let invariant_condition = |c: Val| {
+        matches!(block_dependence(cx, c, 0), Some(Dependence::None))
+            && !super::reads_data(function, c)
+    };
+    // The branches that decide by which edge a thread comes to a phi: those between the phi's
+    // block's immediate dominator and the phi.
+    let decided_alike = |phi_block: usize| -> bool {
+        let stop = cfg.idom(phi_block);
+        let mut stack: Vec<usize> = function.blocks[phi_block].preds.clone();
+        let mut seen = std::collections::HashSet::new();
+        while let Some(b) = stack.pop() {
+            if !seen.insert(b) || seen.len() > 4096 {
+                continue;
+            }
+            if let Some(t) = function.blocks[b].insts.last() {
+                let term = function.inst(*t);
+                if matches!(term.op, Op::CondBr | Op::Switch)
+                    && !term.args.first().is_some_and(|c| invariant_condition(*c))
+                {
+                    return false;
+                }
+            }
+            if Some(b) != stop && b != phi_block {
+                stack.extend(function.blocks[b].preds.iter().copied());
+            }
+        }
+        true
+    };
+    let mut stack = vec![id];
+    let mut seen = std::collections::HashSet::new();
+    while let Some(id) = stack.pop() {
+        if !seen.insert(id) {
+            continue;
+        }
+        if seen.len() > 4096 {
+            return false;
+        }
+        let inst = function.inst(id);
+        match &inst.op {
+            Op::Call(_) => match sreg_kind(cx, id) {
+                Some(SregKind::SameEverywhere) => continue,
+                Some(SregKind::PerBlock) => return false,
+                None if matches!(
+                    inst.op,
+                    Op::Call(Callee::Function(g))
+                        if cx.module.globals.get(g).is_some_and(|g| {
+                            crate::nvvm::classify(&g.name) == crate::nvvm::Intrinsic::Pure
+                        })
+                ) => {}
+                None => return false,
+            },
+            Op::Load { atomic: false, .. } if !read_only(inst.args[0]) => return false,
+            Op::Load { atomic: false, .. } => {}
+            Op::Load { .. } | Op::AtomicRmw { .. } | Op::CmpXchg { .. } | Op::Alloca => {
+                return false
+            }
+            Op::Phi(_) if !inst.block.is_some_and(decided_alike) => return false,
+            _ => {}
+        }
+        for arg in &inst.args {
+            match arg {
+                Val::Inst(i) => stack.push(*i),
+                // A phi's poison on an edge no thread takes with a use (LLVM's loop passes).
+                Val::Undef if !matches!(inst.op, Op::Phi(_)) => return false,
+                _ => {}
+            }
+        }
+    }
+    true
 }
 
 fn report(
@@ -275,7 +426,8 @@ fn report(
         similar: 0,
         blocks: Some((block(0), block(1))),
         needs_threads: matches!(geometry, Geometry::UpTo(_))
-            .then(|| (witness.first_thread.max(witness.second_thread) + 1) as u32),
+            .then(|| (witness.first_thread.max(witness.second_thread) + 1) as u32)
+            .filter(|n| *n > 1),
     }))
 }
 

@@ -1,6 +1,7 @@
 ; Races between blocks on global memory: no barrier orders two blocks, so these need two
-; threads of different blocks. @slot0: thread 0 of every block stores p[0] (blocks 0 and 1
-; race). @neighbour: each thread adds p[256·(b + 1) + tid], the element the next block's same
+; threads of different blocks. @slot0: thread 0 of every block stores its block id in p[0]
+; (blocks 0 and 1 race; a value every block computes alike, a parameter say, would be tolerated
+; between blocks). @neighbour: each thread adds p[256·(b + 1) + tid], the element the next block's same
 ; thread writes. @counter: a plain read-modify-write of a global counter by thread 0 of every
 ; block (a histogram update without atomics loses counts this way).
 ; ERROR: data race (write-after-write between blocks) on `%p` in `slot0`: thread 0 of block 0 writes byte 0
@@ -11,9 +12,10 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-define void @slot0(ptr addrspace(1) %p, i32 %v) {
+define void @slot0(ptr addrspace(1) %p) {
 entry:
   %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %v = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
   %first = icmp eq i32 %t, 0
   br i1 %first, label %store, label %exit
 store:

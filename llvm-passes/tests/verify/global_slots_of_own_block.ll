@@ -2,7 +2,9 @@
 ; p[b·256 + tid] (each block its own 256 elements); @one_block stores p[0] only in thread 0 of
 ; block 0; @atomic_counter counts with an atomic add (atomics do not race with each other);
 ; @two_per_thread writes p[512·b + tid] and p[512·b + 256 + tid] (each block its own 512).
-; No finding.
+; @uniform_result: thread 0 of every block stores `2·n + x[0]` (x is read-only) to out[0], a
+; value every block computes alike, as loomc's uniform statements do: whichever block writes
+; last, out[0] holds it (tolerated between blocks, unlike within one). No finding.
 ; OPTIONS: block-size=256
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -55,11 +57,27 @@ entry:
   ret void
 }
 
+define void @uniform_result(i32 %n, ptr addrspace(1) %x, ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %first = icmp eq i32 %t, 0
+  br i1 %first, label %store, label %exit
+store:
+  %x0 = load i32, ptr addrspace(1) %x, align 4
+  %n2 = shl i32 %n, 1
+  %v = add i32 %n2, %x0
+  store i32 %v, ptr addrspace(1) %out, align 4
+  br label %exit
+exit:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 
-!nvvm.annotations = !{!0, !1, !2, !3}
+!nvvm.annotations = !{!0, !1, !2, !3, !4}
+!4 = !{ptr @uniform_result, !"kernel", i32 1}
 !0 = !{ptr @own, !"kernel", i32 1}
 !1 = !{ptr @one_block, !"kernel", i32 1}
 !2 = !{ptr @atomic_counter, !"kernel", i32 1}
