@@ -36,10 +36,15 @@ pub struct Intervals {
     /// Barrier-free edges between segments.
     pub succs: Vec<Vec<usize>>,
     pub starts: Vec<Start>,
-    /// Per start: the segments of its interval.
-    pub regions: Vec<NodeSet>,
-    /// Per segment: the intervals (starts) that hold it, in increasing order.
-    pub holding: Vec<Vec<usize>>,
+    /// Per start: the segments of its interval, computed when first asked for ([`Self::region`]):
+    /// where uniform branches skip barriers, an interval holds everything up to the next barrier
+    /// every path meets, and the intervals of a chain of `if (c) barrier` diamonds hold the rest
+    /// of the kernel each (quadratic in all, and most hold no access).
+    regions: Vec<std::cell::OnceCell<NodeSet>>,
+    /// Barrier-free edges between segments, backwards.
+    preds: Vec<Vec<usize>>,
+    /// Per segment: the interval that starts at it, if one does.
+    start_at: std::collections::HashMap<usize, usize>,
     /// Per segment: whether it lies on a barrier-free cycle (a loop without a barrier).
     pub cyclic: Vec<bool>,
     /// Per block: its first and its last segment.
@@ -91,16 +96,18 @@ impl Intervals {
         }
         // Only intervals the kernel can enter matter.
         starts.retain(|s| cfg.reachable[segments[s.segment].block]);
-        let regions: Vec<NodeSet> = starts
-            .iter()
-            .map(|s| reachable_from(&succs, s.segment, None))
-            .collect();
-        let mut holding = vec![Vec::new(); segments.len()];
-        for (start, region) in regions.iter().enumerate() {
-            for segment in region.iter() {
-                holding[segment].push(start);
+        let regions = starts.iter().map(|_| std::cell::OnceCell::new()).collect();
+        let mut preds = vec![Vec::new(); segments.len()];
+        for (from, targets) in succs.iter().enumerate() {
+            for &to in targets {
+                preds[to].push(from);
             }
         }
+        let start_at = starts
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.segment, i))
+            .collect();
         let cyclic = components(&succs).cyclic;
         Intervals {
             segments,
@@ -108,11 +115,35 @@ impl Intervals {
             succs,
             starts,
             regions,
-            holding,
+            preds,
+            start_at,
             cyclic,
             first_segment,
             last_segment,
         }
+    }
+
+    /// The segments of interval `start`.
+    pub fn region(&self, start: usize) -> &NodeSet {
+        self.regions[start]
+            .get_or_init(|| reachable_from(&self.succs, self.starts[start].segment, None))
+    }
+
+    /// The intervals that hold `segment`, in increasing order: those whose start reaches it
+    /// without crossing a barrier.
+    pub fn holding(&self, segment: usize) -> Vec<usize> {
+        let before = node_set::reachable(&self.preds, &[segment], |_| false);
+        let mut holding: Vec<usize> = before
+            .iter()
+            .filter_map(|s| self.start_at.get(&s).copied())
+            .collect();
+        holding.sort_unstable();
+        holding
+    }
+
+    /// The segments from which one of `targets` can be reached without crossing a barrier.
+    pub fn reaching(&self, targets: &[usize]) -> NodeSet {
+        node_set::reachable(&self.preds, targets, |_| false)
     }
 
     /// Whether every barrier-free path from the start of interval `start` to segment `target`
@@ -128,7 +159,7 @@ impl Intervals {
     /// Whether some barrier-free path from the start of interval `start` to `target` passes
     /// through `through`.
     pub fn some_path_passes(&self, start: usize, through: usize, target: usize) -> bool {
-        if !self.regions[start].contains(through) {
+        if !self.region(start).contains(through) {
             return false;
         }
         through == target || reachable_from(&self.succs, through, None).contains(target)

@@ -142,7 +142,7 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
         }
     };
     for (i, start) in intervals.starts.iter().enumerate() {
-        let members: Vec<String> = intervals.regions[i].iter().map(segment_name).collect();
+        let members: Vec<String> = intervals.region(i).iter().map(segment_name).collect();
         let after = match start.after {
             Some(b) => format!("after {}", function.inst(b).text),
             None => "at entry".to_string(),

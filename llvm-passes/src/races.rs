@@ -230,7 +230,7 @@ fn edge_in_interval(
     let (Op::Phi(blocks), Some(at)) = (&inst.op, inst.block) else {
         return true;
     };
-    let region = &intervals.regions[start];
+    let region = intervals.region(start);
     let in_region = |block| {
         intervals
             .last_segment_of(block)
@@ -287,13 +287,15 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             .and_then(|b| input.reach.get(b))
             .unwrap_or(&everyone)
     };
-    // Per access: the warp-level intervals that hold it.
-    let warp_membership: Vec<&[usize]> = found
+    // Per access: the warp-level intervals that hold it. Without `bar.warp.sync` they are the
+    // block-level ones, and two accesses one block interval holds share one.
+    let warp_syncs = input.ops.iter().any(|o| o.role == SyncRole::Warp);
+    let warp_membership: Vec<Vec<usize>> = found
         .iter()
         .map(
             |a| match warp_intervals.segment_of.get(a.inst).copied().flatten() {
-                Some(segment) => warp_intervals.holding[segment].as_slice(),
-                None => &[],
+                Some(segment) if warp_syncs => warp_intervals.holding(segment),
+                _ => Vec::new(),
             },
         )
         .collect();
@@ -356,7 +358,15 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     let mut prepared: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>> = HashMap::new();
     let mut decided: HashSet<(usize, usize)> = HashSet::new();
     let mut unexpressed: HashSet<usize> = HashSet::new();
-    for (start, region) in block_intervals.regions.iter().enumerate() {
+    // Only intervals that hold an access have pairs to check: those whose start reaches an
+    // access's segment (the others' regions are never computed).
+    let access_segments: Vec<usize> = accesses_at.keys().copied().collect();
+    let before_accesses = block_intervals.reaching(&access_segments);
+    for start in 0..block_intervals.starts.len() {
+        if !before_accesses.contains(block_intervals.starts[start].segment) {
+            continue;
+        }
+        let region = block_intervals.region(start);
         let gather = |at: &HashMap<usize, Vec<usize>>| -> Vec<usize> {
             let mut all: Vec<usize> = region
                 .iter()
@@ -408,7 +418,8 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                 if input.options.tolerate_same_value_writes && same_value_writes(input, a, b) {
                     continue;
                 }
-                let different_warps = !share_any(warp_membership[i], warp_membership[j]);
+                let different_warps =
+                    warp_syncs && !share_any(&warp_membership[i], &warp_membership[j]);
                 // Phis whose incoming edge is the same for every thread (a uniform branch before
                 // them) are decided case by case: both threads of a pair take the same edge.
                 let mut queue: Vec<HashMap<InstId, usize>> = vec![HashMap::new()];
@@ -583,7 +594,7 @@ fn separated_by_uniform_branch(
 ) -> bool {
     let function = cx.function;
     let origin = intervals.starts[start].segment;
-    let region = &intervals.regions[start];
+    let region = intervals.region(start);
     let committed = |x: usize, edges: &[(usize, usize)]| -> Option<usize> {
         edges.iter().position(|edge| {
             !intervals

@@ -635,7 +635,7 @@ impl Linearizer<'_> {
             return Err(self.cannot(id, "is not computed where the analysis can follow it"));
         };
         let uniform = self.divergence.of(value) == Divergence::Uniform;
-        let in_interval = self.intervals.regions[self.start].contains(def);
+        let in_interval = self.intervals.region(self.start).contains(def);
         let is_phi = matches!(inst.op, Op::Phi(_));
         let differs = if matches!(inst.op, Op::Load { .. }) {
             "is loaded from memory and may differ between threads"
@@ -753,7 +753,7 @@ impl Linearizer<'_> {
             .get(self.access)
             .copied()
             .flatten()?;
-        let in_interval = self.intervals.regions[self.start].contains(def);
+        let in_interval = self.intervals.region(self.start).contains(def);
         let one_instance = !in_interval
             || (!self.intervals.cyclic[def]
                 && self.intervals.all_paths_pass(self.start, def, target));
@@ -893,7 +893,7 @@ impl Linearizer<'_> {
         if self.intervals.cyclic[def] && self.entered_afresh(phi, def, target) {
             return Ok(Lin::default());
         }
-        if self.intervals.regions[self.start].contains(def) && self.intervals.cyclic[def] {
+        if self.intervals.region(self.start).contains(def) && self.intervals.cyclic[def] {
             let key = VarKey::Iterations {
                 side: self.side,
                 phi,
@@ -909,7 +909,7 @@ impl Linearizer<'_> {
             ));
         }
         let mut lin = self.completed(phi, induction);
-        if self.intervals.regions[self.start].contains(def) {
+        if self.intervals.region(self.start).contains(def) {
             if self.intervals.all_paths_pass(self.start, def, target) {
                 lin = lin.add(Lin::constant(induction.step));
             } else if self.intervals.some_path_passes(self.start, def, target) {
@@ -930,7 +930,7 @@ impl Linearizer<'_> {
     /// barrier-free cycle `def` lies on is an enclosing loop's (which enters this loop afresh,
     /// the counter at its start, on every trip).
     fn entered_afresh(&self, phi: InstId, def: usize, target: usize) -> bool {
-        let region = &self.intervals.regions[self.start];
+        let region = &self.intervals.region(self.start);
         if !region.contains(def) || !self.intervals.all_paths_pass(self.start, def, target) {
             return false;
         }

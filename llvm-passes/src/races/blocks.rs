@@ -163,7 +163,7 @@ fn apart(
     side: u8,
 ) -> Option<Prepared> {
     let segment = intervals.segment_of.get(access.inst).copied().flatten()?;
-    let start = *intervals.holding.get(segment)?.first()?;
+    let start = *intervals.holding(segment).first()?;
     let preparation = Preparation {
         cx,
         input,
