@@ -224,6 +224,9 @@ pub struct Global {
     pub name: String,
     pub addrspace: u32,
     pub function: Option<FunctionInfo>,
+    /// A shared variable declared without a definition (`extern __shared__ float s[]`): CUDA's
+    /// dynamic shared memory. All of a kernel's such variables start at the same address.
+    pub dynamic_shared: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,6 +243,19 @@ pub struct Module {
 }
 
 impl Module {
+    /// The memory object global `g` names: itself, or for dynamic shared memory the first
+    /// dynamic shared variable (they all alias one buffer).
+    pub fn object_of(&self, g: usize) -> usize {
+        if self.globals.get(g).is_some_and(|x| x.dynamic_shared) {
+            self.globals
+                .iter()
+                .position(|x| x.dynamic_shared)
+                .unwrap_or(g)
+        } else {
+            g
+        }
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }

@@ -41,6 +41,7 @@ mod kernel_annotations;
 pub mod mutate;
 mod node_set;
 mod nvvm;
+mod opencl;
 mod races;
 mod ranges;
 pub mod speculation;
@@ -208,7 +209,12 @@ pub fn canonical_passes(module: &Module<'_>) -> Option<&'static str> {
                     InstructionOpcode::Call => calls_defined_function(&inst),
                     _ => false,
                 })
-        })
+        }) || (function.count_basic_blocks() == 0
+            && opencl::is_builtin(&function.get_name().to_string_lossy())
+            && inkwell::values::BasicValue::get_first_use(
+                &function.as_global_value().as_pointer_value(),
+            )
+            .is_some())
     });
     alloca_or_call.then_some(CANONICAL_PASSES)
 }
@@ -274,6 +280,7 @@ fn canonical_copy<'ctx>(module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
         }
     }
     speculation::forbid(&copy);
+    opencl::define_builtins(&copy)?;
     // `no-verify-fixpoint`: LLVM 19 otherwise aborts the process when instcombine needs a
     // second round, which is a quality check of instcombine, not of the module.
     let passes = CString::new(CANONICAL_PASSES).map_err(|e| e.to_string())?;

@@ -48,16 +48,19 @@ pub(crate) fn read_module(module: &inkwell::module::Module<'_>) -> Module {
                     defined: is_defined,
                     convergent: !attribute.is_null(),
                 }),
+                dynamic_shared: false,
             });
             function = LLVMGetNextFunction(function);
         }
         let mut variable = LLVMGetFirstGlobal(raw);
         while !variable.is_null() {
             global_ids.insert(variable, globals.len());
+            let addrspace = pointer_addrspace(LLVMTypeOf(variable));
             globals.push(Global {
                 name: value_name(variable),
-                addrspace: pointer_addrspace(LLVMTypeOf(variable)),
+                addrspace,
                 function: None,
+                dynamic_shared: addrspace == 3 && LLVMIsDeclaration(variable) != 0,
             });
             variable = LLVMGetNextGlobal(variable);
         }

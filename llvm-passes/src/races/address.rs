@@ -138,7 +138,9 @@ impl Object {
     pub fn is_shared(self, cx: &Context<'_>) -> bool {
         match self {
             Object::Global(g) => cx.module.globals[g].addrspace == 3,
-            Object::Param(_) | Object::Field { .. } => false,
+            // OpenCL's `__local` kernel parameters: a shared buffer each.
+            Object::Param(a) => cx.function.args.get(a).is_some_and(|x| x.ty == Ty::Ptr(3)),
+            Object::Field { .. } => false,
         }
     }
 
@@ -317,7 +319,7 @@ fn collect_roots(
             let global = &cx.module.globals[g];
             // Constant memory (4) is read-only.
             roots.push(if global.function.is_none() && global.addrspace != 4 {
-                Space::Known(Object::Global(g))
+                Space::Known(Object::Global(cx.module.object_of(g)))
             } else {
                 Space::Untracked
             });
@@ -326,7 +328,10 @@ fn collect_roots(
             // The thread's own copy of a struct passed by value.
             Some((_, true)) => Space::Untracked,
             Some((ty, _)) => match ty {
-                Ty::Ptr(3) => Space::Unknown,
+                // A kernel's shared pointer parameter (OpenCL `__local`) is a shared buffer of
+                // its own; the kernel is the function analysed, so its parameters are the
+                // kernel's.
+                Ty::Ptr(3) => Space::Known(Object::Param(a)),
                 // A kernel's generic pointer parameters point to global memory: the host cannot
                 // know a block's shared addresses.
                 Ty::Ptr(0 | 1) => Space::Known(Object::Param(a)),
@@ -421,7 +426,7 @@ impl Linearizer<'_> {
                 let global = &self.cx.module.globals[g];
                 if global.function.is_none() {
                     Ok(Address {
-                        base: Object::Global(g),
+                        base: Object::Global(self.cx.module.object_of(g)),
                         offset: Lin::default(),
                     })
                 } else {
@@ -432,7 +437,7 @@ impl Linearizer<'_> {
                 }
             }
             Val::Arg(a)
-                if matches!(self.function().ty(value), Ty::Ptr(0 | 1))
+                if matches!(self.function().ty(value), Ty::Ptr(0 | 1 | 3))
                     && !self.function().args[a].byval =>
             {
                 Ok(Address {
