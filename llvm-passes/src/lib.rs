@@ -80,6 +80,10 @@ pub struct VerifyOptions {
     /// The kernels are launched with a single block: races between blocks cannot happen and
     /// are not looked for.
     pub single_block: bool,
+    /// Blocks per grid (x, y, z), if known: block ids of the witnesses of races between blocks
+    /// stay below it (a 4096-wide matrix of 32-wide tiles has 128 blocks a row, and a block id
+    /// of 4096 would reach past a row's end into the next).
+    pub grid_size: Option<[u32; 3]>,
 }
 
 /// Runs every structural check on `module`; an empty result means it may be optimised and emitted.

@@ -33,7 +33,9 @@ pub fn check(
     intervals: &Intervals,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
-    if matches!(cx.threads.geometry(), Geometry::Unknown) {
+    if matches!(cx.threads.geometry(), Geometry::Unknown)
+        || input.options.grid_size == Some([1, 1, 1])
+    {
         return findings;
     }
     let global: Vec<usize> = (0..found.len())
@@ -84,10 +86,21 @@ pub fn check(
             }
             let mut ranges = first.ranges.clone();
             ranges.extend(second.ranges.iter().map(|(k, v)| (*k, *v)));
-            // The grid's limits: 2^31 - 1 blocks in x, 65,535 in y and z.
+            // The grid's size if given, else the hardware's limits: 2^31 - 1 blocks in x,
+            // 65,535 in y and z.
+            let limits = match input.options.grid_size {
+                Some([x, y, z]) => [x, y, z].map(|d| i128::from(d) - 1),
+                None => [(1i128 << 31) - 2, 65_534, 65_534],
+            };
             for side in 0..2u8 {
-                for (axis, most) in [(0u8, (1i128 << 31) - 2), (1, 65_534), (2, 65_534)] {
-                    ranges.insert(VarKey::Block { side, axis }, (0, most));
+                for (axis, most) in limits.iter().enumerate() {
+                    ranges.insert(
+                        VarKey::Block {
+                            side,
+                            axis: axis as u8,
+                        },
+                        (0, *most),
+                    );
                 }
             }
             let (active_a, active_b) = (active(a), active(b));
