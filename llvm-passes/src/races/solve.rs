@@ -169,6 +169,17 @@ pub fn solve(
     let (Some(ta), Some(tb)) = (part(&a), part(&b)) else {
         return Outcome::Undecided("a thread-dependent index could not be evaluated".into());
     };
+    // The commonest pair, an access against itself or its twin at one thread-only address
+    // (`s[tid]` stored in two places): free when the threads' addresses lie at least an access
+    // apart, which sorting shows without the hashing below.
+    if a.lin == b.lin && free.terms.is_empty() && free.gcd == 0 && ta == tb && !blocks_apart {
+        let mut offsets: Vec<i128> = a.active.union(b.active).iter().map(|t| ta[t]).collect();
+        offsets.sort_unstable();
+        let width = a.bytes.max(b.bytes) as i128;
+        if offsets.windows(2).all(|w| w[1] - w[0] >= width) {
+            return Outcome::Free;
+        }
+    }
     // Index the second side's threads by thread part (or its residue modulo the gcd).
     let modulus = if free.gcd == 0 { 0 } else { free.gcd };
     let key_of = |x: i128| {
