@@ -11,10 +11,11 @@
 //!   (`divergence.rs`) finds the values and branches that differ between threads; the barrier
 //!   placement check (`barriers.rs`) proves that every barrier and full-mask warp collective is
 //!   reached by every thread that must reach it; the race analysis (`races.rs`) cuts the kernel
-//!   into barrier intervals (`intervals.rs`), writes each shared-memory address as an affine
-//!   expression (`races/address.rs`) and decides, by enumerating the block's threads
+//!   into barrier intervals (`intervals.rs`), writes each shared- or global-memory address as an
+//!   affine expression (`races/address.rs`) and decides, by enumerating the block's threads
 //!   (`threads.rs`) and GCD and bounds tests (`races/solve.rs`), whether two different threads
-//!   can touch the same bytes in one interval.
+//!   can touch the same bytes in one interval, and whether threads of two blocks can touch the
+//!   same bytes of global memory at all (`races/blocks.rs`).
 //! - [`speculation`]: the function attribute that keeps LLVM's passes from speculating loads,
 //!   which would add shared-memory races the module does not have.
 //!
@@ -99,8 +100,9 @@ pub fn verify_module(module: &Module<'_>) -> Vec<Finding> {
     findings
 }
 
-/// Verifies every kernel of `module`: barrier placement and shared-memory races. Errors are
-/// proven problems; warnings are what the analysis could not decide. Kernels are the functions
+/// Verifies every kernel of `module`: barrier placement, races within a block (shared and
+/// global memory) and between blocks (global memory). Errors are proven problems; warnings are
+/// what the analysis could not decide or express. Kernels are the functions
 /// `!nvvm.annotations` marks, or every defined function if it marks none.
 pub fn verify_kernels(module: &Module<'_>, options: &VerifyOptions) -> Vec<Finding> {
     run(module, options, None)

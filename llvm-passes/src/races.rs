@@ -1,5 +1,7 @@
-//! Shared-memory races: for every barrier interval, every pair of shared accesses of which one
-//! writes, decide whether two different threads can touch the same bytes.
+//! Races: for every barrier interval, every pair of accesses to shared or global memory of which
+//! one writes, decide whether two different threads of a block can touch the same bytes; and
+//! (`blocks.rs`) whether threads of two blocks can, on global memory. An access or call the
+//! analysis cannot express is a warning naming it, never skipped.
 //!
 //! Warps are never assumed to run in lock-step (sm_70 and later schedule threads
 //! independently): only block barriers order the threads of a block, and `bar.warp.sync` those of

@@ -126,7 +126,7 @@ pub fn check(
             );
             if let Outcome::Conflict(witness) = outcome {
                 if witness.values.iter().all(|(key, _)| key.is_free()) {
-                    findings.push(report(cx, (a, first), (b, second), &witness));
+                    findings.push(report(cx, a, (b, second), &witness));
                 }
             }
         }
@@ -397,11 +397,10 @@ fn same_everywhere(
 
 fn report(
     cx: &Context<'_>,
-    (a, first): (&Access, &Prepared),
+    a: &Access,
     (b, second): (&Access, &Prepared),
     witness: &solve::Witness,
 ) -> Finding {
-    let _ = first;
     let geometry = cx.threads.geometry();
     let block = |side: u8| {
         let mut id = [0i128; 3];
