@@ -790,10 +790,10 @@ fn guards_of(
     // Conditions on thread ids alone are decided exactly by the threads each block reaches
     // (`reach`), whatever their form; one on data read from memory (or from a call the analysis
     // cannot see into) is not, and if it is not affine either, the pair test does not see it.
+    // (A uniform condition is the same for both threads of a block; between blocks,
+    // `blocks.rs` looks at those that depend on the block.)
     let opaque = conditions.iter().any(|condition| {
-        let may_differ = divergence.of(condition.0) != Divergence::Uniform
-            || blocks::depends_on_block(linearizer.cx, condition.0);
-        may_differ
+        divergence.of(condition.0) != Divergence::Uniform
             && reads_data(function, condition.0)
             && guards::guards(linearizer, &[*condition]).is_empty()
     });

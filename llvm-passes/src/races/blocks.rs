@@ -184,7 +184,7 @@ fn apart(
         start,
     };
     let prepared = preparation.prepare(access, side, &HashMap::new()).ok()?;
-    if prepared.opaque_guard {
+    if prepared.opaque_guard || opaque_between_blocks(cx, input, access) {
         return None;
     }
     let offset = rewrite(cx, &prepared.address.offset, side)?;
@@ -206,6 +206,19 @@ fn apart(
         guards,
         ..prepared
     })
+}
+
+/// Whether a branch condition on the way to `access` may differ between blocks (it depends on
+/// the block) and reads data the analysis cannot express: two blocks may go different ways.
+fn opaque_between_blocks(cx: &Context<'_>, input: &RaceInput<'_>, access: &Access) -> bool {
+    let Some(block) = cx.function.inst(access.inst).block else {
+        return false;
+    };
+    super::guards::dominating_conditions(cx.function, input.cfg, block)
+        .iter()
+        .any(|(condition, _)| {
+            super::reads_data(cx.function, *condition) && depends_on_block(cx, *condition)
+        })
 }
 
 /// `lin` for one thread of a pair in different blocks: block ids become that side's variables.
