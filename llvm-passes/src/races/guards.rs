@@ -218,9 +218,9 @@ pub fn all_hold(
 
 /// `values` extended with the variables the equalities among `sides`' guards force: a guard
 /// `c·x + rest == rhs` that holds, with `x` its only unassigned variable, fixes `x` (`tid +
-/// 2·blockIdx.x == 7` fixes the block id for each thread, and two threads of one block cannot both pass
-/// it). `None` when such an equality has no integer solution, or two fix one variable
-/// differently: the candidate is impossible. Variables no equality fixes stay unassigned (their
+/// 2·blockIdx.x == 7` fixes the block id for each thread, and two threads of one block cannot
+/// both pass it). `None` when such an equality has no integer solution, or two fix one
+/// variable differently: the candidate is impossible. Variables no equality fixes stay unassigned (their
 /// guards count as holding).
 pub fn forced(
     threads: &ThreadValues<'_>,
