@@ -24,7 +24,7 @@ fn stderr(output: &Output) -> String {
 #[test]
 fn a_race_is_an_error_with_both_threads() {
     let path = corpus("raw_shared_no_barrier.ll");
-    let output = verify(&[path.to_str().unwrap(), "--color=never"]);
+    let output = verify(&[path.to_str().unwrap(), "--color=never", "--single-block"]);
     assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
     let text = stderr(&output);
     assert!(
@@ -55,7 +55,7 @@ fn a_divergent_barrier_names_the_threads() {
 #[test]
 fn a_clean_kernel_exits_zero() {
     let path = corpus("reduction_tree_interleaved.ll");
-    let output = verify(&[path.to_str().unwrap()]);
+    let output = verify(&[path.to_str().unwrap(), "--single-block"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     assert!(stderr(&output).contains("0 errors, 0 warnings"));
 }
@@ -72,13 +72,44 @@ fn warnings_alone_exit_zero() {
 fn the_block_size_option_decides() {
     // s[tid] and s[tid + 64] meet in blocks of more than 64 threads.
     let path = corpus("block_size_from_option.ll");
-    let unknown = verify(&[path.to_str().unwrap()]);
+    let unknown = verify(&[path.to_str().unwrap(), "--single-block"]);
     assert_eq!(unknown.status.code(), Some(1), "{}", stderr(&unknown));
     assert!(stderr(&unknown).contains("in any block of at least 65 threads"));
-    let given = verify(&[path.to_str().unwrap(), "--block-size", "64"]);
+    let given = verify(&[
+        path.to_str().unwrap(),
+        "--block-size",
+        "64",
+        "--single-block",
+    ]);
     assert_eq!(given.status.code(), Some(0), "{}", stderr(&given));
     let bad = verify(&[path.to_str().unwrap(), "--block-size", "64,64"]);
     assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn a_race_between_blocks_names_two_blocks() {
+    let path = corpus("global_slot_written_by_every_block.ll");
+    let output = verify(&[path.to_str().unwrap(), "--block-size", "256"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+    let text = stderr(&output);
+    assert!(
+        text.contains(
+            "error[E0851]: data race on global `%p`: write-after-write between two blocks"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("thread 0 of block 0 writes bytes 0..4 of `%p`, while thread 0 of block 1"),
+        "{text}"
+    );
+    // Launched as one block, no block races with another.
+    let single = verify(&[
+        path.to_str().unwrap(),
+        "--block-size",
+        "256",
+        "--single-block",
+    ]);
+    assert_eq!(single.status.code(), Some(0), "{}", stderr(&single));
 }
 
 #[test]
@@ -96,7 +127,7 @@ fn json_diagnostics() {
 #[test]
 fn print_analysis() {
     let path = corpus("raw_shared_with_barrier.ll");
-    let output = verify(&[path.to_str().unwrap(), "--print-analysis"]);
+    let output = verify(&[path.to_str().unwrap(), "--print-analysis", "--single-block"]);
     assert_eq!(output.status.code(), Some(0));
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("kernel @k: 256x1x1 threads"), "{text}");

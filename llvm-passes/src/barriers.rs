@@ -200,6 +200,10 @@ pub fn check_placement(
             continue;
         }
         // A full-mask warp collective needs 32 lanes in every warp that reaches it.
+        if let Some(finding) = divergent_barrier_id(cx, divergence, op, kind) {
+            findings.push(finding);
+            continue;
+        }
         if !kind.is_block_level() {
             if let Geometry::Known(_) = cx.threads.geometry() {
                 let threads = cx.threads.count() as u32;
@@ -223,6 +227,58 @@ pub fn check_placement(
 
 /// A thread that reaches the operation and one that does not (in the same warp for warp-level
 /// operations), if the per-thread reachability tells them apart.
+/// A named barrier whose id is not the same for every thread of the block: threads that pass
+/// different ids wait at different barriers (an error when the id is known to differ, a warning
+/// when it comes from something the analysis cannot see through).
+fn divergent_barrier_id(
+    cx: &Context<'_>,
+    divergence: &DivergenceInfo,
+    op: &ConvergentOp,
+    kind: &ConvergentKind,
+) -> Option<Finding> {
+    let inst = cx.function.inst(op.inst);
+    let Op::Call(callee) = inst.op else {
+        return None;
+    };
+    let id = *inst
+        .args
+        .get(nvvm::barrier_id_arg(cx.module.callee_name(callee)?)?)?;
+    let source = match id {
+        Val::Inst(source) => source,
+        _ => return None,
+    };
+    match divergence.of(id) {
+        Divergence::Uniform => None,
+        Divergence::Unknown => Some(Finding::UnprovenConvergent {
+            function: cx.function.name.clone(),
+            op: cx.inst_ref(op.inst),
+            kind: kind.clone(),
+            branch: cx.inst_ref(op.inst),
+            source: Some(cx.inst_ref(source)),
+        }),
+        _ => {
+            let geometry = cx.threads.geometry();
+            let witness = cx.threads.values(id).and_then(|values| {
+                let first = *values.first()?;
+                let other = values.iter().position(|v| *v != first)?;
+                Some((
+                    (geometry.thread(0), first),
+                    (geometry.thread(other), values[other]),
+                ))
+            });
+            Some(Finding::DivergentConvergent {
+                function: cx.function.name.clone(),
+                op: cx.inst_ref(op.inst),
+                kind: kind.clone(),
+                hazard: Box::new(Hazard::DivergentBarrierId {
+                    id: cx.inst_ref(source),
+                    witness,
+                }),
+            })
+        }
+    }
+}
+
 fn witness(
     threads: &ThreadValues<'_>,
     reached: &ThreadSet,

@@ -84,6 +84,13 @@ pub enum Hazard {
     },
     /// A full-mask warp collective in a block whose last warp is not full.
     PartialWarp { threads: u32, lanes: u32 },
+    /// A named barrier whose id differs between threads: they wait at different barriers.
+    DivergentBarrierId {
+        /// The id's value.
+        id: InstRef,
+        /// Two threads and the ids they pass, when the analysis can evaluate them.
+        witness: Option<((ThreadId, u64), (ThreadId, u64))>,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -148,6 +155,16 @@ pub struct Race {
     /// Other pairs of accesses at the same two source positions that race the same way (an
     /// unrolled loop repeats its accesses), not reported separately.
     pub similar: usize,
+    /// For a race between threads of two different blocks: the two blocks' ids (x, y, z).
+    pub blocks: Option<([i128; 3], [i128; 3])>,
+}
+
+/// A block id as the diagnostics write it: `3`, or `(3, 1, 0)` when it has y or z parts.
+pub fn block_text(id: &[i128; 3]) -> String {
+    match id {
+        [x, 0, 0] => format!("{x}"),
+        [x, y, z] => format!("({x}, {y}, {z})"),
+    }
 }
 
 impl Race {
@@ -249,6 +266,13 @@ impl std::fmt::Display for Finding {
                         f,
                         "; a block of {threads} threads has a last warp of only {lanes} lanes"
                     ),
+                    Hazard::DivergentBarrierId { id, witness } => {
+                        write!(f, "; its barrier id {id} differs between threads")?;
+                        if let Some(((a, x), (b, y))) = witness {
+                            write!(f, " ({a} passes {x}, {b} passes {y})")?;
+                        }
+                        Ok(())
+                    }
                 }
             }
             Finding::UnprovenConvergent {
@@ -264,10 +288,23 @@ impl std::fmt::Display for Finding {
                 kind.noun()
             ),
             Finding::Race(race) => {
+                let (first_block, second_block) = match &race.blocks {
+                    Some((x, y)) => (
+                        format!(" of block {}", block_text(x)),
+                        format!(" of block {}", block_text(y)),
+                    ),
+                    None => (String::new(), String::new()),
+                };
                 write!(
                     f,
-                    "data race ({}) on `{}` in `{}`: {} {}s byte {} in {}, {} {}s byte {} in {}",
+                    "data race ({}{}) on `{}` in `{}`: {}{first_block} {}s byte {} in {}, \
+                     {}{second_block} {}s byte {} in {}",
                     race.hazard(),
+                    if race.blocks.is_some() {
+                        " between blocks"
+                    } else {
+                        ""
+                    },
                     race.object,
                     race.function,
                     race.first.thread,

@@ -36,10 +36,18 @@ pub struct Intervals {
     /// Barrier-free edges between segments.
     pub succs: Vec<Vec<usize>>,
     pub starts: Vec<Start>,
-    /// Per start: the segments of its interval.
-    pub regions: Vec<NodeSet>,
-    /// Per segment: the intervals (starts) that hold it, in increasing order.
-    pub holding: Vec<Vec<usize>>,
+    /// Per start: the segments of its interval, computed when first asked for ([`Self::region`]):
+    /// where uniform branches skip barriers, an interval holds everything up to the next barrier
+    /// every path meets, and the intervals of a chain of `if (c) barrier` diamonds hold the rest
+    /// of the kernel each (quadratic in all, and most hold no access).
+    regions: Vec<std::cell::OnceCell<NodeSet>>,
+    /// Barrier-free edges between segments, backwards.
+    preds: Vec<Vec<usize>>,
+    /// Per segment: the interval that starts at it, if one does.
+    start_at: std::collections::HashMap<usize, usize>,
+    /// Per segment that ends in a branch on a repeated condition: the condition's number and
+    /// the segments its true and false edges lead to (see [`repeated_conditions`]).
+    correlated: std::collections::HashMap<usize, (usize, usize, usize)>,
     /// Per segment: whether it lies on a barrier-free cycle (a loop without a barrier).
     pub cyclic: Vec<bool>,
     /// Per block: its first and its last segment.
@@ -91,28 +99,98 @@ impl Intervals {
         }
         // Only intervals the kernel can enter matter.
         starts.retain(|s| cfg.reachable[segments[s.segment].block]);
-        let regions: Vec<NodeSet> = starts
-            .iter()
-            .map(|s| reachable_from(&succs, s.segment, None))
-            .collect();
-        let mut holding = vec![Vec::new(); segments.len()];
-        for (start, region) in regions.iter().enumerate() {
-            for segment in region.iter() {
-                holding[segment].push(start);
+        let regions = starts.iter().map(|_| std::cell::OnceCell::new()).collect();
+        let mut preds = vec![Vec::new(); segments.len()];
+        for (from, targets) in succs.iter().enumerate() {
+            for &to in targets {
+                preds[to].push(from);
             }
         }
+        let start_at = starts
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.segment, i))
+            .collect();
         let cyclic = components(&succs).cyclic;
+        let mut correlated = std::collections::HashMap::new();
+        for (b, k) in repeated_conditions(function, cfg) {
+            if let [yes, no] = function.blocks[b].succs.as_slice() {
+                correlated.insert(
+                    last_segment[b],
+                    (k, first_segment[*yes], first_segment[*no]),
+                );
+            }
+        }
         Intervals {
             segments,
             segment_of,
             succs,
             starts,
             regions,
-            holding,
+            preds,
+            start_at,
+            correlated,
             cyclic,
             first_segment,
             last_segment,
         }
+    }
+
+    /// The segments of interval `start`.
+    pub fn region(&self, start: usize) -> &NodeSet {
+        self.regions[start].get_or_init(|| {
+            if self.correlated.is_empty() {
+                reachable_from(&self.succs, self.starts[start].segment, None)
+            } else {
+                self.reachable_consistently(self.starts[start].segment)
+            }
+        })
+    }
+
+    /// Segments reachable from `origin` on paths that take the same edge at every branch on
+    /// one repeated condition: a thread that skipped `if (c) barrier` skips the `if (c)` after it
+    /// as well (clang's -O0 output keeps the two branches; at -O2 it merges them).
+    fn reachable_consistently(&self, origin: usize) -> NodeSet {
+        // Per repeated condition, two bits: 0 not yet met, 1 true, 2 false.
+        let mut seen = HashSet::new();
+        let mut stack = vec![(origin, 0u32)];
+        while let Some((segment, assumed)) = stack.pop() {
+            if segment >= self.succs.len() || !seen.insert((segment, assumed)) {
+                continue;
+            }
+            match self.correlated.get(&segment) {
+                Some(&(k, yes, no)) => {
+                    let known = (assumed >> (2 * k)) & 3;
+                    for (target, value) in [(yes, 1u32), (no, 2u32)] {
+                        if known == 0 || known == value {
+                            let next = assumed | (value << (2 * k));
+                            if self.succs[segment].contains(&target) {
+                                stack.push((target, next));
+                            }
+                        }
+                    }
+                }
+                None => stack.extend(self.succs[segment].iter().map(|t| (*t, assumed))),
+            }
+        }
+        NodeSet::from_nodes(seen.into_iter().map(|(s, _)| s).collect())
+    }
+
+    /// The intervals that hold `segment`, in increasing order: those whose start reaches it
+    /// without crossing a barrier.
+    pub fn holding(&self, segment: usize) -> Vec<usize> {
+        let before = node_set::reachable(&self.preds, &[segment], |_| false);
+        let mut holding: Vec<usize> = before
+            .iter()
+            .filter_map(|s| self.start_at.get(&s).copied())
+            .collect();
+        holding.sort_unstable();
+        holding
+    }
+
+    /// The segments from which one of `targets` can be reached without crossing a barrier.
+    pub fn reaching(&self, targets: &[usize]) -> NodeSet {
+        node_set::reachable(&self.preds, targets, |_| false)
     }
 
     /// Whether every barrier-free path from the start of interval `start` to segment `target`
@@ -128,7 +206,7 @@ impl Intervals {
     /// Whether some barrier-free path from the start of interval `start` to `target` passes
     /// through `through`.
     pub fn some_path_passes(&self, start: usize, through: usize, target: usize) -> bool {
-        if !self.regions[start].contains(through) {
+        if !self.region(start).contains(through) {
             return false;
         }
         through == target || reachable_from(&self.succs, through, None).contains(target)
@@ -175,6 +253,53 @@ impl Intervals {
     pub fn last_segment_of(&self, block: usize) -> Option<usize> {
         self.last_segment.get(block).copied()
     }
+}
+
+/// The blocks that end in a conditional branch on a condition that another branch tests too
+/// and that is computed outside every loop (so it has one value on any one thread's path), each
+/// with its condition's number (at most 16 conditions: beyond, none are correlated).
+fn repeated_conditions(function: &Function, cfg: &Cfg) -> Vec<(usize, usize)> {
+    let cyclic = &cfg.components().cyclic;
+    let mut branches: Vec<(usize, crate::ir::Val)> = Vec::new();
+    for (b, block) in function.blocks.iter().enumerate() {
+        let Some(&t) = block.insts.last() else {
+            continue;
+        };
+        let term = function.inst(t);
+        if term.op != crate::ir::Op::CondBr || block.succs.len() != 2 {
+            continue;
+        }
+        let condition = term.args[0];
+        let once = match condition {
+            crate::ir::Val::Inst(i) => function
+                .inst(i)
+                .block
+                .is_some_and(|d| !cyclic.get(d).copied().unwrap_or(true)),
+            _ => false,
+        };
+        if once {
+            branches.push((b, condition));
+        }
+    }
+    let mut numbers: Vec<crate::ir::Val> = Vec::new();
+    let mut out = Vec::new();
+    for &(b, condition) in &branches {
+        if branches.iter().filter(|(_, c)| *c == condition).count() < 2 {
+            continue;
+        }
+        let k = match numbers.iter().position(|c| *c == condition) {
+            Some(k) => k,
+            None => {
+                numbers.push(condition);
+                numbers.len() - 1
+            }
+        };
+        if k >= 16 {
+            return Vec::new();
+        }
+        out.push((b, k));
+    }
+    out
 }
 
 /// Segments reachable from `origin` (itself included) without entering `avoid`.

@@ -31,8 +31,11 @@ pub enum Val {
     Null,
     /// `undef` or `poison`.
     Undef,
-    /// Anything else: floating-point constants, aggregates, metadata.
-    Other,
+    /// Any other constant (floating-point, aggregate, vector, metadata), by identity: LLVM
+    /// keeps one copy of each constant in a context, so two operands hold the same constant
+    /// exactly when their identities are equal. (All of them once collapsed into one value, so
+    /// `phi float [1.0], [2.0]` after a branch on `tid` looked like one value.)
+    Other(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -200,6 +203,9 @@ pub struct Block {
 pub struct Argument {
     pub name: String,
     pub ty: Ty,
+    /// Passed by value (`byval`): the pointer is to the thread's own copy of a struct, not to
+    /// memory threads share.
+    pub byval: bool,
 }
 
 /// A defined function. Block 0 is the entry.
@@ -218,6 +224,9 @@ pub struct Global {
     pub name: String,
     pub addrspace: u32,
     pub function: Option<FunctionInfo>,
+    /// A shared variable declared without a definition (`extern __shared__ float s[]`): CUDA's
+    /// dynamic shared memory. All of a kernel's such variables start at the same address.
+    pub dynamic_shared: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -234,6 +243,19 @@ pub struct Module {
 }
 
 impl Module {
+    /// The memory object global `g` names: itself, or for dynamic shared memory the first
+    /// dynamic shared variable (they all alias one buffer).
+    pub fn object_of(&self, g: usize) -> usize {
+        if self.globals.get(g).is_some_and(|x| x.dynamic_shared) {
+            self.globals
+                .iter()
+                .position(|x| x.dynamic_shared)
+                .unwrap_or(g)
+        } else {
+            g
+        }
+    }
+
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
     }
@@ -307,7 +329,7 @@ impl Function {
             Val::Inst(i) => ty_bits(self.insts[i].ty),
             Val::Arg(a) => self.args.get(a).and_then(|a| ty_bits(a.ty)),
             Val::Global(_) | Val::Null => Some(64),
-            Val::Undef | Val::Other => None,
+            Val::Undef | Val::Other(_) => None,
         }
     }
 
@@ -317,7 +339,7 @@ impl Function {
             Val::Inst(i) => self.insts[i].ty,
             Val::Arg(a) => self.args.get(a).map(|a| a.ty).unwrap_or(Ty::Other),
             Val::Global(_) | Val::Null => Ty::Ptr(0),
-            Val::Undef | Val::Other => Ty::Other,
+            Val::Undef | Val::Other(_) => Ty::Other,
         }
     }
 }

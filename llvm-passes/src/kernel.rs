@@ -142,7 +142,7 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
         }
     };
     for (i, start) in intervals.starts.iter().enumerate() {
-        let members: Vec<String> = intervals.regions[i].iter().map(segment_name).collect();
+        let members: Vec<String> = intervals.region(i).iter().map(segment_name).collect();
         let after = match start.after {
             Some(b) => format!("after {}", function.inst(b).text),
             None => "at entry".to_string(),
@@ -154,8 +154,9 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
         let object = match access.space {
             Space::Known(o) => match o {
                 Object::Global(g) => format!("@{}", cx.module.globals[g].name),
-                Object::Param(_) => o.name(cx),
+                Object::Param(_) | Object::Field { .. } => o.name(cx),
             },
+            Space::Unplaced => "global?".to_string(),
             _ => "shared?".to_string(),
         };
         let threads = function

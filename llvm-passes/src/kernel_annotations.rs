@@ -6,7 +6,12 @@
 //! before emission turns both into findings.
 
 use inkwell::module::Module;
-use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
+use inkwell::values::{AsValueRef, FunctionValue, MetadataValue};
+use llvm_sys::core::{
+    LLVMConstIntGetZExtValue, LLVMGetMDNodeNumOperands, LLVMGetMDNodeOperands, LLVMGetMDString,
+    LLVMIsAConstantInt, LLVMIsAFunction, LLVMIsAMDString,
+};
+use llvm_sys::prelude::LLVMValueRef;
 
 /// The most threads a block may have on every architecture LLVM 19's NVPTX targets.
 pub const MAX_THREADS_PER_BLOCK: u64 = 1024;
@@ -92,11 +97,22 @@ pub fn kernel_annotations(
     let mut kernels: Vec<(FunctionValue<'_>, KernelAnnotation)> = Vec::new();
     let mut problems = Vec::new();
     for node in module.get_global_metadata("nvvm.annotations") {
-        let operands = node.get_node_values().unwrap_or_default();
-        let function = operands.first().and_then(|v| as_function(module, v));
+        let operands = node_operands(node);
+        let function = match operands.first() {
+            Some(Operand::Function(f)) => Some(*f),
+            _ => None,
+        };
         // Entries are `{function, key, value, key, value, ...}`.
         for pair in operands.get(1..).unwrap_or(&[]).chunks(2) {
-            let key = pair.first().and_then(metadata_string).unwrap_or_default();
+            let key = match pair.first() {
+                Some(Operand::Str(s)) => s.clone(),
+                _ => String::new(),
+            };
+            // Textures, surfaces, samplers and managed variables are annotations of global
+            // variables, not of kernels: NVPTX reads them, the verifier has nothing to check.
+            if OF_GLOBAL_VARIABLES.contains(&key.as_str()) {
+                continue;
+            }
             let Some(function) = function else {
                 problems.push(AnnotationProblem::NotAFunction { key });
                 continue;
@@ -117,7 +133,10 @@ pub fn kernel_annotations(
                     kernels.len() - 1
                 }
             };
-            let value = pair.get(1).and_then(integer);
+            let value = match pair.get(1) {
+                Some(Operand::Int(v)) => Some(*v),
+                _ => None,
+            };
             let annotation = &mut kernels[index].1;
             match (key.as_str(), value) {
                 (_, None) => problems.push(AnnotationProblem::MalformedEntry {
@@ -178,30 +197,51 @@ fn check_kernel(
     }
 }
 
-fn as_function<'ctx>(
-    module: &Module<'ctx>,
-    value: &BasicMetadataValueEnum<'ctx>,
-) -> Option<FunctionValue<'ctx>> {
-    let BasicMetadataValueEnum::PointerValue(pointer) = value else {
-        return None;
-    };
-    let name = pointer.get_name().to_str().ok()?;
-    let function = module.get_function(name)?;
-    (function.as_global_value().as_pointer_value() == *pointer).then_some(function)
+/// The keys of `!nvvm.annotations` entries that name a global variable, not a function.
+const OF_GLOBAL_VARIABLES: [&str; 4] = ["texture", "surface", "sampler", "managed"];
+
+/// One operand of an annotation entry, as far as the checks care.
+enum Operand<'ctx> {
+    Function(FunctionValue<'ctx>),
+    Str(String),
+    Int(u64),
+    /// Anything else, `null` included.
+    Other,
 }
 
-fn metadata_string(value: &BasicMetadataValueEnum<'_>) -> Option<String> {
-    match value {
-        BasicMetadataValueEnum::MetadataValue(m) => m
-            .get_string_value()
-            .map(|s| String::from_utf8_lossy(s).into_owned()),
-        _ => None,
-    }
-}
-
-fn integer(value: &BasicMetadataValueEnum<'_>) -> Option<u64> {
-    match value {
-        BasicMetadataValueEnum::IntValue(i) => i.get_zero_extended_constant(),
-        _ => None,
+/// The operands of an annotation entry. inkwell's `get_node_values` wraps a `null` operand
+/// (`!{null, !"kernel", i32 1}`) as a value and crashes on it, so they are read here.
+fn node_operands<'ctx>(node: MetadataValue<'ctx>) -> Vec<Operand<'ctx>> {
+    // SAFETY: `node` is a live metadata node of the module; its operands array has exactly
+    // `LLVMGetMDNodeNumOperands` entries, each null or a live value, and only non-null ones are
+    // inspected.
+    unsafe {
+        let raw = node.as_value_ref();
+        let count = LLVMGetMDNodeNumOperands(raw) as usize;
+        let mut values: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); count];
+        LLVMGetMDNodeOperands(raw, values.as_mut_ptr());
+        values
+            .into_iter()
+            .map(|value| {
+                if value.is_null() {
+                    Operand::Other
+                } else if !LLVMIsAFunction(value).is_null() {
+                    FunctionValue::new(value).map_or(Operand::Other, Operand::Function)
+                } else if !LLVMIsAMDString(value).is_null() {
+                    let mut length = 0u32;
+                    let text = LLVMGetMDString(value, &mut length);
+                    if text.is_null() {
+                        Operand::Other
+                    } else {
+                        let bytes = std::slice::from_raw_parts(text.cast::<u8>(), length as usize);
+                        Operand::Str(String::from_utf8_lossy(bytes).into_owned())
+                    }
+                } else if !LLVMIsAConstantInt(value).is_null() {
+                    Operand::Int(LLVMConstIntGetZExtValue(value))
+                } else {
+                    Operand::Other
+                }
+            })
+            .collect()
     }
 }

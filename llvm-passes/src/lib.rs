@@ -11,10 +11,11 @@
 //!   (`divergence.rs`) finds the values and branches that differ between threads; the barrier
 //!   placement check (`barriers.rs`) proves that every barrier and full-mask warp collective is
 //!   reached by every thread that must reach it; the race analysis (`races.rs`) cuts the kernel
-//!   into barrier intervals (`intervals.rs`), writes each shared-memory address as an affine
-//!   expression (`races/address.rs`) and decides, by enumerating the block's threads
+//!   into barrier intervals (`intervals.rs`), writes each shared- or global-memory address as an
+//!   affine expression (`races/address.rs`) and decides, by enumerating the block's threads
 //!   (`threads.rs`) and GCD and bounds tests (`races/solve.rs`), whether two different threads
-//!   can touch the same bytes in one interval.
+//!   can touch the same bytes in one interval, and whether threads of two blocks can touch the
+//!   same bytes of global memory at all (`races/blocks.rs`).
 //! - [`speculation`]: the function attribute that keeps LLVM's passes from speculating loads,
 //!   which would add shared-memory races the module does not have.
 //!
@@ -29,16 +30,19 @@
 )]
 
 mod barriers;
+mod block_size;
 mod cfg;
 mod divergence;
 mod findings;
 mod intervals;
+mod invariants;
 mod ir;
 mod kernel;
 mod kernel_annotations;
 pub mod mutate;
 mod node_set;
 mod nvvm;
+mod opencl;
 mod races;
 mod ranges;
 pub mod speculation;
@@ -46,10 +50,12 @@ mod threads;
 
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
+use inkwell::values::InstructionOpcode;
 use std::ffi::CString;
 
 pub use findings::{
-    AccessKind, ConvergentKind, Finding, Hazard, InstRef, Race, RaceAccess, Severity, Unproven,
+    block_text, AccessKind, ConvergentKind, Finding, Hazard, InstRef, Race, RaceAccess, Severity,
+    Unproven,
 };
 pub use ir::DebugLoc;
 pub use kernel_annotations::{
@@ -72,6 +78,13 @@ pub struct VerifyOptions {
     /// Do not report two stores of the same uniform value to one location as a race (they are
     /// one by the memory model, and the default is strict).
     pub tolerate_same_value_writes: bool,
+    /// The kernels are launched with a single block: races between blocks cannot happen and
+    /// are not looked for.
+    pub single_block: bool,
+    /// Blocks per grid (x, y, z), if known: block ids of the witnesses of races between blocks
+    /// stay below it (a 4096-wide matrix of 32-wide tiles has 128 blocks a row, and a block id
+    /// of 4096 would reach past a row's end into the next).
+    pub grid_size: Option<[u32; 3]>,
 }
 
 /// Runs every structural check on `module`; an empty result means it may be optimised and emitted.
@@ -87,8 +100,9 @@ pub fn verify_module(module: &Module<'_>) -> Vec<Finding> {
     findings
 }
 
-/// Verifies every kernel of `module`: barrier placement and shared-memory races. Errors are
-/// proven problems; warnings are what the analysis could not decide. Kernels are the functions
+/// Verifies every kernel of `module`: barrier placement, races within a block (shared and
+/// global memory) and between blocks (global memory). Errors are proven problems; warnings are
+/// what the analysis could not decide or express. Kernels are the functions
 /// `!nvvm.annotations` marks, or every defined function if it marks none.
 pub fn verify_kernels(module: &Module<'_>, options: &VerifyOptions) -> Vec<Finding> {
     run(module, options, None)
@@ -167,9 +181,17 @@ fn run(
             _ if threads::uses_more_than_x(&snapshot, function) => threads::Geometry::Unknown,
             _ => threads::Geometry::UpTo(most.unwrap_or(threads::MAX_THREADS).max(1)),
         };
+        let specialised = match geometry {
+            threads::Geometry::Known(dims) => block_size::specialise(&snapshot, function, dims),
+            _ => None,
+        };
+        let specialised = {
+            let current = specialised.as_ref().unwrap_or(function);
+            invariants::merge_copies(&snapshot, current).or(specialised)
+        };
         findings.extend(kernel::verify(
             &snapshot,
-            function,
+            specialised.as_ref().unwrap_or(function),
             geometry,
             options,
             &with_barriers,
@@ -180,21 +202,59 @@ fn run(
 }
 
 /// The passes the verifier runs on a copy of `module` before reading it: [`CANONICAL_PASSES`]
-/// when a defined function keeps a variable in memory (unoptimised IR), none otherwise.
+/// when a defined function keeps a variable in memory (unoptimised IR) or calls a function the
+/// module defines (which the copy inlines, so that the accesses and barriers inside it are
+/// analysed as the kernel's own), none otherwise.
 pub fn canonical_passes(module: &Module<'_>) -> Option<&'static str> {
-    let alloca = module.get_functions().any(|function| {
+    let alloca_or_call = module.get_functions().any(|function| {
         function.get_basic_block_iter().any(|block| {
             block
                 .get_instructions()
-                .any(|inst| inst.get_opcode() == inkwell::values::InstructionOpcode::Alloca)
-        })
+                .any(|inst| match inst.get_opcode() {
+                    InstructionOpcode::Alloca => true,
+                    InstructionOpcode::Call => calls_defined_function(&inst),
+                    _ => false,
+                })
+        }) || (function.count_basic_blocks() == 0
+            && opencl::is_builtin(&function.get_name().to_string_lossy())
+            && inkwell::values::BasicValue::get_first_use(
+                &function.as_global_value().as_pointer_value(),
+            )
+            .is_some())
     });
-    alloca.then_some(CANONICAL_PASSES)
+    alloca_or_call.then_some(CANONICAL_PASSES)
 }
 
-/// The passes of [`canonical_copy`].
+/// Whether a call instruction calls a function with a body in this module.
+fn calls_defined_function(call: &inkwell::values::InstructionValue<'_>) -> bool {
+    use inkwell::values::AsValueRef;
+    use llvm_sys::core::{LLVMCountBasicBlocks, LLVMGetCalledValue, LLVMIsAFunction};
+    // SAFETY: `call` is a live call instruction of the module; its called value is a live value
+    // (or null), which LLVMIsAFunction only inspects, and a function it returns is live.
+    unsafe {
+        let callee = LLVMGetCalledValue(call.as_value_ref());
+        if callee.is_null() {
+            return false;
+        }
+        let function = LLVMIsAFunction(callee);
+        !function.is_null() && LLVMCountBasicBlocks(function) > 0
+    }
+}
+
+/// The IR the kernel verifier reads for `module`: the text of its canonical copy (promoted,
+/// folded, device functions inlined), or `None` when it reads the module as it is. For tests
+/// that compare the verifier's analyses with LLVM's on the same IR.
+pub fn canonical_ir(module: &Module<'_>) -> Result<Option<String>, String> {
+    if canonical_passes(module).is_none() {
+        return Ok(None);
+    }
+    Ok(Some(canonical_copy(module)?.print_to_string().to_string()))
+}
+
+/// The passes of [`canonical_copy`]: inline every defined function into its callers (the copy
+/// marks them `alwaysinline`; a recursive one stays a call), then promote and fold.
 pub const CANONICAL_PASSES: &str =
-    "function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse)";
+    "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse)";
 
 /// A copy of `module` with private variables promoted to registers (SROA, mem2reg) and
 /// redundant computations folded (instcombine, early CSE), so that unoptimised IR, which keeps
@@ -208,10 +268,25 @@ fn canonical_copy<'ctx>(module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
     // instcombine must not speculate loads (`load (select c, p, q)` into loads of both), which
     // would add races the module does not have.
     let optnone = Attribute::get_named_enum_kind_id("optnone");
+    let noinline = Attribute::get_named_enum_kind_id("noinline");
+    let always = copy
+        .get_context()
+        .create_enum_attribute(Attribute::get_named_enum_kind_id("alwaysinline"), 0);
+    let kernels: Vec<String> = kernel_annotations(module)
+        .map(|ks| ks.into_iter().map(|k| k.function).collect())
+        .unwrap_or_default();
     for function in copy.get_functions() {
         function.remove_enum_attribute(AttributeLoc::Function, optnone);
+        // Device functions are inlined into the kernels, as the verifier analyses one function
+        // at a time: a non-inlined callee's accesses and barriers would go unseen.
+        let name = function.get_name().to_string_lossy();
+        if function.count_basic_blocks() > 0 && !kernels.iter().any(|k| *k == name) {
+            function.remove_enum_attribute(AttributeLoc::Function, noinline);
+            function.add_attribute(AttributeLoc::Function, always);
+        }
     }
     speculation::forbid(&copy);
+    opencl::define_builtins(&copy)?;
     // `no-verify-fixpoint`: LLVM 19 otherwise aborts the process when instcombine needs a
     // second round, which is a quality check of instcombine, not of the module.
     let passes = CString::new(CANONICAL_PASSES).map_err(|e| e.to_string())?;

@@ -74,6 +74,21 @@ pub enum Intrinsic {
     Unknown,
 }
 
+/// The argument that holds a barrier's id (0 to 15), for barriers that take one: every thread
+/// of the block must pass the same id, or they wait at different barriers.
+pub fn barrier_id_arg(name: &str) -> Option<usize> {
+    matches!(
+        name,
+        "llvm.nvvm.barrier.sync"
+            | "llvm.nvvm.bar.sync"
+            | "llvm.nvvm.barrier.sync.aligned"
+            | "llvm.nvvm.barrier.sync.cnt"
+            | "llvm.nvvm.barrier"
+            | "llvm.nvvm.barrier.n"
+    )
+    .then_some(0)
+}
+
 pub fn classify(name: &str) -> Intrinsic {
     if let Some(register) = name.strip_prefix("llvm.nvvm.read.ptx.sreg.") {
         return Intrinsic::Sreg(sreg(register));

@@ -1,11 +1,14 @@
-//! Shared-memory races: for every barrier interval, every pair of shared accesses of which one
-//! writes, decide whether two different threads can touch the same bytes.
+//! Races: for every barrier interval, every pair of accesses to shared or global memory of which
+//! one writes, decide whether two different threads of a block can touch the same bytes; and
+//! (`blocks.rs`) whether threads of two blocks can, on global memory. An access or call the
+//! analysis cannot express is a warning naming it, never skipped.
 //!
 //! Warps are never assumed to run in lock-step (sm_70 and later schedule threads
 //! independently): only block barriers order the threads of a block, and `bar.warp.sync` those of
 //! a warp.
 
 pub mod address;
+mod blocks;
 mod guards;
 mod solve;
 
@@ -115,27 +118,8 @@ pub fn accesses(cx: &Context<'_>) -> (Vec<Access>, Vec<(InstId, String)>) {
                             }
                         }
                         Intrinsic::Unknown => {
-                            let shared_argument = inst.args.iter().any(|a| {
-                                matches!(function.ty(*a), Ty::Ptr(_))
-                                    && address::space(cx, *a) == Space::Unknown
-                            });
-                            // Inline assembly touches memory through pointer operands or
-                            // when it says so (a memory clobber); libdevice's arithmetic
-                            // snippets do neither.
-                            let asm = matches!(callee, Callee::InlineAsm)
-                                && inst.text.contains("~{memory}");
-                            if shared_argument || asm {
-                                opaque.push((
-                                    id,
-                                    if asm {
-                                        "inline assembly may access shared memory".to_string()
-                                    } else {
-                                        format!(
-                                            "the call to `{name}` receives a shared-memory pointer \
-                                             and is not analysed"
-                                        )
-                                    },
-                                ));
+                            if let Some(reason) = opaque_call(cx, id, *callee, name) {
+                                opaque.push((id, reason));
                             }
                         }
                         _ => {}
@@ -146,6 +130,61 @@ pub fn accesses(cx: &Context<'_>) -> (Vec<Access>, Vec<(InstId, String)>) {
         }
     }
     (found, opaque)
+}
+
+/// Why a call that is not an intrinsic the analysis knows may touch memory it cannot see, if it
+/// may: an indirect call, a defined function left as a call (the verifier's copy inlines every
+/// one it can; a recursive one stays), or an external function given a pointer to shared or
+/// global memory; inline assembly with pointer operands or a memory clobber.
+fn opaque_call(cx: &Context<'_>, id: InstId, callee: Callee, name: &str) -> Option<String> {
+    let function = cx.function;
+    let inst = function.inst(id);
+    let pointer_to_memory = inst.args.iter().any(|a| {
+        matches!(function.ty(*a), Ty::Ptr(_)) && address::space(cx, *a) != Space::Untracked
+    });
+    match callee {
+        Callee::InlineAsm => (pointer_to_memory || inst.text.contains("~{memory}"))
+            .then(|| "inline assembly may access shared or global memory".to_string()),
+        Callee::Indirect => Some(
+            "an indirect call: the function it calls, and the memory it touches, are not analysed"
+                .to_string(),
+        ),
+        Callee::Function(g) => {
+            let defined = cx
+                .module
+                .globals
+                .get(g)
+                .and_then(|g| g.function)
+                .is_some_and(|f| f.defined);
+            let touches_memory = || {
+                cx.module.function(name).is_none_or(|callee| {
+                    callee.insts.iter().any(|i| {
+                        matches!(
+                            i.op,
+                            Op::Load { .. }
+                                | Op::Store { .. }
+                                | Op::AtomicRmw { .. }
+                                | Op::CmpXchg { .. }
+                                | Op::Call(_)
+                        )
+                    })
+                })
+            };
+            if defined && touches_memory() {
+                Some(format!(
+                    "the call to `{name}` is not inlined (it is recursive, or cannot be): the \
+                     memory accesses inside it are not analysed"
+                ))
+            } else if !defined && pointer_to_memory {
+                Some(format!(
+                    "the call to `{name}` receives a pointer to shared or global memory and is \
+                     not analysed"
+                ))
+            } else {
+                None
+            }
+        }
+    }
 }
 
 /// Everything the pair check needs about one kernel.
@@ -194,7 +233,7 @@ fn edge_in_interval(
     let (Op::Phi(blocks), Some(at)) = (&inst.op, inst.block) else {
         return true;
     };
-    let region = &intervals.regions[start];
+    let region = intervals.region(start);
     let in_region = |block| {
         intervals
             .last_segment_of(block)
@@ -261,13 +300,15 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             .unwrap_or(&everyone)
     };
     let lone_thread: Vec<Option<usize>> = found.iter().map(|a| lone_thread(active(a))).collect();
-    // Per access: the warp-level intervals that hold it.
-    let warp_membership: Vec<&[usize]> = found
+    // Per access: the warp-level intervals that hold it. Without `bar.warp.sync` they are the
+    // block-level ones, and two accesses one block interval holds share one.
+    let warp_syncs = input.ops.iter().any(|o| o.role == SyncRole::Warp);
+    let warp_membership: Vec<Vec<usize>> = found
         .iter()
         .map(
             |a| match warp_intervals.segment_of.get(a.inst).copied().flatten() {
-                Some(segment) => warp_intervals.holding[segment].as_slice(),
-                None => &[],
+                Some(segment) if warp_syncs => warp_intervals.holding(segment),
+                _ => Vec::new(),
             },
         )
         .collect();
@@ -328,7 +369,15 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     let mut prepared: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>> = HashMap::new();
     let mut decided: HashSet<(usize, usize)> = HashSet::new();
     let mut unexpressed: HashSet<usize> = HashSet::new();
-    for (start, region) in block_intervals.regions.iter().enumerate() {
+    // Only intervals that hold an access have pairs to check: those whose start reaches an
+    // access's segment (the others' regions are never computed).
+    let access_segments: Vec<usize> = accesses_at.keys().copied().collect();
+    let before_accesses = block_intervals.reaching(&access_segments);
+    for start in 0..block_intervals.starts.len() {
+        if !before_accesses.contains(block_intervals.starts[start].segment) {
+            continue;
+        }
+        let region = block_intervals.region(start);
         let gather = |at: &HashMap<usize, Vec<usize>>| -> Vec<usize> {
             let mut all: Vec<usize> = region
                 .iter()
@@ -387,7 +436,8 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                 if input.options.tolerate_same_value_writes && same_value_writes(input, a, b) {
                     continue;
                 }
-                let different_warps = !share_any(warp_membership[i], warp_membership[j]);
+                let different_warps =
+                    warp_syncs && !share_any(&warp_membership[i], &warp_membership[j]);
                 // Phis whose incoming edge is the same for every thread (a uniform branch before
                 // them) are decided case by case: both threads of a pair take the same edge.
                 let mut queue: Vec<HashMap<InstId, usize>> = vec![HashMap::new()];
@@ -441,12 +491,9 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         (f, s) => {
                             for (index, result) in [(i, f), (j, s)] {
                                 if let Err(failure) = result {
-                                    // Global memory is checked for proven races only.
-                                    let quiet = matches!(
-                                        found[index].space,
-                                        Space::Known(o) if !o.is_shared(cx)
-                                    );
-                                    if !quiet && unexpressed.insert(index) {
+                                    // Never silent: an access to shared or global memory the
+                                    // analysis cannot express is reported, naming it.
+                                    if unexpressed.insert(index) {
                                         findings.push(inexpressible(
                                             cx,
                                             found[index].inst,
@@ -481,14 +528,13 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         },
                         different_warps,
                         &ranges,
+                        false,
                     );
                     match outcome {
                         Outcome::Free => {}
                         Outcome::Undecided(reason) => {
                             decided.insert((i, j));
-                            if first.address.base.is_shared(cx) {
-                                findings.push(unproven(cx, a.inst, Some(b.inst), &reason));
-                            }
+                            findings.push(unproven(cx, a.inst, Some(b.inst), &reason));
                             break;
                         }
                         // Under a case of a phi in an access's block, the access is reached
@@ -508,6 +554,24 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         {
                             continue;
                         }
+                        // A branch on data the analysis cannot express may keep the two
+                        // threads apart (`if (flag[tid])`): possible, not proven.
+                        Outcome::Conflict(witness) if first.opaque_guard || second.opaque_guard => {
+                            decided.insert((i, j));
+                            let geometry = cx.threads.geometry();
+                            findings.push(unproven(
+                                cx,
+                                a.inst,
+                                Some(b.inst),
+                                &format!(
+                                    "{} and {} conflict unless a branch condition the analysis \
+                                     cannot express keeps one of them away",
+                                    geometry.thread(witness.first_thread),
+                                    geometry.thread(witness.second_thread)
+                                ),
+                            ));
+                            break;
+                        }
                         Outcome::Conflict(witness) => {
                             decided.insert((i, j));
                             findings.push(report(
@@ -524,6 +588,9 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                 }
             }
         }
+    }
+    if !input.options.single_block {
+        findings.extend(blocks::check(cx, input, &found, &block_intervals));
     }
     merge_repeats(findings)
 }
@@ -545,7 +612,7 @@ fn separated_by_uniform_branch(
 ) -> bool {
     let function = cx.function;
     let origin = intervals.starts[start].segment;
-    let region = &intervals.regions[start];
+    let region = intervals.region(start);
     let committed = |x: usize, edges: &[(usize, usize)]| -> Option<usize> {
         edges.iter().position(|edge| {
             !intervals
@@ -629,6 +696,10 @@ struct Prepared {
     thread: Option<Vec<i128>>,
     guards: Vec<guards::Guard>,
     ranges: HashMap<VarKey, (i128, i128)>,
+    /// A branch condition on the way to the access that may differ between threads (or blocks)
+    /// is not among `guards`: the analysis cannot express it (it tests data in memory, say), so
+    /// a conflict the guards allow may still be ruled out by it.
+    opaque_guard: bool,
 }
 
 struct Preparation<'a> {
@@ -660,7 +731,13 @@ impl Preparation<'_> {
             steps: 0,
         };
         let address = address_of(&mut linearizer, access)?;
-        let mut guards = guards_of(self.cx.function, self.input.cfg, &mut linearizer, access);
+        let (mut guards, opaque_guard) = guards_of(
+            self.cx.function,
+            self.input.cfg,
+            self.input.divergence,
+            &mut linearizer,
+            access,
+        );
         // A case of a phi on the access's way (its block dominates the access's): the thread
         // came along that edge, so the edge's conditions hold. (An access elsewhere, the pair's
         // other side, need not have passed the phi.)
@@ -683,17 +760,27 @@ impl Preparation<'_> {
             address,
             guards,
             ranges: linearizer.ranges,
+            opaque_guard,
         })
     }
 }
 
 /// The address of an access, if the analysis can express it.
 fn address_of(linearizer: &mut Linearizer<'_>, access: &Access) -> Result<Address, Failure> {
-    if access.space == Space::Unknown {
-        return Err(Failure::UnknownBase {
-            culprit: None,
-            why: "cannot tell which variable the pointer points into".to_string(),
-        });
+    match access.space {
+        Space::Unknown => {
+            return Err(Failure::UnknownBase {
+                culprit: None,
+                why: "cannot tell which variable the pointer points into".to_string(),
+            })
+        }
+        Space::Unplaced => {
+            return Err(Failure::UnknownBase {
+                culprit: None,
+                why: "cannot tell which array of global memory the pointer points into".to_string(),
+            })
+        }
+        _ => {}
     }
     if access.bytes.is_none() {
         return Err(Failure::inexpressible(
@@ -703,18 +790,50 @@ fn address_of(linearizer: &mut Linearizer<'_>, access: &Access) -> Result<Addres
     linearizer.address(access.pointer)
 }
 
-/// The affine comparisons that hold where an access runs.
+/// The affine comparisons that hold where an access runs, and whether a condition that may
+/// differ between threads or blocks is not among them.
 fn guards_of(
     function: &crate::ir::Function,
     cfg: &Cfg,
+    divergence: &DivergenceInfo,
     linearizer: &mut Linearizer<'_>,
     access: &Access,
-) -> Vec<guards::Guard> {
+) -> (Vec<guards::Guard>, bool) {
     let Some(block) = function.inst(access.inst).block else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
     let conditions = guards::dominating_conditions(function, cfg, block);
-    guards::guards(linearizer, &conditions)
+    // Conditions on thread ids alone are decided exactly by the threads each block reaches
+    // (`reach`), whatever their form; one on data read from memory (or from a call the analysis
+    // cannot see into) is not, and if it is not affine either, the pair test does not see it.
+    // (A uniform condition is the same for both threads of a block; between blocks,
+    // `blocks.rs` looks at those that depend on the block.)
+    let opaque = conditions.iter().any(|condition| {
+        divergence.of(condition.0) != Divergence::Uniform
+            && reads_data(function, condition.0)
+            && guards::guards(linearizer, &[*condition]).is_empty()
+    });
+    (guards::guards(linearizer, &conditions), opaque)
+}
+
+/// Whether `value` depends on data read from memory, an atomic, or a call other than a special
+/// register read (a short walk up its operands).
+fn reads_data(function: &crate::ir::Function, value: Val) -> bool {
+    let mut stack = vec![value];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        let Val::Inst(id) = v else { continue };
+        if !seen.insert(id) || seen.len() > 256 {
+            continue;
+        }
+        let inst = function.inst(id);
+        match &inst.op {
+            Op::Load { .. } | Op::AtomicRmw { .. } | Op::CmpXchg { .. } => return true,
+            Op::Call(_) if !inst.text.contains("@llvm.nvvm.read.ptx.sreg.") => return true,
+            _ => stack.extend(inst.args.iter().copied()),
+        }
+    }
+    false
 }
 
 fn same_value_writes(input: &RaceInput<'_>, a: &Access, b: &Access) -> bool {
@@ -807,6 +926,7 @@ fn report(
         assumptions,
         across_warps_only,
         similar: 0,
+        blocks: None,
         needs_threads: matches!(geometry, Geometry::UpTo(_))
             .then(|| (witness.first_thread.max(witness.second_thread) + 1) as u32),
     };

@@ -4,8 +4,9 @@
 //! - `; ERROR: <substring>`, `; WARNING: <substring>`: one finding of that severity whose
 //!   one-line summary contains the substring (`; FINDING:` accepts either severity). Every
 //!   finding must be expected; a file without expectations must verify cleanly.
-//! - `; OPTIONS: block-size=X[,Y,Z] kernel-block-size=NAME=X[,Y,Z] tolerate-same-value-writes`:
-//!   verifier options.
+//! - `; OPTIONS: block-size=X[,Y,Z] kernel-block-size=NAME=X[,Y,Z] tolerate-same-value-writes
+//!   single-block grid-size=X[,Y,Z]`: verifier options (`single-block`: launched with one block,
+//!   no races between blocks looked for; `grid-size`: blocks per grid).
 //! - `; CHECK: ...` (any FileCheck directive): matched by LLVM's FileCheck against
 //!   `print_analysis`, the analysis facts.
 //!
@@ -107,6 +108,18 @@ fn options(text: &str) -> Result<VerifyOptions, String> {
                 ));
             } else if word == "tolerate-same-value-writes" {
                 options.tolerate_same_value_writes = true;
+            } else if word == "single-block" {
+                options.single_block = true;
+            } else if let Some(size) = word.strip_prefix("grid-size=") {
+                let dims: Vec<u32> = size
+                    .split(',')
+                    .map(|d| d.parse().map_err(|_| format!("bad grid size `{size}`")))
+                    .collect::<Result<_, _>>()?;
+                options.grid_size = Some([
+                    dims.first().copied().unwrap_or(1),
+                    dims.get(1).copied().unwrap_or(1),
+                    dims.get(2).copied().unwrap_or(1),
+                ]);
             } else {
                 return Err(format!("unknown option `{word}`"));
             }

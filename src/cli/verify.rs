@@ -31,6 +31,15 @@ pub struct VerifyArgs {
     #[arg(long)]
     tolerate_same_value_writes: bool,
 
+    /// The kernels are launched with one block: do not look for races between blocks.
+    #[arg(long)]
+    single_block: bool,
+
+    /// Blocks per grid, `X` or `X,Y,Z`: the witnesses of races between blocks use block ids
+    /// below it. Without it any block id the hardware allows is possible.
+    #[arg(long, value_name = "X[,Y,Z]", value_parser = parse_grid_size)]
+    grid_size: Option<[u32; 3]>,
+
     /// Print what the analyses found (divergent values and branches, convergent operations,
     /// barrier intervals, shared accesses) to standard output.
     #[arg(long)]
@@ -66,6 +75,25 @@ fn parse_block_size_arg(text: &str) -> Result<(Option<String>, [u32; 3]), String
         Some(_) => Err("expected KERNEL=X[,Y,Z]".to_string()),
         None => Ok((None, parse_block_size(text)?)),
     }
+}
+
+fn parse_grid_size(text: &str) -> Result<[u32; 3], String> {
+    let dims: Vec<u32> = text
+        .split(',')
+        .map(|d| {
+            d.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("`{d}` is not a block count"))
+        })
+        .collect::<Result<_, _>>()?;
+    if dims.is_empty() || dims.len() > 3 || dims.contains(&0) {
+        return Err("expected X, X,Y or X,Y,Z with positive counts".to_string());
+    }
+    Ok([
+        dims[0],
+        dims.get(1).copied().unwrap_or(1),
+        dims.get(2).copied().unwrap_or(1),
+    ])
 }
 
 fn parse_block_size(text: &str) -> Result<[u32; 3], String> {
@@ -133,6 +161,8 @@ pub fn run(args: &VerifyArgs) -> ExitCode {
             .filter_map(|(kernel, dims)| kernel.clone().map(|k| (k, *dims)))
             .collect(),
         tolerate_same_value_writes: args.tolerate_same_value_writes,
+        single_block: args.single_block,
+        grid_size: args.grid_size,
     };
     if args.print_analysis {
         print!("{}", llvm_passes::print_analysis(&module, &options));

@@ -48,16 +48,19 @@ pub(crate) fn read_module(module: &inkwell::module::Module<'_>) -> Module {
                     defined: is_defined,
                     convergent: !attribute.is_null(),
                 }),
+                dynamic_shared: false,
             });
             function = LLVMGetNextFunction(function);
         }
         let mut variable = LLVMGetFirstGlobal(raw);
         while !variable.is_null() {
             global_ids.insert(variable, globals.len());
+            let addrspace = pointer_addrspace(LLVMTypeOf(variable));
             globals.push(Global {
                 name: value_name(variable),
-                addrspace: pointer_addrspace(LLVMTypeOf(variable)),
+                addrspace,
                 function: None,
+                dynamic_shared: addrspace == 3 && LLVMIsDeclaration(variable) != 0,
             });
             variable = LLVMGetNextGlobal(variable);
         }
@@ -96,9 +99,11 @@ impl FunctionReader<'_> {
         for index in 0..LLVMCountParams(function) {
             let param = LLVMGetParam(function, index);
             self.args.insert(param, index as usize);
+            let byval = LLVMGetEnumAttributeAtIndex(function, index + 1, attribute_kind("byval"));
             args.push(Argument {
                 name: value_name(param),
                 ty: ty_of(LLVMTypeOf(param)),
+                byval: !byval.is_null(),
             });
         }
 
@@ -199,7 +204,7 @@ impl FunctionReader<'_> {
             LLVMValueKind::LLVMConstantIntValueKind => {
                 let bits = LLVMGetIntTypeWidth(LLVMTypeOf(value));
                 if bits > 64 {
-                    return Val::Other;
+                    return Val::Other(value as usize);
                 }
                 Val::Int {
                     value: i128::from(LLVMConstIntGetSExtValue(value)),
@@ -225,7 +230,7 @@ impl FunctionReader<'_> {
                 self.out[id] = read;
                 Val::Inst(id)
             }
-            _ => Val::Other,
+            _ => Val::Other(value as usize),
         }
     }
 

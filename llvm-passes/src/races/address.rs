@@ -45,6 +45,8 @@ pub enum VarKey {
     Completed { phi: InstId },
     /// A thread coordinate, when the block's shape is unknown and threads cannot be enumerated.
     Thread { side: u8, axis: u8 },
+    /// The block id (`ctaid`) on one axis of one thread of a pair in different blocks.
+    Block { side: u8, axis: u8 },
 }
 
 impl VarKey {
@@ -124,25 +126,85 @@ impl Lin {
 pub enum Object {
     Global(usize),
     Param(usize),
+    /// The array a pointer field of a by-value struct parameter points to: the pointer loaded
+    /// from byte `offset` of parameter `arg`'s copy (global memory, like a pointer parameter).
+    Field {
+        arg: usize,
+        offset: i64,
+    },
 }
 
 impl Object {
     pub fn is_shared(self, cx: &Context<'_>) -> bool {
         match self {
             Object::Global(g) => cx.module.globals[g].addrspace == 3,
-            Object::Param(_) => false,
+            // OpenCL's `__local` kernel parameters: a shared buffer each.
+            Object::Param(a) => cx.function.args.get(a).is_some_and(|x| x.ty == Ty::Ptr(3)),
+            Object::Field { .. } => false,
         }
     }
 
     pub fn name(self, cx: &Context<'_>) -> String {
         match self {
             Object::Global(g) => cx.module.globals[g].name.clone(),
-            Object::Param(a) => match cx.function.args.get(a) {
-                Some(arg) if !arg.name.is_empty() => format!("%{}", arg.name),
-                _ => format!("argument {a}"),
-            },
+            Object::Param(a) => param_name(cx, a),
+            Object::Field { arg, offset } => {
+                format!(
+                    "the array of the pointer at byte {offset} of {}",
+                    param_name(cx, arg)
+                )
+            }
         }
     }
+}
+
+fn param_name(cx: &Context<'_>, a: usize) -> String {
+    match cx.function.args.get(a) {
+        Some(arg) if !arg.name.is_empty() => format!("%{}", arg.name),
+        _ => format!("argument {a}"),
+    }
+}
+
+/// The by-value parameter and byte offset `pointer` loads from, when it is a load from a
+/// constant offset of a `byval` argument (a pointer field of a struct passed to the kernel).
+pub fn byval_field(function: &Function, pointer: Val) -> Option<(usize, i64)> {
+    let Val::Inst(load) = pointer else {
+        return None;
+    };
+    let inst = function.inst(load);
+    if !matches!(inst.op, Op::Load { .. }) {
+        return None;
+    }
+    let mut at = inst.args[0];
+    let mut offset = 0i64;
+    for _ in 0..16 {
+        match at {
+            Val::Arg(a) if function.args.get(a).is_some_and(|arg| arg.byval) => {
+                return Some((a, offset));
+            }
+            Val::Inst(id) => {
+                let inst = function.inst(id);
+                match &inst.op {
+                    Op::Cast(CastOp::AddrSpaceCast | CastOp::BitCast | CastOp::Freeze) => {}
+                    Op::Gep(steps) => {
+                        for (step, index) in steps.iter().zip(&inst.args[1..]) {
+                            offset += match (step, index) {
+                                (GepIndex::Field(o), _) => *o,
+                                (GepIndex::Scaled(scale), Val::Int { value, .. }) => {
+                                    i64::try_from(*value).ok()?.checked_mul(*scale)?
+                                }
+                                _ => return None,
+                            };
+                        }
+                    }
+                    _ => return None,
+                }
+                at = inst.args[0];
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// An address: a memory object and a byte offset into it.
@@ -203,8 +265,10 @@ pub enum Space {
     Known(Object),
     /// Possibly into shared memory, but it is not known where.
     Unknown,
-    /// Private or constant memory, or global memory the analysis does not track (a pointer
-    /// loaded from memory, or one of several parameters): never reported.
+    /// Global memory, but it is not known which array (a pointer loaded from memory, or one of
+    /// several parameters): reported as an access the analysis cannot place.
+    Unplaced,
+    /// Private or constant memory: no other thread sees it.
     Untracked,
 }
 
@@ -222,14 +286,20 @@ pub fn space(cx: &Context<'_>, pointer: Val) -> Space {
         })
         .collect();
     let any_shared = known.iter().any(|o| o.is_shared(cx));
+    let unplaced = roots.contains(&Space::Unplaced);
     match known.as_slice() {
         [] if cx.function.ty(pointer) == Ty::Ptr(3) => Space::Unknown,
+        [] if unplaced => Space::Unplaced,
         [] => Space::Untracked,
-        [o, rest @ ..] if rest.iter().all(|r| r == o) && !roots.contains(&Space::Untracked) => {
+        [o, rest @ ..]
+            if rest.iter().all(|r| r == o) && !roots.contains(&Space::Untracked) && !unplaced =>
+        {
             Space::Known(*o)
         }
         _ if any_shared => Space::Unknown,
-        _ => Space::Untracked,
+        // Several arrays of global memory (or private memory beside global): the analysis
+        // cannot tell which one an access touches.
+        _ => Space::Unplaced,
     }
 }
 
@@ -249,17 +319,25 @@ fn collect_roots(
             let global = &cx.module.globals[g];
             // Constant memory (4) is read-only.
             roots.push(if global.function.is_none() && global.addrspace != 4 {
-                Space::Known(Object::Global(g))
+                Space::Known(Object::Global(cx.module.object_of(g)))
             } else {
                 Space::Untracked
             });
         }
-        Val::Arg(a) => roots.push(match cx.function.args.get(a).map(|a| a.ty) {
-            Some(Ty::Ptr(3)) => Space::Unknown,
-            // A kernel's generic pointer parameters point to global memory: the host cannot
-            // know a block's shared addresses.
-            Some(Ty::Ptr(0 | 1)) => Space::Known(Object::Param(a)),
-            _ => Space::Untracked,
+        Val::Arg(a) => roots.push(match cx.function.args.get(a).map(|a| (a.ty, a.byval)) {
+            // The thread's own copy of a struct passed by value.
+            Some((_, true)) => Space::Untracked,
+            Some((ty, _)) => match ty {
+                // A kernel's shared pointer parameter (OpenCL `__local`) is a shared buffer of
+                // its own; the kernel is the function analysed, so its parameters are the
+                // kernel's.
+                Ty::Ptr(3) => Space::Known(Object::Param(a)),
+                // A kernel's generic pointer parameters point to global memory: the host cannot
+                // know a block's shared addresses.
+                Ty::Ptr(0 | 1) => Space::Known(Object::Param(a)),
+                _ => Space::Untracked,
+            },
+            None => Space::Untracked,
         }),
         Val::Inst(id) => {
             if seen.contains(&id) {
@@ -270,6 +348,10 @@ fn collect_roots(
                 return collect_roots(cx, source, roots, depth + 1, seen);
             }
             let inst = cx.function.inst(id);
+            if let Some((arg, offset)) = byval_field(cx.function, value) {
+                roots.push(Space::Known(Object::Field { arg, offset }));
+                return;
+            }
             match &inst.op {
                 Op::Phi(_) => {
                     for a in &inst.args {
@@ -282,15 +364,16 @@ fn collect_roots(
                     }
                 }
                 Op::Alloca => roots.push(Space::Untracked),
-                // A pointer from memory or a call: a generic or shared one may point anywhere.
-                _ => roots.push(if inst.ty == Ty::Ptr(3) || inst.ty == Ty::Ptr(0) {
-                    Space::Unknown
-                } else {
-                    Space::Untracked
+                // A pointer from memory or a call: a generic or shared one may point anywhere,
+                // a global one into some array of global memory.
+                _ => roots.push(match inst.ty {
+                    Ty::Ptr(0 | 3) => Space::Unknown,
+                    Ty::Ptr(1) => Space::Unplaced,
+                    _ => Space::Untracked,
                 }),
             }
         }
-        Val::Null | Val::Undef | Val::Int { .. } | Val::Other => roots.push(Space::Untracked),
+        Val::Null | Val::Undef | Val::Int { .. } | Val::Other(_) => roots.push(Space::Untracked),
     }
 }
 
@@ -343,7 +426,7 @@ impl Linearizer<'_> {
                 let global = &self.cx.module.globals[g];
                 if global.function.is_none() {
                     Ok(Address {
-                        base: Object::Global(g),
+                        base: Object::Global(self.cx.module.object_of(g)),
                         offset: Lin::default(),
                     })
                 } else {
@@ -353,11 +436,22 @@ impl Linearizer<'_> {
                     })
                 }
             }
-            Val::Arg(a) if matches!(self.function().ty(value), Ty::Ptr(0 | 1)) => Ok(Address {
-                base: Object::Param(a),
-                offset: Lin::default(),
-            }),
+            Val::Arg(a)
+                if matches!(self.function().ty(value), Ty::Ptr(0 | 1 | 3))
+                    && !self.function().args[a].byval =>
+            {
+                Ok(Address {
+                    base: Object::Param(a),
+                    offset: Lin::default(),
+                })
+            }
             Val::Inst(id) => {
+                if let Some((arg, offset)) = byval_field(self.function(), value) {
+                    return Ok(Address {
+                        base: Object::Field { arg, offset },
+                        offset: Lin::default(),
+                    });
+                }
                 let inst = self.function().inst(id).clone();
                 match &inst.op {
                     Op::Cast(CastOp::AddrSpaceCast | CastOp::BitCast | CastOp::Freeze) => {
@@ -462,7 +556,7 @@ impl Linearizer<'_> {
             Val::Arg(_) => return Ok(self.shared(value, false, true)),
             Val::Inst(id) => id,
             Val::Null => return Ok(Lin::constant(0)),
-            Val::Global(_) | Val::Undef | Val::Other => {
+            Val::Global(_) | Val::Undef | Val::Other(_) => {
                 return Err(Failure::inexpressible(
                     "the index is not an integer expression",
                 ))
@@ -546,7 +640,7 @@ impl Linearizer<'_> {
             return Err(self.cannot(id, "is not computed where the analysis can follow it"));
         };
         let uniform = self.divergence.of(value) == Divergence::Uniform;
-        let in_interval = self.intervals.regions[self.start].contains(def);
+        let in_interval = self.intervals.region(self.start).contains(def);
         let is_phi = matches!(inst.op, Op::Phi(_));
         let differs = if matches!(inst.op, Op::Load { .. }) {
             "is loaded from memory and may differ between threads"
@@ -664,7 +758,7 @@ impl Linearizer<'_> {
             .get(self.access)
             .copied()
             .flatten()?;
-        let in_interval = self.intervals.regions[self.start].contains(def);
+        let in_interval = self.intervals.region(self.start).contains(def);
         let one_instance = !in_interval
             || (!self.intervals.cyclic[def]
                 && self.intervals.all_paths_pass(self.start, def, target));
@@ -804,7 +898,7 @@ impl Linearizer<'_> {
         if self.intervals.cyclic[def] && self.entered_afresh(phi, def, target) {
             return Ok(Lin::default());
         }
-        if self.intervals.regions[self.start].contains(def) && self.intervals.cyclic[def] {
+        if self.intervals.region(self.start).contains(def) && self.intervals.cyclic[def] {
             let key = VarKey::Iterations {
                 side: self.side,
                 phi,
@@ -820,7 +914,7 @@ impl Linearizer<'_> {
             ));
         }
         let mut lin = self.completed(phi, induction);
-        if self.intervals.regions[self.start].contains(def) {
+        if self.intervals.region(self.start).contains(def) {
             if self.intervals.all_paths_pass(self.start, def, target) {
                 lin = lin.add(Lin::constant(induction.step));
             } else if self.intervals.some_path_passes(self.start, def, target) {
@@ -841,7 +935,7 @@ impl Linearizer<'_> {
     /// barrier-free cycle `def` lies on is an enclosing loop's (which enters this loop afresh,
     /// the counter at its start, on every trip).
     fn entered_afresh(&self, phi: InstId, def: usize, target: usize) -> bool {
-        let region = &self.intervals.regions[self.start];
+        let region = &self.intervals.region(self.start);
         if !region.contains(def) || !self.intervals.all_paths_pass(self.start, def, target) {
             return false;
         }

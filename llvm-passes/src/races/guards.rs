@@ -215,3 +215,69 @@ pub fn all_hold(
         compare(g.pred, a, b, g.bits) == g.holds
     })
 }
+
+/// `values` extended with the variables the equalities among `sides`' guards force: a guard
+/// `c·x + rest == rhs` that holds, with `x` its only unassigned variable, fixes `x` (`tid +
+/// 2·blockIdx.x == 7` fixes the block id for each thread, and two threads of one block cannot
+/// both pass it). `None` when such an equality has no integer solution, or two fix one
+/// variable differently: the candidate is impossible. Variables no equality fixes stay unassigned (their
+/// guards count as holding).
+pub fn forced(
+    threads: &ThreadValues<'_>,
+    sides: &[(&[Guard], usize)],
+    values: &[(VarKey, i128)],
+) -> Option<Vec<(VarKey, i128)>> {
+    let mut values = values.to_vec();
+    loop {
+        let mut progress = false;
+        for (guards, thread) in sides {
+            for g in guards.iter() {
+                let equal = matches!((g.pred, g.holds), (Pred::Eq, true) | (Pred::Ne, false));
+                if !equal {
+                    continue;
+                }
+                // lhs - rhs == 0, with one unassigned variable.
+                let mut unknown: Option<(VarKey, i128)> = None;
+                let mut several = false;
+                for (key, c) in g
+                    .lhs
+                    .vars
+                    .iter()
+                    .map(|(k, c)| (*k, *c))
+                    .chain(g.rhs.vars.iter().map(|(k, c)| (*k, -*c)))
+                {
+                    if values.iter().any(|(k, _)| *k == key) {
+                        continue;
+                    }
+                    match &mut unknown {
+                        Some((k, total)) if *k == key => *total += c,
+                        Some(_) => several = true,
+                        None => unknown = Some((key, c)),
+                    }
+                }
+                let Some((key, c)) = unknown else { continue };
+                if several || c == 0 {
+                    continue;
+                }
+                // The rest, with the unknown at 0.
+                let mut with_zero = values.clone();
+                with_zero.push((key, 0));
+                let (Some(a), Some(b)) = (
+                    evaluate(threads, &g.lhs, *thread, &with_zero),
+                    evaluate(threads, &g.rhs, *thread, &with_zero),
+                ) else {
+                    continue;
+                };
+                let rest = a - b;
+                if rest % c != 0 {
+                    return None;
+                }
+                values.push((key, -rest / c));
+                progress = true;
+            }
+        }
+        if !progress {
+            return Some(values);
+        }
+    }
+}

@@ -124,6 +124,7 @@ pub fn solve(
     b: Side<'_>,
     different_warps: bool,
     ranges: &HashMap<VarKey, (i128, i128)>,
+    blocks_apart: bool,
 ) -> Outcome {
     // A variable with an empty range: one of the accesses never runs.
     if a.lin
@@ -168,6 +169,17 @@ pub fn solve(
     let (Some(ta), Some(tb)) = (part(&a), part(&b)) else {
         return Outcome::Undecided("a thread-dependent index could not be evaluated".into());
     };
+    // The commonest pair, an access against itself or its twin at one thread-only address
+    // (`s[tid]` stored in two places): free when the threads' addresses lie at least an access
+    // apart, which sorting shows without the hashing below.
+    if a.lin == b.lin && free.terms.is_empty() && free.gcd == 0 && ta == tb && !blocks_apart {
+        let mut offsets: Vec<i128> = a.active.union(b.active).iter().map(|t| ta[t]).collect();
+        offsets.sort_unstable();
+        let width = a.bytes.max(b.bytes) as i128;
+        if offsets.windows(2).all(|w| w[1] - w[0] >= width) {
+            return Outcome::Free;
+        }
+    }
     // Index the second side's threads by thread part (or its residue modulo the gcd).
     let modulus = if free.gcd == 0 { 0 } else { free.gcd };
     let key_of = |x: i128| {
@@ -197,7 +209,11 @@ pub fn solve(
                 continue;
             };
             for &t2 in candidates {
-                if t2 == t1 || (different_warps && Geometry::warp(t1) == Geometry::warp(t2)) {
+                // Two threads of one block are two threads; of two blocks, any two (the same
+                // index included).
+                if (t2 == t1 && !blocks_apart)
+                    || (different_warps && Geometry::warp(t1) == Geometry::warp(t2))
+                {
                     continue;
                 }
                 // D without the free part; try every window position that makes f admissible.
@@ -206,13 +222,25 @@ pub fn solve(
                     .map(|w2| w2.saturating_sub(d0))
                     .filter(|f| fits_free(*f))
                 {
+                    let mut completed = Vec::new();
                     let mut accept = |values: &[(VarKey, i128)]| {
-                        guards::all_hold(threads, a.guards, t1, values)
-                            && guards::all_hold(threads, b.guards, t2, values)
+                        let sides = [(a.guards, t1), (b.guards, t2)];
+                        let Some(mut values) = guards::forced(threads, &sides, values) else {
+                            return false;
+                        };
+                        if blocks_apart && !different_blocks(&mut values) {
+                            return false;
+                        }
+                        let holds = guards::all_hold(threads, a.guards, t1, &values)
+                            && guards::all_hold(threads, b.guards, t2, &values);
+                        if holds {
+                            completed = values;
+                        }
+                        holds
                     };
                     match assign(&free.terms, f, &mut accept) {
-                        Assignment::Found(values) => {
-                            return Outcome::Conflict(witness(&a, &b, t1, t2, &ta, &tb, values));
+                        Assignment::Found => {
+                            return Outcome::Conflict(witness(&a, &b, t1, t2, &ta, &tb, completed));
                         }
                         // With at most one variable its value is forced: the guards rule the
                         // candidate out for good.
@@ -237,6 +265,38 @@ pub fn solve(
     } else {
         Outcome::Free
     }
+}
+
+/// For a pair in different blocks: completes the block ids the assignment leaves open so that
+/// the two blocks differ (block 0 and block 1 when nothing fixes them), and says whether they do.
+fn different_blocks(values: &mut Vec<(VarKey, i128)>) -> bool {
+    let get = |values: &Vec<(VarKey, i128)>, side: u8, axis: u8| {
+        values
+            .iter()
+            .find(|(k, _)| *k == VarKey::Block { side, axis })
+            .map(|(_, v)| *v)
+    };
+    let mut apart = false;
+    for axis in 0..3u8 {
+        let (first, second) = (get(values, 0, axis), get(values, 1, axis));
+        let (first, second) = match (first, second) {
+            (Some(x), Some(y)) => (x, y),
+            (Some(x), None) if !apart => (x, x + 1),
+            (None, Some(y)) if !apart => (if y > 0 { y - 1 } else { y + 1 }, y),
+            (Some(x), None) => (x, x),
+            (None, Some(y)) => (y, y),
+            (None, None) if !apart && axis == 0 => (0, 1),
+            (None, None) => (0, 0),
+        };
+        apart |= first != second;
+        for (side, value) in [(0u8, first), (1u8, second)] {
+            let key = VarKey::Block { side, axis };
+            if !values.iter().any(|(k, _)| *k == key) {
+                values.push((key, value));
+            }
+        }
+    }
+    apart
 }
 
 fn witness(
@@ -283,7 +343,8 @@ fn witness(
 type Accept<'a> = dyn FnMut(&[(VarKey, i128)]) -> bool + 'a;
 
 enum Assignment {
-    Found(Vec<(VarKey, i128)>),
+    /// `accept` took an assignment (it keeps what it needs of it).
+    Found,
     /// Values exist, but `accept` turned down every one tried.
     Rejected,
     NotFound,
@@ -299,7 +360,7 @@ fn assign(
     let mut values = Vec::new();
     let mut rejected = false;
     if solve_terms(terms, target, &mut values, accept, &mut rejected) {
-        Assignment::Found(values)
+        Assignment::Found
     } else if rejected {
         Assignment::Rejected
     } else {
@@ -418,9 +479,12 @@ mod tests {
         let key = |phi| VarKey::Completed { phi };
         // 1024·a - 1024·b = 2048 with a, b in [0, 10]
         let terms = vec![(key(0), 1024, 0, 10), (key(1), -1024, 0, 10)];
-        let Assignment::Found(values) = assign(&terms, 2048, &mut |_| true) else {
-            panic!("no assignment")
-        };
+        let mut values = Vec::new();
+        let found = assign(&terms, 2048, &mut |v| {
+            values = v.to_vec();
+            true
+        });
+        assert!(matches!(found, Assignment::Found), "no assignment");
         let sum: i128 = values
             .iter()
             .zip(&terms)

@@ -1,6 +1,9 @@
 ; An atomic add to s[0] and a plain read of s[0] in the same interval: the plain read races with
 ; other threads' atomic writes. Expected: a race between the atomic and the load.
 ; ERROR: data race
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,7 +1,7 @@
 ; A device function that calls __syncthreads(), itself called under `if (threadIdx.x < 16)` (as
-; clang leaves it at -O0, without inlining). The call is a barrier for the block. Expected: a
-; divergent call to a function with a barrier.
-; ERROR: divergent call to a function with a barrier
+; clang leaves it at -O0, without inlining). The verifier's copy inlines the function, so its
+; barrier is the kernel's own, under the divergent branch. Expected: a divergent barrier.
+; ERROR: divergent barrier in `k`: `call void @llvm.nvvm.barrier0()`
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

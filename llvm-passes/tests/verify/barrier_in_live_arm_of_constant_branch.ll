@@ -3,6 +3,9 @@
 ; copy runs instcombine, which folds the condition to `true` and empties the `else` arm, its
 ; barrier included, but keeps the branch; the edge into the dead arm is not a path (seed
 ; 5251591803711898202: E0851 at -O0 through the emptied arm). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -3,6 +3,9 @@
 ; phi. Float conversions and arithmetic compute the same from the same operands, so the phi is
 ; uniform and the barrier under a branch on it is reached by all threads of the block or none
 ; (seed 5238319585050361778 of the one-hour campaign). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

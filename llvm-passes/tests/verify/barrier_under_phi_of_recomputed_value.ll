@@ -2,6 +2,9 @@
 ; a divergent branch (`tid < 16`) and merged by a phi. Whichever way a thread came, the phi is
 ; the same value, so a branch on it is uniform and the barrier under it is reached by all threads
 ; of the block or none. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -2,7 +2,9 @@
 ; function is given the shared element's address instead of a store into it; it may write x
 ; through a pointer it finds there, so the two loads may differ and the barrier may be reached by
 ; some threads only.
+; The call itself is also reported: an external function given a shared pointer is not analysed.
 ; ERROR: divergent barrier in `k`
+; WARNING: the call to `w` receives a pointer to shared or global memory
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

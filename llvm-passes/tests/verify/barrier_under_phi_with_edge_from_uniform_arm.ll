@@ -4,6 +4,9 @@
 ; two edges a thread takes, and both carry `%u`: the phi is uniform, and so is the branch on it
 ; around the barrier. (loomc's -O3 output for `u <- f(sum /. y[B])` in the `else` of an `if`
 ; whose `then` writes `out[B, 196]`; the verifier once took the phi as divergent.) No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

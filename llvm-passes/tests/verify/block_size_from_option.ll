@@ -1,6 +1,8 @@
 ; No reqntid; the block-size option says 64 threads. `s[tid] = x; y = s[tid + 64];` never meet in a
 ; block of 64 threads (they would in a larger one). No finding.
-; OPTIONS: block-size=64
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: block-size=64 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

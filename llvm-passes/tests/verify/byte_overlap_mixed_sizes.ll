@@ -2,6 +2,9 @@
 ; byte at 4t + 5, which lies inside thread t + 1's element. Expected: a race found at byte
 ; granularity.
 ; ERROR: data race (read-after-write) on `s`
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -66,7 +66,15 @@
 ; `early_exit` returns before the barrier in the threads with `t >= n`.
 ; ERROR: divergent barrier in `early_exit`
 ; ERROR: data race (read-after-write) on `_ZZ11reduce_racyE1s` in `reduce_racy`
-; OPTIONS: kernel-block-size=transpose=32,8
+; transpose's global index `(y + j) * n + x` multiplies a thread-dependent value by the
+; parameter n: not affine, so its stores are warnings (never silent; clang unrolls it at -O2).
+; WARNING: could not prove race freedom in `transpose`
+; WARNING: could not prove race freedom in `transpose`
+; WARNING: could not prove race freedom in `transpose`
+; WARNING: could not prove race freedom in `transpose`
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: kernel-block-size=transpose=32,8 single-block
 ; ModuleID = 'kernels.cu'
 source_filename = "kernels.cu"
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"

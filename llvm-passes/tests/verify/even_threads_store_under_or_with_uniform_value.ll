@@ -1,6 +1,9 @@
 ; Bug twin of leader_store_under_or_with_uniform_value.ll: `(u | (tid & 1)) == 0` holds for every
 ; even thread when u is 0, so threads 0 and 2 both write s[0].
 ; ERROR: data race (write-after-write)
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

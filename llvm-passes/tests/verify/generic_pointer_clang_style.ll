@@ -3,6 +3,9 @@
 ; variable. `s[tid] = x; y = s[255 - tid];` without a barrier: thread 255 writes s[255] while
 ; thread 0 reads it. Expected: a read-after-write race.
 ; ERROR: data race (read-after-write) on `s`
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

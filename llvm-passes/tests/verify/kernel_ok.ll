@@ -1,5 +1,8 @@
 ; A well-formed kernel with exact launch bounds, each thread storing to its own element: no
 ; finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target triple = "nvptx64-nvidia-cuda"
 
 define void @k(ptr addrspace(1) %out) {

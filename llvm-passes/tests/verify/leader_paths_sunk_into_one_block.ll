@@ -3,6 +3,9 @@
 ; the sunk block's edge: `phi [tid, a], [tid, b], [0, sink]`. Every edge into `sink` implies
 ; `tid == 0`, so the phi is `tid` and only thread 0 writes acc[0]. (loomc's -O3 output, seed
 ; 777002378; the verifier once took every thread as writing.) No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

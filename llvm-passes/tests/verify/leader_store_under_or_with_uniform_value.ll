@@ -3,6 +3,9 @@
 ; no one; the barrier orders the reads after it. (loomc's -O3 output for a scalar store under
 ; `if c and (0 >= r.a)`, seed 777002375; the verifier once took every thread as writing.) No
 ; finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -3,6 +3,9 @@
 ; `skip = phi [true, arm], [false, arm's leader path], ...`. A thread reaches a `false` edge only
 ; through `tid != 0` false, so `if (!skip) out[21] = v` is a store by thread 0 alone (seed
 ; 5389622877791878277 of the one-hour campaign). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,9 @@
 ; Bug twin of leader_test_merged_as_phi_of_constants.ll: the right arm tests `tid < 2 or inside`,
 ; so its `false` edge is taken by threads 2..63, and all of them store out[21].
 ; ERROR: data race (write-after-write)
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,9 @@
 ; Bug twin of leader_test_merged_from_two_copies.ll: one side tests `tid < 2`, so when `d` is false
 ; threads 0 and 1 both store.
 ; ERROR: data race (write-after-write)
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

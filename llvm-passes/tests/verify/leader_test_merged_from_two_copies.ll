@@ -3,6 +3,9 @@
 ; Both copies are the same computation, so only thread 0 stores (seed 5275481797302663987 of the
 ; one-hour campaign; the phi once hid the condition and every thread seemed to store). No
 ; finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -4,6 +4,9 @@
 ; where `tid == 0`), and a phi merges the three. The phi is `tid == 0` in every thread, so only
 ; thread 0 writes acc[0]. (loomc's -O3 output, seed 777002527; the verifier once took every
 ; thread as writing.) No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

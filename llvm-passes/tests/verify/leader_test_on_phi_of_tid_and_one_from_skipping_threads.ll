@@ -3,6 +3,9 @@
 ; of `tid`: `p = phi [tid', other arm], [tid, ran], [1, skip]`, and `if (p == 0 and b < n)
 ; out[7] = v` is a store by thread 0 alone. The phi is not `tid`, but `p != 0` is `tid != 0` on
 ; every edge a thread can take (seed 5517036176942629031 of the one-hour campaign). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -3,6 +3,9 @@
 ; the store after the join tests the phi with 0. A thread takes a `0` edge only where `tid` is 0
 ; (for `(tid | ctaid) == 0`, each operand is 0), so `acc[b]` is stored by thread 0 alone (seed
 ; 1857 of the CI slice). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -5,6 +5,9 @@
 ; into the inner loop again, where the counter starts afresh at 0. Within one interval every
 ; thread sees the same instance of the counter, and the write of element i and the read of
 ; element i - 2 are in different iterations, a barrier apart. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

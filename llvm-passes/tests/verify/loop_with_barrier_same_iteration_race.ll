@@ -1,6 +1,9 @@
 ; Bug twin of loop_with_barrier_in_barrier_free_outer_loop.ll: every thread reads element i, which
 ; thread 0 writes in the same iteration with no barrier between the read and the write.
 ; ERROR: data race (write-after-read)
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

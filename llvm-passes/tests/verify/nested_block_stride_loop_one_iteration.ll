@@ -3,6 +3,9 @@
 ; loop, so its read of out[0] and its write of out[i] race with no one. The inner loop's exit
 ; leads back to its header through the outer loop; it once counted as staying in the inner loop,
 ; so every thread seemed to run the body (seed 5278136241034971265). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,9 @@
 ; Bug twin of barrier_in_live_arm_of_constant_branch.ll: the arm the constant condition takes has
 ; no barrier (only the dead one does), so thread 7's write of out[7] races with thread 0's.
 ; ERROR: data race (write-after-write)
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,8 +1,13 @@
 ; Benign: a loop whose header compares a phi of `tid` and `1` with 0, and whose back edge is taken
 ; under a branch on `tid != 0`: deciding the comparison edge by edge asks, for the back edge, about
 ; the branch above it, which leads back to the comparison itself (the verifier once recursed
-; until the stack overflowed). Every thread but 0 may loop and store x[0] into out[1]: the same
-; value, which is no race. No finding.
+; until the stack overflowed). Every thread but 0 may loop and store x[0] into out[1]. The
+; global store's index, a phi of `tid` and 1 in a barrier-free loop, is not affine: a warning
+; naming the store (accesses to global memory the analysis cannot express are never silent).
+; WARNING: `store i32 %v, ptr addrspace(1) %gp, align 4`
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -3,6 +3,9 @@
 ; s[1], which thread 1 writes, with no barrier. (Once the one successor was taken for the `true`
 ; edge, so that no thread reached `%go`, and the race went unseen.)
 ; ERROR: data race (read-after-write)
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,9 @@
 ; Read-after-write without a barrier: `s[tid] = in; out = s[tid + 1];`. Thread 1 writes s[1] while
 ; thread 0 may already read it. Expected: a read-after-write race between threads 1 and 0.
 ; ERROR: data race (read-after-write) on `s` in `k`: thread 1 writes byte 4
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

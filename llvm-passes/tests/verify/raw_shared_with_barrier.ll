@@ -4,6 +4,9 @@
 ; CHECK: interval 1 after call void @llvm.nvvm.barrier0(): %entry.1
 ; CHECK: access write @s by 256 threads: store float 1.000000e+00
 ; CHECK: access read @s by 256 threads
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -2,6 +2,9 @@
 ; the divergent branch (only threads 0..15 run it), where the threads have not met again: thread 1
 ; can read s[0] while thread 0, past the meeting point, writes it.
 ; ERROR: data race (write-after-read) on `s`
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

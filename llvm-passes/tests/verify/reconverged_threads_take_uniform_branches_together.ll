@@ -3,6 +3,9 @@
 ; where they meet again, every thread takes the two uniform branches the same way, so no thread
 ; reads s[0] while another writes it, although no single branch separates the two accesses (the
 ; read is reached through either side of `n > 0`). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

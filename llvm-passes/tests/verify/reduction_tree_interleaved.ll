@@ -1,6 +1,9 @@
 ; Benign: an interleaved tree reduction as loomc emits it at -O3 (unrolled): at step d, the threads
 ; with tid % 2d == 0 add s[tid + d] into s[tid], with a barrier before each step. The threads of a
 ; step touch disjoint pairs. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -2,6 +2,9 @@
 ; reads s[4] while thread 4 still writes its sum of step 2 into it. Expected: a read-after-write
 ; race between threads 4 and 0.
 ; ERROR: data race (read-after-write) on `s` in `k`: thread 4 writes byte 16
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

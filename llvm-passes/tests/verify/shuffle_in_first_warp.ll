@@ -1,6 +1,9 @@
 ; Benign: `if (threadIdx.x < 32)` a full-mask shuffle. The branch differs between warps but not
 ; within one: all 32 lanes of warp 0 take part, and no lane of the other warps. This is the usual
 ; last step of a block reduction. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

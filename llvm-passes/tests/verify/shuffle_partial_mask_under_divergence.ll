@@ -1,6 +1,9 @@
 ; A shuffle with the partial mask 0x5555 under a divergent branch. Whether the lanes named by a
 ; partial or computed mask are the lanes that arrive is not checked (docs/verifier.md, limits). No
 ; finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -3,6 +3,9 @@
 ; different sides of the uniform branch; under that case the sunk store is reached through the
 ; `then` arm's block, and the separation test starts there (seed 5339188446878039317 of the
 ; one-hour campaign). No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

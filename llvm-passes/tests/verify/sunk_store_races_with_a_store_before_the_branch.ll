@@ -4,6 +4,9 @@
 ; own guards only: thread 5's store before the branch does not pass the phi. (Adding them to
 ; both sides would have made the pair look impossible.)
 ; ERROR: data race (write-after-write)
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,9 @@
 ; Benign: the uniform-store pattern loomc emits, `if (tid == 0) s[0] = v;`, then a barrier, then
 ; every thread reads s[0]. A single thread writes, so it races with no one; the barrier orders the
 ; reads after it. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,9 @@
 ; The uniform-store pattern without its barrier: thread 0 writes s[0] while the other threads read
 ; it. Expected: a read-after-write race between thread 0 and thread 1.
 ; ERROR: data race (read-after-write) on `s` in `k`: thread 0 writes byte 0
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,5 +1,8 @@
 ; Benign 2-D tile: a 16x16 block writes tile[ty][tx] (s[ty*16 + tx]) and reads the same element.
 ; Every thread owns one element. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

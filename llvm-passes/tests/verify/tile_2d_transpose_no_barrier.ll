@@ -2,6 +2,9 @@
 ; writes tile[0][1] while thread (0, 1) reads it. Expected: a read-after-write race between two
 ; threads of the 16x16 block.
 ; ERROR: data race (read-after-write) on `tile`
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

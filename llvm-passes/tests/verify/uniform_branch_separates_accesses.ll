@@ -2,6 +2,9 @@
 ; with no barrier. The threads part at `tid < 16` and meet again, but `n > 0` is the same for
 ; every thread, and each thread takes it once between two barriers: no thread reads s[0] while
 ; another writes it. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

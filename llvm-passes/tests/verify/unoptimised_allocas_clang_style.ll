@@ -3,6 +3,9 @@
 ; to SSA (SROA, mem2reg) before analysing it, so the block-stride loop
 ; `for (k = tid; k < n; k += 256) s[k] = ...; __syncthreads(); ... = s[(k + 1) % 256]` is
 ; recognised. No finding.
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

@@ -1,6 +1,9 @@
 ; The unoptimised program of unoptimised_allocas_clang_style without its barrier: thread 1 writes
 ; s[1] in the loop while thread 0 reads s[(0 + 1) % 256]. Expected: a read-after-write race.
 ; ERROR: data race (read-after-write) on `s`
+; Launched as one block (`single-block`): this case is about threads of one block; its global
+; stores (`out[tid]` in every block, say) would also race between blocks, which other cases test.
+; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

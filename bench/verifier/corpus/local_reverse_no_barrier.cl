@@ -1,0 +1,7 @@
+// verdict: race  block: 64
+// The reversal without its barrier.
+__kernel void reverse(__global float *out, __global const float *in, __local float *tmp) {
+  size_t l = get_local_id(0), g = get_global_id(0), n = get_local_size(0);
+  tmp[l] = in[g];
+  out[g] = tmp[n - 1 - l];
+}

@@ -1,0 +1,16 @@
+// verdict: ok  block: 16,16  grid: 64,64
+// Tiled matrix multiply (the CUDA programming guide's shared-memory example), n = 1024.
+__global__ void matmul(const float *a, const float *b, float *c) {
+  __shared__ float as[16][16], bs[16][16];
+  unsigned tx = threadIdx.x, ty = threadIdx.y;
+  unsigned row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+  float sum = 0;
+  for (unsigned k = 0; k < 1024; k += 16) {
+    as[ty][tx] = a[row * 1024 + k + tx];
+    bs[ty][tx] = b[(k + ty) * 1024 + col];
+    __syncthreads();
+    for (unsigned i = 0; i < 16; i++) sum += as[ty][i] * bs[i][tx];
+    __syncthreads();
+  }
+  c[row * 1024 + col] = sum;
+}
