@@ -252,9 +252,12 @@ pub fn canonical_ir(module: &Module<'_>) -> Result<Option<String>, String> {
 }
 
 /// The passes of [`canonical_copy`]: inline every defined function into its callers (the copy
-/// marks them `alwaysinline`; a recursive one stays a call), then promote and fold.
-pub const CANONICAL_PASSES: &str =
-    "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse)";
+/// marks them `alwaysinline`; a recursive one stays a call), then promote and fold, then drop
+/// the branches that folding decided (`simplifycfg` with no hoisting, sinking or speculation:
+/// it only removes dead edges and merges blocks). A loop whose condition folds to false keeps
+/// its back edge and the counter's phi otherwise, and the race check cannot follow a phi of a
+/// thread id around a back edge that never runs (loomc's rotated block-stride loops at -O0).
+pub const CANONICAL_PASSES: &str = "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse,simplifycfg<no-hoist-common-insts;no-sink-common-insts;no-speculate-blocks>)";
 
 /// A copy of `module` with private variables promoted to registers (SROA, mem2reg) and
 /// redundant computations folded (instcombine, early CSE), so that unoptimised IR, which keeps
