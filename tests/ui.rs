@@ -273,19 +273,131 @@ fn compare_snapshot(snapshot: &PathBuf, actual: &str, problems: &mut Vec<String>
 
 /// Codes about the machine rather than the program, which a `.loom` file cannot provoke: a
 /// missing libdevice or NVIDIA tool, an unwritable dump directory. Each is tested where the
-/// environment can be changed: `(code, file, what that file asserts)`.
-const TESTED_ELSEWHERE: &[(&str, &str, &str)] = &[
-    (
-        "E0802",
-        "src/target.rs",
-        "assert_eq!(missing.code, error::LIBDEVICE)",
-    ),
-    ("E0803", "tests/inspect.rs", "error[E0803]"),
-    ("E0804", "tests/inspect.rs", "error[E0804]"),
-    ("E0805", "tests/cli.rs", "\"E0805\""),
-    ("E0806", "tests/cli.rs", "error[E0806]"),
-    ("E0807", "tests/cli.rs", "error[E0807]"),
+/// environment can be changed, by a `#[test]` function whose body asserts the code.
+struct TestedElsewhere {
+    code: &'static str,
+    file: &'static str,
+    /// The `#[test]` function in `file`.
+    test: &'static str,
+    /// An assertion in that function's code (not its comments) naming `code`, literally or
+    /// through `constant`.
+    assertion: &'static str,
+    /// `(file, NAME)`: `file` defines `pub const NAME: &str = "CODE";`.
+    constant: Option<(&'static str, &'static str)>,
+}
+
+const TESTED_ELSEWHERE: &[TestedElsewhere] = &[
+    TestedElsewhere {
+        code: "E0802",
+        file: "src/target.rs",
+        test: "missing_libdevice_is_a_diagnostic",
+        assertion: "assert_eq!(missing.code, error::LIBDEVICE)",
+        constant: Some(("src/target/error.rs", "LIBDEVICE")),
+    },
+    TestedElsewhere {
+        code: "E0803",
+        file: "tests/inspect.rs",
+        test: "missing_nvidia_tools_are_a_diagnostic",
+        assertion: "assert!(err.contains(\"error[E0803]\")",
+        constant: None,
+    },
+    TestedElsewhere {
+        code: "E0804",
+        file: "tests/inspect.rs",
+        test: "an_unwritable_dump_directory_is_a_diagnostic",
+        assertion: "assert!(stderr(&run).contains(\"error[E0804]\")",
+        constant: None,
+    },
+    TestedElsewhere {
+        code: "E0805",
+        file: "tests/cli.rs",
+        test: "a_full_device_is_an_error_not_a_success",
+        assertion: "assert_eq!(diagnostic[\"code\"], \"E0805\")",
+        constant: None,
+    },
+    TestedElsewhere {
+        code: "E0806",
+        file: "tests/cli.rs",
+        test: "an_unknown_kernel_is_a_usage_error_listing_the_kernels",
+        assertion: "assert_eq!(diagnostic[\"code\"], \"E0806\")",
+        constant: None,
+    },
+    TestedElsewhere {
+        code: "E0807",
+        file: "tests/cli.rs",
+        test: "a_kernel_emit_rust_cannot_bind_is_a_diagnostic",
+        assertion: "assert!(\ntext.contains(\"error[E0807]",
+        constant: None,
+    },
 ];
+
+impl TestedElsewhere {
+    /// Why the named test does not test the code, if it does not.
+    fn missing(&self) -> Option<String> {
+        let root = support::repo_root();
+        let read = |file: &str| std::fs::read_to_string(root.join(file)).unwrap_or_default();
+        let where_ = format!(
+            "{} (said to be tested in {}::{})",
+            self.code, self.file, self.test
+        );
+        let Some(body) = test_body(&read(self.file), self.test) else {
+            return Some(format!("{where_}: no `#[test] fn {}` there", self.test));
+        };
+        if !self.assertion.starts_with("assert") || !body.contains(self.assertion) {
+            return Some(format!("{where_}: its code lacks `{}`", self.assertion));
+        }
+        let names_code = self.assertion.contains(self.code)
+            || self.constant.is_some_and(|(file, name)| {
+                self.assertion.contains(name)
+                    && read(file).contains(&format!("pub const {name}: &str = \"{}\";", self.code))
+            });
+        (!names_code).then(|| format!("{where_}: `{}` does not name the code", self.assertion))
+    }
+}
+
+/// The code of `#[test] fn name` in Rust source `text`, without `//` comments: from its `fn`
+/// line to the brace that closes it.
+fn test_body(text: &str, name: &str) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.trim_start().starts_with(&format!("fn {name}(")))?;
+    let attributes = lines[..at].iter().rev().map(|l| l.trim());
+    if !attributes
+        .take_while(|l| l.starts_with("#["))
+        .any(|l| l == "#[test]")
+    {
+        return None;
+    }
+    let mut body = String::new();
+    let mut depth = 0i32;
+    for line in &lines[at..] {
+        let code = without_comment(line);
+        depth += code.matches('{').count() as i32 - code.matches('}').count() as i32;
+        body.push_str(code.trim());
+        body.push('\n');
+        if depth == 0 && code.contains('}') {
+            return Some(body);
+        }
+    }
+    None
+}
+
+/// `line` up to a `//` that is outside a string literal.
+fn without_comment(line: &str) -> &str {
+    let mut in_string = false;
+    let mut escaped = false;
+    for (i, c) in line.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '/' if !in_string && line[i + 1..].starts_with('/') => return &line[..i],
+            _ => {}
+        }
+    }
+    line
+}
 
 /// Every diagnostic id the compiler defines.
 fn defined_ids() -> impl Iterator<Item = &'static &'static str> {
@@ -327,15 +439,8 @@ fn every_id_has_a_case(files: &[PathBuf]) -> Result<(), Failed> {
     let defined = defined_ids();
     let mut untested: Vec<String> = Vec::new();
     for code in defined.filter(|code| !tested.contains(**code)) {
-        match TESTED_ELSEWHERE.iter().find(|(c, _, _)| c == code) {
-            Some((_, file, needle)) => {
-                let text = std::fs::read_to_string(root.join(file)).unwrap_or_default();
-                if !text.contains(needle) {
-                    untested.push(format!(
-                        "{code} (said to be tested in {file}, which lacks `{needle}`)"
-                    ));
-                }
-            }
+        match TESTED_ELSEWHERE.iter().find(|t| t.code == *code) {
+            Some(elsewhere) => untested.extend(elsewhere.missing()),
             None => untested.push(code.to_string()),
         }
     }

@@ -2,7 +2,8 @@
 //! optimisation level (`examples/`, the canonical programs of `tests/ui/ok/`, and
 //! `tests/codegen/`, at -O0 and -O3).
 //!
-//! 1. The program compiles and the verifier finds nothing (no false alarm).
+//! 1. The program compiles (one that no longer does fails) and the verifier finds nothing (no
+//!    false alarm).
 //! 2. Each barrier that ships, removed from the optimised IR, makes the verifier report a race
 //!    (E0851): the race that barrier was guarding against, since the program had none before.
 //!    A barrier whose removal goes unnoticed is one loomc keeps although it orders nothing (a
@@ -85,6 +86,15 @@ fn codes(diagnostics: &[Diagnostic]) -> BTreeSet<&'static str> {
         .collect()
 }
 
+/// The errors other than the verifier's (E085x): a mutant with one did not reach the verifier.
+fn not_the_verifiers(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
+    diagnostics
+        .iter()
+        .filter(|d| d.is_error() && !d.code.starts_with("E085"))
+        .map(|d| d.code)
+        .collect()
+}
+
 /// The barriers of `LISTED` for one program and level: `path -O3 index  # reason` lines.
 fn listed(path: &Path, opt: u8) -> Result<BTreeSet<usize>, String> {
     let text = std::fs::read_to_string(support::repo_root().join(LISTED))
@@ -135,8 +145,17 @@ fn run_case(path: &PathBuf, opt: u8) -> Result<(), Failed> {
         .into());
     }
     let Some(ir) = ir else {
-        // Programs that are meant to be rejected are not this test's business.
-        return Ok(());
+        // Every program here is one loomc must compile: one that no longer does has lost what
+        // this test checks, and is a failure, not a pass.
+        return Err(format!(
+            "{} -O{opt} no longer compiles: {:?}",
+            path.display(),
+            diagnostics
+                .iter()
+                .map(|d| format!("{}: {}", d.code, d.message))
+                .collect::<Vec<_>>()
+        )
+        .into());
     };
     let barriers = barrier_count(&ir)?;
     let mut problems = Vec::new();
@@ -149,7 +168,12 @@ fn run_case(path: &PathBuf, opt: u8) -> Result<(), Failed> {
             &source,
             &options(opt, vec![Mutation::RemoveBarrier(index)]),
         );
-        if codes(&removed).contains(DATA_RACE) {
+        let broken = not_the_verifiers(&removed);
+        if !broken.is_empty() {
+            problems.push(format!(
+                "barrier {index} removed: the program no longer compiles ({broken:?})"
+            ));
+        } else if codes(&removed).contains(DATA_RACE) {
             races += 1;
         } else {
             unnecessary.insert(index);

@@ -33,6 +33,10 @@ fn main() {
         })
         .unwrap_or_default();
     files.sort();
+    if files.is_empty() {
+        eprintln!("no .ll files in {}: nothing to verify", dir.display());
+        std::process::exit(1);
+    }
     let trials = files
         .into_iter()
         .map(|path| {

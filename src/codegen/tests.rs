@@ -1,6 +1,5 @@
 //! End-to-end tests of code generation: LOOM source through the parser, the checker, lowering,
-//! LLVM's optimiser and the NVPTX backend, with `ptxas` (when `LOOM_PTXAS` names it) as the judge
-//! of the PTX.
+//! LLVM's optimiser and the NVPTX backend, with `ptxas` as the judge of the PTX.
 
 use super::{lower, CodegenOptions};
 use crate::check::{check, CheckOptions, STDLIB};
@@ -66,11 +65,27 @@ pub fn compile(source: &str) -> Compiled {
     }
 }
 
-/// Fails the test if `ptxas` rejects the PTX for `arch` (skipped when `LOOM_PTXAS` is unset).
+/// ptxas from `$LOOM_PTXAS` or the pinned wheel that `scripts/setup` installs, as
+/// `tests/support` finds it: a missing ptxas fails the test, since setup installs it.
+fn ptxas_path() -> std::path::PathBuf {
+    let path = std::env::var_os("LOOM_PTXAS").map_or_else(
+        || {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(".tools/cu12/nvidia/cuda_nvcc/bin/ptxas")
+        },
+        std::path::PathBuf::from,
+    );
+    assert!(
+        path.exists(),
+        "ptxas not found at {} (LOOM_PTXAS or .tools): run scripts/setup",
+        path.display()
+    );
+    path
+}
+
+/// Fails the test if `ptxas` rejects the PTX for `arch`, or if there is no ptxas to ask.
 pub fn ptxas(ptx: &str, arch: &str) {
-    let Ok(ptxas) = std::env::var("LOOM_PTXAS") else {
-        return;
-    };
+    let ptxas = ptxas_path();
     let dir = tempfile::tempdir().expect("temp dir");
     let file = dir.path().join("k.ptx");
     std::fs::write(&file, ptx).expect("write ptx");

@@ -30,9 +30,17 @@ pub fn malformed_literals(count: usize) -> String {
     )
 }
 
-/// Each shape by name, with the size the issue asked to compile in under a second, and the
+/// A shape's name, its generator, the size the issue asked to compile in under a second, and the
 /// diagnostic it must end with (none: it compiles).
-pub const SHAPES: [(&str, fn(usize) -> String, usize, Option<&str>); 3] = [
+pub type Shape = (
+    &'static str,
+    fn(usize) -> String,
+    usize,
+    Option<&'static str>,
+);
+
+/// Every shape.
+pub const SHAPES: [Shape; 3] = [
     ("sequential_ifs", sequential_ifs, 1000, None),
     ("and_chain", and_chain, 200, None),
     ("malformed_literals", malformed_literals, 200, Some("E0011")),

@@ -9,10 +9,22 @@ pub fn repo_root() -> PathBuf {
 
 /// Every file under `dir` (relative to the repository root) whose name ends with `.{ext}`,
 /// sorted, as paths relative to the repository root.
+///
+/// Panics (failing the harness before it runs) when `dir` is missing or holds no such file: a
+/// suite of zero trials would pass while testing nothing.
 pub fn files_with_extension(dir: &str, ext: &str) -> Vec<PathBuf> {
     let root = repo_root();
     let mut found = Vec::new();
+    assert!(
+        root.join(dir).is_dir(),
+        "test directory {dir} is missing (under {})",
+        root.display()
+    );
     collect(&root.join(dir), ext, &mut found);
+    assert!(
+        !found.is_empty(),
+        "no .{ext} files under {dir}: nothing to test"
+    );
     found.sort();
     found
         .into_iter()
