@@ -49,6 +49,20 @@ pub const CASES: &[Case] = &[
         run: row_max,
     },
     Case {
+        name: "row_two_statements",
+        file: "tests/ui/ok/row_two_statements.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: row_two_statements,
+    },
+    Case {
+        name: "row_sum_small_block",
+        file: "tests/ui/ok/row_sum_small_block.loom",
+        block_size: Some(2),
+        sizes: ELEMENTS,
+        run: row_sum_small_block,
+    },
+    Case {
         name: "mul_matr_vec",
         file: "bench/kernels/mul_matr_vec.loom",
         block_size: None,
@@ -749,4 +763,61 @@ fn math_libdevice(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<V
     let mut result = bytes(&out);
     result.extend(bytes(&out64));
     Ok(result)
+}
+
+/// Each row doubled, then one added, in place: two statements on the same run-time-length row.
+fn row_two_statements(
+    p: &HostProgram,
+    _bs: u32,
+    n: usize,
+    rng: &mut Rng,
+) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let mut a = rng.f32s(rows * cols, -100.0, 100.0);
+    let expected: Vec<f32> = a.iter().map(|v| v * 2.0 + 1.0).collect();
+    launch(
+        p,
+        "rowTwice",
+        rows as u32,
+        &mut [
+            HostArg::I32(rows as i32),
+            HostArg::I32(cols as i32),
+            array("a", &mut a),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("a", &a, &expected)?;
+    Ok(bytes(&a))
+}
+
+/// The sum of each row in blocks of 2 threads. Float sums depend on the order of combining:
+/// compared within a tolerance (in f64) rather than bit for bit.
+fn row_sum_small_block(
+    p: &HostProgram,
+    _bs: u32,
+    n: usize,
+    rng: &mut Rng,
+) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let mut x = rng.f32s(rows * cols, -10.0, 10.0);
+    let mut o = vec![f32::NAN; rows];
+    let expected: Vec<f64> = x
+        .chunks(cols)
+        .map(|r| r.iter().map(|v| f64::from(*v)).sum())
+        .collect();
+    launch(
+        p,
+        "rowSum",
+        rows as u32,
+        &mut [
+            HostArg::I32(rows as i32),
+            HostArg::I32(cols as i32),
+            array("x", &mut x),
+            array("o", &mut o),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let got: Vec<f64> = o.iter().map(|v| f64::from(*v)).collect();
+    close("o", &got, &expected, 1e-4, 1e-3)?;
+    Ok(bytes(&o))
 }
