@@ -171,14 +171,15 @@ fn stage(checked: &Checked, e: &Expr, reduce: Option<&Expr>) -> Stage {
                 });
             }
         }
-        ExprKind::Name(name) if is_vector(checked.ty(x.id)) => {
-            if !reads.iter().any(|r: &Element| r.array == name.name) {
-                reads.push(Element {
-                    array: name.name.clone(),
-                    checked: false,
-                    whole: true,
-                });
-            }
+        ExprKind::Name(name)
+            if is_vector(checked.ty(x.id))
+                && !reads.iter().any(|r: &Element| r.array == name.name) =>
+        {
+            reads.push(Element {
+                array: name.name.clone(),
+                checked: false,
+                whole: true,
+            });
         }
         ExprKind::Collective { op, .. } if *op != CollectiveOp::Reduce => {
             collectives.push(Collective {
