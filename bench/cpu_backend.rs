@@ -1,5 +1,6 @@
 //! The CPU backend's throughput on saxpy and sumOfSquares at 2^24 elements, beside a sequential
-//! Rust loop over the same data, in one run. Not a test: `scripts/bench` runs it (release).
+//! Rust loop over the same data, in one run; each kernel with and without the bounds checks of
+//! global accesses, to show what they cost. Not a test: `scripts/bench` runs it (release).
 
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
@@ -9,7 +10,7 @@ use std::time::Instant;
 const N: usize = 1 << 24;
 const REPEATS: usize = 3;
 
-fn program(file: &str) -> Result<HostProgram, String> {
+fn program(file: &str, host: &HostOptions) -> Result<HostProgram, String> {
     let source = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
     let options = Options {
         emit: vec![Emit::Llvm],
@@ -21,7 +22,7 @@ fn program(file: &str) -> Result<HostProgram, String> {
         .and_then(|o| o.into_iter().next())
         .map(|(_, ir)| ir)
         .ok_or(format!("{file} does not compile"))?;
-    HostProgram::compile(&ir, &HostOptions::default()).map_err(|e| e.to_string())
+    HostProgram::compile(&ir, host).map_err(|e| e.to_string())
 }
 
 fn bytes(v: &mut [f32]) -> &mut [u8] {
@@ -38,6 +39,20 @@ fn best(mut f: impl FnMut() -> Result<(), String>) -> Result<f64, String> {
         best = best.min(t.elapsed().as_secs_f64());
     }
     Ok(best)
+}
+
+/// The CPU backend as it runs (bounds checks on), and without the checks.
+fn modes() -> [(&'static str, HostOptions); 2] {
+    [
+        ("CPU backend (SIMT)", HostOptions::default()),
+        (
+            "CPU backend, no bounds checks",
+            HostOptions {
+                skip_bounds_checks: true,
+                ..HostOptions::default()
+            },
+        ),
+    ]
 }
 
 fn row(name: &str, how: &str, seconds: f64) {
@@ -58,33 +73,35 @@ fn main() -> Result<(), String> {
     let a = 2.5f32;
     let bs = 256usize;
 
-    let saxpy = program("examples/saxpy.loom")?;
-    let (mut xs, mut ys) = (x.clone(), y0.clone());
-    let t = best(|| {
-        let shape = LaunchShape {
-            blocks: N.div_ceil(bs) as u32,
-            block_size: None,
-            dynamic_shared_bytes: 0,
-        };
-        let mut args = [
-            HostArg::I32(N as i32),
-            HostArg::F32(a),
-            HostArg::Array {
-                name: "x".into(),
-                data: bytes(&mut xs),
-                elem_size: 4,
-            },
-            HostArg::Array {
-                name: "y".into(),
-                data: bytes(&mut ys),
-                elem_size: 4,
-            },
-        ];
-        saxpy
-            .launch("saxpy", &shape, &mut args)
-            .map_err(|e| e.to_string())
-    })?;
-    row("saxpy", "CPU backend (SIMT)", t);
+    for (how, options) in modes() {
+        let saxpy = program("examples/saxpy.loom", &options)?;
+        let (mut xs, mut ys) = (x.clone(), y0.clone());
+        let t = best(|| {
+            let shape = LaunchShape {
+                blocks: N.div_ceil(bs) as u32,
+                block_size: None,
+                dynamic_shared_bytes: 0,
+            };
+            let mut args = [
+                HostArg::I32(N as i32),
+                HostArg::F32(a),
+                HostArg::Array {
+                    name: "x".into(),
+                    data: bytes(&mut xs),
+                    elem_size: 4,
+                },
+                HostArg::Array {
+                    name: "y".into(),
+                    data: bytes(&mut ys),
+                    elem_size: 4,
+                },
+            ];
+            saxpy
+                .launch("saxpy", &shape, &mut args)
+                .map_err(|e| e.to_string())
+        })?;
+        row("saxpy", how, t);
+    }
     let mut yr = y0.clone();
     let t = best(|| {
         for (y, x) in yr.iter_mut().zip(&x) {
@@ -94,32 +111,34 @@ fn main() -> Result<(), String> {
     })?;
     row("saxpy", "sequential Rust loop", t);
 
-    let squares = program("examples/sum_of_squares.loom")?;
-    let mut input = x.clone();
     let mut out = vec![0f32; N / bs];
-    let t = best(|| {
-        let shape = LaunchShape {
-            blocks: (N / bs) as u32,
-            block_size: None,
-            dynamic_shared_bytes: 0,
-        };
-        let mut args = [
-            HostArg::Array {
-                name: "in".into(),
-                data: bytes(&mut input),
-                elem_size: 4,
-            },
-            HostArg::Array {
-                name: "out".into(),
-                data: bytes(&mut out),
-                elem_size: 4,
-            },
-        ];
-        squares
-            .launch("sumOfSquares", &shape, &mut args)
-            .map_err(|e| e.to_string())
-    })?;
-    row("sumOfSquares", "CPU backend (SIMT)", t);
+    for (how, options) in modes() {
+        let squares = program("examples/sum_of_squares.loom", &options)?;
+        let mut input = x.clone();
+        let t = best(|| {
+            let shape = LaunchShape {
+                blocks: (N / bs) as u32,
+                block_size: None,
+                dynamic_shared_bytes: 0,
+            };
+            let mut args = [
+                HostArg::Array {
+                    name: "in".into(),
+                    data: bytes(&mut input),
+                    elem_size: 4,
+                },
+                HostArg::Array {
+                    name: "out".into(),
+                    data: bytes(&mut out),
+                    elem_size: 4,
+                },
+            ];
+            squares
+                .launch("sumOfSquares", &shape, &mut args)
+                .map_err(|e| e.to_string())
+        })?;
+        row("sumOfSquares", how, t);
+    }
     let mut partial = vec![0f32; N / bs];
     let t = best(|| {
         for (p, chunk) in partial.iter_mut().zip(x.chunks(bs)) {

@@ -11,7 +11,7 @@ use loom_runtime::args::{self, ArgShape, Scalar};
 use loom_runtime::{Gpu, GpuArg, KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
-use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
+use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape, RunError};
 use loomc::target::{Libdevice, OptLevel};
 use npy::Array;
 use std::collections::HashMap;
@@ -323,6 +323,7 @@ fn run_cpu(
         &HostOptions {
             sanitize: cli.sanitize,
             workers: 0,
+            ..HostOptions::default()
         },
     )
     .map_err(|e| Failure::Internal(e.to_string()))?;
@@ -361,5 +362,10 @@ fn run_cpu(
             },
             &mut host_args,
         )
-        .map_err(|e| Failure::Program(e.to_string()))
+        .map_err(|e| match e {
+            RunError::Kernel(e) => {
+                Failure::Program(format!("kernel `{}` stopped: {e}", kernel.name))
+            }
+            RunError::Host(e) => Failure::Program(e.to_string()),
+        })
 }

@@ -7,14 +7,17 @@
 //! 3. give the module the host's triple and data layout, and drop NVPTX's CPU attributes;
 //! 4. rewrite NVVM intrinsic calls into runtime calls (`intrinsics.rs`);
 //! 5. move shared globals into the per-block buffer (`shared.rs`);
-//! 6. in sanitizer mode, instrument memory accesses (`sanitize.rs`): after 5, so that shared
-//!    accesses are seen at their per-block addresses;
-//! 7. add one entry function per kernel (`entry.rs`);
-//! 8. JIT-compile with every runtime function bound to its address.
+//! 6. check the bounds of every global access, in every mode (`bounds.rs`), so that a kernel
+//!    indexing past its arrays stops with a report instead of corrupting the host;
+//! 7. in sanitizer mode, instrument memory accesses (`sanitize.rs`): after 5, so that shared
+//!    accesses are seen at their per-block addresses, and after 6, whose checks it leaves alone;
+//! 8. add one entry function per kernel (`entry.rs`);
+//! 9. JIT-compile with every runtime function bound to its address.
 //!
 //! Address spaces stay as they are: on x86-64 every address space below 256 is an ordinary
 //! 64-bit pointer, so `addrspace(1)` and `addrspace(3)` loads and stores compile as plain ones.
 
+mod bounds;
 mod entry;
 mod error;
 mod intrinsics;
@@ -51,6 +54,9 @@ pub struct HostOptions {
     pub sanitize: bool,
     /// OS threads to run blocks on; 0: one per core.
     pub workers: usize,
+    /// Leave out the bounds checks of global accesses: only for measuring what they cost
+    /// (`bench/cpu_backend.rs`). An out-of-bounds access then corrupts the host's memory.
+    pub skip_bounds_checks: bool,
 }
 
 /// One argument of a launch, in parameter order.
@@ -287,6 +293,7 @@ impl HostProgram {
                         start: data.as_mut_ptr() as usize,
                         len: data.len(),
                         elem_size: *elem_size,
+                        param: Some(i as u32),
                     });
                     data.as_mut_ptr() as u64
                 }
@@ -330,7 +337,7 @@ struct Lowered {
     needs_coroutines: bool,
 }
 
-/// Steps 2 to 7 of the module comment.
+/// Steps 2 to 8 of the module comment.
 fn lower(
     context: &Context,
     module: &Module<'_>,
@@ -376,6 +383,9 @@ fn lower(
             target_data: td,
         }
         .run()?;
+        if !options.skip_bounds_checks {
+            bounds::run(raw_context, raw_module, td, &mut locations, &kernels)?;
+        }
         if options.sanitize {
             sanitize::Instrumentation {
                 context: raw_context,
@@ -458,6 +468,7 @@ fn global_buffers(
                 start: address,
                 len,
                 elem_size: 1,
+                param: None,
             });
         }
     }

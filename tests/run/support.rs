@@ -54,6 +54,7 @@ pub fn compile(
         &HostOptions {
             sanitize,
             workers: 0,
+            ..HostOptions::default()
         },
     )
     .map_err(|e| format!("{file}: {e}"))
