@@ -81,6 +81,7 @@ fn main() -> Result<(), String> {
                 blocks: N.div_ceil(bs) as u32,
                 block_size: None,
                 dynamic_shared_bytes: 0,
+                progress: None,
             };
             let mut args = [
                 HostArg::I32(N as i32),
@@ -120,6 +121,7 @@ fn main() -> Result<(), String> {
                 blocks: (N / bs) as u32,
                 block_size: None,
                 dynamic_shared_bytes: 0,
+                progress: None,
             };
             let mut args = [
                 HostArg::Array {

@@ -33,6 +33,7 @@ pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Wherea
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// The kernel as the host lowering exposes it: `entry(params)` runs one GPU thread, with
@@ -69,6 +70,8 @@ pub struct LaunchConfig {
     pub sanitize: bool,
     /// OS threads to spread blocks over; 0 means one per available core.
     pub workers: usize,
+    /// Counts the blocks that have run, for a progress report while the launch goes on.
+    pub progress: Option<Arc<AtomicU32>>,
 }
 
 /// The parameter array, shared by the workers; it only points at values that outlive the launch.
@@ -161,7 +164,11 @@ pub unsafe fn launch(
             if b >= config.blocks || b > failed_block.load(Ordering::Relaxed) {
                 break;
             }
-            if let Err(error) = worker.run_block(&shared, b) {
+            let result = worker.run_block(&shared, b);
+            if let Some(progress) = &config.progress {
+                progress.fetch_add(1, Ordering::Relaxed);
+            }
+            if let Err(error) = result {
                 failed_block.fetch_min(b, Ordering::Relaxed);
                 let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
                 if slot.as_ref().is_none_or(|(at, _)| b < *at) {

@@ -58,6 +58,7 @@ fn config(blocks: u32, block_size: u32, shared_bytes: usize, sanitize: bool) -> 
         needs_coroutines: true,
         sanitize,
         workers: 0,
+        progress: None,
     }
 }
 

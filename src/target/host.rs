@@ -92,12 +92,14 @@ impl HostArg<'_> {
 }
 
 /// The shape of a launch.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct LaunchShape {
     pub blocks: u32,
     /// Threads per block; `None`: the kernel's `reqntidx`.
     pub block_size: Option<u32>,
     pub dynamic_shared_bytes: usize,
+    /// Counts the blocks that have run, for a progress report from another thread.
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU32>>,
 }
 
 /// Why a launch did not complete.
@@ -322,6 +324,7 @@ impl HostProgram {
             needs_coroutines: self.needs_coroutines,
             sanitize: self.options.sanitize,
             workers: self.options.workers,
+            progress: shape.progress.clone(),
         };
         // SAFETY: the entry was compiled for this signature, every slot holds a value of its
         // parameter's type, and each array pointer is a live, exclusively borrowed slice.

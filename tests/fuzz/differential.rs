@@ -334,6 +334,7 @@ impl Inputs {
                     blocks: BLOCKS as u32,
                     block_size: None,
                     dynamic_shared_bytes: 0,
+                    progress: None,
                 },
                 &mut args,
             )

@@ -72,6 +72,7 @@ pub fn launch(
             blocks,
             block_size: None,
             dynamic_shared_bytes: 0,
+            progress: None,
         },
         args,
     )

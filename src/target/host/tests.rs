@@ -15,6 +15,7 @@ fn run_i32_kernel(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Result
                 blocks,
                 block_size: None,
                 dynamic_shared_bytes: 0,
+                progress: None,
             },
             &mut [HostArg::Array {
                 name: "out".into(),
@@ -168,6 +169,7 @@ fn launches_check_their_arguments() {
         blocks: 1,
         block_size: None,
         dynamic_shared_bytes: 0,
+        progress: None,
     };
     let err = program
         .launch("w", &shape, &mut [HostArg::F32(1.0)])
