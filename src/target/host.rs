@@ -39,6 +39,7 @@ use inkwell::llvm_sys::target::LLVMABISizeOfType;
 use inkwell::llvm_sys::LLVMAttributeFunctionIndex;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
     CodeModel, InitializationConfig, RelocMode, Target, TargetData, TargetMachine,
 };
@@ -132,6 +133,9 @@ impl From<HostError> for RunError {
 struct HostKernel {
     signature: KernelSignature,
     entry: loom_simt::EntryFn,
+    /// `loom.bounds.<kernel>` in the JIT's memory: one byte length per parameter, written by each
+    /// launch for the inline bounds checks; null without them.
+    lengths: *mut u64,
 }
 
 /// A module compiled for the host, ready to launch its kernels.
@@ -142,6 +146,9 @@ pub struct HostProgram {
     shared: SharedLayout,
     needs_coroutines: bool,
     options: HostOptions,
+    /// Launches write the kernels' `lengths` through `&self`: two at once would race, so a
+    /// program is not `Sync` (inkwell's types already make it so; this says it).
+    _one_launch_at_a_time: std::marker::PhantomData<std::cell::Cell<()>>,
     // Declared last, dropped last: the engine and the module live in `_context`.
     _engine: ExecutionEngine<'static>,
     _module: Module<'static>,
@@ -171,6 +178,11 @@ impl HostProgram {
         let machine = host_machine()?;
         let target_data = machine.get_target_data();
         let lowered = lower(ctx, &module, &target_data, options)?;
+        // The inline bounds checks are `alwaysinline` functions: the inliner splits each access's
+        // block around its check.
+        module
+            .run_passes("always-inline", &machine, PassBuilderOptions::create())
+            .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
         module
             .verify()
             .map_err(|e| HostError::Llvm(format!("the lowered module does not verify: {e}")))?;
@@ -186,7 +198,16 @@ impl HostProgram {
                 .map_err(|e| HostError::Llvm(format!("{entry_name}: {e}")))?;
             // SAFETY: `entry_name` was built by `entry::add_entry` with exactly this type.
             let entry: loom_simt::EntryFn = unsafe { std::mem::transmute(address) };
-            kernels.push(HostKernel { signature, entry });
+            let lengths_name = ir::c_name(&format!("{}{}", bounds::LENGTHS_PREFIX, signature.name));
+            // SAFETY: the engine has compiled the module; an absent global gives 0.
+            let lengths =
+                unsafe { LLVMGetGlobalValueAddress(engine.as_mut_ptr(), lengths_name.as_ptr()) }
+                    as *mut u64;
+            kernels.push(HostKernel {
+                signature,
+                entry,
+                lengths,
+            });
         }
         let globals = global_buffers(&module, &engine, &target_data);
         Ok(HostProgram {
@@ -196,6 +217,7 @@ impl HostProgram {
             shared: lowered.shared,
             needs_coroutines: lowered.needs_coroutines,
             options: options.clone(),
+            _one_launch_at_a_time: std::marker::PhantomData,
             _engine: engine,
             _module: module,
             _context: context,
@@ -310,6 +332,17 @@ impl HostProgram {
                     .into())
                 }
             };
+        }
+        if !kernel.lengths.is_null() {
+            for (i, arg) in args.iter().enumerate() {
+                let len = match arg {
+                    HostArg::Array { data, .. } => data.len() as u64,
+                    _ => 0,
+                };
+                // SAFETY: `lengths` is the kernel's `[params x i64]` global, and no launch of
+                // this program runs now (it is not `Sync`, and this one has not started).
+                unsafe { kernel.lengths.add(i).write(len) };
+            }
         }
         // Little-endian: a value's bytes start at its slot's address, whatever its width.
         let params: Vec<*mut c_void> = slots
@@ -459,6 +492,9 @@ fn global_buffers(
     unsafe {
         for global in ir::globals(module.as_mut_ptr()) {
             let name = ir::name(global);
+            if name.starts_with(bounds::LENGTHS_PREFIX) {
+                continue;
+            }
             let c_name = ir::c_name(&name);
             let address = LLVMGetGlobalValueAddress(engine.as_mut_ptr(), c_name.as_ptr()) as usize;
             if address == 0 {

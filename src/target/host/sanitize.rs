@@ -19,11 +19,11 @@ pub const CHECK_ACCESS: &str = "loom_simt_check_access";
 /// memory intrinsics) and its kind.
 pub struct Access {
     pub address_operand: u32,
-    size: Size,
+    pub size: Size,
     pub kind: u32,
 }
 
-enum Size {
+pub enum Size {
     Type(LLVMTypeRef),
     Value(ir::Value),
 }
@@ -82,12 +82,7 @@ impl Instrumentation<'_> {
                     let address_type = LLVMTypeOf(address);
                     builder.before(inst);
                     let b = builder.raw();
-                    let size = match access.size {
-                        Size::Type(ty) => {
-                            LLVMConstInt(i64t, LLVMStoreSizeOfType(self.target_data, ty), 0)
-                        }
-                        Size::Value(v) => LLVMBuildZExtOrBitCast(b, v, i64t, c"".as_ptr()),
-                    };
+                    let size = size_value(b, &access, self.target_data, i64t);
                     // Through an integer: the runtime takes a generic pointer, and a cast between
                     // address spaces is not something every backend accepts.
                     let as_int = LLVMBuildPtrToInt(b, address, i64t, c"".as_ptr());
@@ -106,8 +101,21 @@ impl Instrumentation<'_> {
     }
 }
 
+/// The size of `access` in bytes, as an `i64` value built at `b`'s position.
+pub unsafe fn size_value(
+    b: LLVMBuilderRef,
+    access: &Access,
+    target_data: LLVMTargetDataRef,
+    i64t: LLVMTypeRef,
+) -> ir::Value {
+    match access.size {
+        Size::Type(ty) => LLVMConstInt(i64t, LLVMStoreSizeOfType(target_data, ty), 0),
+        Size::Value(v) => LLVMBuildZExtOrBitCast(b, v, i64t, c"".as_ptr()),
+    }
+}
+
 /// The memory accesses `inst` makes.
-unsafe fn accesses(inst: ir::Value) -> Vec<Access> {
+pub unsafe fn accesses(inst: ir::Value) -> Vec<Access> {
     let typed = |operand: u32, ty: LLVMTypeRef, kind: u32| Access {
         address_operand: operand,
         size: Size::Type(ty),
