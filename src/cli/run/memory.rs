@@ -57,17 +57,32 @@ pub fn allocate_zeros(
     }
     let mut out = Vec::new();
     for (name, shape, bytes) in sized {
-        let mut data: Vec<u8> = Vec::new();
-        data.try_reserve_exact(bytes).map_err(|_| {
+        let data = zeroed(bytes).ok_or_else(|| {
             Failure::Program(format!(
                 "parameter `{name}` (shape {shape:?}) needs {}, which cannot be allocated",
                 human(bytes as u128)
             ))
         })?;
-        data.resize(bytes, 0);
         out.push((name, Array { shape, bytes: data }));
     }
     Ok(out)
+}
+
+/// `len` zero bytes, or `None` if they cannot be allocated. From `calloc`: a large block comes
+/// as fresh pages the system zeroes when first touched, with no pass over the memory here.
+pub fn zeroed(len: usize) -> Option<Vec<u8>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+    // SAFETY: `layout` has a non-zero size.
+    let data = unsafe { std::alloc::alloc_zeroed(layout) };
+    if data.is_null() {
+        return None;
+    }
+    // SAFETY: `data` was allocated by the global allocator with `len` bytes (alignment 1), all
+    // initialised (zero); the vector takes ownership and frees it with the same layout.
+    Some(unsafe { Vec::from_raw_parts(data, len, len) })
 }
 
 /// Memory the kernel's arrays may use: Linux's `MemAvailable` plus free swap; `None` where it

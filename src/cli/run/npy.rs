@@ -63,22 +63,30 @@ pub fn read(path: &Path, param: &str, ty: ScalarType) -> Result<Array, String> {
                 path.display()
             )
         })?;
-    let mut bytes = Vec::new();
-    bytes.try_reserve_exact(len).map_err(|_| {
+    let mut bytes = super::memory::zeroed(len).ok_or_else(|| {
         format!(
             "parameter `{param}`: `{}` holds {len} bytes, more than this machine can allocate",
             path.display()
         )
     })?;
-    reader
-        .take(len as u64)
-        .read_to_end(&mut bytes)
-        .map_err(fail)?;
-    if bytes.len() != len {
+    // Fresh zeroed pages (no memset), then the data straight from the file into them: what the
+    // header read left in the reader's buffer, then reads of the rest.
+    let buffered = reader.buffer().len().min(len);
+    bytes[..buffered].copy_from_slice(&reader.buffer()[..buffered]);
+    let mut filled = buffered;
+    let file = reader.get_mut();
+    while filled < len {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(fail(e)),
+        }
+    }
+    if filled != len {
         return Err(format!(
-            "parameter `{param}`: `{}` is truncated: its shape {shape:?} needs {len} bytes of data, it has {}",
-            path.display(),
-            bytes.len()
+            "parameter `{param}`: `{}` is truncated: its shape {shape:?} needs {len} bytes of data, it has {filled}",
+            path.display()
         ));
     }
     if ty == ScalarType::Bool {
