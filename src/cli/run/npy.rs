@@ -127,7 +127,13 @@ fn header(descr: &str, shape: &[usize]) -> Vec<u8> {
 /// are, in one write.
 pub fn write(out: &mut impl Write, ty: ScalarType, array: &Array) -> std::io::Result<()> {
     out.write_all(&header(descr(ty), &array.shape))?;
-    out.write_all(&array.bytes)?;
+    if ty == ScalarType::Bool {
+        // NumPy's booleans are the bytes 0 and 1.
+        let normalised: Vec<u8> = array.bytes.iter().map(|b| u8::from(*b != 0)).collect();
+        out.write_all(&normalised)?;
+    } else {
+        out.write_all(&array.bytes)?;
+    }
     out.flush()
 }
 
@@ -160,5 +166,13 @@ mod tests {
         let npy = npyz::NpyFile::new(&scalar[..]).unwrap();
         assert_eq!(npy.shape(), &[] as &[u64]);
         assert_eq!(npy.into_vec::<f64>().unwrap(), vec![2.5]);
+        let flags = Array {
+            shape: vec![3],
+            bytes: vec![0, 2, 1],
+        };
+        let mut bools = Vec::new();
+        write(&mut bools, ScalarType::Bool, &flags).unwrap();
+        let npy = npyz::NpyFile::new(&bools[..]).unwrap();
+        assert_eq!(npy.into_vec::<bool>().unwrap(), vec![false, true, true]);
     }
 }
