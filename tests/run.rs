@@ -1,10 +1,13 @@
 //! Execution tests on the CPU backend: every example and canonical program runs on random inputs
 //! of several sizes (some not multiples of `BLOCKSIZE`) at block sizes 2, 16, 32, 64, 256 and 1024,
 //! against a reference computed in plain Rust (`run/cases.rs`); `-O0` and `-O3` must give the
-//! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports.
+//! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports; `run/bounds.rs`
+//! checks that out-of-bounds accesses stop a run cleanly in every mode.
 //!
 //! One named test per program and block size: `cargo test --test run -- saxpy/bs64`.
 
+#[path = "run/bounds.rs"]
+mod bounds;
 #[path = "run/cases.rs"]
 mod cases;
 #[path = "run/cli.rs"]
@@ -40,6 +43,7 @@ fn main() {
     ));
     trials.extend(sanitizer::trials());
     trials.extend(cli::trials());
+    trials.extend(bounds::trials());
     libtest_mimic::run(&args, trials).exit();
 }
 

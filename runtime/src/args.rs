@@ -112,8 +112,10 @@ pub fn array_dims(
                         .filter(|v| *v <= i32::MAX as usize)
                         .ok_or_else(|| {
                             format!(
-                                "parameter `{}`: dimension `{}` is {value}",
-                                param.name, dim.text
+                                "parameter `{}`: dimension `{}` is {value}; a dimension is 0 to {}",
+                                param.name,
+                                dim.text,
+                                i32::MAX
                             )
                         })?;
                     shape.push(value);

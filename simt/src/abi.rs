@@ -9,7 +9,7 @@
 
 use crate::context::{self, current, BarrierReduce, Request};
 use crate::report::{AccessKind, SimtError, ThreadId};
-use crate::sanitizer::Space;
+use crate::sanitizer::{outside_buffers, outside_param, Space};
 use crate::warp::{LaneInput, ShflMode, WarpOp, WARP_SIZE};
 use crate::{libdevice, math};
 
@@ -335,6 +335,64 @@ extern "C" fn check_access(address: *mut u8, size: u64, kind: u32, loc: u32) -> 
     }
 }
 
+/// `loom_simt_check_bounds`'s `kind` argument: the access kind in the low byte, and from this
+/// bit the index + 1 of the kernel parameter the address derives from (0: not known, then any
+/// buffer of the launch will do).
+pub const BOUNDS_PARAM_SHIFT: u32 = 8;
+
+/// The bounds check of every global access, in every mode: `address` must lie, with its `size`
+/// bytes, inside the buffer of the kernel parameter it derives from, or inside some buffer of the
+/// launch when that is not known. Returns `address`; else records the error and stops the
+/// thread's block (`context::fail`), or returns a harmless scratch address outside a launch.
+extern "C" fn check_bounds(address: *mut u8, size: u64, kind: u32, loc: u32) -> *mut u8 {
+    let ctx = current();
+    if ctx.is_null() {
+        return address;
+    }
+    // SAFETY: the scheduler keeps the running thread's context, its block and the launch alive.
+    unsafe {
+        let block = &mut *(*ctx).block;
+        let launch = &*block.launch;
+        let addr = address as usize;
+        let size = size as usize;
+        let param = kind >> BOUNDS_PARAM_SHIFT;
+        let detail = if param == 0 {
+            if launch.in_some_buffer(addr, size) {
+                return address;
+            }
+            outside_buffers(&launch.buffers, addr, size)
+        } else {
+            match launch.param_buffer(param as usize - 1) {
+                Some(b) => {
+                    let offset = addr.wrapping_sub(b.start);
+                    if offset <= b.len && size <= b.len - offset {
+                        return address;
+                    }
+                    Some(outside_param(b, addr, size))
+                }
+                // Not an array parameter after all: any buffer will do.
+                None if launch.in_some_buffer(addr, size) => return address,
+                None => outside_buffers(&launch.buffers, addr, size),
+            }
+        };
+        let error = SimtError::OutOfBounds {
+            thread: ThreadId {
+                block: block.ctaid,
+                thread: (*ctx).tid,
+            },
+            kind: match kind & 0xff {
+                ACCESS_WRITE => AccessKind::Write,
+                _ => AccessKind::Read,
+            },
+            size: size as u64,
+            location: block.location(loc),
+            detail: detail.unwrap_or_default(),
+        };
+        context::fail(error);
+        block.scratch.as_mut_ptr() as *mut u8
+    }
+}
+
 macro_rules! symbol_table {
     ($($name:literal => $f:expr),* $(,)?) => {
         /// Every runtime function, by the symbol the host lowering calls, with its address.
@@ -402,6 +460,7 @@ symbol_table! {
     "loom_simt_match_all_sync_i64p" => match_all_i64p as extern "C" fn(i32, i64, u32) -> i64,
     "loom_simt_shared_base" => shared_base as extern "C" fn(u32) -> *mut u8,
     "loom_simt_check_access" => check_access as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
+    "loom_simt_check_bounds" => check_bounds as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
 }
 
 /// Every runtime function, math included.

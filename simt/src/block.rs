@@ -74,6 +74,8 @@ impl Worker {
             sanitizer,
             error: None,
             scratch: [0; 8],
+            launch,
+            abort: ptr::null(),
         };
         let block_ptr: *mut BlockCtx = &mut block_ctx;
         let mut threads: Vec<ThreadCtx> = (0..config.block_size)
@@ -82,8 +84,7 @@ impl Worker {
         let result = if config.needs_coroutines || config.sanitize {
             self.run_coroutines(launch, block_ptr, &mut threads)
         } else {
-            run_direct(launch, &mut threads);
-            Ok(())
+            self.run_direct(launch, block_ptr, &mut threads)
         };
         context::set_current(ptr::null_mut());
         match block_ctx.error.take() {
@@ -100,12 +101,7 @@ impl Worker {
     ) -> Result<(), SimtError> {
         let mut coroutines = Vec::with_capacity(threads.len());
         for ctx in threads.iter_mut() {
-            let stack = match self.stacks.pop() {
-                Some(stack) => stack,
-                None => DefaultStack::new(STACK_BYTES).map_err(|e| {
-                    SimtError::Internal(format!("cannot allocate a thread's stack: {e}"))
-                })?,
-            };
+            let stack = self.stack()?;
             let entry = launch.entry;
             let params = launch.params.0 as usize;
             let me = ctx as *mut ThreadCtx as usize;
@@ -142,11 +138,52 @@ impl Worker {
     }
 }
 
-fn run_direct(launch: &LaunchShared, threads: &mut [ThreadCtx]) {
-    for ctx in threads.iter_mut() {
-        context::set_current(ctx);
-        // SAFETY: the entry function takes the launch's parameters.
-        unsafe { (launch.entry)(launch.params.0) };
+impl Worker {
+    /// Runs the threads one after another, all inside one coroutine, so that a thread that fails
+    /// (an out-of-bounds access) stops the block at once instead of running on.
+    fn run_direct(
+        &mut self,
+        launch: &LaunchShared,
+        block: *mut BlockCtx,
+        threads: &mut [ThreadCtx],
+    ) -> Result<(), SimtError> {
+        let stack = self.stack()?;
+        let entry = launch.entry;
+        let params = launch.params.0 as usize;
+        let first = threads.as_mut_ptr() as usize;
+        let count = threads.len();
+        let block_addr = block as usize;
+        let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
+            let block = block_addr as *mut BlockCtx;
+            let first = first as *mut ThreadCtx;
+            // SAFETY: the block context and the threads outlive the coroutine (it is driven to
+            // its end or reset below), and `entry` takes the launch's parameters.
+            unsafe {
+                (*block).abort = yielder;
+                for t in 0..count {
+                    context::set_current(first.add(t));
+                    entry(params as *const *mut c_void);
+                }
+                (*block).abort = ptr::null();
+            }
+        });
+        if let CoroutineResult::Yield(()) = coroutine.resume(()) {
+            // SAFETY: as in `run_coroutines`: the suspended frames own nothing to drop.
+            unsafe { coroutine.force_reset() };
+            // SAFETY: the coroutine no longer runs; the block context is live.
+            unsafe { (*block).abort = ptr::null() };
+        }
+        self.stacks.push(coroutine.into_stack());
+        Ok(())
+    }
+
+    /// A coroutine stack: a spare one, or a new one.
+    fn stack(&mut self) -> Result<DefaultStack, SimtError> {
+        match self.stacks.pop() {
+            Some(stack) => Ok(stack),
+            None => DefaultStack::new(STACK_BYTES)
+                .map_err(|e| SimtError::Internal(format!("cannot allocate a thread's stack: {e}"))),
+        }
     }
 }
 

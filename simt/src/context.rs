@@ -9,6 +9,7 @@
 use crate::report::{SimtError, SourceLocation};
 use crate::sanitizer::Sanitizer;
 use crate::warp::{LaneInput, LaneOutput, WarpOp};
+use crate::LaunchShared;
 use corosensei::Yielder;
 use std::cell::Cell;
 use std::ptr;
@@ -59,6 +60,11 @@ pub struct BlockCtx {
     pub error: Option<SimtError>,
     /// Where a bad access is redirected when it cannot be stopped, so that it harms nothing.
     pub scratch: [u64; 8],
+    /// The launch: its buffers, for bounds checks.
+    pub launch: *const LaunchShared,
+    /// When the block's threads run one after another (no coroutine each), they run inside one
+    /// coroutine for the block, so that an error can stop the block at once: its yielder.
+    pub abort: *const Yielder<(), ()>,
 }
 
 impl BlockCtx {
@@ -139,16 +145,22 @@ pub fn wait(request: Request) -> LaneOutput {
 }
 
 /// Records `error` for the running thread's block (the first one wins) and stops the thread for
-/// good when it runs as a coroutine. Without a coroutine it returns, and the caller must make the
-/// rest of the thread harmless.
+/// good: its own coroutine, or the block's when its threads run one after another, is suspended
+/// and never resumed. Outside both (a runtime function called outside a launch) it returns, and
+/// the caller must make the rest of the thread harmless.
 pub fn fail(error: SimtError) {
     record_error(error);
     let ctx = current();
-    // SAFETY: as in `wait`.
+    // SAFETY: as in `wait`; the block's yielder, when set, belongs to the coroutine running now.
     unsafe {
-        if !ctx.is_null() && !(*ctx).yielder.is_null() {
+        if ctx.is_null() {
+            return;
+        }
+        if !(*ctx).yielder.is_null() {
             (*ctx).request = Request::Abort;
             (*(*ctx).yielder).suspend(());
+        } else if !(*(*ctx).block).abort.is_null() {
+            (*(*(*ctx).block).abort).suspend(());
         }
     }
 }

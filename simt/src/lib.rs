@@ -28,11 +28,12 @@ mod report;
 mod sanitizer;
 pub mod warp;
 
-pub use abi::{all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE};
+pub use abi::{all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE, BOUNDS_PARAM_SHIFT};
 pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Whereabouts};
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::sync::Mutex;
 
 /// The kernel as the host lowering exposes it: `entry(params)` runs one GPU thread, with
@@ -43,7 +44,9 @@ pub type EntryFn = unsafe extern "C" fn(*const *mut c_void);
 /// Address space reserved for each thread's stack; pages are committed only when touched.
 pub const STACK_BYTES: usize = 256 * 1024;
 
-/// A memory range a kernel may access in sanitizer mode: an array argument or a global variable.
+/// A memory range a kernel may access: an array argument or a global variable. Accesses through
+/// a kernel parameter are checked against that parameter's buffer (in every mode), other global
+/// accesses against all of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Buffer {
     pub name: String,
@@ -51,6 +54,8 @@ pub struct Buffer {
     pub len: usize,
     /// For reports: element indices instead of byte offsets.
     pub elem_size: usize,
+    /// The index of the kernel parameter this buffer is passed as (`None`: a global variable).
+    pub param: Option<u32>,
 }
 
 #[derive(Debug, Clone)]
@@ -65,6 +70,8 @@ pub struct LaunchConfig {
     pub sanitize: bool,
     /// OS threads to spread blocks over; 0 means one per available core.
     pub workers: usize,
+    /// Counts the blocks that have run, for a progress report while the launch goes on.
+    pub progress: Option<Arc<AtomicU32>>,
 }
 
 /// The parameter array, shared by the workers; it only points at values that outlive the launch.
@@ -78,8 +85,27 @@ pub(crate) struct LaunchShared {
     entry: EntryFn,
     params: Params,
     config: LaunchConfig,
+    /// Sorted by start address.
     buffers: Vec<Buffer>,
+    /// By kernel parameter index: the buffer passed there, if it is an array.
+    by_param: Vec<Option<Buffer>>,
     locations: Vec<SourceLocation>,
+}
+
+impl LaunchShared {
+    /// The buffer of kernel parameter `param`.
+    pub(crate) fn param_buffer(&self, param: usize) -> Option<&Buffer> {
+        self.by_param.get(param).and_then(Option::as_ref)
+    }
+
+    /// Whether `[address, address + size)` lies inside one buffer of the launch.
+    pub(crate) fn in_some_buffer(&self, address: usize, size: usize) -> bool {
+        let after = self.buffers.partition_point(|b| b.start <= address);
+        after.checked_sub(1).is_some_and(|i| {
+            let b = &self.buffers[i];
+            address - b.start <= b.len && size <= b.len - (address - b.start)
+        })
+    }
 }
 
 /// Runs `entry` over the grid of `config`. Returns the first problem of the lowest block that
@@ -106,11 +132,20 @@ pub unsafe fn launch(
     if config.blocks == 0 {
         return Ok(());
     }
+    let mut sorted = buffers.to_vec();
+    sorted.sort_by_key(|b| b.start);
+    let mut by_param = vec![None; params.len()];
+    for b in buffers {
+        if let Some(slot) = b.param.and_then(|p| by_param.get_mut(p as usize)) {
+            *slot = Some(b.clone());
+        }
+    }
     let shared = LaunchShared {
         entry,
         params: Params(params.as_ptr()),
         config: config.clone(),
-        buffers: buffers.to_vec(),
+        buffers: sorted,
+        by_param,
         locations: locations.to_vec(),
     };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -129,7 +164,11 @@ pub unsafe fn launch(
             if b >= config.blocks || b > failed_block.load(Ordering::Relaxed) {
                 break;
             }
-            if let Err(error) = worker.run_block(&shared, b) {
+            let result = worker.run_block(&shared, b);
+            if let Some(progress) = &config.progress {
+                progress.fetch_add(1, Ordering::Relaxed);
+            }
+            if let Err(error) = result {
                 failed_block.fetch_min(b, Ordering::Relaxed);
                 let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
                 if slot.as_ref().is_none_or(|(at, _)| b < *at) {

@@ -184,36 +184,7 @@ impl Sanitizer {
 
     /// `None` if `[address, address + size)` lies inside one buffer; else what lies nearest.
     pub fn global_access(&self, address: usize, size: usize) -> Option<String> {
-        let end = address.saturating_add(size);
-        let after = self.buffers.partition_point(|b| b.start <= address);
-        if let Some(b) = after.checked_sub(1).and_then(|i| self.buffers.get(i)) {
-            if end <= b.start + b.len {
-                return None;
-            }
-            if address < b.start + b.len {
-                return Some(format!(
-                    "it runs past the end of `{}` ({} bytes)",
-                    b.name, b.len
-                ));
-            }
-            let past = address - (b.start + b.len);
-            let element = (address - b.start) / b.elem_size.max(1);
-            return Some(format!(
-                "{past} bytes past the end of `{}`: element {element} of an array of {} elements",
-                b.name,
-                b.len / b.elem_size.max(1)
-            ));
-        }
-        match self.buffers.get(after) {
-            Some(b) => Some(format!(
-                "{} bytes before the start of `{}`",
-                b.start - address,
-                b.name
-            )),
-            None => Some(format!(
-                "address {address:#x} is in no buffer of the launch"
-            )),
-        }
+        outside_buffers(&self.buffers, address, size)
     }
 
     pub fn race(
@@ -236,6 +207,63 @@ impl Sanitizer {
             first: access(first),
             second: access(second),
         }
+    }
+}
+
+/// `None` if `[address, address + size)` lies inside one of `buffers` (sorted by start); else
+/// what lies nearest, in words.
+pub fn outside_buffers(buffers: &[Buffer], address: usize, size: usize) -> Option<String> {
+    let end = address.saturating_add(size);
+    let after = buffers.partition_point(|b| b.start <= address);
+    if let Some(b) = after.checked_sub(1).and_then(|i| buffers.get(i)) {
+        if end <= b.start + b.len {
+            return None;
+        }
+        if address < b.start + b.len {
+            return Some(format!(
+                "it runs past the end of `{}` ({} bytes)",
+                b.name, b.len
+            ));
+        }
+        let past = address - (b.start + b.len);
+        let element = (address - b.start) / b.elem_size.max(1);
+        return Some(format!(
+            "{past} bytes past the end of `{}`: element {element} of an array of {} elements",
+            b.name,
+            b.len / b.elem_size.max(1)
+        ));
+    }
+    match buffers.get(after) {
+        Some(b) => Some(format!(
+            "{} bytes before the start of `{}`",
+            b.start - address,
+            b.name
+        )),
+        None => Some(format!(
+            "address {address:#x} is in no buffer of the launch"
+        )),
+    }
+}
+
+/// What an access of `size` bytes at `address` through `buffer`'s parameter does wrong, in
+/// words: the element index it reaches (negative before the start) and the array's length.
+pub fn outside_param(buffer: &Buffer, address: usize, size: usize) -> String {
+    let elem = buffer.elem_size.max(1) as i128;
+    let offset = address as i128 - buffer.start as i128;
+    let elements = buffer.len as i128 / elem;
+    if offset % elem == 0 && size as i128 <= elem {
+        format!(
+            "index {} of `{}`, an array of {elements} elements",
+            offset / elem,
+            buffer.name
+        )
+    } else {
+        format!(
+            "bytes {offset} to {} of `{}`, an array of {elements} elements ({} bytes)",
+            offset + size as i128,
+            buffer.name,
+            buffer.len
+        )
     }
 }
 
@@ -284,12 +312,14 @@ mod tests {
                 start: 1000,
                 len: 40,
                 elem_size: 4,
+                param: Some(1),
             },
             Buffer {
                 name: "y".into(),
                 start: 2000,
                 len: 8,
                 elem_size: 8,
+                param: Some(2),
             },
         ];
         let s = Sanitizer::new(&buffers, 0, 32);

@@ -3,7 +3,7 @@
 
 use loom_simt::{
     all_symbols, launch, Buffer, LaunchConfig, SimtError, SourceLocation, Whereabouts, ACCESS_READ,
-    ACCESS_WRITE,
+    ACCESS_WRITE, BOUNDS_PARAM_SHIFT,
 };
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -58,6 +58,7 @@ fn config(blocks: u32, block_size: u32, shared_bytes: usize, sanitize: bool) -> 
         needs_coroutines: true,
         sanitize,
         workers: 0,
+        progress: None,
     }
 }
 
@@ -287,6 +288,7 @@ fn the_sanitizer_finds_an_out_of_bounds_read() {
         start: data.as_ptr() as usize,
         len: 64 * 4,
         elem_size: 4,
+        param: Some(0),
     }];
     let err = unsafe {
         launch(
@@ -307,4 +309,79 @@ fn the_sanitizer_finds_an_out_of_bounds_read() {
         text.contains("element 64 of an array of 64 elements"),
         "{text}"
     );
+}
+
+fn check_bounds(p: *mut f32, kind: u32, param: u32, loc: u32) -> *mut f32 {
+    let f: extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8 =
+        unsafe { std::mem::transmute(address("loom_simt_check_bounds")) };
+    f(
+        p as *mut u8,
+        4,
+        kind | (param + 1) << BOUNDS_PARAM_SHIFT,
+        loc,
+    ) as *mut f32
+}
+
+/// params[0]: a buffer of 4 f32; params[1]: a counter of the threads that got past the write.
+/// Thread t writes element t.
+unsafe extern "C" fn writes_by_thread_index(params: *const *mut c_void) {
+    let data = *(*params.add(0) as *const *mut f32);
+    let done = *(*params.add(1) as *const *mut u32);
+    *check_bounds(data.add(tid()), ACCESS_WRITE, 0, 4) = 1.0;
+    let done = check_bounds(done as *mut f32, ACCESS_WRITE, 1, 5) as *mut u32;
+    *done += 1;
+}
+
+#[test]
+fn an_out_of_bounds_access_stops_the_block_without_the_sanitizer() {
+    // The block runs without coroutines (no barrier, no sanitizer): the bounds check must still
+    // stop it at the first bad access, in block 0 at thread 4, and touch nothing outside.
+    let mut data = [0f32; 4];
+    let mut done = [0u32; 1];
+    let mut p = data.as_mut_ptr();
+    let mut q = done.as_mut_ptr();
+    let params = [
+        &mut p as *mut _ as *mut c_void,
+        &mut q as *mut _ as *mut c_void,
+    ];
+    let buffers = [
+        Buffer {
+            name: "data".into(),
+            start: data.as_ptr() as usize,
+            len: 16,
+            elem_size: 4,
+            param: Some(0),
+        },
+        Buffer {
+            name: "done".into(),
+            start: done.as_ptr() as usize,
+            len: 4,
+            elem_size: 4,
+            param: Some(1),
+        },
+    ];
+    let mut cfg = config(1, 64, 0, false);
+    cfg.needs_coroutines = false;
+    cfg.workers = 1;
+    let err = unsafe {
+        launch(
+            writes_by_thread_index,
+            &params,
+            &cfg,
+            &buffers,
+            &locations(),
+        )
+    }
+    .unwrap_err();
+    let text = err.to_string();
+    assert!(
+        text.contains("out-of-bounds write of 4 bytes by thread 4 of block 0 at k.loom:5:3"),
+        "{text}"
+    );
+    assert!(
+        text.contains("index 4 of `data`, an array of 4 elements"),
+        "{text}"
+    );
+    assert_eq!(data, [1.0; 4]);
+    assert_eq!(done[0], 4, "threads after the failing one must not run");
 }

@@ -2,7 +2,10 @@
 //! or a GPU, with scalar arguments from the command line and arrays from and to `.npy` files.
 //! Every argument is checked against the kernel's metadata before the launch.
 
+mod memory;
 mod npy;
+mod output;
+mod timing;
 
 use super::{print_plain_error, ErrorFormat, EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
 use clap::{Args, ValueEnum};
@@ -11,7 +14,7 @@ use loom_runtime::args::{self, ArgShape, Scalar};
 use loom_runtime::{Gpu, GpuArg, KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
-use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
+use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape, RunError};
 use loomc::target::{Libdevice, OptLevel};
 use npy::Array;
 use std::collections::HashMap;
@@ -26,7 +29,7 @@ pub struct RunArgs {
     /// The kernel to run.
     #[arg(long)]
     kernel: String,
-    /// Blocks in the grid (`BLOCKS`), 1 or more.
+    /// Blocks in the grid (`BLOCKS`): 1 to 2^31 - 1, as on a GPU.
     // Negative numbers reach the parser (not clap's "unexpected argument '-1'"), which says why.
     #[arg(long, allow_negative_numbers = true, value_parser = parse_blocks)]
     blocks: u32,
@@ -59,23 +62,45 @@ pub struct RunArgs {
     /// code).
     #[arg(long, value_enum, default_value = "human")]
     error_format: ErrorFormat,
+    /// Skip the kernel verifier (barrier placement, shared-memory races).
+    #[arg(long)]
+    no_verify: bool,
+    /// Run the kernel N times (each on the same inputs) and print the best and mean times; the
+    /// outputs are the last run's.
+    #[arg(long, default_value_t = 1, value_name = "N", value_parser = parse_repeat)]
+    repeat: u32,
 }
 
-/// `--blocks`: a count of blocks, so a whole number from 1.
-fn parse_blocks(text: &str) -> Result<u32, String> {
-    match text.trim().parse::<i64>() {
-        Ok(n) if n < 0 => Err(format!(
-            "a negative block count ({n}): the grid has 1 or more blocks"
-        )),
-        Ok(0) => Err("the grid needs at least 1 block".to_string()),
-        Ok(n) => u32::try_from(n).map_err(|_| {
-            format!(
-                "{n} blocks is more than a grid can have (at most {})",
-                u32::MAX
-            )
-        }),
-        Err(_) => Err(format!("`{text}` is not a whole number of blocks")),
+/// The most blocks a grid may have: CUDA's limit on `gridDim.x`.
+const MAX_BLOCKS: i64 = i32::MAX as i64;
+
+fn parse_count(text: &str, what: &str, max: i64) -> Result<u32, String> {
+    let value: i64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{what} is a whole number from 1 to {max}, not `{text}`"))?;
+    if value < 1 {
+        return Err(format!("{what} must be at least 1, not {value}"));
     }
+    if value > max {
+        return Err(format!("{what} is at most {max}, not {value}"));
+    }
+    Ok(value as u32)
+}
+
+/// `--blocks`: a count of blocks, so a whole number from 1 (a negative one is named as such).
+fn parse_blocks(text: &str) -> Result<u32, String> {
+    parse_count(text, "a grid's number of blocks", MAX_BLOCKS).map_err(|e| {
+        match text.trim().parse::<i64>() {
+            Ok(n) if n < 0 => format!("a negative block count ({n}): {e}"),
+            Ok(0) => format!("{e}: the grid needs at least 1 block"),
+            _ => e,
+        }
+    })
+}
+
+fn parse_repeat(text: &str) -> Result<u32, String> {
+    parse_count(text, "--repeat", 1_000_000)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -126,6 +151,7 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
         .kernel(&cli.kernel)
         .map_err(Failure::Usage)?
         .clone();
+    let mut outputs = output::Outputs::prepare(cli, &kernel)?;
     let (scalars, mut arrays) = gather_arguments(cli, &kernel)?;
     let shapes: Vec<ArgShape> = kernel
         .params
@@ -139,66 +165,84 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
         })
         .collect();
     args::check(&kernel, cli.blocks, &shapes).map_err(Failure::Usage)?;
-    let started = Instant::now();
-    let what = match cli.device {
-        Device::Cpu => {
-            run_cpu(cli, &code, &kernel, &scalars, &mut arrays)?;
-            "the CPU backend".to_string()
-        }
-        Device::Cuda => {
-            let gpu = Gpu::open(0).map_err(|e| {
-                Failure::Program(format!(
-                    "{e}; `--device cpu` runs the kernel on the CPU backend"
-                ))
-            })?;
-            let module = gpu
-                .load(&code, metadata.clone())
-                .map_err(Failure::Program)?;
-            let mut by_name: HashMap<&String, &mut Array> = arrays.iter_mut().collect();
-            let mut gpu_args: Vec<GpuArg> = Vec::new();
-            for p in &kernel.params {
-                gpu_args.push(match &p.kind {
-                    ParamKind::Scalar { .. } => GpuArg::Scalar(scalars[&p.name]),
-                    ParamKind::Array { element, .. } => {
-                        let array = by_name.remove(&p.name).ok_or_else(|| {
-                            Failure::Internal(format!("no array for `{}`", p.name))
-                        })?;
-                        GpuArg::Array {
-                            shape: array.shape.clone(),
-                            element: *element,
-                            data: &mut array.bytes,
-                        }
-                    }
-                });
-            }
-            let timing = gpu
-                .launch(&module, &kernel.name, cli.blocks, &mut gpu_args)
-                .map_err(Failure::Program)?;
-            format!("{} (kernel {:.3} ms)", gpu.name(), timing.kernel_ms)
-        }
+    // Each repeat starts from the inputs, so that every run computes the same thing.
+    let pristine = (cli.repeat > 1).then(|| arrays.clone());
+    let (what, times) = match cli.device {
+        Device::Cpu => run_cpu(
+            cli,
+            &code,
+            &kernel,
+            &scalars,
+            &mut arrays,
+            pristine.as_ref(),
+        )?,
+        Device::Cuda => run_cuda(
+            cli,
+            &code,
+            &metadata,
+            &kernel,
+            &scalars,
+            &mut arrays,
+            pristine.as_ref(),
+        )?,
     };
     eprintln!(
-        "ran `{}` on {what}: {} blocks of {} threads in {:.3} ms",
+        "ran `{}` on {what}: {} blocks of {} threads: {}",
         kernel.name,
         cli.blocks,
         kernel.block_size,
-        started.elapsed().as_secs_f64() * 1e3
+        timing::describe(&times)
     );
-    for spec in &cli.outputs {
-        let (name, path) = split_pair(spec, "--out")?;
-        let element = element_of(&kernel, &name)?;
-        let array = &arrays[&name];
-        npy::write(&PathBuf::from(path), element, array).map_err(Failure::Program)?;
-    }
-    Ok(())
+    outputs.write(&kernel, &arrays)
 }
 
-/// Compiles to the device's code (LLVM IR or PTX) and the metadata.
-fn compile(cli: &RunArgs, emit: Emit) -> Result<(String, ModuleMetadata), Failure> {
-    let name = cli.file.display().to_string();
-    let source = std::fs::read_to_string(&cli.file)
-        .map_err(|e| Failure::Usage(format!("cannot read `{name}`: {e}")))?;
-    let options = Options {
+fn run_cuda(
+    cli: &RunArgs,
+    ptx: &str,
+    metadata: &ModuleMetadata,
+    kernel: &KernelMetadata,
+    scalars: &Scalars,
+    arrays: &mut Arrays,
+    pristine: Option<&Arrays>,
+) -> Result<(String, Vec<f64>), Failure> {
+    let gpu = Gpu::open(0).map_err(Failure::Program)?;
+    let module = gpu.load(ptx, metadata.clone()).map_err(Failure::Program)?;
+    let mut times = Vec::new();
+    for _ in 0..cli.repeat {
+        if let Some(inputs) = pristine {
+            arrays.clone_from(inputs);
+        }
+        let mut by_name: HashMap<&String, &mut Array> = arrays.iter_mut().collect();
+        let mut gpu_args: Vec<GpuArg> = Vec::new();
+        for p in &kernel.params {
+            gpu_args.push(match &p.kind {
+                ParamKind::Scalar { .. } => GpuArg::Scalar(scalars[&p.name]),
+                ParamKind::Array { element, .. } => {
+                    let array = by_name
+                        .remove(&p.name)
+                        .ok_or_else(|| Failure::Internal(format!("no array for `{}`", p.name)))?;
+                    GpuArg::Array {
+                        shape: array.shape.clone(),
+                        element: *element,
+                        data: &mut array.bytes,
+                    }
+                }
+            });
+        }
+        let timing = gpu
+            .launch(&module, &kernel.name, cli.blocks, &mut gpu_args)
+            .map_err(Failure::Program)?;
+        times.push(timing.kernel_ms as f64 / 1e3);
+    }
+    Ok((
+        format!("{} (kernel time, without copies)", gpu.name()),
+        times,
+    ))
+}
+
+/// The compiler's options for a run: the device's code and the metadata.
+fn driver_options(cli: &RunArgs, emit: Emit) -> Options {
+    let mut options = Options {
         emit: vec![emit, Emit::Metadata],
         opt: match cli.opt_level.as_str() {
             "0" => OptLevel::O0,
@@ -214,6 +258,16 @@ fn compile(cli: &RunArgs, emit: Emit) -> Result<(String, ModuleMetadata), Failur
         },
         ..Options::default()
     };
+    options.verify.enabled = !cli.no_verify;
+    options
+}
+
+/// Compiles to the device's code (LLVM IR or PTX) and the metadata.
+fn compile(cli: &RunArgs, emit: Emit) -> Result<(String, ModuleMetadata), Failure> {
+    let name = cli.file.display().to_string();
+    let source = std::fs::read_to_string(&cli.file)
+        .map_err(|e| Failure::Usage(format!("cannot read `{name}`: {e}")))?;
+    let options = driver_options(cli, emit);
     let mut files = SourceFiles::default();
     let compilation = driver::compile(&mut files, &name, &source, &options);
     let mut stderr = StandardStream::stderr(ColorChoice::Never);
@@ -312,10 +366,11 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Scalars, 
         arrays.insert(name, array);
     }
     let dims = args::array_dims(kernel, cli.blocks, &scalars).map_err(Failure::Usage)?;
+    let mut zeros = Vec::new();
     for spec in &cli.outputs {
         let (name, _) = split_pair(spec, "--out")?;
         let element = element_of(kernel, &name)?;
-        if arrays.contains_key(&name) {
+        if arrays.contains_key(&name) || zeros.iter().any(|(n, _, _)| *n == name) {
             continue;
         }
         let index = kernel
@@ -324,15 +379,10 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Scalars, 
             .position(|p| p.name == name)
             .unwrap_or(0);
         let shape = dims.get(index).cloned().flatten().unwrap_or_default();
-        let len: usize = shape.iter().product();
-        arrays.insert(
-            name,
-            Array {
-                shape,
-                bytes: vec![0; len * element.size()],
-            },
-        );
+        zeros.push((name, element, shape));
     }
+    let read_bytes: usize = arrays.values().map(|a| a.bytes.len()).sum();
+    arrays.extend(memory::allocate_zeros(kernel, &zeros, read_bytes)?);
     for p in &kernel.params {
         if matches!(p.kind, ParamKind::Array { .. }) && !arrays.contains_key(&p.name) {
             return Err(Failure::Usage(format!(
@@ -348,51 +398,116 @@ fn run_cpu(
     cli: &RunArgs,
     ir: &str,
     kernel: &KernelMetadata,
-    scalars: &HashMap<String, Scalar>,
-    arrays: &mut HashMap<String, Array>,
-) -> Result<(), Failure> {
+    scalars: &Scalars,
+    arrays: &mut Arrays,
+    pristine: Option<&Arrays>,
+) -> Result<(String, Vec<f64>), Failure> {
+    let started = Instant::now();
     let program = HostProgram::compile(
         ir,
         &HostOptions {
             sanitize: cli.sanitize,
             workers: 0,
+            ..HostOptions::default()
         },
     )
     .map_err(|e| Failure::Internal(e.to_string()))?;
-    let mut by_name: HashMap<&String, &mut Array> = arrays.iter_mut().collect();
-    let mut host_args = Vec::new();
-    for p in &kernel.params {
-        host_args.push(match &p.kind {
-            ParamKind::Scalar { .. } => match scalars[&p.name] {
-                Scalar::Int32(v) => HostArg::I32(v),
-                Scalar::UInt32(v) => HostArg::I32(v as i32),
-                Scalar::Int64(v) => HostArg::I64(v),
-                Scalar::UInt64(v) => HostArg::I64(v as i64),
-                Scalar::Float32(v) => HostArg::F32(v),
-                Scalar::Float64(v) => HostArg::F64(v),
-                Scalar::Bool(v) => HostArg::I8(v as i8),
-            },
-            ParamKind::Array { element, .. } => {
-                let array = by_name
-                    .remove(&p.name)
-                    .ok_or_else(|| Failure::Internal(format!("no array for `{}`", p.name)))?;
-                HostArg::Array {
-                    name: p.name.clone(),
-                    data: &mut array.bytes,
-                    elem_size: element.size(),
+    let jit = started.elapsed().as_secs_f64();
+    let mut times = Vec::new();
+    let progress = timing::Progress::new(&kernel.name, cli.blocks, cli.repeat);
+    for _ in 0..cli.repeat {
+        if let Some(inputs) = pristine {
+            arrays.clone_from(inputs);
+        }
+        let mut by_name: HashMap<&String, &mut Array> = arrays.iter_mut().collect();
+        let mut host_args = Vec::new();
+        for p in &kernel.params {
+            host_args.push(match &p.kind {
+                ParamKind::Scalar { .. } => match scalars[&p.name] {
+                    Scalar::Int32(v) => HostArg::I32(v),
+                    Scalar::UInt32(v) => HostArg::I32(v as i32),
+                    Scalar::Int64(v) => HostArg::I64(v),
+                    Scalar::UInt64(v) => HostArg::I64(v as i64),
+                    Scalar::Float32(v) => HostArg::F32(v),
+                    Scalar::Float64(v) => HostArg::F64(v),
+                    Scalar::Bool(v) => HostArg::I8(v as i8),
+                },
+                ParamKind::Array { element, .. } => {
+                    let array = by_name
+                        .remove(&p.name)
+                        .ok_or_else(|| Failure::Internal(format!("no array for `{}`", p.name)))?;
+                    HostArg::Array {
+                        name: p.name.clone(),
+                        data: &mut array.bytes,
+                        elem_size: element.size(),
+                    }
                 }
+            });
+        }
+        let shape = LaunchShape {
+            blocks: cli.blocks,
+            block_size: Some(kernel.block_size),
+            dynamic_shared_bytes: 0,
+            progress: Some(progress.counter()),
+        };
+        let launched = Instant::now();
+        let result = progress.watch(|| program.launch(&kernel.name, &shape, &mut host_args));
+        times.push(launched.elapsed().as_secs_f64());
+        result.map_err(|e| match e {
+            RunError::Kernel(e) => {
+                Failure::Program(format!("kernel `{}` stopped: {e}", kernel.name))
             }
-        });
+            RunError::Host(e) => Failure::Program(e.to_string()),
+        })?;
     }
-    program
-        .launch(
-            &kernel.name,
-            &LaunchShape {
-                blocks: cli.blocks,
-                block_size: Some(kernel.block_size),
-                dynamic_shared_bytes: 0,
-            },
-            &mut host_args,
-        )
-        .map_err(|e| Failure::Program(e.to_string()))
+    Ok((
+        format!(
+            "the CPU backend (JIT compilation {:.1} ms, not counted)",
+            jit * 1e3
+        ),
+        times,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Command {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<RunArgs, String> {
+        let base = ["run", "k.loom", "--kernel", "k"];
+        Command::try_parse_from(base.iter().chain(args))
+            .map(|c| c.run)
+            .map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn no_verify_turns_the_verifier_off() {
+        let on = parse(&["--blocks", "2"]).unwrap();
+        assert!(driver_options(&on, Emit::Llvm).verify.enabled);
+        let off = parse(&["--blocks", "2", "--no-verify"]).unwrap();
+        assert!(!driver_options(&off, Emit::Llvm).verify.enabled);
+    }
+
+    #[test]
+    fn launch_sizes_are_checked_when_parsed() {
+        assert_eq!(
+            parse(&["--blocks", "2147483647"]).unwrap().blocks,
+            i32::MAX as u32
+        );
+        for (blocks, says) in [
+            ("0", "must be at least 1, not 0"),
+            ("-3", "must be at least 1, not -3"),
+            ("2147483648", "is at most 2147483647"),
+        ] {
+            let error = parse(&["--blocks", blocks]).err().unwrap_or_default();
+            assert!(error.contains(says), "--blocks {blocks}: {error}");
+        }
+    }
 }

@@ -7,14 +7,17 @@
 //! 3. give the module the host's triple and data layout, and drop NVPTX's CPU attributes;
 //! 4. rewrite NVVM intrinsic calls into runtime calls (`intrinsics.rs`);
 //! 5. move shared globals into the per-block buffer (`shared.rs`);
-//! 6. in sanitizer mode, instrument memory accesses (`sanitize.rs`): after 5, so that shared
-//!    accesses are seen at their per-block addresses;
-//! 7. add one entry function per kernel (`entry.rs`);
-//! 8. JIT-compile with every runtime function bound to its address.
+//! 6. check the bounds of every global access, in every mode (`bounds.rs`), so that a kernel
+//!    indexing past its arrays stops with a report instead of corrupting the host;
+//! 7. in sanitizer mode, instrument memory accesses (`sanitize.rs`): after 5, so that shared
+//!    accesses are seen at their per-block addresses, and after 6, whose checks it leaves alone;
+//! 8. add one entry function per kernel (`entry.rs`);
+//! 9. JIT-compile with every runtime function bound to its address.
 //!
 //! Address spaces stay as they are: on x86-64 every address space below 256 is an ordinary
 //! 64-bit pointer, so `addrspace(1)` and `addrspace(3)` loads and stores compile as plain ones.
 
+mod bounds;
 mod entry;
 mod error;
 mod intrinsics;
@@ -36,6 +39,7 @@ use inkwell::llvm_sys::target::LLVMABISizeOfType;
 use inkwell::llvm_sys::LLVMAttributeFunctionIndex;
 use inkwell::memory_buffer::MemoryBuffer;
 use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
     CodeModel, InitializationConfig, RelocMode, Target, TargetData, TargetMachine,
 };
@@ -51,6 +55,9 @@ pub struct HostOptions {
     pub sanitize: bool,
     /// OS threads to run blocks on; 0: one per core.
     pub workers: usize,
+    /// Leave out the bounds checks of global accesses: only for measuring what they cost
+    /// (`bench/cpu_backend.rs`). An out-of-bounds access then corrupts the host's memory.
+    pub skip_bounds_checks: bool,
 }
 
 /// One argument of a launch, in parameter order.
@@ -86,12 +93,14 @@ impl HostArg<'_> {
 }
 
 /// The shape of a launch.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Default)]
 pub struct LaunchShape {
     pub blocks: u32,
     /// Threads per block; `None`: the kernel's `reqntidx`.
     pub block_size: Option<u32>,
     pub dynamic_shared_bytes: usize,
+    /// Counts the blocks that have run, for a progress report from another thread.
+    pub progress: Option<std::sync::Arc<std::sync::atomic::AtomicU32>>,
 }
 
 /// Why a launch did not complete.
@@ -124,6 +133,9 @@ impl From<HostError> for RunError {
 struct HostKernel {
     signature: KernelSignature,
     entry: loom_simt::EntryFn,
+    /// `loom.bounds.<kernel>` in the JIT's memory: one byte length per parameter, written by each
+    /// launch for the inline bounds checks; null without them.
+    lengths: *mut u64,
 }
 
 /// A module compiled for the host, ready to launch its kernels.
@@ -134,6 +146,9 @@ pub struct HostProgram {
     shared: SharedLayout,
     needs_coroutines: bool,
     options: HostOptions,
+    /// Launches write the kernels' `lengths` through `&self`: two at once would race, so a
+    /// program is not `Sync` (inkwell's types already make it so; this says it).
+    _one_launch_at_a_time: std::marker::PhantomData<std::cell::Cell<()>>,
     // Declared last, dropped last: the engine and the module live in `_context`.
     _engine: ExecutionEngine<'static>,
     _module: Module<'static>,
@@ -163,6 +178,11 @@ impl HostProgram {
         let machine = host_machine()?;
         let target_data = machine.get_target_data();
         let lowered = lower(ctx, &module, &target_data, options)?;
+        // The inline bounds checks are `alwaysinline` functions: the inliner splits each access's
+        // block around its check.
+        module
+            .run_passes("always-inline", &machine, PassBuilderOptions::create())
+            .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
         module
             .verify()
             .map_err(|e| HostError::Llvm(format!("the lowered module does not verify: {e}")))?;
@@ -178,7 +198,16 @@ impl HostProgram {
                 .map_err(|e| HostError::Llvm(format!("{entry_name}: {e}")))?;
             // SAFETY: `entry_name` was built by `entry::add_entry` with exactly this type.
             let entry: loom_simt::EntryFn = unsafe { std::mem::transmute(address) };
-            kernels.push(HostKernel { signature, entry });
+            let lengths_name = ir::c_name(&format!("{}{}", bounds::LENGTHS_PREFIX, signature.name));
+            // SAFETY: the engine has compiled the module; an absent global gives 0.
+            let lengths =
+                unsafe { LLVMGetGlobalValueAddress(engine.as_mut_ptr(), lengths_name.as_ptr()) }
+                    as *mut u64;
+            kernels.push(HostKernel {
+                signature,
+                entry,
+                lengths,
+            });
         }
         let globals = global_buffers(&module, &engine, &target_data);
         Ok(HostProgram {
@@ -188,6 +217,7 @@ impl HostProgram {
             shared: lowered.shared,
             needs_coroutines: lowered.needs_coroutines,
             options: options.clone(),
+            _one_launch_at_a_time: std::marker::PhantomData,
             _engine: engine,
             _module: module,
             _context: context,
@@ -287,6 +317,7 @@ impl HostProgram {
                         start: data.as_mut_ptr() as usize,
                         len: data.len(),
                         elem_size: *elem_size,
+                        param: Some(i as u32),
                     });
                     data.as_mut_ptr() as u64
                 }
@@ -302,6 +333,17 @@ impl HostProgram {
                 }
             };
         }
+        if !kernel.lengths.is_null() {
+            for (i, arg) in args.iter().enumerate() {
+                let len = match arg {
+                    HostArg::Array { data, .. } => data.len() as u64,
+                    _ => 0,
+                };
+                // SAFETY: `lengths` is the kernel's `[params x i64]` global, and no launch of
+                // this program runs now (it is not `Sync`, and this one has not started).
+                unsafe { kernel.lengths.add(i).write(len) };
+            }
+        }
         // Little-endian: a value's bytes start at its slot's address, whatever its width.
         let params: Vec<*mut c_void> = slots
             .iter_mut()
@@ -315,6 +357,7 @@ impl HostProgram {
             needs_coroutines: self.needs_coroutines,
             sanitize: self.options.sanitize,
             workers: self.options.workers,
+            progress: shape.progress.clone(),
         };
         // SAFETY: the entry was compiled for this signature, every slot holds a value of its
         // parameter's type, and each array pointer is a live, exclusively borrowed slice.
@@ -330,7 +373,7 @@ struct Lowered {
     needs_coroutines: bool,
 }
 
-/// Steps 2 to 7 of the module comment.
+/// Steps 2 to 8 of the module comment.
 fn lower(
     context: &Context,
     module: &Module<'_>,
@@ -376,6 +419,9 @@ fn lower(
             target_data: td,
         }
         .run()?;
+        if !options.skip_bounds_checks {
+            bounds::run(raw_context, raw_module, td, &mut locations, &kernels)?;
+        }
         if options.sanitize {
             sanitize::Instrumentation {
                 context: raw_context,
@@ -446,6 +492,9 @@ fn global_buffers(
     unsafe {
         for global in ir::globals(module.as_mut_ptr()) {
             let name = ir::name(global);
+            if name.starts_with(bounds::LENGTHS_PREFIX) {
+                continue;
+            }
             let c_name = ir::c_name(&name);
             let address = LLVMGetGlobalValueAddress(engine.as_mut_ptr(), c_name.as_ptr()) as usize;
             if address == 0 {
@@ -458,6 +507,7 @@ fn global_buffers(
                 start: address,
                 len,
                 elem_size: 1,
+                param: None,
             });
         }
     }

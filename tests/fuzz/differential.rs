@@ -171,10 +171,12 @@ fn run_on_cpu(ir: &str, inputs: &Inputs, config: &Config) -> Result<Vec<u8>, Fai
     let program = HostProgram::compile(
         ir,
         &HostOptions {
-            // The sanitizer catches out-of-bounds accesses that would otherwise corrupt the
-            // harness's heap; it costs time, so it is on with LOOM_FUZZ_SANITIZE=1.
+            // Out-of-bounds global accesses stop the run in every mode (bounds checks); the
+            // sanitizer adds shared-memory and barrier checks at a cost in time, so it is on
+            // with LOOM_FUZZ_SANITIZE=1.
             sanitize: config.sanitize || std::env::var_os("LOOM_FUZZ_SANITIZE").is_some(),
             workers: 1,
+            ..HostOptions::default()
         },
     )
     .or_else(|e| {
@@ -333,6 +335,7 @@ impl Inputs {
                     blocks: BLOCKS as u32,
                     block_size: None,
                     dynamic_shared_bytes: 0,
+                    progress: None,
                 },
                 &mut args,
             )

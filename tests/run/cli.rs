@@ -12,7 +12,293 @@ pub fn trials() -> Vec<Trial> {
         Trial::test("cli/run_round_trips_npy", round_trip),
         Trial::test("cli/run_rejects_wrong_dtype_and_shape", rejects),
         Trial::test("cli/metadata_is_what_the_runtime_reads", metadata_snapshot),
+        Trial::test("cli/run_rejects_bad_launch_sizes", rejects_launch_sizes),
+        Trial::test("cli/run_checks_output_paths_first", checks_output_paths),
+        Trial::test(
+            "cli/run_refuses_an_output_too_big_for_memory",
+            refuses_huge_output,
+        ),
+        Trial::test("cli/run_repeat_times_launches_on_the_same_inputs", repeats),
+        Trial::test("cli/run_reports_progress", reports_progress),
+        Trial::test("cli/run_rejects_a_truncated_npy", rejects_truncated_npy),
     ]
+}
+
+/// `loomc run examples/saxpy.loom` over `n` elements with x and y from `dir` (written with
+/// `x`, `y`), `extra` arguments last.
+fn saxpy(dir: &Path, n: usize, extra: &[&str]) -> Result<std::process::Output, Failed> {
+    let mut rng = Rng::new(5);
+    write_f32(&dir.join("x.npy"), &rng.f32s(n, -5.0, 5.0))?;
+    write_f32(&dir.join("y.npy"), &rng.f32s(n, -5.0, 5.0))?;
+    let file = super::support::repo_root().join("examples/saxpy.loom");
+    let (x, y, n_arg) = (
+        format!("x={}", dir.join("x.npy").display()),
+        format!("y={}", dir.join("y.npy").display()),
+        format!("n={n}"),
+    );
+    let mut args = vec![
+        "run",
+        file.to_str().unwrap_or_default(),
+        "--kernel",
+        "saxpy",
+        "--arg",
+        &n_arg,
+        "--arg",
+        "a=1.5",
+        "--in",
+        &x,
+        "--in",
+        &y,
+    ];
+    args.extend_from_slice(extra);
+    loomc(&args)
+}
+
+fn expect_usage_error(out: &std::process::Output, says: &str, what: &str) -> Result<(), Failed> {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.code() != Some(2) || !stderr.contains(says) {
+        return Err(format!(
+            "{what}: expected exit status 2 and `{says}`, got {:?}: {stderr}",
+            out.status.code()
+        )
+        .into());
+    }
+    Ok(())
+}
+
+fn rejects_launch_sizes() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let out_arg = format!("y={}", dir.path().join("out.npy").display());
+    for (blocks, says) in [
+        ("0", "a grid's number of blocks must be at least 1, not 0"),
+        ("-1", "a grid's number of blocks must be at least 1, not -1"),
+        (
+            "3000000000",
+            "a grid's number of blocks is at most 2147483647, not 3000000000",
+        ),
+        (
+            "1e9",
+            "a grid's number of blocks is a whole number from 1 to 2147483647, not `1e9`",
+        ),
+    ] {
+        let out = saxpy(dir.path(), 10, &["--blocks", blocks, "--out", &out_arg])?;
+        expect_usage_error(&out, says, &format!("--blocks {blocks}"))?;
+    }
+    let out = saxpy(dir.path(), 10, &["--blocks", "1", "--repeat", "0"])?;
+    expect_usage_error(&out, "--repeat must be at least 1, not 0", "--repeat 0")?;
+    let out = saxpy(dir.path(), 10, &["--blocks", "1", "--block-size", "2048"])?;
+    expect_usage_error(&out, "2048 is not in 1..=1024", "--block-size 2048")?;
+    // A negative size argument makes a negative dimension.
+    let out = saxpy(dir.path(), 10, &["--blocks", "1", "--arg", "n=-4"])?;
+    expect_usage_error(&out, "dimension `n` is -4; a dimension is 0 to", "n = -4")?;
+    if dir.path().join("out.npy").exists() {
+        return Err("a rejected run wrote its output".into());
+    }
+    Ok(())
+}
+
+/// Every `--out` path is checked before the kernel runs, and a failed run leaves no file.
+fn checks_output_paths() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let good = format!("y={}", dir.path().join("out.npy").display());
+    let missing = dir.path().join("no/such/dir/y.npy");
+    let out = saxpy(
+        dir.path(),
+        10,
+        &[
+            "--blocks",
+            "1",
+            "--out",
+            &format!("y={}", missing.display()),
+        ],
+    )?;
+    expect_usage_error(
+        &out,
+        "there is no directory",
+        "--out into a missing directory",
+    )?;
+    let out = saxpy(
+        dir.path(),
+        10,
+        &[
+            "--blocks",
+            "1",
+            "--out",
+            &format!("y={}", dir.path().display()),
+        ],
+    )?;
+    expect_usage_error(&out, "that is a directory", "--out onto a directory")?;
+    // A run rejected after the outputs were prepared (x has the wrong length) writes nothing,
+    // and leaves no temporary file; tests/run/bounds.rs does the same for a kernel that fails.
+    write_f32(&dir.path().join("short.npy"), &[1.0; 3])?;
+    let short = format!("x={}", dir.path().join("short.npy").display());
+    let out = saxpy(
+        dir.path(),
+        10,
+        &["--blocks", "1", "--in", &short, "--out", &good],
+    )?;
+    if out.status.success() {
+        return Err("a run with a short x succeeded".into());
+    }
+    let left: Vec<String> = std::fs::read_dir(dir.path())
+        .map_err(|e| e.to_string())?
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|name| !["x.npy", "y.npy", "short.npy"].contains(&name.as_str()))
+        .collect();
+    if !left.is_empty() {
+        return Err(format!("failed runs left files behind: {left:?}").into());
+    }
+    Ok(())
+}
+
+fn refuses_huge_output() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let file = super::support::repo_root().join("tests/run/programs/huge_output.loom");
+    let out_arg = format!("a={}", dir.path().join("a.npy").display());
+    for (n, needs) in [("100000", "80.0 GB"), ("2000000000", "32.0 EB")] {
+        let out = loomc(&[
+            "run",
+            file.to_str().unwrap_or_default(),
+            "--kernel",
+            "fill",
+            "--blocks",
+            "1",
+            "--arg",
+            &format!("n={n}"),
+            "--out",
+            &out_arg,
+        ])?;
+        let says = format!("parameter `a` (Float64[n, n], shape [{n}, {n}]) needs {needs}");
+        // A machine with more than 80 GB free may run the first one: then it must succeed.
+        if n == "100000" && out.status.success() {
+            continue;
+        }
+        expect_usage_error(&out, &says, &format!("n = {n}"))?;
+    }
+    Ok(())
+}
+
+fn read_f32(path: &Path) -> Result<Vec<f32>, Failed> {
+    Ok(
+        npyz::NpyFile::new(std::fs::File::open(path).map_err(|e| e.to_string())?)
+            .map_err(|e| e.to_string())?
+            .into_vec()
+            .map_err(|e| e.to_string())?,
+    )
+}
+
+/// `--repeat 3` runs three times from the same inputs: y = a x + y once, not three times.
+fn repeats() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let once = format!("y={}", dir.path().join("once.npy").display());
+    let thrice = format!("y={}", dir.path().join("thrice.npy").display());
+    let out = saxpy(dir.path(), 1000, &["--blocks", "4", "--out", &once])?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).into_owned().into());
+    }
+    let out = saxpy(
+        dir.path(),
+        1000,
+        &[
+            "--blocks",
+            "4",
+            "--out",
+            &thrice,
+            "--repeat",
+            "3",
+            "--no-verify",
+        ],
+    )?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success()
+        || !stderr.contains("over 3 runs")
+        || !stderr.contains("JIT compilation")
+        || !stderr.contains("not counted")
+    {
+        return Err(format!("--repeat 3: {stderr}").into());
+    }
+    let (a, b) = (
+        read_f32(&dir.path().join("once.npy"))?,
+        read_f32(&dir.path().join("thrice.npy"))?,
+    );
+    if a.iter()
+        .map(|v| v.to_bits())
+        .ne(b.iter().map(|v| v.to_bits()))
+    {
+        return Err("--repeat 3 does not give the result of one run".into());
+    }
+    Ok(())
+}
+
+fn reports_progress() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut rng = Rng::new(5);
+    write_f32(&dir.path().join("x.npy"), &rng.f32s(1000, -5.0, 5.0))?;
+    let file = super::support::repo_root().join("examples/saxpy.loom");
+    let x = format!("x={}", dir.path().join("x.npy").display());
+    let y = format!("y={}", dir.path().join("y.npy").display());
+    let out = Command::new(env!("CARGO_BIN_EXE_loomc"))
+        .env("LOOM_PROGRESS_AFTER_MS", "0")
+        .args([
+            "run",
+            file.to_str().unwrap_or_default(),
+            "--kernel",
+            "saxpy",
+            "--blocks",
+            "4",
+            "--arg",
+            "n=1000",
+            "--arg",
+            "a=2",
+            "--in",
+            &x,
+            "--out",
+            &y,
+            "--repeat",
+            "40",
+        ])
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success()
+        || !stderr.contains("running `saxpy`: ")
+        || !stderr.contains(" of 160 blocks")
+    {
+        return Err(format!("no progress report: {stderr}").into());
+    }
+    Ok(())
+}
+
+fn rejects_truncated_npy() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let path = dir.path().join("x.npy");
+    write_f32(&path, &[1.0; 10])?;
+    let bytes = std::fs::read(&path).map_err(|e| e.to_string())?;
+    std::fs::write(&path, &bytes[..bytes.len() - 6]).map_err(|e| e.to_string())?;
+    let file = super::support::repo_root().join("examples/saxpy.loom");
+    let x = format!("x={}", path.display());
+    let out = loomc(&[
+        "run",
+        file.to_str().unwrap_or_default(),
+        "--kernel",
+        "saxpy",
+        "--blocks",
+        "1",
+        "--arg",
+        "n=10",
+        "--arg",
+        "a=1",
+        "--in",
+        &x,
+        "--out",
+        &format!("y={}", dir.path().join("y.npy").display()),
+    ])?;
+    expect_usage_error(
+        &out,
+        "is truncated: its shape [10] needs 40 bytes of data, it has 34",
+        "a truncated file",
+    )
 }
 
 fn write_f32(path: &Path, values: &[f32]) -> Result<(), Failed> {

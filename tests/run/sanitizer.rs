@@ -55,6 +55,7 @@ fn planted(file: &str, sanitize: bool) -> Result<HostProgram, Failed> {
         &HostOptions {
             sanitize,
             workers: 0,
+            ..HostOptions::default()
         },
     )
     .map_err(|e| e.to_string())?)
@@ -204,8 +205,7 @@ fn oob_unchecked_read() -> Result<(), Failed> {
         // Block 1 covers elements 64..128: thread 36 reads element 100, the first past the end.
         let text = err.to_string();
         if (thread.block, thread.thread) != (1, 36)
-            || !text.contains("element 100 of an array of 100 elements")
-            || !text.contains("`x`")
+            || !text.contains("index 100 of `x`, an array of 100 elements")
         {
             return Err(format!("wrong report at {opt:?}:\n{text}").into());
         }
@@ -250,6 +250,7 @@ fn loom_barrier_removed() -> Result<(), Failed> {
         &HostOptions {
             sanitize: true,
             workers: 0,
+            ..HostOptions::default()
         },
     )
     .map_err(|e| e.to_string())?;

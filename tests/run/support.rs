@@ -54,6 +54,7 @@ pub fn compile(
         &HostOptions {
             sanitize,
             workers: 0,
+            ..HostOptions::default()
         },
     )
     .map_err(|e| format!("{file}: {e}"))
@@ -71,6 +72,7 @@ pub fn launch(
             blocks,
             block_size: None,
             dynamic_shared_bytes: 0,
+            progress: None,
         },
         args,
     )

@@ -2,8 +2,7 @@
 //! parameter, written back in the parameter's type and shape.
 
 use loom_runtime::ScalarType;
-use npyz::WriterBuilder;
-use std::io::BufReader;
+use std::io::{BufReader, Read, Write};
 use std::path::Path;
 
 /// NumPy's type string for a LOOM element type (little-endian, as every host LOOM runs on).
@@ -20,107 +19,160 @@ pub fn descr(ty: ScalarType) -> &'static str {
 }
 
 /// An array as bytes in the kernel's layout (row-major, little-endian), with its shape.
+#[derive(Clone)]
 pub struct Array {
     pub shape: Vec<usize>,
     pub bytes: Vec<u8>,
 }
 
 /// Reads `path` as an array of `ty` for parameter `param`; a different dtype is an error that
-/// names the parameter (the shape is checked against the launch later).
+/// names the parameter (the shape is checked against the launch later). The data is one bulk
+/// read: the dtypes LOOM accepts are little-endian, the host's order, so the file's bytes are
+/// the kernel's.
 pub fn read(path: &Path, param: &str, ty: ScalarType) -> Result<Array, String> {
     let fail =
         |e: std::io::Error| format!("parameter `{param}`: cannot read `{}`: {e}", path.display());
     let file = std::fs::File::open(path).map_err(fail)?;
-    let npy = npyz::NpyFile::new(BufReader::new(file)).map_err(fail)?;
-    let dtype = match npy.dtype() {
+    let mut reader = BufReader::new(file);
+    let header = npyz::NpyHeader::from_reader(&mut reader).map_err(fail)?;
+    let dtype = match header.dtype() {
         npyz::DType::Plain(ts) => ts.to_string(),
         other => format!("{other:?}"),
     };
     let expected = descr(ty);
-    let same = dtype == expected || (ty == ScalarType::Bool && dtype == "|b1");
-    if !same {
+    if dtype != expected {
         return Err(format!(
             "parameter `{param}` holds {} (dtype {expected}), but `{}` has dtype {dtype}",
             ty.name(),
             path.display()
         ));
     }
-    if npy.order() == npyz::Order::Fortran {
+    if header.order() == npyz::Order::Fortran {
         return Err(format!(
             "parameter `{param}`: `{}` is in Fortran order; LOOM arrays are row-major (save it with numpy.ascontiguousarray)",
             path.display()
         ));
     }
-    let shape: Vec<usize> = npy.shape().iter().map(|d| *d as usize).collect();
-    let bytes = match ty {
-        ScalarType::Int32 => to_bytes(npy.into_vec::<i32>().map_err(fail)?),
-        ScalarType::Int64 => to_bytes(npy.into_vec::<i64>().map_err(fail)?),
-        ScalarType::UInt32 => to_bytes(npy.into_vec::<u32>().map_err(fail)?),
-        ScalarType::UInt64 => to_bytes(npy.into_vec::<u64>().map_err(fail)?),
-        ScalarType::Float32 => to_bytes(npy.into_vec::<f32>().map_err(fail)?),
-        ScalarType::Float64 => to_bytes(npy.into_vec::<f64>().map_err(fail)?),
-        ScalarType::Bool => npy
-            .into_vec::<bool>()
-            .map_err(fail)?
-            .into_iter()
-            .map(u8::from)
-            .collect(),
-    };
+    let shape: Vec<usize> = header.shape().iter().map(|d| *d as usize).collect();
+    let len = shape
+        .iter()
+        .try_fold(ty.size(), |n, d| n.checked_mul(*d))
+        .ok_or_else(|| {
+            format!(
+                "parameter `{param}`: `{}` has an impossible shape {shape:?}",
+                path.display()
+            )
+        })?;
+    let mut bytes = super::memory::zeroed(len).ok_or_else(|| {
+        format!(
+            "parameter `{param}`: `{}` holds {len} bytes, more than this machine can allocate",
+            path.display()
+        )
+    })?;
+    // Fresh zeroed pages (no memset), then the data straight from the file into them: what the
+    // header read left in the reader's buffer, then reads of the rest.
+    let buffered = reader.buffer().len().min(len);
+    bytes[..buffered].copy_from_slice(&reader.buffer()[..buffered]);
+    let mut filled = buffered;
+    let file = reader.get_mut();
+    while filled < len {
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(fail(e)),
+        }
+    }
+    if filled != len {
+        return Err(format!(
+            "parameter `{param}`: `{}` is truncated: its shape {shape:?} needs {len} bytes of data, it has {filled}",
+            path.display()
+        ));
+    }
+    if ty == ScalarType::Bool {
+        // NumPy writes 0 and 1; any other byte is still true.
+        bytes.iter_mut().for_each(|b| *b = u8::from(*b != 0));
+    }
     Ok(Array { shape, bytes })
 }
 
-fn to_bytes<T: Copy>(values: Vec<T>) -> Vec<u8> {
-    let size = std::mem::size_of::<T>();
-    // SAFETY: `T` is a plain number type; its bytes are read once and copied.
-    let raw =
-        unsafe { std::slice::from_raw_parts(values.as_ptr() as *const u8, values.len() * size) };
-    raw.to_vec()
-}
-
-fn from_bytes<T: Copy + Default>(bytes: &[u8]) -> Vec<T> {
-    let size = std::mem::size_of::<T>();
-    bytes
-        .chunks_exact(size)
-        .map(|chunk| {
-            let mut value = T::default();
-            // SAFETY: `chunk` has exactly `size_of::<T>()` bytes and `T` is a plain number type.
-            unsafe {
-                std::ptr::copy_nonoverlapping(chunk.as_ptr(), &mut value as *mut T as *mut u8, size)
-            };
-            value
-        })
-        .collect()
-}
-
-/// Writes `array` as elements of `ty` to `path`.
-pub fn write(path: &Path, ty: ScalarType, array: &Array) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("cannot write `{}`: {e}", path.display());
-    let shape: Vec<u64> = array.shape.iter().map(|d| *d as u64).collect();
-    let file = std::fs::File::create(path).map_err(fail)?;
-    let mut out = std::io::BufWriter::new(file);
-    macro_rules! write_as {
-        ($t:ty, $values:expr) => {{
-            let mut writer = npyz::WriteOptions::<$t>::new()
-                .default_dtype()
-                .shape(&shape)
-                .writer(&mut out)
-                .begin_nd()
-                .map_err(fail)?;
-            writer.extend($values).map_err(fail)?;
-            writer.finish().map_err(fail)?;
-        }};
-    }
-    match ty {
-        ScalarType::Int32 => write_as!(i32, from_bytes::<i32>(&array.bytes)),
-        ScalarType::Int64 => write_as!(i64, from_bytes::<i64>(&array.bytes)),
-        ScalarType::UInt32 => write_as!(u32, from_bytes::<u32>(&array.bytes)),
-        ScalarType::UInt64 => write_as!(u64, from_bytes::<u64>(&array.bytes)),
-        ScalarType::Float32 => write_as!(f32, from_bytes::<f32>(&array.bytes)),
-        ScalarType::Float64 => write_as!(f64, from_bytes::<f64>(&array.bytes)),
-        ScalarType::Bool => write_as!(
-            bool,
-            array.bytes.iter().map(|b| *b != 0).collect::<Vec<_>>()
+/// The `.npy` (version 1.0) header for `shape` and `descr`: the magic, the version, the
+/// dictionary's length and the dictionary, padded with spaces and a newline so that the data
+/// starts at a multiple of 64 bytes, as NumPy writes it.
+fn header(descr: &str, shape: &[usize]) -> Vec<u8> {
+    let dims = match shape {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
+    };
+    let mut dict = format!("{{'descr': '{descr}', 'fortran_order': False, 'shape': {dims}, }}");
+    let prefix = 10; // magic (6), version (2), length (2)
+    let total = (prefix + dict.len() + 1).div_ceil(64) * 64;
+    dict.push_str(&" ".repeat(total - prefix - dict.len() - 1));
+    dict.push('\n');
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"\x93NUMPY\x01\x00");
+    out.extend_from_slice(&(dict.len() as u16).to_le_bytes());
+    out.extend_from_slice(dict.as_bytes());
+    out
+}
+
+/// Writes `array` as elements of `ty` to `out` (a new file): the header, then the bytes as they
+/// are, in one write.
+pub fn write(out: &mut impl Write, ty: ScalarType, array: &Array) -> std::io::Result<()> {
+    out.write_all(&header(descr(ty), &array.shape))?;
+    if ty == ScalarType::Bool {
+        // NumPy's booleans are the bytes 0 and 1.
+        let normalised: Vec<u8> = array.bytes.iter().map(|b| u8::from(*b != 0)).collect();
+        out.write_all(&normalised)?;
+    } else {
+        out.write_all(&array.bytes)?;
     }
-    Ok(())
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_files_read_back_with_npyz() {
+        let array = Array {
+            shape: vec![2, 3],
+            bytes: (0..6i32).flat_map(|v| (v * 7 - 3).to_le_bytes()).collect(),
+        };
+        let mut file = Vec::new();
+        write(&mut file, ScalarType::Int32, &array).unwrap();
+        assert_eq!(
+            (file.len() - 24) % 64,
+            0,
+            "the data starts at a multiple of 64"
+        );
+        let npy = npyz::NpyFile::new(&file[..]).unwrap();
+        assert_eq!(npy.shape(), &[2, 3]);
+        assert_eq!(npy.into_vec::<i32>().unwrap(), vec![-3, 4, 11, 18, 25, 32]);
+        let mut scalar = Vec::new();
+        let one = Array {
+            shape: vec![],
+            bytes: 2.5f64.to_le_bytes().to_vec(),
+        };
+        write(&mut scalar, ScalarType::Float64, &one).unwrap();
+        let npy = npyz::NpyFile::new(&scalar[..]).unwrap();
+        assert_eq!(npy.shape(), &[] as &[u64]);
+        assert_eq!(npy.into_vec::<f64>().unwrap(), vec![2.5]);
+        let flags = Array {
+            shape: vec![3],
+            bytes: vec![0, 2, 1],
+        };
+        let mut bools = Vec::new();
+        write(&mut bools, ScalarType::Bool, &flags).unwrap();
+        let npy = npyz::NpyFile::new(&bools[..]).unwrap();
+        assert_eq!(npy.into_vec::<bool>().unwrap(), vec![false, true, true]);
+    }
 }

@@ -15,6 +15,7 @@ fn run_i32_kernel(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Result
                 blocks,
                 block_size: None,
                 dynamic_shared_bytes: 0,
+                progress: None,
             },
             &mut [HostArg::Array {
                 name: "out".into(),
@@ -168,6 +169,7 @@ fn launches_check_their_arguments() {
         blocks: 1,
         block_size: None,
         dynamic_shared_bytes: 0,
+        progress: None,
     };
     let err = program
         .launch("w", &shape, &mut [HostArg::F32(1.0)])
@@ -188,4 +190,107 @@ fn launches_check_their_arguments() {
         err.to_string().contains("requires 32 threads per block"),
         "{err}"
     );
+}
+
+/// Two kernels over arrays `a` and `b`: `through_param` reads `a[k]` through an `addrspacecast`
+/// to a generic pointer; `unknown_origin` reads `a[k]` or `b[k]` through a `select` of the two,
+/// whose origin the lowering does not follow. Both write what they read to `out[0]`.
+const TWO_ARRAYS: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+
+define void @through_param(i32 %k, ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %out) {
+entry:
+  %generic = addrspacecast ptr addrspace(1) %a to ptr
+  %i = sext i32 %k to i64
+  %p = getelementptr inbounds i32, ptr %generic, i64 %i
+  %v = load i32, ptr %p, align 4
+  store i32 %v, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+define void @unknown_origin(i32 %k, ptr addrspace(1) %a, ptr addrspace(1) %b, ptr addrspace(1) %out) {
+entry:
+  %neg = icmp slt i32 %k, 0
+  %base = select i1 %neg, ptr addrspace(1) %b, ptr addrspace(1) %a
+  %i = sext i32 %k to i64
+  %p = getelementptr inbounds i32, ptr addrspace(1) %base, i64 %i
+  %v = load i32, ptr addrspace(1) %p, align 4
+  store i32 %v, ptr addrspace(1) %out, align 4
+  ret void
+}
+
+!nvvm.annotations = !{!0, !1, !2, !3}
+!0 = !{ptr @through_param, !"kernel", i32 1}
+!1 = !{ptr @through_param, !"reqntidx", i32 1}
+!2 = !{ptr @unknown_origin, !"kernel", i32 1}
+!3 = !{ptr @unknown_origin, !"reqntidx", i32 1}
+"#;
+
+/// Runs `kernel` of `TWO_ARRAYS` with `a` and `b` adjacent halves of one allocation (so `a[4]`
+/// is `b[0]`): the value read, or the error.
+fn read_two_arrays(program: &HostProgram, kernel: &str, k: i32) -> Result<i32, String> {
+    let mut both = [10i32, 11, 12, 13, 20, 21, 22, 23];
+    let mut out = [0i32];
+    let bytes = |v: &mut [i32]| unsafe {
+        std::slice::from_raw_parts_mut(v.as_mut_ptr() as *mut u8, v.len() * 4)
+    };
+    let (a, b) = both.split_at_mut(4);
+    let array = |name: &str, data| HostArg::Array {
+        name: name.into(),
+        data,
+        elem_size: 4,
+    };
+    program
+        .launch(
+            kernel,
+            &LaunchShape {
+                blocks: 1,
+                ..LaunchShape::default()
+            },
+            &mut [
+                HostArg::I32(k),
+                array("a", bytes(a)),
+                array("b", bytes(b)),
+                array("out", bytes(&mut out)),
+            ],
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(out[0])
+}
+
+#[test]
+fn an_access_through_a_parameter_is_checked_against_that_array() {
+    for sanitize in [false, true] {
+        let options = HostOptions {
+            sanitize,
+            ..HostOptions::default()
+        };
+        let program = HostProgram::compile(TWO_ARRAYS, &options).unwrap();
+        assert_eq!(read_two_arrays(&program, "through_param", 3), Ok(13));
+        // a[4] is b[0]: inside a buffer of the launch, but not inside `a`.
+        let err = read_two_arrays(&program, "through_param", 4).unwrap_err();
+        assert!(
+            err.contains("out-of-bounds read of 4 bytes by thread 0 of block 0")
+                && err.contains("index 4 of `a`, an array of 4 elements"),
+            "{err}"
+        );
+        let err = read_two_arrays(&program, "through_param", -1).unwrap_err();
+        assert!(err.contains("index -1 of `a`"), "{err}");
+    }
+}
+
+#[test]
+fn a_global_access_of_unknown_origin_must_stay_in_some_array() {
+    let program = HostProgram::compile(TWO_ARRAYS, &HostOptions::default()).unwrap();
+    assert_eq!(read_two_arrays(&program, "unknown_origin", 2), Ok(12));
+    // Past `a` into `b`: not caught without knowing the origin, but harmless.
+    assert_eq!(read_two_arrays(&program, "unknown_origin", 5), Ok(21));
+    // Far away: in no buffer (the report names the nearest, wherever the allocator put it).
+    for k in [100_000, -100_000] {
+        let err = read_two_arrays(&program, "unknown_origin", k).unwrap_err();
+        assert!(
+            err.contains("out-of-bounds read of 4 bytes by thread 0 of block 0 at `%v = load"),
+            "{err}"
+        );
+    }
 }

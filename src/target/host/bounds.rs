@@ -1,0 +1,217 @@
+//! Bounds checks, in every mode: every access to global memory is checked before it happens.
+//!
+//! - An address that derives (through GEPs and casts) from a kernel's array parameter is checked
+//!   inline against that parameter: `address - param <= len && address - param + size <= len`
+//!   (unsigned, so an address before the array fails too), with `len` read from the kernel's
+//!   `loom.bounds.<kernel>` global, which the launch fills with each array parameter's byte
+//!   length. Only a failing check calls the runtime (`loom_simt_check_bounds`, which reports and
+//!   stops the block). The check is an `alwaysinline` function (`loom.check.param`) that the
+//!   always-inliner then splits into the access's block, as LLVM's C API cannot split blocks.
+//!   An index past one array that happens to land in another is caught too.
+//! - Any other global access (address space 1, origin unknown) calls the runtime, which checks
+//!   it against every buffer of the launch.
+//!
+//! A generic pointer of unknown origin may point at the thread's stack, which has no buffer: it
+//! is not checked (nothing LOOM emits makes one).
+
+use super::entry::KernelSignature;
+use super::error::HostError;
+use super::ir::{self, Builder};
+use super::locations::Locations;
+use super::sanitize::{accesses, size_value};
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::target::LLVMTargetDataRef;
+use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMIntPredicate, LLVMLinkage, LLVMOpcode};
+use loom_simt::BOUNDS_PARAM_SHIFT;
+
+pub const CHECK_BOUNDS: &str = "loom_simt_check_bounds";
+/// The inline check of an access through a kernel parameter.
+const CHECK_PARAM: &str = "loom.check.param";
+/// `loom.bounds.<kernel>`: one `i64` per parameter, the byte length of the array passed there.
+pub const LENGTHS_PREFIX: &str = "loom.bounds.";
+
+/// Address space 1: global memory.
+const GLOBAL: u32 = 1;
+
+/// # Safety
+/// `context`, `module` and `target_data` must be live, the module owned by `context`.
+pub unsafe fn run(
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
+    target_data: LLVMTargetDataRef,
+    locations: &mut Locations,
+    kernels: &[KernelSignature],
+) -> Result<(), HostError> {
+    let i32t = LLVMInt32TypeInContext(context);
+    let i64t = LLVMInt64TypeInContext(context);
+    let ptr = LLVMPointerTypeInContext(context, 0);
+    let mut runtime_params = [ptr, i64t, i32t, i32t];
+    let runtime_type = LLVMFunctionType(ptr, runtime_params.as_mut_ptr(), 4, 0);
+    let runtime = LLVMAddFunction(module, ir::c_name(CHECK_BOUNDS).as_ptr(), runtime_type);
+    let (inline_type, inline) = add_param_check(context, module, runtime_type, runtime);
+    let builder = Builder::new(context);
+    for function in ir::functions(module) {
+        if ir::is_declaration(function) || function == inline {
+            continue;
+        }
+        let name = ir::name(function);
+        let lengths = kernels
+            .iter()
+            .find(|k| k.name == name)
+            .map(|kernel| lengths_global(context, module, kernel));
+        for inst in ir::instructions(function) {
+            for access in accesses(inst) {
+                let address = LLVMGetOperand(inst, access.address_operand);
+                let address_type = LLVMTypeOf(address);
+                let space = ir::address_space(address_type).unwrap_or(0);
+                let param = lengths.and_then(|(array_type, global)| {
+                    param_index(function, underlying(address)).map(|p| (array_type, global, p))
+                });
+                if param.is_none() && space != GLOBAL {
+                    continue;
+                }
+                builder.before(inst);
+                let b = builder.raw();
+                let size = size_value(b, &access, target_data, i64t);
+                let generic = to_generic(b, address, i64t, ptr);
+                let location = LLVMConstInt(i32t, locations.add(inst) as u64, 0);
+                let checked = match param {
+                    Some((array_type, global, p)) => {
+                        let kind = access.kind | (p + 1) << BOUNDS_PARAM_SHIFT;
+                        let kind = LLVMConstInt(i32t, kind as u64, 0);
+                        let base = to_generic(b, LLVMGetParam(function, p), i64t, ptr);
+                        let mut index = [LLVMConstInt(i64t, 0, 0), LLVMConstInt(i64t, p as u64, 0)];
+                        let slot = LLVMBuildInBoundsGEP2(
+                            b,
+                            array_type,
+                            global,
+                            index.as_mut_ptr(),
+                            2,
+                            c"".as_ptr(),
+                        );
+                        let len = LLVMBuildLoad2(b, i64t, slot, c"".as_ptr());
+                        builder.call(
+                            inline_type,
+                            inline,
+                            &mut [generic, size, kind, location, base, len],
+                        )
+                    }
+                    None => {
+                        let kind = LLVMConstInt(i32t, access.kind as u64, 0);
+                        builder.call(runtime_type, runtime, &mut [generic, size, kind, location])
+                    }
+                };
+                let back = LLVMBuildPtrToInt(b, checked, i64t, c"".as_ptr());
+                let back = LLVMBuildIntToPtr(b, back, address_type, c"".as_ptr());
+                LLVMSetOperand(inst, access.address_operand, back);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `address` as a generic pointer, through an integer (a cast between address spaces is not
+/// something every backend accepts).
+unsafe fn to_generic(
+    b: LLVMBuilderRef,
+    address: LLVMValueRef,
+    i64t: LLVMTypeRef,
+    ptr: LLVMTypeRef,
+) -> LLVMValueRef {
+    let as_int = LLVMBuildPtrToInt(b, address, i64t, c"".as_ptr());
+    LLVMBuildIntToPtr(b, as_int, ptr, c"".as_ptr())
+}
+
+/// `loom.bounds.<kernel>`: `[params x i64]`, zeros until a launch fills it.
+unsafe fn lengths_global(
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
+    kernel: &KernelSignature,
+) -> (LLVMTypeRef, LLVMValueRef) {
+    let i64t = LLVMInt64TypeInContext(context);
+    let array_type = LLVMArrayType2(i64t, kernel.params.len().max(1) as u64);
+    let name = ir::c_name(&format!("{LENGTHS_PREFIX}{}", kernel.name));
+    let mut global = LLVMGetNamedGlobal(module, name.as_ptr());
+    if global.is_null() {
+        global = LLVMAddGlobal(module, array_type, name.as_ptr());
+        LLVMSetInitializer(global, LLVMConstNull(array_type));
+    }
+    (array_type, global)
+}
+
+/// Defines `ptr loom.check.param(ptr address, i64 size, i32 kind, i32 location, ptr base,
+/// i64 len)`: `address` when `[address, address + size)` lies in `[base, base + len)`, else what
+/// the runtime's check says after reporting.
+unsafe fn add_param_check(
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
+    runtime_type: LLVMTypeRef,
+    runtime: LLVMValueRef,
+) -> (LLVMTypeRef, LLVMValueRef) {
+    let i32t = LLVMInt32TypeInContext(context);
+    let i64t = LLVMInt64TypeInContext(context);
+    let ptr = LLVMPointerTypeInContext(context, 0);
+    let mut params = [ptr, i64t, i32t, i32t, ptr, i64t];
+    let fn_type = LLVMFunctionType(ptr, params.as_mut_ptr(), 6, 0);
+    let function = LLVMAddFunction(module, ir::c_name(CHECK_PARAM).as_ptr(), fn_type);
+    LLVMSetLinkage(function, LLVMLinkage::LLVMInternalLinkage);
+    let kind = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), 12);
+    let attribute = LLVMCreateEnumAttribute(context, kind, 0);
+    LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
+    let arg = |i| LLVMGetParam(function, i);
+    let entry = LLVMAppendBasicBlockInContext(context, function, c"entry".as_ptr());
+    let inside = LLVMAppendBasicBlockInContext(context, function, c"inside".as_ptr());
+    let outside = LLVMAppendBasicBlockInContext(context, function, c"outside".as_ptr());
+    let builder = Builder::new(context);
+    let b = builder.raw();
+    LLVMPositionBuilderAtEnd(b, entry);
+    let address = LLVMBuildPtrToInt(b, arg(0), i64t, c"".as_ptr());
+    let base = LLVMBuildPtrToInt(b, arg(4), i64t, c"".as_ptr());
+    let offset = LLVMBuildSub(b, address, base, c"".as_ptr());
+    let end = LLVMBuildAdd(b, offset, arg(1), c"".as_ptr());
+    let len = arg(5);
+    let start_ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, offset, len, c"".as_ptr());
+    let end_ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, end, len, c"".as_ptr());
+    let ok = LLVMBuildAnd(b, start_ok, end_ok, c"".as_ptr());
+    LLVMBuildCondBr(b, ok, inside, outside);
+    LLVMPositionBuilderAtEnd(b, inside);
+    LLVMBuildRet(b, arg(0));
+    LLVMPositionBuilderAtEnd(b, outside);
+    let reported = builder.call(runtime_type, runtime, &mut [arg(0), arg(1), arg(2), arg(3)]);
+    LLVMBuildRet(b, reported);
+    (fn_type, function)
+}
+
+/// The value `address` is computed from through GEPs and pointer casts.
+unsafe fn underlying(mut address: LLVMValueRef) -> LLVMValueRef {
+    loop {
+        let through = if !LLVMIsAGetElementPtrInst(address).is_null()
+            || !LLVMIsABitCastInst(address).is_null()
+            || !LLVMIsAAddrSpaceCastInst(address).is_null()
+        {
+            true
+        } else if ir::is_constant_expr(address) {
+            matches!(
+                LLVMGetConstOpcode(address),
+                LLVMOpcode::LLVMGetElementPtr
+                    | LLVMOpcode::LLVMBitCast
+                    | LLVMOpcode::LLVMAddrSpaceCast
+            )
+        } else {
+            false
+        };
+        if !through {
+            return address;
+        }
+        address = LLVMGetOperand(address, 0);
+    }
+}
+
+/// The index of `value` among `function`'s parameters, if it is one.
+unsafe fn param_index(function: LLVMValueRef, value: LLVMValueRef) -> Option<u32> {
+    if LLVMIsAArgument(value).is_null() {
+        return None;
+    }
+    (0..LLVMCountParams(function)).find(|&i| LLVMGetParam(function, i) == value)
+}
