@@ -43,6 +43,7 @@ impl Context<'_> {
 pub fn verify(
     module: &Module,
     function: &Function,
+    merged: Option<&Function>,
     geometry: Geometry,
     options: &VerifyOptions,
     with_barriers: &HashSet<usize>,
@@ -68,7 +69,14 @@ pub fn verify(
         ops: &ops,
         options,
     };
-    findings.extend(races::check_races(&cx, &input));
+    // The same instructions and blocks, with copies of invariant values merged
+    // (`invariants.rs`): the divergence facts above hold for it as they are.
+    let race_cx = Context {
+        module,
+        function: merged.unwrap_or(function),
+        threads: &threads,
+    };
+    findings.extend(races::check_races(&race_cx, &input));
     if let Some(out) = dump {
         print(&cx, &input, out);
     }

@@ -185,13 +185,15 @@ fn run(
             threads::Geometry::Known(dims) => block_size::specialise(&snapshot, function, dims),
             _ => None,
         };
-        let specialised = {
-            let current = specialised.as_ref().unwrap_or(function);
-            invariants::merge_copies(&snapshot, current).or(specialised)
-        };
+        let current = specialised.as_ref().unwrap_or(function);
+        // Merged copies of invariant values serve the race check's address arithmetic only:
+        // a merged copy may stand where threads take different paths, which the divergence
+        // analysis would read as a value that differs between threads.
+        let merged = invariants::merge_copies(&snapshot, current);
         findings.extend(kernel::verify(
             &snapshot,
-            specialised.as_ref().unwrap_or(function),
+            current,
+            merged.as_ref(),
             geometry,
             options,
             &with_barriers,
