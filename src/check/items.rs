@@ -333,7 +333,7 @@ impl Checker<'_> {
                     let mut cx = FnCtx::new(self, i, kind);
                     let params = cx.params(&kernel.params, true);
                     self.check_kernel_name(&kernel.name.name, kernel.name.span);
-                    self.check_param_space(&kernel.name.name, kernel.name.span, &params);
+                    self.check_kernel_params(&kernel.name.name, kernel.name.span, &params);
                     if let Some(slot) = self.sigs.get_mut(i) {
                         *slot = Some(Signature {
                             params,
@@ -369,16 +369,25 @@ impl Checker<'_> {
         });
     }
 
-    /// PTX's parameter space holds 4,096 bytes per kernel (PTX ISA, "Kernel Function
-    /// Parameters"; the PTX version LLVM 19 emits for every architecture LOOM targets). ptxas
-    /// rejects a kernel that needs more, after loomc has written its PTX.
-    fn check_param_space(&mut self, kernel: &str, span: Span, params: &[super::ParamSig]) {
+    /// A kernel takes scalars and arrays (`E0113` for the others), and PTX's parameter space
+    /// holds 4,096 bytes per kernel (PTX ISA, "Kernel Function Parameters"; the PTX version
+    /// LLVM 19 emits for every architecture LOOM targets). ptxas rejects a kernel that needs
+    /// more, after loomc has written its PTX.
+    fn check_kernel_params(&mut self, kernel: &str, span: Span, params: &[super::ParamSig]) {
         const LIMIT: u64 = 4096;
         let mut bytes = 0u64;
         for param in params {
             let size = match &param.ty {
                 Ty::Array { .. } => 8,
                 Ty::Scalar(s) => u64::from(s.bits().div_ceil(8)),
+                Ty::Range | Ty::Record(_) => {
+                    self.error(CheckError::KernelParamType {
+                        name: param.name.clone(),
+                        ty: param.ty.clone(),
+                        span: param.span,
+                    });
+                    continue;
+                }
                 _ => continue,
             };
             bytes = bytes.next_multiple_of(size) + size;

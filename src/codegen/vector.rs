@@ -1252,7 +1252,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
 fn mixed_scans(span: Span) -> CodegenError {
     CodegenError::not_implemented(
-        "a left scan and a right scan in one statement over more than a few blocks' worth of elements",
+        "a left scan and a right scan in one statement over more than one block's worth of elements",
         span,
     )
 }
