@@ -408,6 +408,9 @@ fn with_stdlib(
     mut program: Program,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Program> {
+    // Whatever earlier stages did to the user's items (`--kernel` drops some), the library
+    // starts after them: the checker lets user items hide library ones by this boundary.
+    program.library_start = program.items.len();
     for (path, source) in STDLIB {
         let file = files.add(*path, *source);
         let library = stop_on_error(syntax::parse(file, source, program.expr_count), diagnostics)?;

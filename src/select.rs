@@ -26,6 +26,8 @@ pub fn only_kernel(program: &mut Program, name: &str) -> Result<(), Diagnostic> 
     program
         .items
         .retain(|item| !matches!(item, Item::Kernel(kernel) if kernel.name.name != name));
+    // Every item is still the user's: a library appended later starts after them.
+    program.library_start = program.items.len();
     Ok(())
 }
 

@@ -605,6 +605,51 @@ kernel clear(y: Float32[THREADS])
   y[block(B)] <- 0.0
 ";
 
+/// A regular file under /dev (here /dev/shm, a memory file system) is an ordinary output: a
+/// second compile replaces it. Only the names of open descriptors (`/dev/stdout`, `/dev/fd/N`,
+/// `/proc/self/fd/N`) are written in place, appended to as the shell set them up.
+#[test]
+fn a_regular_file_under_dev_is_replaced_not_appended_to() {
+    let shm = Path::new("/dev/shm");
+    if !shm.is_dir() {
+        eprintln!("SKIPPED a_regular_file_under_dev_is_replaced_not_appended_to: no /dev/shm");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    let target = tempfile::Builder::new()
+        .prefix("loomc-test-")
+        .suffix(".ptx")
+        .tempfile_in(shm)
+        .unwrap();
+    let path = target.path().to_str().unwrap().to_string();
+    for _ in 0..2 {
+        let output = loomc(&["k.loom", "-o", &path], dir.path(), None);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    }
+    let ptx = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(ptx.matches(".entry saxpy").count(), 1, "{ptx}");
+}
+
+/// The kernel kept by `--kernel` may call the standard library: dropping the other kernels must
+/// not move the boundary between the user's items and the library's (the library's first
+/// `sum` overloads were once taken for user funcs, and a `Float32` sum failed to check).
+#[test]
+fn a_selected_kernel_calls_the_standard_library() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = "kernel a(x: Float32[THREADS])\n  x[block(B)] <- 0.0\n\n\
+                  kernel b(x: Float32[THREADS])\n  x[block(B)] <- 1.0\n\n\
+                  kernel total(x: Float32[THREADS], o: Float32[BLOCKS])\n  o[B] <- sum /. x[block(B)]\n";
+    std::fs::write(dir.path().join("three.loom"), source).unwrap();
+    let output = loomc(
+        &["three.loom", "--kernel", "total", "--emit=ptx", "-o", "-"],
+        dir.path(),
+        None,
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    assert!(String::from_utf8_lossy(&output.stdout).contains(".entry total"));
+}
+
 #[test]
 fn kernel_selects_one_kernel_for_every_output_and_dump() {
     let dir = tempfile::tempdir().unwrap();

@@ -11,7 +11,6 @@
 //! read (they never ask where an invariant value is computed).
 
 use crate::ir::{Callee, Function, InstId, Module, Op, Val};
-use crate::nvvm::{self, Intrinsic, Sreg};
 use std::collections::HashMap;
 
 /// `function` with each kernel-invariant pure computation replaced by its first copy; `None`
@@ -69,10 +68,11 @@ impl Numbering<'_> {
             Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_) | Op::Gep(_) => true,
             Op::Call(Callee::Function(g)) => {
                 inst.args.is_empty()
-                    && matches!(
-                        self.module.globals.get(*g).map(|g| nvvm::classify(&g.name)),
-                        Some(Intrinsic::Sreg(Sreg::BlockUniform | Sreg::Ntid(_)))
-                    )
+                    && self
+                        .module
+                        .globals
+                        .get(*g)
+                        .is_some_and(|g| is_launch_constant(&g.name))
             }
             _ => false,
         };
@@ -101,4 +101,16 @@ impl Numbering<'_> {
         }
         Some(format!("{:?} {:?} {:?}", inst.op, inst.ty, operands))
     }
+}
+
+/// The special registers that hold one value for the whole launch: the block's index, the
+/// grid's and the block's dimensions. Not `%smid` and the like, which PTX allows to change while
+/// a thread runs: two reads of one may differ.
+fn is_launch_constant(name: &str) -> bool {
+    name.strip_prefix("llvm.nvvm.read.ptx.sreg.")
+        .is_some_and(|r| {
+            ["ctaid.", "nctaid.", "ntid."]
+                .iter()
+                .any(|p| r.starts_with(p))
+        })
 }

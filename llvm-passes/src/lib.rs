@@ -255,8 +255,9 @@ pub fn canonical_ir(module: &Module<'_>) -> Result<Option<String>, String> {
 
 /// The passes of [`canonical_copy`]: inline every defined function into its callers (the copy
 /// marks them `alwaysinline`; a recursive one stays a call), then promote and fold, then drop
-/// the branches that folding decided (`simplifycfg` with no hoisting, sinking or speculation:
-/// it only removes dead edges and merges blocks). A loop whose condition folds to false keeps
+/// the branches that folding decided (`simplifycfg` with no hoisting, sinking or speculation
+/// of blocks: it removes dead edges, merges blocks and folds branches whose outcome is known;
+/// loads stay where they are, under the working copy's mark against speculated loads). A loop whose condition folds to false keeps
 /// its back edge and the counter's phi otherwise, and the race check cannot follow a phi of a
 /// thread id around a back edge that never runs (loomc's rotated block-stride loops at -O0).
 pub const CANONICAL_PASSES: &str = "always-inline,function(sroa,mem2reg,instcombine<no-verify-fixpoint>,early-cse,simplifycfg<no-hoist-common-insts;no-sink-common-insts;no-speculate-blocks>)";

@@ -450,9 +450,9 @@ fn run_cpu(
             dynamic_shared_bytes: 0,
             progress: Some(progress.counter()),
         };
-        let launched = Instant::now();
-        let result = progress.watch(|| program.launch(&kernel.name, &shape, &mut host_args));
-        times.push(launched.elapsed().as_secs_f64());
+        let (result, took) =
+            progress.watch(|| program.launch(&kernel.name, &shape, &mut host_args));
+        times.push(took.as_secs_f64());
         result.map_err(|e| match e {
             RunError::Kernel(e) => {
                 Failure::Program(format!("kernel `{}` stopped: {e}", kernel.name))

@@ -28,11 +28,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.cx.checked.ty(e.id)
     }
 
-    /// The scalar type of `e`'s elements (of `e` itself when it is a scalar).
     /// Under `--fast-math`, `a * b + c` and `c + a * b` on floats of one type as one `llvm.fma`
-    /// (fused, rounded once: PTX `fma.rn`; exactly the same value wherever it runs). Contracted here, on the
-    /// expression, because LLVM contracts an `fmul` and an `fadd` only within one block, and a
-    /// checked read of `c` (its guard) puts them in different blocks. `None` where it does not
+    /// (fused, rounded once: PTX `fma.rn`; exactly the same value wherever it runs). Contracted
+    /// here, on the expression, because LLVM contracts an `fmul` and an `fadd` only within one
+    /// block, and a checked read of `c` (its guard) puts them in different blocks. `None` where it does not
     /// apply (not fast math, another operator, integers, mixed types); `eval` computes an
     /// operand (scalar code or one element of a vector).
     pub fn contracted(
@@ -74,6 +73,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(Some(v))
     }
 
+    /// The scalar type of `e`'s elements (of `e` itself when it is a scalar).
     pub fn scalar_of(&self, e: &Expr) -> Result<Scalar> {
         match self.ty_of(e).element() {
             Ty::Scalar(s) => Ok(*s),

@@ -102,7 +102,23 @@ fn stage(path: &Path, text: &str) -> Result<Staged, Diagnostic> {
 /// may be a regular file (`loomc k.loom -o /dev/stdout > k.ptx`, or `>>`): written through the
 /// descriptor, as the shell set it up, never replaced by a new file.
 fn names_a_descriptor(path: &Path) -> bool {
-    path.starts_with("/dev") || path.starts_with("/proc")
+    // Only these names: a regular file elsewhere under /dev (`/dev/shm/k.ptx`) is replaced like
+    // any other, not appended to.
+    let under = |dir: &str| {
+        path.strip_prefix(dir)
+            .is_ok_and(|rest| rest.components().count() == 1)
+    };
+    matches!(path.to_str(), Some("/dev/stdout" | "/dev/stderr"))
+        || under("/dev/fd")
+        || under("/proc/self/fd")
+        || path
+            .strip_prefix("/proc")
+            .ok()
+            .and_then(|rest| rest.to_str())
+            .and_then(|rest| rest.split_once("/fd/"))
+            .is_some_and(|(pid, fd)| {
+                pid.bytes().all(|b| b.is_ascii_digit()) && !fd.is_empty() && !fd.contains('/')
+            })
 }
 
 fn write_in_place(path: &Path, text: &str) -> Result<(), Diagnostic> {

@@ -62,38 +62,61 @@ impl Progress {
         self.done.clone()
     }
 
-    /// Runs `launch`, printing the progress every `EVERY` once the run is `quiet_for()` old.
-    pub fn watch<R>(&self, launch: impl FnOnce() -> R) -> R {
+    /// Runs `launch`, printing the progress every `EVERY` once the run is `quiet_for()` old;
+    /// returns its result and how long it took (the watcher's wake-ups not included: it is
+    /// woken as soon as the launch ends, and a launch that panics ends it too).
+    pub fn watch<R>(&self, launch: impl FnOnce() -> R) -> (R, Duration) {
         let finished = AtomicBool::new(false);
         std::thread::scope(|scope| {
-            scope.spawn(|| {
+            let watcher = scope.spawn(|| {
                 let mut shown = false;
                 let mut next = self.started + quiet_for();
-                while !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(Duration::from_millis(20));
-                    if Instant::now() < next {
-                        continue;
+                loop {
+                    let ended = finished.load(Ordering::Acquire);
+                    // Once the run is old enough: every EVERY while the launch lasts, and when it
+                    // ends if nothing was shown yet, so that a run past the threshold always
+                    // shows where it got to (a short launch ends before the first wake-up).
+                    if Instant::now() >= next && (!ended || !shown) {
+                        next = Instant::now() + EVERY;
+                        let done = self.before.load(Ordering::Relaxed)
+                            + self.done.load(Ordering::Relaxed) as u64;
+                        eprint!(
+                            "\rrunning `{}`: {done} of {} blocks ({:.0}%), {:.1} s",
+                            self.kernel,
+                            self.total,
+                            done as f64 * 100.0 / self.total.max(1) as f64,
+                            self.started.elapsed().as_secs_f64()
+                        );
+                        let _ = std::io::stderr().flush();
+                        shown = true;
                     }
-                    next = Instant::now() + EVERY;
-                    let done = self.before.load(Ordering::Relaxed)
-                        + self.done.load(Ordering::Relaxed) as u64;
-                    eprint!(
-                        "\rrunning `{}`: {done} of {} blocks ({:.0}%), {:.1} s",
-                        self.kernel,
-                        self.total,
-                        done as f64 * 100.0 / self.total.max(1) as f64,
-                        self.started.elapsed().as_secs_f64()
-                    );
-                    let _ = std::io::stderr().flush();
-                    shown = true;
+                    if ended {
+                        break;
+                    }
+                    std::thread::park_timeout(Duration::from_millis(20));
                 }
                 if shown {
                     eprintln!();
                 }
             });
+            // Ends the watcher however `launch` ends, so that the scope never waits on it.
+            struct Finish<'a> {
+                finished: &'a AtomicBool,
+                watcher: &'a std::thread::Thread,
+            }
+            impl Drop for Finish<'_> {
+                fn drop(&mut self) {
+                    self.finished.store(true, Ordering::Release);
+                    self.watcher.unpark();
+                }
+            }
+            let _finish = Finish {
+                finished: &finished,
+                watcher: watcher.thread(),
+            };
+            let started = Instant::now();
             let result = launch();
-            finished.store(true, Ordering::Relaxed);
-            result
+            (result, started.elapsed())
         })
     }
 }
