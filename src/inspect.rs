@@ -149,11 +149,23 @@ pub fn check_kernels_kept(
     )))
 }
 
+/// The private temporary directory of [`timing_file`], once made.
+static TIMING_DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
+
+/// Removes the directory `--time-passes` made, if it made one: LLVM's timing option is
+/// process-wide, so later pipelines (the kernel verifier's) may write the report again after
+/// it was read. The command line calls this when the command ends.
+pub fn remove_timing_dir() {
+    if let Some(Some(dir)) = TIMING_DIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
 /// The file LLVM's `-time-passes` report goes to: one per process, as LLVM's options are (a
-/// private temporary directory made once), emptied after each read.
+/// private temporary directory made once, removed by [`remove_timing_dir`]), emptied after
+/// each read.
 fn timing_file() -> std::io::Result<PathBuf> {
-    static DIR: OnceLock<Option<PathBuf>> = OnceLock::new();
-    let dir = DIR
+    let dir = TIMING_DIR
         .get_or_init(|| {
             tempfile::Builder::new()
                 .prefix("loomc-time-passes-")

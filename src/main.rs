@@ -64,10 +64,12 @@ fn main() -> ExitCode {
                 Some(Command::Verify(args)) => cli::verify::run(args),
             })
         });
-    match worker.map(|handle| handle.join()) {
+    let code = match worker.map(|handle| handle.join()) {
         Ok(Ok(Ok(code))) => code,
         _ => ExitCode::from(EXIT_INTERNAL_ERROR),
-    }
+    };
+    loomc::inspect::remove_timing_dir();
+    code
 }
 
 /// The compiler thread's stack: tests/fuzz.rs runs the pipeline with the same.
