@@ -21,8 +21,9 @@ Exit status:
   101  internal compiler error (a bug in loomc: please report it)
 
 --error-format=json prints each diagnostic as one JSON object per line on standard error
-(code, severity, message, labels with file/line/column, notes, help); usage errors have a
-null code. `loomc explain CODE` explains a code at length.";
+(code, severity, message, labels with file/line/column, notes, help); an error without a
+code (a bad option value, a failed launch) has a null one. `loomc explain CODE` explains a
+code at length.";
 
 /// How diagnostics are printed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

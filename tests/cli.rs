@@ -546,6 +546,43 @@ fn help_explains_exit_statuses_and_error_formats() {
     }
 }
 
+/// Under `--error-format=json` a successful run writes no human text to standard error (no
+/// "ran ..." line, no progress), so a tool can parse every line of it as JSON.
+#[test]
+fn a_json_run_writes_only_json_to_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("k.loom"), SAXPY).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_loomc"))
+        .current_dir(dir.path())
+        .env("LOOM_PROGRESS_AFTER_MS", "0")
+        .args([
+            "run",
+            "k.loom",
+            "--kernel",
+            "saxpy",
+            "--blocks",
+            "2",
+            "--arg",
+            "n=100",
+            "--arg",
+            "a=2",
+            "--out",
+            "x=x.npy",
+            "--out",
+            "y=y.npy",
+            "--error-format=json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    for line in stderr(&output).lines().filter(|l| !l.trim().is_empty()) {
+        assert!(
+            serde_json::from_str::<serde_json::Value>(line).is_ok(),
+            "not JSON: {line:?}"
+        );
+    }
+}
+
 #[test]
 fn run_errors_follow_the_error_format() {
     let dir = tempfile::tempdir().unwrap();

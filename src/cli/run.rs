@@ -186,13 +186,16 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
             pristine.as_ref(),
         )?,
     };
-    eprintln!(
-        "ran `{}` on {what}: {} blocks of {} threads: {}",
-        kernel.name,
-        cli.blocks,
-        kernel.block_size,
-        timing::describe(&times)
-    );
+    // Under --error-format=json, standard error holds JSON only.
+    if cli.error_format == ErrorFormat::Human {
+        eprintln!(
+            "ran `{}` on {what}: {} blocks of {} threads: {}",
+            kernel.name,
+            cli.blocks,
+            kernel.block_size,
+            timing::describe(&times)
+        );
+    }
     outputs.write(&kernel, &arrays)
 }
 
@@ -414,7 +417,12 @@ fn run_cpu(
     .map_err(|e| Failure::Internal(e.to_string()))?;
     let jit = started.elapsed().as_secs_f64();
     let mut times = Vec::new();
-    let progress = timing::Progress::new(&kernel.name, cli.blocks, cli.repeat);
+    let progress = timing::Progress::new(
+        &kernel.name,
+        cli.blocks,
+        cli.repeat,
+        cli.error_format == ErrorFormat::Human,
+    );
     for _ in 0..cli.repeat {
         if let Some(inputs) = pristine {
             arrays.clone_from(inputs);

@@ -42,11 +42,16 @@ pub struct Progress {
     /// Blocks of the launches before the current one.
     before: AtomicU64,
     started: Instant,
+    /// Printed at all (see [`Progress::new`]).
+    shown: bool,
 }
 
 impl Progress {
-    pub fn new(kernel: &str, blocks: u32, repeat: u32) -> Progress {
+    /// `shown`: whether progress is printed at all (not under `--error-format=json`, where
+    /// standard error holds JSON only).
+    pub fn new(kernel: &str, blocks: u32, repeat: u32, shown: bool) -> Progress {
         Progress {
+            shown,
             kernel: kernel.to_string(),
             total: blocks as u64 * repeat as u64,
             done: Arc::new(AtomicU32::new(0)),
@@ -76,7 +81,7 @@ impl Progress {
                     // Once the run is old enough: every EVERY while the launch lasts, and when it
                     // ends if nothing was shown yet, so that a run past the threshold always
                     // shows where it got to (a short launch ends before the first wake-up).
-                    if Instant::now() >= next && (!ended || !shown) {
+                    if self.shown && Instant::now() >= next && (!ended || !shown) {
                         next = Instant::now() + EVERY;
                         let done = self.before.load(Ordering::Relaxed)
                             + self.done.load(Ordering::Relaxed) as u64;
