@@ -352,26 +352,14 @@ fn kernel_ir(
     printer: &mut IrPrinter,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<kir::Module> {
-    let print = |result: Result<(), Diagnostic>, diagnostics: &mut Vec<Diagnostic>| {
-        stop_on_error(result.map_err(|d| vec![d]), diagnostics)
-    };
-    let mut module = kir::lower(checked);
-    print(
-        printer.after_kir(kir::LOWER, || kir::print(&module, files)),
-        diagnostics,
-    )?;
-    for pass in kir::PASSES {
-        print(
-            printer.before_kir(pass.name, || kir::print(&module, files)),
-            diagnostics,
-        )?;
-        (pass.run)(&mut module, checked);
-        print(
-            printer.after_kir(pass.name, || kir::print(&module, files)),
-            diagnostics,
-        )?;
-    }
-    Some(module)
+    let built = kir::build_observed(checked, &mut |moment, module| {
+        let print = || kir::print(module, files);
+        match moment {
+            kir::Moment::Before(pass) => printer.before_kir(pass, print),
+            kir::Moment::After(pass) => printer.after_kir(pass, print),
+        }
+    });
+    stop_on_error(built.map_err(|d| vec![d]), diagnostics)
 }
 
 /// `--time-passes`: laps recorded as the stages end; kept in the reports when asked for.

@@ -200,13 +200,37 @@ pub fn lower(checked: &Checked) -> Module {
     lower::module(checked)
 }
 
+/// Where [`build_observed`] shows the module to its observer: around which pass, and on which
+/// side of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Moment {
+    Before(&'static str),
+    After(&'static str),
+}
+
 /// `kir-lower` and every pass after it, without printing: the kernel IR code generation takes.
 pub fn build(checked: &Checked) -> Module {
-    let mut module = lower(checked);
-    for pass in PASSES {
-        (pass.run)(&mut module, checked);
+    match build_observed::<std::convert::Infallible>(checked, &mut |_, _| Ok(())) {
+        Ok(module) => module,
+        Err(never) => match never {},
     }
-    module
+}
+
+/// [`build`], showing the module to `observe` after `kir-lower` and before and after each pass
+/// (the driver prints it there, as `--print-before`/`--print-after` ask); stops at its first
+/// error.
+pub fn build_observed<E>(
+    checked: &Checked,
+    observe: &mut dyn FnMut(Moment, &Module) -> Result<(), E>,
+) -> Result<Module, E> {
+    let mut module = lower(checked);
+    observe(Moment::After(LOWER), &module)?;
+    for pass in PASSES {
+        observe(Moment::Before(pass.name), &module)?;
+        (pass.run)(&mut module, checked);
+        observe(Moment::After(pass.name), &module)?;
+    }
+    Ok(module)
 }
 
 /// Calls `visit` on every statement of `body`, nested ones included, parents first.

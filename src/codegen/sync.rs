@@ -238,8 +238,9 @@ pub struct SyncState {
     pub pending: AccessLog,
     pub frames: Vec<LoopFrame>,
     /// Indices into [`Sync::candidates`] not yet resolved on this path, in the order they were
-    /// made, and the same as a set (joins test membership once per candidate).
-    pub candidates: Vec<usize>,
+    /// made, and the same as a set (joins test membership once per candidate). Private: the
+    /// two change together.
+    candidates: Vec<usize>,
     candidate_set: HashSet<usize>,
 }
 
