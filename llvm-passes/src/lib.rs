@@ -39,6 +39,7 @@ mod invariants;
 mod ir;
 mod kernel;
 mod kernel_annotations;
+mod linked_targets;
 pub mod mutate;
 mod node_set;
 mod nvvm;

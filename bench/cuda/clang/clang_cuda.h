@@ -1,14 +1,18 @@
-// Shared by the CUB-free references that clang 19 compiles (scripts/bench-static's clang column):
-// the few CUDA names they use, mapped onto clang's NVVM builtins, because clang cannot read the
-// CUDA 13 headers (it compiles with -nocudainc -nocudalib), and the block-wide reduce and scan
-// the way a CUDA programmer writes them by hand: warp shuffles, then one shared stage.
+// Shared by the CUB-free references that clang 19 and NVRTC compile (the clang columns of
+// scripts/bench-static and scripts/bench-compile, NVRTC's column of the latter): the few CUDA
+// names they use, mapped onto clang's NVVM builtins, because clang cannot read the CUDA 13
+// headers (it compiles with -nocudainc -nocudalib), and the block-wide reduce and scan the way a
+// CUDA programmer writes them by hand: warp shuffles, then one shared stage. NVRTC
+// (__CUDACC_RTC__) knows the CUDA names already; only the shuffles and fmaxf are spelled its way.
 #pragma once
+#ifndef __CUDACC_RTC__
 #include <__clang_cuda_builtin_vars.h> // threadIdx, blockIdx (clang's own header)
 
 #define __global__ __attribute__((global))
 #define __device__ __attribute__((device))
 #define __shared__ __attribute__((shared))
 #define __launch_bounds__(n) __attribute__((launch_bounds(n)))
+#endif
 
 constexpr int BLOCK = 256;
 constexpr int WARP = 32;
@@ -17,6 +21,14 @@ constexpr unsigned FULL_MASK = 0xffffffffu;
 
 // __syncthreads() is a clang builtin already (bar.sync 0).
 
+#ifdef __CUDACC_RTC__
+static __device__ inline float shfl_down(float v, int d) { return __shfl_down_sync(FULL_MASK, v, d); }
+static __device__ inline float shfl_up(float v, int d) { return __shfl_up_sync(FULL_MASK, v, d); }
+static __device__ inline int shfl_up(int v, int d) { return __shfl_up_sync(FULL_MASK, v, d); }
+static __device__ inline double shfl_up(double v, int d) { return __shfl_up_sync(FULL_MASK, v, d); }
+#define __builtin_fmaxf fmaxf
+#define __FLT_MAX__ 3.40282347e+38f
+#else
 static __device__ inline float shfl_down(float v, int d) {
   return __nvvm_shfl_sync_down_f32(FULL_MASK, v, d, 0x1f);
 }
@@ -33,6 +45,7 @@ static __device__ inline double shfl_up(double v, int d) {
   int hi = __nvvm_shfl_sync_up_i32(FULL_MASK, (int)(bits >> 32), d, 0);
   return __builtin_bit_cast(double, ((long long)hi << 32) | (unsigned)lo);
 }
+#endif
 
 struct Sum {
   template <typename T> __device__ T operator()(T a, T b) const { return a + b; }

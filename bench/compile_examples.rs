@@ -1,0 +1,296 @@
+//! scripts/bench-compile's second part: each example's whole-process compile time to PTX, beside
+//! clang 19 and NVRTC compiling the same algorithm in CUDA on the same run.
+//!
+//! The programs: the benchmark kernels (`bench/kernels/*.loom`, whose CUB-free CUDA twins are
+//! `bench/cuda/clang/*.cu`) and the examples (`examples/*.loom`; a twin where one has the same
+//! name). Every tool is timed as a process from start to exit, PTX written to a file, which is
+//! what a build system pays: loomc at its default `-O3` with the kernel verifier; clang with
+//! bench-static's flags; NVRTC through `bench/nvrtc/nvrtc_ptx.c`, a small program that loads
+//! libnvrtc, compiles and writes the PTX (NVRTC is a library: this is what a program using it
+//! pays). Runs interleave the tools so that a busy machine slows all of them alike; the table
+//! gives the median and the fastest of them.
+//!
+//! Not a test: `scripts/bench-compile [--save]` runs it (`cargo bench --bench compile_examples`).
+//! Environment: `LOOMC` (the loomc to time), `LOOM_CLANG` (default `/usr/lib/llvm-19/bin/clang`),
+//! `LOOM_NVRTC` (libnvrtc.so, set by scripts/setup's `.tools/env`), `LOOM_BENCH_RUNS` (default
+//! 21). A column whose tool is missing is empty, and the run says so.
+
+#[path = "common/machine.rs"]
+mod machine;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+/// bench-static's clang flags (`bench/static_compare.rs`): no contraction, like LOOM's default.
+const CLANG_FLAGS: &[&str] = &[
+    "-x",
+    "cuda",
+    "--cuda-device-only",
+    "-nocudainc",
+    "-nocudalib",
+    "--cuda-gpu-arch=sm_80",
+    "-Xclang",
+    "-target-feature",
+    "-Xclang",
+    "+ptx78",
+    "-O3",
+    "-ffp-contract=off",
+    "-S",
+];
+/// NVRTC's equivalents: sm_80, no contraction, device code by default as in a `.cu` file.
+const NVRTC_FLAGS: &[&str] = &["-arch=compute_80", "-fmad=false", "-default-device"];
+/// The benchmark kernels' block size (`bench/common/manifest.rs`' BLOCK).
+const BENCH_BLOCK: &str = "256";
+
+struct Program {
+    name: String,
+    loom: PathBuf,
+    /// `--block-size` for loomc, where the program does not say it.
+    block_size: Option<&'static str>,
+    twin: Option<PathBuf>,
+}
+
+/// The times of one tool on one program, in milliseconds.
+#[derive(Default)]
+struct Times(Vec<f64>);
+
+impl Times {
+    fn median(&self) -> f64 {
+        let mut sorted = self.0.clone();
+        sorted.sort_by(f64::total_cmp);
+        sorted.get(sorted.len() / 2).copied().unwrap_or(f64::NAN)
+    }
+
+    fn fastest(&self) -> f64 {
+        self.0.iter().copied().reduce(f64::min).unwrap_or(f64::NAN)
+    }
+}
+
+struct Tools {
+    loomc: PathBuf,
+    clang: Option<PathBuf>,
+    /// The compiled `nvrtc_ptx` driver and the library it loads.
+    nvrtc: Option<(PathBuf, PathBuf)>,
+}
+
+fn main() {
+    if let Err(message) = run() {
+        eprintln!("bench-compile: {message}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), String> {
+    let save = std::env::args().skip_while(|a| a != "--save").nth(1);
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let runs: usize = std::env::var("LOOM_BENCH_RUNS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(21);
+    let work = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let tools = find_tools(&root, work.path())?;
+    let programs = programs(&root)?;
+    let mut rows = Vec::new();
+    for program in &programs {
+        eprintln!("bench-compile: {}", program.name);
+        let out = work.path().join("out.ptx");
+        let mut loomc = Command::new(&tools.loomc);
+        loomc.arg(&program.loom).arg("-o").arg(&out);
+        if let Some(bs) = program.block_size {
+            loomc.args(["--block-size", bs]);
+        }
+        let clang = match (&tools.clang, &program.twin) {
+            (Some(clang), Some(twin)) => {
+                let mut c = Command::new(clang);
+                c.args(CLANG_FLAGS).arg(twin).arg("-o").arg(&out);
+                Some(c)
+            }
+            _ => None,
+        };
+        let nvrtc = match (&tools.nvrtc, &program.twin) {
+            (Some((driver, library)), Some(twin)) => {
+                let mut c = Command::new(driver);
+                c.arg(library).arg(twin).arg(&out).args(NVRTC_FLAGS);
+                c.arg(format!("-I{}", root.join("bench/cuda/clang").display()));
+                Some(c)
+            }
+            _ => None,
+        };
+        let mut commands: Vec<Option<Command>> = vec![Some(loomc), clang, nvrtc];
+        let mut times: Vec<Times> = (0..commands.len()).map(|_| Times::default()).collect();
+        // One untimed run of each, so that reading it from disk is not counted.
+        for command in commands.iter_mut().flatten() {
+            timed(command)?;
+        }
+        for _ in 0..runs {
+            for (command, times) in commands.iter_mut().zip(&mut times) {
+                if let Some(command) = command {
+                    times.0.push(timed(command)?);
+                }
+            }
+        }
+        rows.push((program.name.clone(), times));
+    }
+    let start = process_start(&tools.loomc, runs)?;
+    let table = render(&rows, &start);
+    println!("{table}");
+    if let Some(path) = save {
+        std::fs::write(&path, format!("{}\n{table}", header(runs)))
+            .map_err(|e| format!("{path}: {e}"))?;
+        eprintln!("bench-compile: written to {path}");
+    }
+    Ok(())
+}
+
+fn find_tools(root: &Path, work: &Path) -> Result<Tools, String> {
+    let loomc = std::env::var_os("LOOMC")
+        .map(PathBuf::from)
+        .filter(|p| p.is_file())
+        .ok_or("LOOMC is unset or names no file")?;
+    let clang = std::env::var_os("LOOM_CLANG")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-19/bin/clang"));
+    let clang = clang.is_file().then_some(clang);
+    if clang.is_none() {
+        eprintln!("bench-compile: no clang 19 (scripts/setup installs it): its column is empty");
+    }
+    let nvrtc = match std::env::var_os("LOOM_NVRTC").map(PathBuf::from) {
+        Some(library) if library.is_file() => Some((build_nvrtc_driver(root, work)?, library)),
+        _ => {
+            eprintln!(
+                "bench-compile: LOOM_NVRTC names no libnvrtc (scripts/setup installs it): \
+                 NVRTC's column is empty"
+            );
+            None
+        }
+    };
+    Ok(Tools {
+        loomc,
+        clang,
+        nvrtc,
+    })
+}
+
+/// Compiles `bench/nvrtc/nvrtc_ptx.c` with the system's C compiler.
+fn build_nvrtc_driver(root: &Path, work: &Path) -> Result<PathBuf, String> {
+    let driver = work.join("nvrtc_ptx");
+    let status = Command::new("cc")
+        .args(["-O2", "-o"])
+        .arg(&driver)
+        .arg(root.join("bench/nvrtc/nvrtc_ptx.c"))
+        .arg("-ldl")
+        .status()
+        .map_err(|e| format!("cc: {e}"))?;
+    if !status.success() {
+        return Err("cc could not compile bench/nvrtc/nvrtc_ptx.c".into());
+    }
+    Ok(driver)
+}
+
+/// The benchmark kernels, then the examples; each with its CUDA twin where one exists.
+fn programs(root: &Path) -> Result<Vec<Program>, String> {
+    let twin_of = |stem: &str| {
+        let twin = root.join(format!("bench/cuda/clang/{stem}.cu"));
+        twin.is_file().then_some(twin)
+    };
+    let mut programs = Vec::new();
+    for (dir, block_size) in [("bench/kernels", Some(BENCH_BLOCK)), ("examples", None)] {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
+            .map_err(|e| format!("{dir}: {e}"))?
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|e| e == "loom"))
+            .collect();
+        files.sort();
+        for loom in files {
+            let stem = loom.file_stem().unwrap_or_default().to_string_lossy();
+            programs.push(Program {
+                name: format!("{dir}/{stem}"),
+                twin: twin_of(&stem),
+                block_size,
+                loom,
+            });
+        }
+    }
+    Ok(programs)
+}
+
+/// loomc's start and exit with nothing to compile (`--version`): the floor under every row.
+fn process_start(loomc: &Path, runs: usize) -> Result<Times, String> {
+    let mut times = Times::default();
+    let mut version = Command::new(loomc);
+    version.arg("--version");
+    timed(&mut version)?;
+    for _ in 0..runs {
+        times.0.push(timed(&mut version)?);
+    }
+    Ok(times)
+}
+
+/// Runs a command that must succeed; its wall time in milliseconds.
+fn timed(command: &mut Command) -> Result<f64, String> {
+    let start = Instant::now();
+    let output = command.output().map_err(|e| format!("{command:?}: {e}"))?;
+    let ms = start.elapsed().as_secs_f64() * 1000.0;
+    if !output.status.success() {
+        return Err(format!(
+            "{command:?} failed:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        ));
+    }
+    Ok(ms)
+}
+
+fn render(rows: &[(String, Vec<Times>)], start: &Times) -> String {
+    let mut text = String::from(
+        "| program | loomc ms | clang 19 ms | NVRTC ms | loomc / clang | loomc / NVRTC |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: |\n",
+    );
+    for (name, times) in rows {
+        let cell = |t: &Times| {
+            if t.0.is_empty() {
+                "-".to_string()
+            } else {
+                format!("{:.1} ({:.1})", t.median(), t.fastest())
+            }
+        };
+        let ratio = |other: &Times| {
+            if other.0.is_empty() {
+                "-".to_string()
+            } else {
+                format!("{:.2}", times[0].median() / other.median())
+            }
+        };
+        text.push_str(&format!(
+            "| {name} | {} | {} | {} | {} | {} |\n",
+            cell(&times[0]),
+            cell(&times[1]),
+            cell(&times[2]),
+            ratio(&times[1]),
+            ratio(&times[2]),
+        ));
+    }
+    text.push_str(&format!(
+        "| loomc --version (process start) | {:.1} ({:.1}) | | | | |\n",
+        start.median(),
+        start.fastest()
+    ));
+    text
+}
+
+fn header(runs: usize) -> String {
+    format!(
+        "# bench-compile: whole-process compile time per example, {}\n\n\
+         Machine: {}. Written by `scripts/bench-compile --save` (`bench/compile_examples.rs`).\n\n\
+         - Each cell: median (fastest) wall time of {runs} runs of the whole process, source file \
+         to PTX file; the tools' runs interleave.\n\
+         - loomc: default `-O3`, kernel verifier on; bench kernels at `--block-size 256`.\n\
+         - clang 19: `-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_80 -O3 \
+         -ffp-contract=off -S` on the CUB-free twin in `bench/cuda/clang/`.\n\
+         - NVRTC 13.5 (pip wheel): `bench/nvrtc/nvrtc_ptx.c` loads libnvrtc, compiles the same twin \
+         with `-arch=compute_80 -fmad=false -default-device` and writes the PTX.\n\
+         - `-`: no CUDA twin of that name, or the tool is not installed.\n",
+        machine::today(),
+        machine::description()
+    )
+}
