@@ -126,9 +126,31 @@ pub fn compile(
     source: &str,
     options: &Options,
 ) -> Compilation {
+    compile_with(files, name, source, options, None)
+}
+
+/// A change made to the optimised module right before the kernel verifier reads it. No stage of
+/// loomc makes one: it is how the verifier's tests seed the bug a barrier guards against
+/// (`tests/support/mutation.rs` deletes or guards a barrier) and show that the verifier, or the
+/// sanitizer with the verifier off, catches it on exactly what would ship.
+pub type BeforeVerify<'a> = &'a dyn Fn(&inkwell::module::Module<'_>) -> Result<(), String>;
+
+/// [`compile`], with `before_verify` applied to the module between LLVM's optimiser and the
+/// kernel verifier.
+pub fn compile_with(
+    files: &mut SourceFiles,
+    name: &str,
+    source: &str,
+    options: &Options,
+    before_verify: Option<BeforeVerify<'_>>,
+) -> Compilation {
     let mut diagnostics = Vec::new();
     let mut reports = Reports::default();
-    let outputs = run_pipeline(files, name, source, options, &mut diagnostics, &mut reports);
+    let stages = Stages {
+        options,
+        before_verify,
+    };
+    let outputs = stages.run(files, name, source, &mut diagnostics, &mut reports);
     Compilation {
         outputs,
         diagnostics,
@@ -136,212 +158,227 @@ pub fn compile(
     }
 }
 
-fn run_pipeline(
-    files: &mut SourceFiles,
-    name: &str,
-    source: &str,
-    options: &Options,
-    diagnostics: &mut Vec<Diagnostic>,
-    reports: &mut Reports,
-) -> Option<Outputs> {
-    let last_stage = options.emit.iter().copied().max().unwrap_or(Emit::Ptx);
-    let mut outputs = Vec::new();
-    let mut times = Timer {
-        times: StageTimes::start(),
-        on: options.inspect.time_passes,
-        reports,
-    };
+/// What one compilation runs: the options, and the test hook of [`compile_with`].
+struct Stages<'a> {
+    options: &'a Options,
+    before_verify: Option<BeforeVerify<'a>>,
+}
 
-    let user_file = files.add(name, source);
-    let mut user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
-    if let Some(kernel) = &options.kernel {
-        let selected = crate::select::only_kernel(&mut user_program, kernel);
-        stop_on_error(selected.map_err(|d| vec![d]), diagnostics)?;
-    }
-    times.lap("parse");
-    if options.emit.contains(&Emit::Ast) {
-        outputs.push((Emit::Ast, ast_json(&user_program)));
-    }
-    if last_stage == Emit::Ast {
-        return Some(outputs);
-    }
+impl Stages<'_> {
+    fn run(
+        &self,
+        files: &mut SourceFiles,
+        name: &str,
+        source: &str,
+        diagnostics: &mut Vec<Diagnostic>,
+        reports: &mut Reports,
+    ) -> Option<Outputs> {
+        let options = self.options;
+        let last_stage = options.emit.iter().copied().max().unwrap_or(Emit::Ptx);
+        let mut outputs = Vec::new();
+        let mut times = Timer {
+            times: StageTimes::start(),
+            on: options.inspect.time_passes,
+            reports,
+        };
 
-    // The standard library is parsed after the user's file so that its items come last and its
-    // expression ids continue the user's; the checker lets user funcs hide library ones.
-    let program = with_stdlib(files, user_program, diagnostics)?;
-    let (checked, check_diagnostics) = check::check(
-        program,
-        &CheckOptions {
-            block_size: options.block_size,
-        },
-    );
-    let check_failed = check_diagnostics.iter().any(Diagnostic::is_error);
-    diagnostics.extend(check_diagnostics);
-    if check_failed {
-        return None;
-    }
-    times.lap("check");
+        let user_file = files.add(name, source);
+        let mut user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
+        if let Some(kernel) = &options.kernel {
+            let selected = crate::select::only_kernel(&mut user_program, kernel);
+            stop_on_error(selected.map_err(|d| vec![d]), diagnostics)?;
+        }
+        times.lap("parse");
+        if options.emit.contains(&Emit::Ast) {
+            outputs.push((Emit::Ast, ast_json(&user_program)));
+        }
+        if last_stage == Emit::Ast {
+            return Some(outputs);
+        }
 
-    let mut target = stop_on_error(
-        NvptxTarget::new(&options.arch, options.opt).map_err(|d| vec![d]),
-        diagnostics,
-    )?;
-    target.libdevice = options.libdevice.clone();
-    // Installs LLVM's printing options (process-wide): after the target, before any pipeline.
-    let mut printer = stop_on_error(
-        IrPrinter::new(&options.inspect, &target).map_err(|d| vec![d]),
-        diagnostics,
-    )?;
-    let kernel_ir = kernel_ir(&checked, files, &mut printer, diagnostics)?;
-    times.lap("kir");
-    if options.emit.contains(&Emit::KernelIr) {
-        outputs.push((Emit::KernelIr, kir::print(&kernel_ir, files)));
-    }
-    if last_stage == Emit::KernelIr {
-        times.finish();
-        return Some(outputs);
-    }
-    let context = Context::create();
-    let codegen_options = CodegenOptions {
-        module_name: name.to_string(),
-        remarks: options.remarks,
-        line_info: options.line_info,
-        fast_math: options.fast_math,
-        sources: source_table(files),
-    };
-    let lowered = stop_on_error(
-        codegen::lower_unverified(&context, &checked, &kernel_ir, &target, &codegen_options),
-        diagnostics,
-    )?;
-    diagnostics.extend(lowered.remarks);
-    let module = lowered.module;
-    times.lap("lower");
-    let print = |result: Result<(), Diagnostic>, diagnostics: &mut Vec<Diagnostic>| {
-        stop_on_error(result.map_err(|d| vec![d]), diagnostics)
-    };
-    print(printer.after(passes::LOWER, &module), diagnostics)?;
-    if options.emit.contains(&Emit::LlvmRaw) {
-        outputs.push((Emit::LlvmRaw, module.print_to_string().to_string()));
-    }
-
-    // Verification runs on the module as lowered, before the optimiser: what it proves about
-    // loomc's IR, the optimiser must preserve. A finding on loomc's own IR is a loomc bug.
-    print(printer.before(passes::VERIFY_IR, &module), diagnostics)?;
-    let findings = llvm_passes::verify_module(&module);
-    if !findings.is_empty() {
-        diagnostics.push(internal_error(&findings));
-        return None;
-    }
-    times.lap("verify");
-    print(printer.after(passes::VERIFY_IR, &module), diagnostics)?;
-    print(printer.before(passes::LINK_LIBDEVICE, &module), diagnostics)?;
-    stop_on_error(
-        target.link_libraries(&module).map_err(|d| vec![d]),
-        diagnostics,
-    )?;
-    times.lap("link-libdevice");
-    print(printer.after(passes::LINK_LIBDEVICE, &module), diagnostics)?;
-    if options.emit.contains(&Emit::LlvmLoom) {
-        outputs.push((Emit::LlvmLoom, module.print_to_string().to_string()));
-    }
-    if last_stage <= Emit::LlvmLoom {
-        times.finish();
-        return Some(outputs);
-    }
-    let pipeline = options
-        .inspect
-        .passes
-        .as_deref()
-        .unwrap_or(options.opt.pipeline());
-    let kernels = crate::inspect::exported_functions(&module);
-    stop_on_error(
-        target.run_pipeline(&module, pipeline).map_err(|d| vec![d]),
-        diagnostics,
-    )?;
-    let kept = crate::inspect::check_kernels_kept(&module, &kernels, pipeline);
-    print(kept, diagnostics)?;
-    times.lap("optimise");
-    print(printer.after_llvm(&module), diagnostics)?;
-    times.times.llvm_passes = printer.llvm_pass_times();
-    print(printer.before(passes::VERIFY_KERNELS, &module), diagnostics)?;
-    // The kernel verifier proves barrier placement and race freedom on what ships: the module
-    // after LOOM's barrier removal and LLVM's optimiser, right before emission.
-    stop_on_error(
-        crate::verify::mutate(&module, &options.verify.mutations).map_err(|d| vec![d]),
-        diagnostics,
-    )?;
-    if options.verify.enabled {
-        let found = stop_on_error(
-            printer
-                .quietly(|| crate::verify::verify_loom_module(&module, files, &options.verify))
-                .map_err(|d| vec![d]),
-            diagnostics,
-        )?;
-        let failed = found.iter().any(Diagnostic::is_error);
-        diagnostics.extend(found);
-        if failed {
+        // The standard library is parsed after the user's file so that its items come last and its
+        // expression ids continue the user's; the checker lets user funcs hide library ones.
+        let program = with_stdlib(files, user_program, diagnostics)?;
+        let (checked, check_diagnostics) = check::check(
+            program,
+            &CheckOptions {
+                block_size: options.block_size,
+            },
+        );
+        let check_failed = check_diagnostics.iter().any(Diagnostic::is_error);
+        diagnostics.extend(check_diagnostics);
+        if check_failed {
             return None;
         }
-    }
-    times.lap("verify-kernels");
-    print(printer.after(passes::VERIFY_KERNELS, &module), diagnostics)?;
-    if options.emit.contains(&Emit::Llvm) {
-        outputs.push((Emit::Llvm, module.print_to_string().to_string()));
-    }
-    let wants_metadata =
-        options.emit.contains(&Emit::Metadata) || options.emit.contains(&Emit::Rust);
-    let metadata = wants_metadata.then(|| {
-        let metadata = crate::metadata::module_metadata(
-            &checked,
-            &module,
-            &target.target_data(),
-            &target.arch,
-            name,
-            source,
-        );
-        metadata.to_json()
-    });
-    if let (true, Some(metadata)) = (options.emit.contains(&Emit::Metadata), &metadata) {
-        outputs.push((Emit::Metadata, metadata.clone()));
-    }
-    let wants_ptx = last_stage >= Emit::Ptx || options.inspect.resource_usage;
-    if wants_ptx {
-        // The NVPTX backend's machine passes obey LLVM's printing options too.
-        let emitted = stop_on_error(
-            printer
-                .around_backend(|| target.emit_ptx(&module))
-                .map_err(|d| vec![d]),
+        times.lap("check");
+
+        let mut target = stop_on_error(
+            NvptxTarget::new(&options.arch, options.opt).map_err(|d| vec![d]),
             diagnostics,
         )?;
-        let ptx = stop_on_error(emitted.map_err(|d| vec![d]), diagnostics)?;
-        times.lap("nvptx");
-        if options.inspect.resource_usage {
-            let resources = stop_on_error(
-                sass::resource_usage(&ptx, &target.arch).map_err(|d| vec![d]),
+        target.libdevice = options.libdevice.clone();
+        // Installs LLVM's printing options (process-wide): after the target, before any pipeline.
+        let mut printer = stop_on_error(
+            IrPrinter::new(&options.inspect, &target).map_err(|d| vec![d]),
+            diagnostics,
+        )?;
+        let kernel_ir = kernel_ir(&checked, files, &mut printer, diagnostics)?;
+        times.lap("kir");
+        if options.emit.contains(&Emit::KernelIr) {
+            outputs.push((Emit::KernelIr, kir::print(&kernel_ir, files)));
+        }
+        if last_stage == Emit::KernelIr {
+            times.finish();
+            return Some(outputs);
+        }
+        let context = Context::create();
+        let codegen_options = CodegenOptions {
+            module_name: name.to_string(),
+            remarks: options.remarks,
+            line_info: options.line_info,
+            fast_math: options.fast_math,
+            sources: source_table(files),
+        };
+        let lowered = stop_on_error(
+            codegen::lower_unverified(&context, &checked, &kernel_ir, &target, &codegen_options),
+            diagnostics,
+        )?;
+        diagnostics.extend(lowered.remarks);
+        let module = lowered.module;
+        times.lap("lower");
+        let print = |result: Result<(), Diagnostic>, diagnostics: &mut Vec<Diagnostic>| {
+            stop_on_error(result.map_err(|d| vec![d]), diagnostics)
+        };
+        print(printer.after(passes::LOWER, &module), diagnostics)?;
+        if options.emit.contains(&Emit::LlvmRaw) {
+            outputs.push((Emit::LlvmRaw, module.print_to_string().to_string()));
+        }
+
+        // Verification runs on the module as lowered, before the optimiser: what it proves about
+        // loomc's IR, the optimiser must preserve. A finding on loomc's own IR is a loomc bug.
+        print(printer.before(passes::VERIFY_IR, &module), diagnostics)?;
+        let findings = llvm_passes::verify_module(&module);
+        if !findings.is_empty() {
+            diagnostics.push(internal_error(&findings));
+            return None;
+        }
+        times.lap("verify");
+        print(printer.after(passes::VERIFY_IR, &module), diagnostics)?;
+        print(printer.before(passes::LINK_LIBDEVICE, &module), diagnostics)?;
+        stop_on_error(
+            target.link_libraries(&module).map_err(|d| vec![d]),
+            diagnostics,
+        )?;
+        times.lap("link-libdevice");
+        print(printer.after(passes::LINK_LIBDEVICE, &module), diagnostics)?;
+        if options.emit.contains(&Emit::LlvmLoom) {
+            outputs.push((Emit::LlvmLoom, module.print_to_string().to_string()));
+        }
+        if last_stage <= Emit::LlvmLoom {
+            times.finish();
+            return Some(outputs);
+        }
+        let pipeline = options
+            .inspect
+            .passes
+            .as_deref()
+            .unwrap_or(options.opt.pipeline());
+        let kernels = crate::inspect::exported_functions(&module);
+        stop_on_error(
+            target.run_pipeline(&module, pipeline).map_err(|d| vec![d]),
+            diagnostics,
+        )?;
+        let kept = crate::inspect::check_kernels_kept(&module, &kernels, pipeline);
+        print(kept, diagnostics)?;
+        times.lap("optimise");
+        print(printer.after_llvm(&module), diagnostics)?;
+        times.times.llvm_passes = printer.llvm_pass_times();
+        print(printer.before(passes::VERIFY_KERNELS, &module), diagnostics)?;
+        // The kernel verifier proves barrier placement and race freedom on what ships: the module
+        // after LOOM's barrier removal and LLVM's optimiser, right before emission.
+        if let Some(change) = self.before_verify {
+            let changed = change(&module).map_err(|message| {
+                vec![Diagnostic::error(
+                    INTERNAL_ERROR,
+                    format!("the change before the kernel verifier failed: {message}"),
+                )]
+            });
+            stop_on_error(changed, diagnostics)?;
+        }
+        if options.verify.enabled {
+            let found = stop_on_error(
+                printer
+                    .quietly(|| crate::verify::verify_loom_module(&module, files, &options.verify))
+                    .map_err(|d| vec![d]),
                 diagnostics,
             )?;
-            times.reports.resources = crate::inspect::with_block_sizes(resources, &checked.kernels);
-            times.lap("ptxas");
+            let failed = found.iter().any(Diagnostic::is_error);
+            diagnostics.extend(found);
+            if failed {
+                return None;
+            }
         }
-        if options.emit.contains(&Emit::Sass) {
-            let machine_code = stop_on_error(
-                sass::disassemble(&ptx, &target.arch).map_err(|d| vec![d]),
+        times.lap("verify-kernels");
+        print(printer.after(passes::VERIFY_KERNELS, &module), diagnostics)?;
+        if options.emit.contains(&Emit::Llvm) {
+            outputs.push((Emit::Llvm, module.print_to_string().to_string()));
+        }
+        let wants_metadata =
+            options.emit.contains(&Emit::Metadata) || options.emit.contains(&Emit::Rust);
+        let metadata = wants_metadata.then(|| {
+            let metadata = crate::metadata::module_metadata(
+                &checked,
+                &module,
+                &target.target_data(),
+                &target.arch,
+                name,
+                source,
+            );
+            metadata.to_json()
+        });
+        if let (true, Some(metadata)) = (options.emit.contains(&Emit::Metadata), &metadata) {
+            outputs.push((Emit::Metadata, metadata.clone()));
+        }
+        let wants_ptx = last_stage >= Emit::Ptx || options.inspect.resource_usage;
+        if wants_ptx {
+            // The NVPTX backend's machine passes obey LLVM's printing options too.
+            let emitted = stop_on_error(
+                printer
+                    .around_backend(|| target.emit_ptx(&module))
+                    .map_err(|d| vec![d]),
                 diagnostics,
             )?;
-            outputs.push((Emit::Sass, machine_code));
-            times.lap("ptxas+disassemble");
+            let ptx = stop_on_error(emitted.map_err(|d| vec![d]), diagnostics)?;
+            times.lap("nvptx");
+            if options.inspect.resource_usage {
+                let resources = stop_on_error(
+                    sass::resource_usage(&ptx, &target.arch).map_err(|d| vec![d]),
+                    diagnostics,
+                )?;
+                times.reports.resources =
+                    crate::inspect::with_block_sizes(resources, &checked.kernels);
+                times.lap("ptxas");
+            }
+            if options.emit.contains(&Emit::Sass) {
+                let machine_code = stop_on_error(
+                    sass::disassemble(&ptx, &target.arch).map_err(|d| vec![d]),
+                    diagnostics,
+                )?;
+                outputs.push((Emit::Sass, machine_code));
+                times.lap("ptxas+disassemble");
+            }
+            if let (true, Some(metadata)) = (options.emit.contains(&Emit::Rust), &metadata) {
+                let bindings = crate::bindings::rust_bindings(metadata, &ptx).map_err(|d| vec![d]);
+                outputs.push((Emit::Rust, stop_on_error(bindings, diagnostics)?));
+            }
+            if options.emit.contains(&Emit::Ptx) {
+                outputs.push((Emit::Ptx, ptx));
+            }
         }
-        if let (true, Some(metadata)) = (options.emit.contains(&Emit::Rust), &metadata) {
-            let bindings = crate::bindings::rust_bindings(metadata, &ptx).map_err(|d| vec![d]);
-            outputs.push((Emit::Rust, stop_on_error(bindings, diagnostics)?));
-        }
-        if options.emit.contains(&Emit::Ptx) {
-            outputs.push((Emit::Ptx, ptx));
-        }
+        times.finish();
+        outputs.sort_by_key(|(emit, _)| options.emit.iter().position(|e| e == emit));
+        Some(outputs)
     }
-    times.finish();
-    outputs.sort_by_key(|(emit, _)| options.emit.iter().position(|e| e == emit));
-    Some(outputs)
 }
 
 /// The kernel IR: `kir-lower`, then each of its passes in the registry's order, printed around

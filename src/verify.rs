@@ -31,27 +31,12 @@ pub const CODES: &[&str] = &[
     UNPROVEN_CONVERGENCE,
 ];
 
-/// A seeded bug, applied to the optimised module right before verification: how the UI and
-/// mutation tests show that the verifier catches what a barrier guards against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mutation {
-    /// Delete block barrier number N (in module order, from 0).
-    RemoveBarrier(usize),
-    /// Put block barrier number N under `if (tid.x == 0)`.
-    GuardBarrier(usize),
-    /// Put block barrier number N under a condition no analysis can see through (a volatile
-    /// load from private memory), true in every thread.
-    OpaqueGuardBarrier(usize),
-}
-
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VerifyOptions {
     /// Run the verifier (`--no-verify` turns it off).
     pub enabled: bool,
     /// Do not count stores of one uniform value to one location as a race.
     pub tolerate_same_value_writes: bool,
-    /// Test hooks; empty in normal compilation.
-    pub mutations: Vec<Mutation>,
 }
 
 impl Default for VerifyOptions {
@@ -59,31 +44,8 @@ impl Default for VerifyOptions {
         VerifyOptions {
             enabled: true,
             tolerate_same_value_writes: false,
-            mutations: Vec::new(),
         }
     }
-}
-
-/// Applies the test mutations to `module`.
-pub fn mutate(module: &Module<'_>, mutations: &[Mutation]) -> Result<(), Diagnostic> {
-    for mutation in mutations {
-        let result = match mutation {
-            Mutation::RemoveBarrier(n) => llvm_passes::mutate::remove_barrier(module, *n),
-            Mutation::GuardBarrier(n) => llvm_passes::mutate::guard_barrier(module, *n),
-            Mutation::OpaqueGuardBarrier(n) => llvm_passes::mutate::guard_barrier_with(
-                module,
-                *n,
-                llvm_passes::mutate::Guard::Opaque,
-            ),
-        };
-        result.map_err(|message| {
-            Diagnostic::error(
-                crate::diagnostics::INTERNAL_ERROR,
-                format!("cannot apply the test mutation {mutation:?}: {message}"),
-            )
-        })?;
-    }
-    Ok(())
 }
 
 /// Verifies every kernel of a module loomc generated; the diagnostics of its findings.

@@ -12,6 +12,8 @@ mod bounds;
 mod cases;
 #[path = "run/cli.rs"]
 mod cli;
+#[path = "support/mutation.rs"]
+mod mutation;
 #[path = "run/sanitizer.rs"]
 mod sanitizer;
 #[path = "run/support.rs"]

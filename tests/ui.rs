@@ -9,16 +9,19 @@
 //! also compared with the sibling `.stderr` snapshot; `LOOM_BLESS=1` rewrites the snapshots.
 //! A first-line directive `--! block-size: N` or `--! arch: sm_XX` sets that option;
 //! `--! mutate: remove-barrier N` (or `guard-barrier N`, `opaque-guard-barrier N`) seeds a bug
-//! in the optimised IR for the kernel verifier to find (`src/verify.rs`).
+//! in the optimised IR for the kernel verifier to find (`tests/support/mutation.rs`).
 
+#[path = "support/mutation.rs"]
+mod mutation;
 #[path = "support/mod.rs"]
 mod support;
 
 use codespan_reporting::term::termcolor::NoColor;
 use libtest_mimic::{Arguments, Failed, Trial};
 use loomc::diagnostics::{Diagnostic, Severity, SourceFiles};
-use loomc::driver::{self, Emit, Options};
+use loomc::driver::{Emit, Options};
 use loomc::target::OptLevel;
+use mutation::Mutation;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -107,7 +110,8 @@ fn is_code(word: &str) -> bool {
         && word[1..].chars().all(|c| c.is_ascii_digit())
 }
 
-fn options_for(source: &str) -> Result<Options, String> {
+/// The options a case's directives ask for, and the bugs it seeds.
+fn options_for(source: &str) -> Result<(Options, Vec<Mutation>), String> {
     let mut options = Options {
         emit: vec![Emit::Ptx],
         opt: OptLevel::O3,
@@ -115,6 +119,7 @@ fn options_for(source: &str) -> Result<Options, String> {
         block_size: 256,
         ..Options::default()
     };
+    let mut mutations = Vec::new();
     for line in source.lines().take_while(|l| l.starts_with("--!")) {
         let (key, value) = line[3..]
             .split_once(':')
@@ -128,28 +133,13 @@ fn options_for(source: &str) -> Result<Options, String> {
             }
             "arch" => options.arch = value.trim().to_string(),
             // A seeded bug for the kernel verifier: `remove-barrier N` or `guard-barrier N`.
-            "mutate" => options.verify.mutations.push(mutation(value.trim(), line)?),
+            "mutate" => {
+                mutations.push(Mutation::parse(value).map_err(|e| format!("in `{line}`: {e}"))?)
+            }
             other => return Err(format!("unknown directive `{other}`")),
         }
     }
-    Ok(options)
-}
-
-fn mutation(value: &str, line: &str) -> Result<loomc::verify::Mutation, String> {
-    let bad = || {
-        format!(
-            "bad mutation in `{line}`: want `remove-barrier N`, `guard-barrier N` or \
-             `opaque-guard-barrier N`"
-        )
-    };
-    let (kind, index) = value.split_once(' ').ok_or_else(bad)?;
-    let index: usize = index.trim().parse().map_err(|_| bad())?;
-    match kind {
-        "remove-barrier" => Ok(loomc::verify::Mutation::RemoveBarrier(index)),
-        "guard-barrier" => Ok(loomc::verify::Mutation::GuardBarrier(index)),
-        "opaque-guard-barrier" => Ok(loomc::verify::Mutation::OpaqueGuardBarrier(index)),
-        _ => Err(bad()),
-    }
+    Ok((options, mutations))
 }
 
 struct Seen {
@@ -164,10 +154,10 @@ fn run_case(path: &Path) -> Result<(), Failed> {
     let source =
         std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
     let expectations = parse_expectations(&source)?;
-    let options = options_for(&source)?;
+    let (options, mutations) = options_for(&source)?;
     let name = path.display().to_string();
     let mut files = SourceFiles::default();
-    let compilation = driver::compile(&mut files, &name, &source, &options);
+    let compilation = mutation::compile_mutated(&mut files, &name, &source, &options, &mutations);
 
     let mut seen = Vec::new();
     let mut problems = Vec::new();

@@ -20,6 +20,8 @@
 //! `--nocapture` prints, per program, the barriers, races and divergences found (the figures of
 //! docs/verifier.md).
 
+#[path = "support/mutation.rs"]
+mod mutation;
 #[path = "support/mod.rs"]
 mod support;
 
@@ -27,9 +29,10 @@ use inkwell::context::Context;
 use inkwell::memory_buffer::MemoryBuffer;
 use libtest_mimic::{Arguments, Failed, Trial};
 use loomc::diagnostics::{Diagnostic, SourceFiles};
-use loomc::driver::{self, Emit, Options};
+use loomc::driver::{Emit, Options};
 use loomc::target::OptLevel;
-use loomc::verify::{Mutation, DATA_RACE, DIVERGENT_BARRIER};
+use loomc::verify::{DATA_RACE, DIVERGENT_BARRIER};
+use mutation::Mutation;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -56,19 +59,25 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-fn options(opt: u8, mutations: Vec<Mutation>) -> Options {
-    let mut options = Options {
+fn options(opt: u8) -> Options {
+    Options {
         emit: vec![Emit::Llvm],
         opt: if opt == 0 { OptLevel::O0 } else { OptLevel::O3 },
         ..Options::default()
-    };
-    options.verify.mutations = mutations;
-    options
+    }
 }
 
-fn compile(path: &Path, source: &str, options: &Options) -> (Option<String>, Vec<Diagnostic>) {
+/// Compiles at `-O{opt}` with `mutations` seeded before the verifier.
+fn compile(
+    path: &Path,
+    source: &str,
+    opt: u8,
+    mutations: &[Mutation],
+) -> (Option<String>, Vec<Diagnostic>) {
     let mut files = SourceFiles::default();
-    let compilation = driver::compile(&mut files, &path.display().to_string(), source, options);
+    let name = path.display().to_string();
+    let compilation =
+        mutation::compile_mutated(&mut files, &name, source, &options(opt), mutations);
     let ir = compilation.outputs.and_then(|outputs| {
         outputs
             .into_iter()
@@ -131,7 +140,7 @@ fn barrier_count(ir: &str) -> Result<usize, String> {
 
 fn run_case(path: &PathBuf, opt: u8) -> Result<(), Failed> {
     let source = std::fs::read_to_string(support::repo_root().join(path))?;
-    let (ir, diagnostics) = compile(path, &source, &options(opt, vec![]));
+    let (ir, diagnostics) = compile(path, &source, opt, &[]);
     let verifier: Vec<&Diagnostic> = diagnostics
         .iter()
         .filter(|d| d.code.starts_with("E085"))
@@ -163,11 +172,7 @@ fn run_case(path: &PathBuf, opt: u8) -> Result<(), Failed> {
     let mut races = 0;
     let mut divergences = 0;
     for index in 0..barriers {
-        let (_, removed) = compile(
-            path,
-            &source,
-            &options(opt, vec![Mutation::RemoveBarrier(index)]),
-        );
+        let (_, removed) = compile(path, &source, opt, &[Mutation::RemoveBarrier(index)]);
         let broken = not_the_verifiers(&removed);
         if !broken.is_empty() {
             problems.push(format!(
@@ -178,11 +183,7 @@ fn run_case(path: &PathBuf, opt: u8) -> Result<(), Failed> {
         } else {
             unnecessary.insert(index);
         }
-        let (_, guarded) = compile(
-            path,
-            &source,
-            &options(opt, vec![Mutation::GuardBarrier(index)]),
-        );
+        let (_, guarded) = compile(path, &source, opt, &[Mutation::GuardBarrier(index)]);
         if codes(&guarded).contains(DIVERGENT_BARRIER) {
             divergences += 1;
         } else {

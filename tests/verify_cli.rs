@@ -1,5 +1,8 @@
 //! `loomc verify FILE.ll|FILE.bc` and `--no-verify`: the kernel verifier from the command line.
 
+#[path = "support/mutation.rs"]
+mod mutation;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -216,20 +219,32 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
 #[test]
 fn no_verify_skips_the_check() {
     use loomc::diagnostics::SourceFiles;
-    use loomc::driver::{compile, Emit, Options};
-    use loomc::verify::Mutation;
+    use loomc::driver::{Emit, Options};
+    use mutation::{compile_mutated, Mutation};
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sum_of_squares.loom");
     let source = std::fs::read_to_string(&path).unwrap();
     let mut options = Options {
         emit: vec![Emit::Ptx],
         ..Options::default()
     };
-    options.verify.mutations = vec![Mutation::RemoveBarrier(0)];
-    let checked = compile(&mut SourceFiles::default(), "s.loom", &source, &options);
+    let removed = [Mutation::RemoveBarrier(0)];
+    let checked = compile_mutated(
+        &mut SourceFiles::default(),
+        "s.loom",
+        &source,
+        &options,
+        &removed,
+    );
     assert!(checked.outputs.is_none());
     assert!(checked.diagnostics.iter().any(|d| d.code == "E0851"));
     options.verify.enabled = false;
-    let unchecked = compile(&mut SourceFiles::default(), "s.loom", &source, &options);
+    let unchecked = compile_mutated(
+        &mut SourceFiles::default(),
+        "s.loom",
+        &source,
+        &options,
+        &removed,
+    );
     assert!(unchecked.outputs.is_some());
     assert!(unchecked
         .diagnostics

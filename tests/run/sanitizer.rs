@@ -229,14 +229,15 @@ fn loom_barrier_removed() -> Result<(), Failed> {
         libdevice: loomc::target::Libdevice::Declare,
         verify: loomc::verify::VerifyOptions {
             enabled: false,
-            mutations: vec![loomc::verify::Mutation::RemoveBarrier(0)],
             ..loomc::verify::VerifyOptions::default()
         },
         ..loomc::driver::Options::default()
     };
     let source = std::fs::read_to_string(support::repo_root().join(file))?;
     let mut files = loomc::diagnostics::SourceFiles::default();
-    let compilation = loomc::driver::compile(&mut files, file, &source, &options);
+    let removed = [crate::mutation::Mutation::RemoveBarrier(0)];
+    let compilation =
+        crate::mutation::compile_mutated(&mut files, file, &source, &options, &removed);
     let ir = compilation
         .outputs
         .and_then(|outputs| outputs.into_iter().next())
