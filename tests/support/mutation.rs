@@ -9,6 +9,7 @@ use loomc::diagnostics::SourceFiles;
 use loomc::driver::{Compilation, Options};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(clippy::enum_variant_names)] // every mutation is of a barrier: the names say which
 pub enum Mutation {
     /// Delete block barrier number N (in module order, from 0).
     RemoveBarrier(usize),
