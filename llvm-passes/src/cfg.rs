@@ -2,7 +2,7 @@
 //! that several `ret`s and `unreachable`s have one common post-dominator), and the blocks a
 //! branch controls until its paths join again.
 
-use crate::ir::{BlockId, Function};
+use crate::ir::{BlockId, Function, Op, Val};
 use crate::node_set::{self, NodeSet};
 
 pub struct Cfg {
@@ -338,6 +338,37 @@ pub fn components(succs: &[Vec<usize>]) -> Components {
         }
     }
     Components { id, cyclic }
+}
+
+/// How far up its dominator chain an access looks for the branches that guard it.
+const DOMINATOR_STEPS: usize = 512;
+
+/// The branch conditions known at `block`: for each block on its dominator chain that has a
+/// single predecessor ending in a conditional branch, the condition and the edge taken; the
+/// nearest [`DOMINATOR_STEPS`] blocks of the chain only (every access walks it: a kernel of
+/// thousands of statements made the walks quadratic, and a guard left out only makes the check
+/// weaker).
+pub fn dominating_conditions(function: &Function, cfg: &Cfg, block: BlockId) -> Vec<(Val, bool)> {
+    let mut conditions = Vec::new();
+    let mut current = Some(block);
+    let mut steps = 0;
+    while let Some(b) = current {
+        steps += 1;
+        if steps > DOMINATOR_STEPS {
+            break;
+        }
+        if let [pred] = function.blocks[b].preds.as_slice() {
+            if let Some(term) = function.terminator(*pred) {
+                let term = function.inst(term);
+                let succs = &function.blocks[*pred].succs;
+                if term.op == Op::CondBr && succs.len() == 2 && succs[0] != succs[1] {
+                    conditions.push((term.args[0], succs[0] == b));
+                }
+            }
+        }
+        current = cfg.idom(b);
+    }
+    conditions
 }
 
 #[cfg(test)]

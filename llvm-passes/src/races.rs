@@ -802,7 +802,7 @@ fn guards_of(
     let Some(block) = function.inst(access.inst).block else {
         return (Vec::new(), false);
     };
-    let conditions = guards::dominating_conditions(function, cfg, block);
+    let conditions = crate::cfg::dominating_conditions(function, cfg, block);
     // Conditions on thread ids alone are decided exactly by the threads each block reaches
     // (`reach`), whatever their form; one on data read from memory (or from a call the analysis
     // cannot see into) is not, and if it is not affine either, the pair test does not see it.

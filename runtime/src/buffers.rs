@@ -7,7 +7,7 @@
 //! type and shape are checked against the kernel's metadata, and its length against its shape.
 
 use crate::args::{self, ArgShape, Scalar};
-use crate::cuda::{Gpu, GpuModule, Timing};
+use crate::cuda::{Gpu, GpuModule, LaunchArg, Timing};
 use crate::metadata::ScalarType;
 use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, ValidAsZeroBits};
 
@@ -176,11 +176,4 @@ impl Gpu {
             .collect();
         self.launch_raw(module, meta, blocks, &launch_args)
     }
-}
-
-/// A kernel argument as the driver receives it.
-pub(crate) enum LaunchArg {
-    Scalar(Scalar),
-    /// A device pointer.
-    Address(u64),
 }

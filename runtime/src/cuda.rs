@@ -3,10 +3,16 @@
 //! block, time the kernel with CUDA events, copy arrays back.
 
 use crate::args::{self, ArgShape, Scalar};
-use crate::buffers::LaunchArg;
 use crate::metadata::{KernelMetadata, ModuleMetadata, ParamKind};
 use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
+
+/// A kernel argument as the driver receives it.
+pub(crate) enum LaunchArg {
+    Scalar(Scalar),
+    /// A device pointer.
+    Address(u64),
+}
 
 /// Whether a CUDA driver can be loaded on this machine. cudarc panics on its first call without
 /// one, so every entry point asks this first.

@@ -16,7 +16,7 @@ use inkwell::values::{BasicValueEnum, FunctionValue, IntValue, PointerValue};
 use inkwell::IntPredicate;
 use std::collections::{HashMap, HashSet};
 
-pub type Result<T> = std::result::Result<T, CodegenError>;
+pub use super::error::Result;
 
 /// An array in memory: a kernel's global array parameter, or a block's shared array.
 #[derive(Debug, Clone)]

@@ -122,3 +122,6 @@ impl From<CodegenError> for Diagnostic {
         }
     }
 }
+
+/// The result of a code generation step.
+pub type Result<T> = std::result::Result<T, CodegenError>;

@@ -6,8 +6,7 @@
 //! limited to 48 KiB per block on every architecture from `sm_50` to `sm_90a`; more needs
 //! dynamic shared memory and an opt-in at launch, which LOOM does not use.
 
-use super::body::Result;
-use super::error::CodegenError;
+use super::error::{CodegenError, Result};
 use super::remarks::Remark;
 use super::Cx;
 use crate::syntax::span::Span;

@@ -1085,14 +1085,14 @@ pub struct Induction {
 }
 
 /// The branch conditions known on the edge from `from` to `to`: the edge's own, when `from` ends
-/// in a conditional branch, and those dominating `from` (`guards::dominating_conditions`).
+/// in a conditional branch, and those dominating `from` (`cfg::dominating_conditions`).
 pub fn edge_conditions(
     function: &Function,
     cfg: &Cfg,
     from: BlockId,
     to: BlockId,
 ) -> Vec<(Val, bool)> {
-    let mut conditions = super::guards::dominating_conditions(function, cfg, from);
+    let mut conditions = crate::cfg::dominating_conditions(function, cfg, from);
     if let Some(term) = function.terminator(from) {
         let term = function.inst(term);
         let succs = &function.blocks[from].succs;

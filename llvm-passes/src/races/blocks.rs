@@ -214,7 +214,7 @@ fn opaque_between_blocks(cx: &Context<'_>, input: &RaceInput<'_>, access: &Acces
     let Some(block) = cx.function.inst(access.inst).block else {
         return false;
     };
-    super::guards::dominating_conditions(cx.function, input.cfg, block)
+    crate::cfg::dominating_conditions(cx.function, input.cfg, block)
         .iter()
         .any(|(condition, _)| {
             super::reads_data(cx.function, *condition) && depends_on_block(cx, *condition)

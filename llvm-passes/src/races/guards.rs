@@ -7,12 +7,8 @@
 //! against the comparisons that dominate both accesses, where those comparisons are affine too.
 
 use super::address::{Lin, Linearizer, VarKey};
-use crate::cfg::Cfg;
-use crate::ir::{BinOp, BlockId, Function, Op, Pred, Val};
+use crate::ir::{BinOp, Function, Op, Pred, Val};
 use crate::threads::{compare, signed, ThreadValues};
-
-/// How far up its dominator chain an access looks for the branches that guard it.
-const DOMINATOR_STEPS: usize = 512;
 
 /// `lhs <pred> rhs` must be `holds` where the access runs.
 #[derive(Debug, Clone)]
@@ -22,34 +18,6 @@ pub struct Guard {
     pub pred: Pred,
     pub bits: u32,
     pub holds: bool,
-}
-
-/// The branch conditions known at `block`: for each block on its dominator chain that has a
-/// single predecessor ending in a conditional branch, the condition and the edge taken; the
-/// nearest [`DOMINATOR_STEPS`] blocks of the chain only (every access walks it: a kernel of
-/// thousands of statements made the walks quadratic, and a guard left out only makes the check
-/// weaker).
-pub fn dominating_conditions(function: &Function, cfg: &Cfg, block: BlockId) -> Vec<(Val, bool)> {
-    let mut conditions = Vec::new();
-    let mut current = Some(block);
-    let mut steps = 0;
-    while let Some(b) = current {
-        steps += 1;
-        if steps > DOMINATOR_STEPS {
-            break;
-        }
-        if let [pred] = function.blocks[b].preds.as_slice() {
-            if let Some(term) = function.terminator(*pred) {
-                let term = function.inst(term);
-                let succs = &function.blocks[*pred].succs;
-                if term.op == Op::CondBr && succs.len() == 2 && succs[0] != succs[1] {
-                    conditions.push((term.args[0], succs[0] == b));
-                }
-            }
-        }
-        current = cfg.idom(b);
-    }
-    conditions
 }
 
 /// The affine comparisons among `conditions` (splitting `a && b` that holds, `a || b` that

@@ -3,7 +3,7 @@
 //! checked against the memory the machine has before anything is allocated, and allocation
 //! failure is an error, never an abort.
 
-use super::npy::Array;
+use super::npy::{zeroed, Array};
 use super::Failure;
 use loom_runtime::{KernelMetadata, ParamKind, ScalarType};
 
@@ -66,23 +66,6 @@ pub fn allocate_zeros(
         out.push((name, Array { shape, bytes: data }));
     }
     Ok(out)
-}
-
-/// `len` zero bytes, or `None` if they cannot be allocated. From `calloc`: a large block comes
-/// as fresh pages the system zeroes when first touched, with no pass over the memory here.
-pub fn zeroed(len: usize) -> Option<Vec<u8>> {
-    if len == 0 {
-        return Some(Vec::new());
-    }
-    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
-    // SAFETY: `layout` has a non-zero size.
-    let data = unsafe { std::alloc::alloc_zeroed(layout) };
-    if data.is_null() {
-        return None;
-    }
-    // SAFETY: `data` was allocated by the global allocator with `len` bytes (alignment 1), all
-    // initialised (zero); the vector takes ownership and frees it with the same layout.
-    Some(unsafe { Vec::from_raw_parts(data, len, len) })
 }
 
 /// Memory the kernel's arrays may use: Linux's `MemAvailable` plus free swap; `None` where it

@@ -63,7 +63,7 @@ pub fn read(path: &Path, param: &str, ty: ScalarType) -> Result<Array, String> {
                 path.display()
             )
         })?;
-    let mut bytes = super::memory::zeroed(len).ok_or_else(|| {
+    let mut bytes = zeroed(len).ok_or_else(|| {
         format!(
             "parameter `{param}`: `{}` holds {len} bytes, more than this machine can allocate",
             path.display()
@@ -135,6 +135,23 @@ pub fn write(out: &mut impl Write, ty: ScalarType, array: &Array) -> std::io::Re
         out.write_all(&array.bytes)?;
     }
     out.flush()
+}
+
+/// `len` zero bytes for an [`Array`]'s data, or `None` if they cannot be allocated. From `calloc`: a large block comes
+/// as fresh pages the system zeroes when first touched, with no pass over the memory here.
+pub fn zeroed(len: usize) -> Option<Vec<u8>> {
+    if len == 0 {
+        return Some(Vec::new());
+    }
+    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
+    // SAFETY: `layout` has a non-zero size.
+    let data = unsafe { std::alloc::alloc_zeroed(layout) };
+    if data.is_null() {
+        return None;
+    }
+    // SAFETY: `data` was allocated by the global allocator with `len` bytes (alignment 1), all
+    // initialised (zero); the vector takes ownership and frees it with the same layout.
+    Some(unsafe { Vec::from_raw_parts(data, len, len) })
 }
 
 #[cfg(test)]
