@@ -312,13 +312,6 @@ const TESTED_ELSEWHERE: &[TestedElsewhere] = &[
         assertion: "assert_eq!(diagnostic[\"code\"], \"E0806\")",
         constant: None,
     },
-    TestedElsewhere {
-        code: "E0807",
-        file: "tests/cli.rs",
-        test: "a_kernel_emit_rust_cannot_bind_is_a_diagnostic",
-        assertion: "assert!(\ntext.contains(\"error[E0807]",
-        constant: None,
-    },
 ];
 
 impl TestedElsewhere {

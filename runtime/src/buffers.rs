@@ -6,10 +6,13 @@
 //! them `noalias`) cannot be broken through this API. Before the launch each buffer's element
 //! type and shape are checked against the kernel's metadata, and its length against its shape.
 
-use crate::args::{self, ArgShape, Scalar};
-use crate::cuda::{Gpu, GpuModule, LaunchArg, Timing};
+use crate::args::Scalar;
+use crate::cuda::Gpu;
 use crate::metadata::ScalarType;
-use cudarc::driver::{CudaSlice, DevicePtr, DeviceRepr, ValidAsZeroBits};
+use cudarc::driver::{
+    CudaSlice, CudaStream, DeviceRepr, LaunchArgs, PushKernelArg, ValidAsZeroBits,
+};
+use std::sync::Arc;
 
 /// An element type a LOOM array can hold on the device.
 pub trait Element: DeviceRepr + ValidAsZeroBits + Copy + Default + Unpin + 'static {
@@ -47,7 +50,7 @@ impl<T: Element> DeviceBuffer<T> {
     }
 }
 
-/// One argument of [`Gpu::launch_buffers`].
+/// One argument of [`Gpu::launch_buffers`] and [`crate::Stream::launch_buffers`].
 pub enum KernelArg<'a> {
     Scalar(Scalar),
     Array(&'a mut dyn DeviceArray),
@@ -59,8 +62,11 @@ pub trait DeviceArray {
     fn shape(&self) -> &[usize];
     /// The buffer's elements on the device (its allocation's size).
     fn device_len(&self) -> usize;
-    /// The device address, for the kernel's pointer parameter.
-    fn address(&self, gpu: &Gpu) -> u64;
+    /// Adds the buffer to a launch as the kernel's pointer parameter. Through cudarc, which
+    /// makes the launch's stream wait for the buffer's earlier copies and launches on other
+    /// streams, and later work wait for this launch.
+    #[doc(hidden)]
+    fn push_to<'a>(&'a mut self, launch: &mut LaunchArgs<'a>);
 }
 
 impl<T: Element> DeviceArray for DeviceBuffer<T> {
@@ -76,10 +82,8 @@ impl<T: Element> DeviceArray for DeviceBuffer<T> {
         self.slice.len()
     }
 
-    fn address(&self, gpu: &Gpu) -> u64 {
-        // One stream: the launch is ordered after every earlier copy on it.
-        let (address, _sync) = self.slice.device_ptr(gpu.stream());
-        address
+    fn push_to<'a>(&'a mut self, launch: &mut LaunchArgs<'a>) {
+        launch.arg(&mut self.slice);
     }
 }
 
@@ -97,83 +101,59 @@ impl Gpu {
         data: &[T],
         shape: &[usize],
     ) -> Result<DeviceBuffer<T>, String> {
-        let expected = elements(shape)?;
-        if data.len() != expected {
-            return Err(format!(
-                "{} elements for a buffer of shape {shape:?}, which holds {expected}",
-                data.len()
-            ));
-        }
-        let slice = self
-            .stream()
-            .clone_htod(data)
-            .map_err(|e| format!("CUDA: {e}"))?;
-        Ok(DeviceBuffer {
-            slice,
-            shape: shape.to_vec(),
-        })
+        upload(self.stream(), data, shape)
     }
 
     /// A new device buffer of `shape`, all zeros.
     pub fn zeros<T: Element>(&self, shape: &[usize]) -> Result<DeviceBuffer<T>, String> {
-        let slice = self
-            .stream()
-            .alloc_zeros(elements(shape)?)
-            .map_err(|e| format!("CUDA: {e}"))?;
-        Ok(DeviceBuffer {
-            slice,
-            shape: shape.to_vec(),
-        })
+        zeros(self.stream(), shape)
     }
 
-    /// Copies a device buffer back (after every launch before it on this GPU's stream).
+    /// Copies a device buffer back, after every launch on it before (on any stream).
     pub fn download<T: Element>(&self, buffer: &DeviceBuffer<T>) -> Result<Vec<T>, String> {
-        self.stream()
-            .clone_dtoh(&buffer.slice)
-            .map_err(|e| format!("CUDA: {e}"))
+        download(self.stream(), buffer)
     }
+}
 
-    /// Launches `kernel` of `module` over `blocks` blocks of the kernel's own block size, with
-    /// `args` checked against its metadata first (count, scalar types, element types, shapes for
-    /// this launch, buffer lengths). The buffers stay on the device.
-    pub fn launch_buffers(
-        &self,
-        module: &GpuModule,
-        kernel: &str,
-        blocks: u32,
-        args: &mut [KernelArg<'_>],
-    ) -> Result<Timing, String> {
-        let meta = module.metadata().kernel(kernel)?;
-        if blocks == 0 {
-            return Err(format!(
-                "kernel `{kernel}`: the grid needs at least 1 block"
-            ));
-        }
-        let shapes: Vec<ArgShape> = args
-            .iter()
-            .map(|arg| match arg {
-                KernelArg::Scalar(s) => ArgShape::Scalar(*s),
-                KernelArg::Array(buffer) => ArgShape::Array {
-                    element: buffer.element(),
-                    shape: buffer.shape().to_vec(),
-                },
-            })
-            .collect();
-        args::check(meta, blocks, &shapes)?;
-        for (param, arg) in meta.params.iter().zip(args.iter()) {
-            if let KernelArg::Array(buffer) = arg {
-                let element = buffer.element();
-                let bytes = buffer.device_len() * element.size();
-                args::check_data_length(&param.name, element, buffer.shape(), bytes)?;
-            }
-        }
-        let launch_args: Vec<LaunchArg> = args
-            .iter()
-            .map(|arg| match arg {
-                KernelArg::Scalar(s) => LaunchArg::Scalar(*s),
-                KernelArg::Array(buffer) => LaunchArg::Address(buffer.address(self)),
-            })
-            .collect();
-        self.launch_raw(module, meta, blocks, &launch_args)
+pub(crate) fn upload<T: Element>(
+    stream: &Arc<CudaStream>,
+    data: &[T],
+    shape: &[usize],
+) -> Result<DeviceBuffer<T>, String> {
+    let expected = elements(shape)?;
+    if data.len() != expected {
+        return Err(format!(
+            "{} elements for a buffer of shape {shape:?}, which holds {expected}",
+            data.len()
+        ));
     }
+    let slice = stream.clone_htod(data).map_err(|e| format!("CUDA: {e}"))?;
+    Ok(DeviceBuffer {
+        slice,
+        shape: shape.to_vec(),
+    })
+}
+
+pub(crate) fn zeros<T: Element>(
+    stream: &Arc<CudaStream>,
+    shape: &[usize],
+) -> Result<DeviceBuffer<T>, String> {
+    let slice = stream
+        .alloc_zeros(elements(shape)?)
+        .map_err(|e| format!("CUDA: {e}"))?;
+    Ok(DeviceBuffer {
+        slice,
+        shape: shape.to_vec(),
+    })
+}
+
+/// Copies `buffer` back through `stream`; cudarc waits for the buffer's last write first,
+/// on whichever stream it was made, and the copy returns when the data is on the host.
+pub(crate) fn download<T: Element>(
+    stream: &Arc<CudaStream>,
+    buffer: &DeviceBuffer<T>,
+) -> Result<Vec<T>, String> {
+    stream
+        .clone_dtoh(&buffer.slice)
+        .map_err(|e| format!("CUDA: {e}"))
 }

@@ -7,13 +7,6 @@ use crate::metadata::{KernelMetadata, ModuleMetadata, ParamKind};
 use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
 
-/// A kernel argument as the driver receives it.
-pub(crate) enum LaunchArg {
-    Scalar(Scalar),
-    /// A device pointer.
-    Address(u64),
-}
-
 /// Whether a CUDA driver can be loaded on this machine. cudarc panics on its first call without
 /// one, so every entry point asks this first.
 pub fn driver_present() -> bool {
@@ -175,58 +168,17 @@ impl Gpu {
         &self.stream
     }
 
-    /// Launches `meta`'s kernel with arguments already checked against it: scalars by value,
-    /// arrays as device addresses; timed with two CUDA events.
-    pub(crate) fn launch_raw(
-        &self,
-        module: &GpuModule,
-        meta: &KernelMetadata,
-        blocks: u32,
-        args: &[LaunchArg],
-    ) -> Result<Timing, String> {
-        let fail = |e: cudarc::driver::DriverError| format!("CUDA: {e}");
-        let function = module
-            .module
-            .load_function(&meta.name)
-            .map_err(|e| format!("kernel `{}`: {e}", meta.name))?;
-        let event = || {
-            self.context
-                .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
-                .map_err(fail)
-        };
-        let (start, end) = (event()?, event()?);
-        let mut builder = self.stream.launch_builder(&function);
-        for arg in args {
-            match arg {
-                LaunchArg::Address(address) => builder.arg(address),
-                LaunchArg::Scalar(Scalar::Int32(v)) => builder.arg(v),
-                LaunchArg::Scalar(Scalar::Int64(v)) => builder.arg(v),
-                LaunchArg::Scalar(Scalar::UInt32(v)) => builder.arg(v),
-                LaunchArg::Scalar(Scalar::UInt64(v)) => builder.arg(v),
-                LaunchArg::Scalar(Scalar::Float32(v)) => builder.arg(v),
-                LaunchArg::Scalar(Scalar::Float64(v)) => builder.arg(v),
-                LaunchArg::Scalar(Scalar::Bool(v)) => builder.arg(v),
-            };
-        }
-        let config = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
-            block_dim: (meta.block_size, 1, 1),
-            shared_mem_bytes: 0,
-        };
-        start.record(&self.stream).map_err(fail)?;
-        // SAFETY: the caller checked the arguments against the kernel's metadata: one per
-        // parameter, of its type; arrays are live device buffers of their declared shape.
-        unsafe { builder.launch(config) }.map_err(fail)?;
-        end.record(&self.stream).map_err(fail)?;
-        end.synchronize().map_err(fail)?;
-        start
-            .elapsed_ms(&end)
-            .map(|kernel_ms| Timing { kernel_ms })
-            .map_err(fail)
+    pub(crate) fn context(&self) -> &Arc<CudaContext> {
+        &self.context
     }
 }
 
 impl GpuModule {
+    /// The loaded module, for launches.
+    pub(crate) fn cuda_module(&self) -> &Arc<CudaModule> {
+        &self.module
+    }
+
     pub fn metadata(&self) -> &ModuleMetadata {
         &self.metadata
     }

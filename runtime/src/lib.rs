@@ -2,8 +2,9 @@
 //!
 //! - `metadata`: the JSON `loomc --emit=metadata` writes (the calling convention, docs/abi.md);
 //! - `args`: arguments checked against it (types, array shapes) with errors naming the parameter;
-//! - `buffers`: typed device buffers that stay on the GPU across launches, and launches over
-//!   them (what `loomc --emit=rust` bindings call);
+//! - `buffers`: typed device buffers that stay on the GPU across launches;
+//! - `stream`: launches over them, waited for or issued on CUDA streams (what `loomc --emit=rust`
+//!   bindings call);
 //! - `cuda`: loading PTX and launching through cudarc's driver API, loaded at run time, so that
 //!   programs build and their non-GPU paths run on machines without CUDA.
 
@@ -17,8 +18,10 @@ pub mod bindings;
 pub mod buffers;
 pub mod cuda;
 pub mod metadata;
+pub mod stream;
 
 pub use args::{ArgShape, Scalar};
 pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg};
 pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
 pub use metadata::{KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
+pub use stream::Stream;

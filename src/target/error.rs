@@ -10,7 +10,6 @@ pub const CODES: &[&str] = &[
     crate::inspect::INSPECT,
     OUTPUT,
     crate::select::UNKNOWN_KERNEL,
-    crate::bindings::UNBINDABLE,
 ];
 
 /// `--arch` names no architecture loomc targets.

@@ -49,6 +49,7 @@ fn run() -> Result<Ran, String> {
     let gpu = Gpu::open(0)?;
     println!("GPU: {}", gpu.name());
     run_saxpy(&gpu)?;
+    run_saxpy_on_two_streams(&gpu)?;
     run_sum_of_squares(&gpu)?;
     Ok(Ran::OnGpu)
 }
@@ -78,6 +79,36 @@ fn run_saxpy(gpu: &Gpu) -> Result<(), String> {
         return Err(format!("saxpy: largest error {worst}"));
     }
     println!("saxpy: matches the reference (largest error {worst})");
+    Ok(())
+}
+
+/// Two saxpys issued on two streams, which may overlap: the same `x` (uploaded on the first
+/// stream; the second waits for that copy), each its own `y` and `a`.
+fn run_saxpy_on_two_streams(gpu: &Gpu) -> Result<(), String> {
+    let kernels = saxpy::Kernels::load(gpu)?;
+    let (first, second) = (gpu.new_stream()?, gpu.new_stream()?);
+    let n = 300_007usize;
+    let x: Vec<f32> = (0..n).map(|i| (i % 31) as f32).collect();
+    let y: Vec<f32> = vec![1.0; n];
+    let mut x_device = first.upload(&x, &[n])?;
+    let mut y_first = first.upload(&y, &[n])?;
+    let mut y_second = second.upload(&y, &[n])?;
+    let blocks = n.div_ceil(256) as u32;
+    let count = i32::try_from(n).map_err(|e| e.to_string())?;
+    kernels.saxpy_on(&first, blocks, count, 2.0, &mut x_device, &mut y_first)?;
+    kernels.saxpy_on(&second, blocks, count, -1.0, &mut x_device, &mut y_second)?;
+    let (got_first, got_second) = (first.download(&y_first)?, second.download(&y_second)?);
+    for (i, x) in x.iter().enumerate() {
+        let (want_first, want_second) = (2.0 * x + 1.0, 1.0 - x);
+        if got_first[i] != want_first || got_second[i] != want_second {
+            return Err(format!(
+                "saxpy on two streams: element {i}: {} and {}, expected {want_first} and \
+                 {want_second}",
+                got_first[i], got_second[i]
+            ));
+        }
+    }
+    println!("saxpy on two streams: both match the reference");
     Ok(())
 }
 
