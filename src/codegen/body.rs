@@ -178,10 +178,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     pub fn block_size(&self, span: Span) -> Result<u32> {
         match &self.mode {
             Mode::Kernel { block_size, .. } => Ok(*block_size),
-            Mode::Func { .. } => Err(CodegenError::not_implemented(
-                "`BLOCKSIZE` inside a `func`",
-                span,
-            )),
+            // The checker rejects `BLOCKSIZE` (E0106) and block vectors (E0310) in a func.
+            Mode::Func { .. } => Err(CodegenError::internal("`BLOCKSIZE` inside a `func`", span)),
         }
     }
 

@@ -191,8 +191,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// Evaluates the uniform parts of vector expression `e`, records the arrays it reads
     /// element by element in `elem_reads`, and returns its shape. Runs in block-uniform code.
     pub fn prepare(&mut self, e: &Expr) -> Result<Shape<'ctx>> {
+        // Block vectors are built in uniform code only: the checker rejects them in a func
+        // (E0310), and a vector statement prepares its nested vectors (the operands of its
+        // reductions included) before its sweep starts.
         if self.lane_depth > 0 {
-            return Err(CodegenError::not_implemented(
+            return Err(CodegenError::internal(
                 "a block vector inside per-element code",
                 e.span,
             ));
@@ -888,8 +891,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// element of `value` is read before any element of `target` is written, and the writes are
     /// visible to every thread at the next statement.
     pub fn assign_vector(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
+        // Statements run in uniform code: a func cannot make a block vector (E0310), and
+        // loop distribution keeps a loop that holds one sequential.
         if self.lane_depth > 0 || !self.is_kernel() {
-            return Err(CodegenError::not_implemented(
+            return Err(CodegenError::internal(
                 "a block vector assignment inside per-element code",
                 span,
             ));
@@ -1130,8 +1135,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     let bound = Some(r.len);
                     Ok((Target::Registers(r), n, bound))
                 }
-                _ => Err(CodegenError::not_implemented(
-                    "assigning a block vector to this variable",
+                // A name of vector type is an array or a register vector: the checker gives
+                // scalar variables scalar types (E0306 for a vector stored in one).
+                _ => Err(CodegenError::internal(
+                    "assigning a block vector to a variable that is not a vector",
                     target.span,
                 )),
             },

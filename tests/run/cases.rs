@@ -175,6 +175,13 @@ pub const CASES: &[Case] = &[
         run: first_nonzero,
     },
     Case {
+        name: "row_func_arg",
+        file: "tests/run/programs/row_func_arg.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: row_func_arg,
+    },
+    Case {
         name: "row_slice_store",
         file: "tests/run/programs/row_slice_store.loom",
         block_size: None,
@@ -820,4 +827,43 @@ fn row_sum_small_block(
     let got: Vec<f64> = o.iter().map(|v| f64::from(*v)).collect();
     close("o", &got, &expected, 1e-4, 1e-3)?;
     Ok(bytes(&o))
+}
+
+/// Rows of 2-D arrays passed to a func: `o[r][j] = 3 ca[r][j] + cb[r][j]`, and `s[r]` the sum of
+/// row `r + 1`'s values (zero for the last row: a checked row outside the array is empty).
+fn row_func_arg(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let mut ca = rng.i32s(rows * cols, -1000, 1000);
+    let mut cb = rng.i32s(rows * cols, -1000, 1000);
+    let mut o = vec![i32::MIN; rows * cols];
+    let mut s = vec![i32::MIN; rows];
+    let packed: Vec<i32> = ca
+        .iter()
+        .zip(&cb)
+        .map(|(a, b)| a.wrapping_mul(3).wrapping_add(*b))
+        .collect();
+    let expected_s: Vec<i32> = (0..rows)
+        .map(|r| match packed.chunks(cols).nth(r + 1) {
+            Some(row) => row.iter().fold(0i32, |acc, v| acc.wrapping_add(*v)),
+            None => 0,
+        })
+        .collect();
+    launch(
+        p,
+        "rowFuncArg",
+        rows as u32,
+        &mut [
+            HostArg::I32(cols as i32),
+            array("ca", &mut ca),
+            array("cb", &mut cb),
+            array("o", &mut o),
+            array("s", &mut s),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("o", &o, &packed)?;
+    exact("s", &s, &expected_s)?;
+    let mut all = bytes(&o);
+    all.extend(bytes(&s));
+    Ok(all)
 }
