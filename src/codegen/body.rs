@@ -79,6 +79,8 @@ pub struct Body<'a, 'ctx> {
     pub symbols: Symbols,
     /// Declarations (by the span of their name) of vector variables that live in registers.
     pub registers: HashSet<Span>,
+    /// The vector assignments (by statement span) that the kernel IR made scatters.
+    pub scatters: HashSet<Span>,
     /// Uniform operands of the vector expression being lowered, evaluated once before its loop.
     pub hoisted: HashMap<ExprId, BasicValueEnum<'ctx>>,
     /// Per-element values of the current position that need the whole block to compute (scan
@@ -122,6 +124,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             sync: Sync::default(),
             symbols: Symbols::default(),
             registers: HashSet::new(),
+            scatters: HashSet::new(),
             hoisted: HashMap::new(),
             tile_vals: HashMap::new(),
             elem_reads: Vec::new(),

@@ -87,6 +87,11 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
+        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| {
+            if let crate::kir::Stmt::Scatter { span, .. } = stmt {
+                body.scatters.insert(*span);
+            }
+        });
         body.registers = kernel_ir
             .register_vectors
             .clone()

@@ -182,6 +182,20 @@ pub const CASES: &[Case] = &[
         run: row_func_arg,
     },
     Case {
+        name: "scatter_stores",
+        file: "tests/run/programs/scatter_stores.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: scatter_stores,
+    },
+    Case {
+        name: "scatter_2d",
+        file: "tests/run/programs/scatter_2d.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: scatter_2d,
+    },
+    Case {
         name: "row_slice_store",
         file: "tests/run/programs/row_slice_store.loom",
         block_size: None,
@@ -865,5 +879,125 @@ fn row_func_arg(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Ve
     exact("s", &s, &expected_s)?;
     let mut all = bytes(&o);
     all.extend(bytes(&s));
+    Ok(all)
+}
+
+/// Scatter stores (tests/run/programs/scatter_stores.loom): a checked scatter through a shifted
+/// permutation, a block reversed and rotated through a shared tile, per-block compaction.
+fn scatter_stores(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let bs = bs as usize;
+    let blocks = blocks_for(n, bs as u32);
+    let s = rng.i32_in(-(n as i32) / 2, n as i32 / 2 + 1);
+    let q = rng.i32_in(0, bs as i32);
+    // A permutation of 0..n (Fisher-Yates).
+    let mut perm: Vec<i32> = (0..n as i32).collect();
+    for i in (1..n).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        perm.swap(i, j);
+    }
+    let mut x = rng.i32s(n, -1000, 1000);
+    let mut moved = vec![i32::MIN; n];
+    let mut rev = vec![i32::MIN; n];
+    let mut rot = vec![i32::MIN; n];
+    let mut kept = vec![i32::MIN; n];
+    let (mut e_moved, mut e_rev, mut e_rot, mut e_kept) =
+        (moved.clone(), rev.clone(), rot.clone(), kept.clone());
+    for (i, &to) in perm.iter().enumerate() {
+        let to = i64::from(to) + i64::from(s);
+        if (0..n as i64).contains(&to) {
+            e_moved[to as usize] = x[i];
+        }
+    }
+    // `x[[i]]`: zero outside the array.
+    let xz = |i: usize| if i < n { x[i] } else { 0 };
+    for b in 0..blocks {
+        let first = b * bs;
+        let tile: Vec<i32> = (0..bs).map(|k| xz(first + bs - 1 - k)).collect();
+        let mut rotated = vec![0; bs];
+        for (k, v) in tile.iter().enumerate() {
+            rotated[(k + q as usize) % bs] = v.wrapping_add(1);
+        }
+        let mut count = 0usize;
+        for k in 0..bs {
+            if first + k < n {
+                e_rev[first + k] = tile[k];
+                e_rot[first + k] = rotated[k];
+            }
+            if xz(first + k) > 0 {
+                count += 1;
+                if first + count - 1 < n {
+                    e_kept[first + count - 1] = xz(first + k);
+                }
+            }
+        }
+    }
+    launch(
+        p,
+        "scatterStores",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            HostArg::I32(s),
+            HostArg::I32(q),
+            array("perm", &mut perm),
+            array("x", &mut x),
+            array("moved", &mut moved),
+            array("rev", &mut rev),
+            array("rot", &mut rot),
+            array("kept", &mut kept),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact(&format!("moved (shift {s})"), &moved, &e_moved)?;
+    exact("rev", &rev, &e_rev)?;
+    exact(&format!("rot (by {q})"), &rot, &e_rot)?;
+    exact("kept", &kept, &e_kept)?;
+    let mut all = bytes(&moved);
+    for v in [&rev, &rot, &kept] {
+        all.extend(bytes(v));
+    }
+    Ok(all)
+}
+
+/// Scatter stores into 2-D arrays (tests/run/programs/scatter_2d.loom), one block per row of `x`:
+/// row `b` rotated by `q` within its row, stored as column `b`, and stored rotated into column
+/// `b`, doubled.
+fn scatter_2d(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let q = rng.i32_in(0, cols as i32) as usize;
+    let mut x = rng.i32s(rows * cols, -1000, 1000);
+    let mut row_rot = vec![i32::MIN; rows * cols];
+    let mut col_of = vec![i32::MIN; cols * rows];
+    let mut by_index = vec![i32::MIN; cols * rows];
+    let (mut e_row_rot, mut e_col_of, mut e_by_index) =
+        (row_rot.clone(), col_of.clone(), by_index.clone());
+    for b in 0..rows {
+        for k in 0..cols {
+            let v = x[b * cols + k];
+            e_row_rot[b * cols + (k + q) % cols] = v;
+            e_col_of[k * rows + b] = v;
+            e_by_index[((k + q) % cols) * rows + b] = v.wrapping_mul(2);
+        }
+    }
+    launch(
+        p,
+        "scatter2d",
+        rows as u32,
+        &mut [
+            HostArg::I32(cols as i32),
+            HostArg::I32(q as i32),
+            array("x", &mut x),
+            array("rowRot", &mut row_rot),
+            array("colOf", &mut col_of),
+            array("byIndex", &mut by_index),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact(&format!("rowRot (by {q})"), &row_rot, &e_row_rot)?;
+    exact("colOf", &col_of, &e_col_of)?;
+    exact(&format!("byIndex (by {q})"), &by_index, &e_by_index)?;
+    let mut all = bytes(&row_rot);
+    all.extend(bytes(&col_of));
+    all.extend(bytes(&by_index));
     Ok(all)
 }
