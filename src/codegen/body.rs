@@ -92,6 +92,9 @@ pub struct Body<'a, 'ctx> {
     pub scratch: HashMap<ExprId, ArrayRef<'ctx>>,
     /// Every shared array of this body, for the launch-limit check.
     pub shared_decls: Vec<super::limits::SharedDecl>,
+    /// Scans computed ahead of their statement's sweep (`scan.rs`, mixed left and right scans):
+    /// each one's elements, one slot per tile, in a private array.
+    pub materialised: HashMap<ExprId, (PointerValue<'ctx>, BasicTypeEnum<'ctx>, u32)>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -130,6 +133,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             elem_reads: Vec::new(),
             scratch: HashMap::new(),
             shared_decls: Vec::new(),
+            materialised: HashMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,

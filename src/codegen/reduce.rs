@@ -162,6 +162,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             || super::commute::is_commutative(self.cx.checked, f, bound_count);
         self.touch(reads)?;
         self.before_scans(operand)?;
+        let shape = self.materialise_mixed_scans(&[operand], shape, e.span)?;
         let lanes = self.lanes(e.span)?;
         let scratch = if lanes.warps > 1 {
             // Two halves: tiles alternate between them. (A single pass uses one; the other

@@ -23,6 +23,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.hoisted.clear();
         self.tile_vals.clear();
         self.elem_reads.clear();
+        self.materialised.clear();
         self.set_location(stmt.span());
         match stmt {
             Stmt::Let {

@@ -38,7 +38,7 @@ use inkwell::IntPredicate;
 const UNROLL_SLOTS: u64 = 4;
 
 /// A vector assignment that reads its own target buffers at most this many elements per thread.
-const BUFFER_SLOTS: u64 = 64;
+pub const BUFFER_SLOTS: u64 = 64;
 
 /// What [`Body::prepare`] learnt about a vector expression.
 #[derive(Debug, Clone, Copy)]
@@ -693,6 +693,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// Computes, at `pos`, the values inside `e` that need the whole block (scans, innermost
     /// first). Runs in block-uniform code, once per position of a `Tiles` or `Unrolled` sweep.
     pub fn tile_prepare(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<()> {
+        if let Some(&(buffer, ty, slots)) = self.materialised.get(&e.id) {
+            let slot = pos.slot.ok_or_else(|| {
+                CodegenError::internal("a computed scan read at a run-time position", e.span)
+            })?;
+            let ptr = self.slot_ptr(buffer, ty, slots, slot)?;
+            let v = self.b.build_load(ty, ptr, "scan.value")?;
+            self.tile_vals.insert(e.id, v);
+            return Ok(());
+        }
         for child in self.vector_children(e) {
             self.tile_prepare(child, pos)?;
         }
@@ -1052,6 +1061,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 // is written, and no slot reads another's element.
                 self.touch(reads)?;
                 self.before_scans(value)?;
+                let shape = self.materialise_mixed_scans(&[value], shape, span)?;
                 let sweep = self.plan(&shape, false, span)?;
                 let elem_ty = self.reg_type(&r.elem, span)?;
                 self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
@@ -1096,6 +1106,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     for subscript in &subscripts {
                         self.before_scans(subscript)?;
                     }
+                    let all: Vec<&Expr> = std::iter::once(value).chain(&subscripts).collect();
+                    let shape = self.materialise_mixed_scans(&all, shape, span)?;
                     let sweep = self.plan(&shape, false, span)?;
                     self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
                         this.tile_prepare(value, pos)?;
@@ -1113,6 +1125,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     for subscript in &subscripts {
                         self.before_scans(subscript)?;
                     }
+                    let all: Vec<&Expr> = std::iter::once(value).chain(&subscripts).collect();
+                    let shape = self.materialise_mixed_scans(&all, shape, span)?;
                     self.store_buffered(&array, &dest, &subscripts, write, &shape, value, span)?;
                 }
                 self.after_scans(value);
@@ -1428,9 +1442,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 }
 
+/// Every consumer computes mixed scans over more than one tile ahead of its sweep
+/// (`Body::materialise_mixed_scans`), so its own sweep has none left.
 fn mixed_scans(span: Span) -> CodegenError {
-    CodegenError::not_implemented(
-        "a left scan and a right scan in one statement over more than one block's worth of elements",
+    CodegenError::internal(
+        "a left and a right scan left in one sweep over more than one tile",
         span,
     )
 }

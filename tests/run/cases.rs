@@ -196,6 +196,13 @@ pub const CASES: &[Case] = &[
         run: scatter_2d,
     },
     Case {
+        name: "mixed_scans",
+        file: "tests/run/programs/mixed_scans.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: mixed_scans,
+    },
+    Case {
         name: "row_slice_store",
         file: "tests/run/programs/row_slice_store.loom",
         block_size: None,
@@ -999,5 +1006,76 @@ fn scatter_2d(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<
     let mut all = bytes(&row_rot);
     all.extend(bytes(&col_of));
     all.extend(bytes(&by_index));
+    Ok(all)
+}
+
+/// Left and right scans in one statement over `3 * BLOCKSIZE + 5` elements per block
+/// (tests/run/programs/mixed_scans.loom); `x[[i]]` is zero past `n`, inside the last window.
+fn mixed_scans(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let window = 3 * bs as usize + 5;
+    let blocks = n.div_ceil(window);
+    let mut x = rng.i32s(n, -1000, 1000);
+    let mut both = vec![i32::MIN; n];
+    let mut spread = vec![i32::MIN; blocks];
+    let mut nested = vec![i32::MIN; n];
+    let (mut e_both, mut e_spread, mut e_nested) = (both.clone(), spread.clone(), nested.clone());
+    // Inclusive scans of `xs` with `f`, left to right and right to left.
+    let left = |xs: &[i32], f: fn(i32, i32) -> i32| -> Vec<i32> {
+        let mut out: Vec<i32> = Vec::with_capacity(xs.len());
+        for &v in xs {
+            out.push(out.last().map_or(v, |&acc| f(acc, v)));
+        }
+        out
+    };
+    let right = |xs: &[i32], f: fn(i32, i32) -> i32| -> Vec<i32> {
+        let mut out = vec![0; xs.len()];
+        let mut acc: Option<i32> = None;
+        for k in (0..xs.len()).rev() {
+            let v = acc.map_or(xs[k], |a| f(xs[k], a));
+            out[k] = v;
+            acc = Some(v);
+        }
+        out
+    };
+    let add: fn(i32, i32) -> i32 = i32::wrapping_add;
+    for b in 0..blocks {
+        let first = b * window;
+        let xs: Vec<i32> = (first..first + window)
+            .map(|i| if i < n { x[i] } else { 0 })
+            .collect();
+        let prefix_sum = left(&xs, add);
+        let suffix_max = right(&xs, |a, b| a.max(b));
+        let prefix_max = left(&xs, |a, b| a.max(b));
+        let suffix_min = right(&xs, |a, b| a.min(b));
+        let suffix_of_prefix = right(&prefix_sum, add);
+        e_spread[b] = (0..window).fold(0i32, |acc, k| {
+            acc.wrapping_add(prefix_max[k].wrapping_sub(suffix_min[k]))
+        });
+        for k in 0..window {
+            if first + k < n {
+                e_both[first + k] = prefix_sum[k].wrapping_sub(suffix_max[k]);
+                e_nested[first + k] = suffix_of_prefix[k];
+            }
+        }
+    }
+    launch(
+        p,
+        "mixedScans",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("both", &mut both),
+            array("spread", &mut spread),
+            array("nested", &mut nested),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("both", &both, &e_both)?;
+    exact("spread", &spread, &e_spread)?;
+    exact("nested", &nested, &e_nested)?;
+    let mut all = bytes(&both);
+    all.extend(bytes(&spread));
+    all.extend(bytes(&nested));
     Ok(all)
 }
