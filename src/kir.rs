@@ -14,7 +14,7 @@
 //!   `noalias`: threads communicate through a written array across barriers);
 //! - `kir-register-vectors`: which vector variables live in registers.
 //!
-//! Code generation reads the written arrays and the register vectors from here. It still makes
+//! Code generation reads the written arrays, the register vectors and the scatters from here. It still makes
 //! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
 //! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
 

@@ -1038,7 +1038,7 @@ fn mixed_scans(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<
         out
     };
     let add: fn(i32, i32) -> i32 = i32::wrapping_add;
-    for b in 0..blocks {
+    for (b, spread_b) in e_spread.iter_mut().enumerate() {
         let first = b * window;
         let xs: Vec<i32> = (first..first + window)
             .map(|i| if i < n { x[i] } else { 0 })
@@ -1048,7 +1048,7 @@ fn mixed_scans(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<
         let prefix_max = left(&xs, |a, b| a.max(b));
         let suffix_min = right(&xs, |a, b| a.min(b));
         let suffix_of_prefix = right(&prefix_sum, add);
-        e_spread[b] = (0..window).fold(0i32, |acc, k| {
+        *spread_b = (0..window).fold(0i32, |acc, k| {
             acc.wrapping_add(prefix_max[k].wrapping_sub(suffix_min[k]))
         });
         for k in 0..window {
