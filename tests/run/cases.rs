@@ -851,13 +851,25 @@ fn row_sum_small_block(
 }
 
 /// Rows of 2-D arrays passed to a func: `o[r][j] = 3 ca[r][j] + cb[r][j]`, and `s[r]` the sum of
-/// row `r + 1`'s values (zero for the last row: a checked row outside the array is empty).
+/// row `r + 1`'s values (zero for the last row: a checked row outside the array is empty); `h[r]`
+/// row `r + 1`'s first element (zero for the last row) plus the sum of the first half of `cb`'s
+/// row `r`.
 fn row_func_arg(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
     let (rows, cols) = (3usize, n);
     let mut ca = rng.i32s(rows * cols, -1000, 1000);
     let mut cb = rng.i32s(rows * cols, -1000, 1000);
     let mut o = vec![i32::MIN; rows * cols];
     let mut s = vec![i32::MIN; rows];
+    let mut h = vec![i32::MIN; rows];
+    let expected_h: Vec<i32> = (0..rows)
+        .map(|r| {
+            let next = if r + 1 < rows { ca[(r + 1) * cols] } else { 0 };
+            let half = cb[r * cols..r * cols + cols / 2]
+                .iter()
+                .fold(0i32, |acc, v| acc.wrapping_add(*v));
+            next.wrapping_add(half)
+        })
+        .collect();
     let packed: Vec<i32> = ca
         .iter()
         .zip(&cb)
@@ -879,13 +891,16 @@ fn row_func_arg(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Ve
             array("cb", &mut cb),
             array("o", &mut o),
             array("s", &mut s),
+            array("h", &mut h),
         ],
     )
     .map_err(|e| e.to_string())?;
     exact("o", &o, &packed)?;
     exact("s", &s, &expected_s)?;
+    exact("h", &h, &expected_h)?;
     let mut all = bytes(&o);
     all.extend(bytes(&s));
+    all.extend(bytes(&h));
     Ok(all)
 }
 
