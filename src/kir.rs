@@ -14,7 +14,7 @@
 //!   `noalias`: threads communicate through a written array across barriers);
 //! - `kir-register-vectors`: which vector variables live in registers.
 //!
-//! Code generation reads the written arrays and the register vectors from here. It still makes
+//! Code generation reads the written arrays, the register vectors and the scatters from here. It still makes
 //! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
 //! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
 
@@ -120,6 +120,17 @@ pub enum Stmt {
         stage: Stage,
         span: Span,
     },
+    /// A store whose positions are computed element by element (`out[[perm[[r]]]] <- x[[r]]`,
+    /// `a[[i, v]] <- e`, a column `a[[r, j]] <- e`): element `k` of the right side goes to the
+    /// position its subscripts give at `k`, checked or not. Any thread may write any position,
+    /// so barrier placement treats it as a write by any thread; every element of the right side
+    /// and of the subscripts is read before any is stored.
+    Scatter {
+        target: Element,
+        subscripts: Vec<Subscript>,
+        stage: Stage,
+        span: Span,
+    },
     If {
         cond: ExprRef,
         then_body: Vec<Stmt>,
@@ -150,6 +161,17 @@ pub struct Element {
     pub checked: bool,
     /// The whole array (`x <- v`), not an indexed part of it.
     pub whole: bool,
+}
+
+/// One subscript of a [`Stmt::Scatter`]'s target, per dimension.
+#[derive(Debug, Clone)]
+pub enum Subscript {
+    /// The same index at every position (a row of a 2-D array).
+    Uniform(ExprRef),
+    /// `start + k` at position `k`.
+    Range(ExprRef),
+    /// Element `k` of a vector of indices: a stage of its own, fused into the store's sweep.
+    Vector(Stage),
 }
 
 /// A fused vector computation: the positions of one block vector, computed element by element

@@ -696,9 +696,16 @@ impl CheckError {
                     _ => d,
                 }
             }
-            BadIndexType { span, ty } => Diagnostic::error(code, format!("an index must be an integer or a Range, not {}", quoted(&ty, records)))
-                .primary(span, format!("this has type {}", quoted(&ty, records)))
-                .help("convert it with `Int32(...)`"),
+            BadIndexType { span, ty } => {
+                // A vector of indices (a gather or a scatter) converts element by element.
+                let help = match ty {
+                    Ty::Vector { .. } | Ty::Array { .. } => "convert it with `Int32 /~ (...)`",
+                    _ => "convert it with `Int32(...)`",
+                };
+                Diagnostic::error(code, format!("an index must be an integer or a Range, not {}", quoted(&ty, records)))
+                    .primary(span, format!("this has type {}", quoted(&ty, records)))
+                    .help(help)
+            }
             WrongIndexCount { span, ty, found } => {
                 let dims = match &ty {
                     Ty::Array { dims, .. } => dims.len(),

@@ -79,6 +79,8 @@ pub struct Body<'a, 'ctx> {
     pub symbols: Symbols,
     /// Declarations (by the span of their name) of vector variables that live in registers.
     pub registers: HashSet<Span>,
+    /// The vector assignments (by statement span) that the kernel IR made scatters.
+    pub scatters: HashSet<Span>,
     /// Uniform operands of the vector expression being lowered, evaluated once before its loop.
     pub hoisted: HashMap<ExprId, BasicValueEnum<'ctx>>,
     /// Per-element values of the current position that need the whole block to compute (scan
@@ -90,6 +92,9 @@ pub struct Body<'a, 'ctx> {
     pub scratch: HashMap<ExprId, ArrayRef<'ctx>>,
     /// Every shared array of this body, for the launch-limit check.
     pub shared_decls: Vec<super::limits::SharedDecl>,
+    /// Scans computed ahead of their statement's sweep (`scan.rs`, mixed left and right scans):
+    /// each one's elements, one slot per tile, in a private array.
+    pub materialised: HashMap<ExprId, (PointerValue<'ctx>, BasicTypeEnum<'ctx>, u32)>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -122,11 +127,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             sync: Sync::default(),
             symbols: Symbols::default(),
             registers: HashSet::new(),
+            scatters: HashSet::new(),
             hoisted: HashMap::new(),
             tile_vals: HashMap::new(),
             elem_reads: Vec::new(),
             scratch: HashMap::new(),
             shared_decls: Vec::new(),
+            materialised: HashMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,
@@ -178,10 +185,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     pub fn block_size(&self, span: Span) -> Result<u32> {
         match &self.mode {
             Mode::Kernel { block_size, .. } => Ok(*block_size),
-            Mode::Func { .. } => Err(CodegenError::not_implemented(
-                "`BLOCKSIZE` inside a `func`",
-                span,
-            )),
+            // The checker rejects `BLOCKSIZE` (E0106) and block vectors (E0310) in a func.
+            Mode::Func { .. } => Err(CodegenError::internal("`BLOCKSIZE` inside a `func`", span)),
         }
     }
 

@@ -4,8 +4,9 @@ use crate::diagnostics::{Diagnostic, INTERNAL_ERROR};
 use crate::syntax::span::Span;
 use inkwell::builder::BuilderError;
 
-/// A construct the checker accepts but code generation does not handle yet.
-pub const NOT_IMPLEMENTED: &str = "E0810";
+// E0810 ("not implemented by code generation yet") is retired: whatever the checker accepts is
+// either built or rejected by the checker with a code of its own, and a code generation path
+// that a checked program cannot reach is an internal error naming the checker rule.
 /// A `shared` array, vector variable or scan whose length is not known at compile time.
 pub const NEEDS_STATIC_LENGTH: &str = "E0811";
 
@@ -14,12 +15,10 @@ pub const SHARED_MEMORY_LIMIT: &str = "E0812";
 
 /// Every diagnostic id this stage can produce (the UI suite checks each one is tested).
 /// Internal errors use [`INTERNAL_ERROR`] and are not listed: no valid program reaches them.
-pub const CODES: &[&str] = &[NOT_IMPLEMENTED, NEEDS_STATIC_LENGTH, SHARED_MEMORY_LIMIT];
+pub const CODES: &[&str] = &[NEEDS_STATIC_LENGTH, SHARED_MEMORY_LIMIT];
 
 #[derive(Debug, Clone)]
 pub enum CodegenError {
-    /// `what` names the construct, as a user would ("a scan inside a `func`").
-    NotImplemented { what: String, span: Span },
     /// `what` is the thing that needs the length ("a `shared` array"); `why` says what is
     /// sized when the kernel is compiled.
     NeedsStaticLength {
@@ -44,13 +43,6 @@ pub enum CodegenError {
 }
 
 impl CodegenError {
-    pub fn not_implemented(what: impl Into<String>, span: Span) -> CodegenError {
-        CodegenError::NotImplemented {
-            what: what.into(),
-            span,
-        }
-    }
-
     pub fn internal(message: impl Into<String>, span: Span) -> CodegenError {
         CodegenError::Internal {
             message: message.into(),
@@ -71,16 +63,14 @@ impl From<BuilderError> for CodegenError {
 impl From<CodegenError> for Diagnostic {
     fn from(error: CodegenError) -> Diagnostic {
         match error {
-            CodegenError::NotImplemented { what, span } => {
-                Diagnostic::error(NOT_IMPLEMENTED, format!("code generation for {what} is not implemented yet"))
-                    .primary(span, "not supported by this version of loomc")
-                    .note("planned in issue #3")
-            }
             CodegenError::NeedsStaticLength { what, why, span } => Diagnostic::error(
                 NEEDS_STATIC_LENGTH,
                 format!("{what} needs a length known at compile time"),
             )
-            .primary(span, "the length of this depends on run-time values")
+            .primary(
+                span,
+                "its length depends on run-time values, or is more than 64 elements per thread",
+            )
             .note(why)
             .help("use a length made of literals and `BLOCKSIZE`, or store the values to a global array"),
             CodegenError::SharedMemoryLimit {

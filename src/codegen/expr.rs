@@ -186,8 +186,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let llvm = self.reg_type(&ty, e.span)?;
                 Ok(self.b.build_load(llvm, ptr, &ident.name)?)
             }
-            Some(Var::Array(_)) | Some(Var::Registers(_)) => Err(CodegenError::not_implemented(
-                format!("the whole array `{}` used as a value here", ident.name),
+            // A whole array is a block vector or a func's array argument (`arg_value`); the
+            // checker rejects it where a scalar is expected (E0200, E0306).
+            Some(Var::Array(_)) | Some(Var::Registers(_)) => Err(CodegenError::internal(
+                format!("the whole array `{}` used as a uniform value", ident.name),
                 e.span,
             )),
             None => Ok(self.builtin_name(ident)?.into()),
@@ -526,7 +528,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             .get_address_space()
             .eq(&inkwell::AddressSpace::from(super::types::GLOBAL))
         {
-            return Err(CodegenError::not_implemented(
+            // A func's array parameters are global arrays: the checker rejects a `shared`
+            // argument (E0200).
+            return Err(CodegenError::internal(
                 "passing a `shared` array to a `func`",
                 span,
             ));
@@ -644,7 +648,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let call = self.b.build_call(function, &args, "call")?;
         call.try_as_basic_value()
             .basic()
-            .ok_or_else(|| CodegenError::not_implemented("calling a `func` without a result", span))
+            // The checker rejects the value of a func that returns nothing (E0200, E0303).
+            .ok_or_else(|| CodegenError::internal("calling a `func` without a result", span))
     }
 
     pub fn range_value(

@@ -41,7 +41,11 @@ pub fn declare<'ctx>(
                 .types
                 .reg(&ty, &cx.resolver.borrow().records)
                 .ok_or_else(|| {
-                    CodegenError::not_implemented("a `func` returning this type", ret.span())
+                    // The checker lets a func return scalars, records and ranges only (E0215).
+                    CodegenError::internal(
+                        "a `func` returning a type without a register form",
+                        ret.span(),
+                    )
                 })?;
             llvm.fn_type(&params, false)
         }

@@ -50,9 +50,10 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 Ty::Scalar(Scalar::Bool) => self.cx.context.i8_type().into(),
                 Ty::Scalar(s) => self.cx.types.scalar(*s).into(),
                 Ty::Array { dims, .. } if dims.len() <= 2 => self.cx.types.global_ptr().into(),
+                // The checker rejects every other parameter type (E0113).
                 _ => {
-                    return Err(CodegenError::not_implemented(
-                        "a kernel parameter of this type (only scalars and arrays for now)",
+                    return Err(CodegenError::internal(
+                        "a kernel parameter that is neither a scalar nor an array",
                         param.span,
                     ))
                 }
@@ -86,6 +87,11 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
+        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| {
+            if let crate::kir::Stmt::Scatter { span, .. } = stmt {
+                body.scatters.insert(*span);
+            }
+        });
         body.registers = kernel_ir
             .register_vectors
             .clone()
@@ -139,8 +145,9 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                         .build_int_cast_sign_flag(v, self.cx.context.i32_type(), true, "dim")?;
                 dims.push(v);
             }
+            // The checker rejects a kernel array parameter without dimensions (E0502).
             if dims.is_empty() {
-                return Err(CodegenError::not_implemented(
+                return Err(CodegenError::internal(
                     "an array parameter without a length",
                     param.span,
                 ));

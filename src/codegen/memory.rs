@@ -22,8 +22,9 @@ pub struct Element<'ctx> {
 }
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// The array `e` names.
-    pub fn array(&self, e: &Expr) -> Result<ArrayRef<'ctx>> {
+    /// The array `e` names: an array variable or parameter, or a row `a[i]` / `a[[i]]` of a
+    /// two-dimensional one (a func's array argument, `pack(ca[B]) /~ range(0, cols)`).
+    pub fn array(&mut self, e: &Expr) -> Result<ArrayRef<'ctx>> {
         match &e.kind {
             ExprKind::Name(name) => match self.lookup(&name.name) {
                 Some(Var::Array(array)) => Ok(array.clone()),
@@ -32,11 +33,75 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     e.span,
                 )),
             },
-            _ => Err(CodegenError::not_implemented(
-                "indexing a computed block vector",
+            ExprKind::Index {
+                base,
+                indices,
+                checked,
+            } if indices.len() == 1 && matches!(self.ty_of(&indices[0]), Ty::Scalar(_)) => {
+                self.row_array(base, &indices[0], *checked, e.span)
+            }
+            // The checker types no other expression as an array (indexing a computed vector is
+            // E0205).
+            _ => Err(CodegenError::internal(
+                "an array that is neither a variable nor a row",
                 e.span,
             )),
         }
+    }
+
+    /// Row `i` of two-dimensional `base` as a one-dimensional array of `cols` elements, at
+    /// `base + i * cols`. Checked (`a[[i]]`), a row outside the array is a row of no elements:
+    /// every checked read of it gives zero and every checked write is dropped, as for the
+    /// elements of `a[[i, j]]`.
+    fn row_array(
+        &mut self,
+        base: &Expr,
+        index: &Expr,
+        checked: bool,
+        span: Span,
+    ) -> Result<ArrayRef<'ctx>> {
+        let array = self.array(base)?;
+        let [rows, cols] = array.dims[..] else {
+            return Err(CodegenError::internal(
+                "a row of an array that is not 2-D",
+                span,
+            ));
+        };
+        let signed = self.scalar_of(index)?.is_signed();
+        let row = self.expr(index)?.into_int_value();
+        let row64 = self.index64(row, signed)?;
+        let cols64 = self.index64(cols, true)?;
+        let first = self.b.build_int_mul(row64, cols64, "row.first")?;
+        let elem = self.mem_type(&array.elem, span)?;
+        // SAFETY: a plain (not in-bounds) GEP: an out-of-range row's address is computed but
+        // never dereferenced (checked: the row is empty; unchecked: the user's undefined
+        // behaviour, as for any unchecked access).
+        let ptr = unsafe { self.b.build_gep(elem, array.ptr, &[first], "row")? };
+        let len = if checked {
+            let inside = self.b.build_int_compare(
+                IntPredicate::ULT,
+                row64,
+                self.index64(rows, true)?,
+                "row.inside",
+            )?;
+            self.b
+                .build_select(inside, cols, self.i32(0), "row.len")?
+                .into_int_value()
+        } else {
+            cols
+        };
+        Ok(ArrayRef {
+            key: array.key.clone(),
+            name: array.name.clone(),
+            ptr,
+            elem: array.elem.clone(),
+            dims: vec![len],
+            dim_polys: vec![if checked {
+                None
+            } else {
+                array.dim_polys[1].clone()
+            }],
+        })
     }
 
     /// An index value as `i64`, extended by the signedness of its type.
@@ -277,10 +342,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<ArrayRef<'ctx>> {
         let count: u64 = dims.iter().product();
         let elem_ty = self.mem_type(elem, span)?;
-        let count32 = u32::try_from(count.max(1)).map_err(|_| {
-            CodegenError::not_implemented("an array of more than 2^32 elements", span)
-        })?;
-        let array_ty = elem_ty.array_type(count32);
+        // More than 2^32 elements is far past every target's shared memory: the declaration
+        // is recorded with its true size, so the kernel's shared-memory check (E0812) names it,
+        // and the global gets one element (the kernel is rejected before its code is used).
+        let count32 = u32::try_from(count.max(1)).ok();
+        let array_ty = elem_ty.array_type(count32.unwrap_or(1));
+        let bytes = match count32 {
+            Some(_) => self.cx.target_data.get_abi_size(&array_ty),
+            None => count.saturating_mul(self.cx.target_data.get_abi_size(&elem_ty)),
+        };
         let symbol = self.fresh_name(name);
         let global = self.cx.module.add_global(
             array_ty,
@@ -293,7 +363,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.shared_decls.push(super::limits::SharedDecl {
             name: name.to_string(),
             span,
-            bytes: self.cx.target_data.get_abi_size(&array_ty),
+            bytes,
         });
         let dim_values = dims.iter().map(|d| self.i32(*d as i64)).collect();
         Ok(ArrayRef {

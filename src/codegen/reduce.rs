@@ -49,8 +49,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ExprKind::Collective {
                 op, func, operand, ..
             } => {
+                // Unreachable from a checked program: the checker rejects a collective in a
+                // `func` (E0302), and `prepare` evaluates every collective of a vector
+                // statement in uniform code before the statement's sweep starts.
                 if self.lane_depth > 0 || !self.is_kernel() {
-                    return Err(CodegenError::not_implemented(
+                    return Err(CodegenError::internal(
                         format!("`{}` inside per-element code", op.symbol()),
                         e.span,
                     ));
@@ -159,6 +162,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             || super::commute::is_commutative(self.cx.checked, f, bound_count);
         self.touch(reads)?;
         self.before_scans(operand)?;
+        let shape = self.materialise_mixed_scans(&[operand], shape, e.span)?;
         let lanes = self.lanes(e.span)?;
         let scratch = if lanes.warps > 1 {
             // Two halves: tiles alternate between them. (A single pass uses one; the other

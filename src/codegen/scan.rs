@@ -20,11 +20,13 @@
 //! tile; none when a block is one warp.
 
 use super::body::{Body, Result};
+use super::error::CodegenError;
 use super::intrinsics::ShuffleKind;
 use super::reduce::scratch_access;
 use super::sync::AccessKind;
-use super::vector::Pos;
+use super::vector::{Pos, Shape, Sweep, BUFFER_SLOTS};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use crate::syntax::span::Span;
 use inkwell::values::BasicValueEnum;
 use inkwell::IntPredicate;
 
@@ -278,6 +280,78 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             })
             .collect();
         self.sync.record(reads);
+    }
+}
+
+impl<'a, 'ctx> Body<'a, 'ctx> {
+    /// A consumer whose vector holds both a left and a right scan over more than one tile: one
+    /// sweep cannot serve both (a left scan's carry needs the tiles in increasing order, a right
+    /// scan's in decreasing order). Each scan is computed ahead, innermost first, in a sweep of
+    /// its own direction, into a private array of one slot per tile (`materialised`); the
+    /// consumer's sweep then reads them like register vectors. Needs a compile-time bound of at
+    /// most `BUFFER_SLOTS` tiles (`E0811` otherwise). Returns the consumer's shape: no scans
+    /// left, walked by unrolled slots.
+    pub fn materialise_mixed_scans(
+        &mut self,
+        exprs: &[&Expr],
+        shape: Shape<'ctx>,
+        span: Span,
+    ) -> Result<Shape<'ctx>> {
+        if !(shape.left_scan && shape.right_scan) {
+            return Ok(shape);
+        }
+        let block_size = u64::from(self.block_size(span)?);
+        let slots = shape.bound.map(|b| b.div_ceil(block_size));
+        if slots.is_some_and(|s| s <= 1) {
+            // One tile: the one sweep computes both (nothing is carried between tiles).
+            return Ok(shape);
+        }
+        let Some(slots) = slots
+            .filter(|s| *s <= BUFFER_SLOTS)
+            .and_then(|s| u32::try_from(s).ok())
+        else {
+            return Err(CodegenError::NeedsStaticLength {
+                what: "a statement with both a left and a right scan over more than one block's worth of elements",
+                why: "it computes each scan into registers first, in the scan's own direction, and each thread's number of registers is fixed when the kernel is compiled (at most 64 elements per thread)",
+                span,
+            });
+        };
+        let mut scans = Vec::new();
+        for e in exprs {
+            collect_scans(e, &mut scans);
+        }
+        // Pre-order reversed: every scan after the scans inside it.
+        scans.reverse();
+        let pass = Shape {
+            registers: true,
+            left_scan: false,
+            right_scan: false,
+            ..shape
+        };
+        let sweep = Sweep::Unrolled { slots };
+        for scan in scans {
+            let ExprKind::Collective { op, operand, .. } = &scan.kind else {
+                continue;
+            };
+            let op = *op;
+            let reg_ty = self.reg_type(self.ty_of(scan).element(), scan.span)?;
+            let buffer = self.alloca_array(reg_ty, slots, "scan.values")?;
+            let zero = self.zero_of(self.ty_of(operand).element(), operand.span)?;
+            let reverse = op == CollectiveOp::ScanRight;
+            self.sweep(&pass, sweep, reverse, span, &mut |this, pos| {
+                this.tile_prepare(operand, pos)?;
+                let x = this.value_when(pos.valid, zero, &mut |this| this.elem(operand, pos))?;
+                let y = this.located(scan.span, |this| this.block_scan(scan, op, x, pos))?;
+                let slot = pos.slot.ok_or_else(|| {
+                    CodegenError::internal("an unrolled sweep without slots", span)
+                })?;
+                let ptr = this.slot_ptr(buffer, reg_ty, slots, slot)?;
+                this.b.build_store(ptr, y)?;
+                Ok(())
+            })?;
+            self.materialised.insert(scan.id, (buffer, reg_ty, slots));
+        }
+        Ok(pass)
     }
 }
 

@@ -23,6 +23,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.hoisted.clear();
         self.tile_vals.clear();
         self.elem_reads.clear();
+        self.materialised.clear();
         self.set_location(stmt.span());
         match stmt {
             Stmt::Let {
@@ -68,8 +69,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let init_is_vector =
             init.is_some_and(|i| matches!(self.ty_of(i), Ty::Vector { .. } | Ty::Array { .. }));
         if shared || init_is_vector || matches!(declared, Ty::Array { .. }) {
+            // The checker rejects `shared` (E0309) and vector variables (E0310) in a func.
             if !self.is_kernel() {
-                return Err(CodegenError::not_implemented(
+                return Err(CodegenError::internal(
                     "an array variable inside a `func`",
                     span,
                 ));
@@ -241,7 +243,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         match &target.kind {
             ExprKind::Name(name) => match self.lookup(&name.name) {
                 Some(Var::Local { ptr, ty }) => Ok((*ptr, ty.clone())),
-                _ => Err(CodegenError::not_implemented(
+                // The checker lets only local variables be assigned this way (E0211).
+                _ => Err(CodegenError::internal(
                     format!("assigning to `{}`", name.name),
                     target.span,
                 )),
@@ -255,8 +258,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     field_ty,
                 ))
             }
-            _ => Err(CodegenError::not_implemented(
-                "assigning to a field of an array element",
+            // A field of an array element is stored by `store_element_field`; the checker
+            // rejects every other place (E0211).
+            _ => Err(CodegenError::internal(
+                "not an assignable place",
                 target.span,
             )),
         }
@@ -387,8 +392,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         span: Span,
     ) -> Result<()> {
         let var_ty = self.cx.resolver.borrow_mut().resolve(ty, Space::Local)?;
+        // The checker rejects a loop variable of another type (E0301).
         if var_ty != Ty::INT32 {
-            return Err(CodegenError::not_implemented(
+            return Err(CodegenError::internal(
                 "a loop variable of a type other than Int32",
                 span,
             ));

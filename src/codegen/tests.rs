@@ -238,13 +238,12 @@ fn dump() {
 }
 
 #[test]
-fn unsupported_constructs_are_diagnostics() {
-    // The one construct the checker accepts and code generation does not build yet: a left and
-    // a right scan in one statement over more than one block's worth of elements.
-    let codes = error_codes(
+fn mixed_scans_over_two_blocks_compile() {
+    // E0810's last case (retired): a left and a right scan in one statement over more than one
+    // block's worth of elements.
+    compiles_everywhere(
         "kernel k(x: Int32[THREADS], o: Int32[THREADS])\n  r: Range <- range(B * BLOCKSIZE, (B + 2) * BLOCKSIZE)\n  o[[r]] <- (sum /: x[[r]]) + (sum :/ x[[r]])\n",
     );
-    assert_eq!(codes, vec![super::error::NOT_IMPLEMENTED]);
 }
 
 #[test]

@@ -38,7 +38,7 @@ use inkwell::IntPredicate;
 const UNROLL_SLOTS: u64 = 4;
 
 /// A vector assignment that reads its own target buffers at most this many elements per thread.
-const BUFFER_SLOTS: u64 = 64;
+pub const BUFFER_SLOTS: u64 = 64;
 
 /// What [`Body::prepare`] learnt about a vector expression.
 #[derive(Debug, Clone, Copy)]
@@ -94,6 +94,27 @@ enum Dest<'ctx> {
     },
     /// `a[i] <- v` for a two-dimensional `a`: element `(i, k)`.
     Row { row: IntValue<'ctx>, checked: bool },
+    /// A scatter (`kir::Stmt::Scatter`): element `k` at the position the subscripts give at
+    /// `k`, each computed like a gather's (`elem`): uniform, `start + k` or a vector's element.
+    Indexed {
+        subscripts: Vec<Expr>,
+        checked: bool,
+    },
+}
+
+impl Dest<'_> {
+    /// The subscripts that are block vectors: computed element by element in the store's
+    /// sweep, scans included.
+    fn vector_subscripts(&self, is_vector: impl Fn(&Expr) -> bool) -> Vec<Expr> {
+        match self {
+            Dest::Indexed { subscripts, .. } => subscripts
+                .iter()
+                .filter(|s| is_vector(s))
+                .cloned()
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
 }
 
 /// A checked read `base[[range]]` found by [`Body::checked_range_reads`].
@@ -191,8 +212,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// Evaluates the uniform parts of vector expression `e`, records the arrays it reads
     /// element by element in `elem_reads`, and returns its shape. Runs in block-uniform code.
     pub fn prepare(&mut self, e: &Expr) -> Result<Shape<'ctx>> {
+        // Block vectors are built in uniform code only: the checker rejects them in a func
+        // (E0310), and a vector statement prepares its nested vectors (the operands of its
+        // reductions included) before its sweep starts.
         if self.lane_depth > 0 {
-            return Err(CodegenError::not_implemented(
+            return Err(CodegenError::internal(
                 "a block vector inside per-element code",
                 e.span,
             ));
@@ -669,6 +693,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// Computes, at `pos`, the values inside `e` that need the whole block (scans, innermost
     /// first). Runs in block-uniform code, once per position of a `Tiles` or `Unrolled` sweep.
     pub fn tile_prepare(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<()> {
+        if let Some(&(buffer, ty, slots)) = self.materialised.get(&e.id) {
+            let slot = pos.slot.ok_or_else(|| {
+                CodegenError::internal("a computed scan read at a run-time position", e.span)
+            })?;
+            let ptr = self.slot_ptr(buffer, ty, slots, slot)?;
+            let v = self.b.build_load(ty, ptr, "scan.value")?;
+            self.tile_vals.insert(e.id, v);
+            return Ok(());
+        }
         for child in self.vector_children(e) {
             self.tile_prepare(child, pos)?;
         }
@@ -888,14 +921,90 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// element of `value` is read before any element of `target` is written, and the writes are
     /// visible to every thread at the next statement.
     pub fn assign_vector(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
+        // Statements run in uniform code: a func cannot make a block vector (E0310), and
+        // loop distribution keeps a loop that holds one sequential.
         if self.lane_depth > 0 || !self.is_kernel() {
-            return Err(CodegenError::not_implemented(
+            return Err(CodegenError::internal(
                 "a block vector assignment inside per-element code",
                 span,
             ));
         }
-        let (target_kind, n_dest, bound) = self.destination(target)?;
-        self.store_vector(target_kind, n_dest, bound, value, span)
+        self.elem_reads.clear();
+        let (target_kind, dest_shape) = if self.scatters.contains(&span) {
+            self.scatter_destination(target)?
+        } else {
+            let (target_kind, n_dest, bound) = self.destination(target)?;
+            (target_kind, self.dest_shape(n_dest, bound))
+        };
+        let dest_reads = std::mem::take(&mut self.elem_reads);
+        self.store_vector(target_kind, dest_shape, dest_reads, value, span)
+    }
+
+    /// The shape of a contiguous destination of `n` elements.
+    fn dest_shape(&self, n: IntValue<'ctx>, bound: Option<u64>) -> Shape<'ctx> {
+        Shape {
+            len: n,
+            bound,
+            registers: false,
+            left_scan: false,
+            right_scan: false,
+        }
+    }
+
+    /// A scatter's target, `a[[v]]`, `a[[i, v]]`, `a[[r, j]]` ...: its subscripts prepared like
+    /// a gather's (uniform ones hoisted, vectors fused into the store's sweep, their reads
+    /// noted), and the shape they give. Any thread may write any element.
+    fn scatter_destination(&mut self, target: &Expr) -> Result<(Target<'ctx>, Shape<'ctx>)> {
+        let ExprKind::Index {
+            base,
+            indices,
+            checked,
+        } = &target.kind
+        else {
+            return Err(CodegenError::internal(
+                "a scatter whose target is not indexed",
+                target.span,
+            ));
+        };
+        let array = self.array(base)?;
+        // The checker gives every element access one subscript per dimension (E0207).
+        if indices.len() != array.dims.len() {
+            return Err(CodegenError::internal(
+                "a scatter with a subscript count other than the array's dimensions",
+                target.span,
+            ));
+        }
+        let mut shape: Option<Shape> = None;
+        for index in indices {
+            let s = match self.ty_of(index) {
+                Ty::Range | Ty::Vector { .. } | Ty::Array { .. } => Some(self.prepare(index)?),
+                _ => {
+                    self.hoist(index)?;
+                    None
+                }
+            };
+            if let Some(s) = s {
+                shape = Some(match shape {
+                    Some(m) => self.meet(m, s)?,
+                    None => s,
+                });
+            }
+        }
+        let shape = shape.ok_or_else(|| {
+            CodegenError::internal("a scatter without a vector subscript", target.span)
+        })?;
+        let dest = Dest::Indexed {
+            subscripts: indices.clone(),
+            checked: *checked,
+        };
+        Ok((
+            Target::Memory {
+                array,
+                dest,
+                who: Who::Any,
+            },
+            shape,
+        ))
     }
 
     /// The initializer of a freshly declared array variable.
@@ -912,31 +1021,30 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             dest: Dest::Whole,
             who,
         };
-        self.store_vector(target, n, bound, value, span)
+        let shape = self.dest_shape(n, bound);
+        self.store_vector(target, shape, Vec::new(), value, span)
     }
 
     /// The initializer of a freshly declared register vector.
     pub fn init_registers(&mut self, r: RegVector<'ctx>, value: &Expr, span: Span) -> Result<()> {
-        let n = self.i32(r.len as i64);
-        let bound = Some(r.len);
-        self.store_vector(Target::Registers(r), n, bound, value, span)
+        let shape = self.dest_shape(self.i32(r.len as i64), Some(r.len));
+        self.store_vector(Target::Registers(r), shape, Vec::new(), value, span)
     }
 
+    /// `dest_shape`: the destination's (for a scatter, its vector subscripts'), whose element
+    /// reads are `dest_reads`.
     fn store_vector(
         &mut self,
         target: Target<'ctx>,
-        n_dest: IntValue<'ctx>,
-        dest_bound: Option<u64>,
+        dest_shape: Shape<'ctx>,
+        dest_reads: Vec<Access>,
         value: &Expr,
         span: Span,
     ) -> Result<()> {
         self.elem_reads.clear();
         let dest_shape = Shape {
-            len: n_dest,
-            bound: dest_bound,
-            registers: matches!(target, Target::Registers(_)),
-            left_scan: false,
-            right_scan: false,
+            registers: dest_shape.registers || matches!(target, Target::Registers(_)),
+            ..dest_shape
         };
         let shape = if self.is_vector_operand(value) {
             let src = self.prepare(value)?;
@@ -945,13 +1053,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.hoist(value)?;
             dest_shape
         };
-        let reads = std::mem::take(&mut self.elem_reads);
+        let mut reads = std::mem::take(&mut self.elem_reads);
+        reads.extend(dest_reads);
         match target {
             Target::Registers(r) => {
                 // Private to each thread: no memory, no barrier. Every slot is read before it
                 // is written, and no slot reads another's element.
                 self.touch(reads)?;
                 self.before_scans(value)?;
+                let shape = self.materialise_mixed_scans(&[value], shape, span)?;
                 let sweep = self.plan(&shape, false, span)?;
                 let elem_ty = self.reg_type(&r.elem, span)?;
                 self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
@@ -986,25 +1096,42 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     r.array != array.key
                         || matches!((&r.who, &who), (Who::Owner(a), Who::Owner(b)) if a == b)
                 });
+                // A scatter's vector subscripts are computed in the same sweep as the value.
+                let subscripts = dest.vector_subscripts(|e| self.is_vector_operand(e));
                 if in_place {
                     let mut accesses = reads;
                     accesses.push(write);
                     self.touch(accesses)?;
                     self.before_scans(value)?;
+                    for subscript in &subscripts {
+                        self.before_scans(subscript)?;
+                    }
+                    let all: Vec<&Expr> = std::iter::once(value).chain(&subscripts).collect();
+                    let shape = self.materialise_mixed_scans(&all, shape, span)?;
                     let sweep = self.plan(&shape, false, span)?;
                     self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
                         this.tile_prepare(value, pos)?;
+                        for subscript in &subscripts {
+                            this.tile_prepare(subscript, pos)?;
+                        }
                         this.when(pos.valid, &mut |this| {
-                            let at = this.dest_element(&array, &dest, pos.k, span)?;
+                            let at = this.dest_element(&array, &dest, pos, span)?;
                             this.store_computed(&array, &at, value, pos, span)
                         })
                     })?;
-                    self.after_scans(value);
                 } else {
                     self.touch(reads)?;
                     self.before_scans(value)?;
-                    self.store_buffered(&array, &dest, write, &shape, value, span)?;
-                    self.after_scans(value);
+                    for subscript in &subscripts {
+                        self.before_scans(subscript)?;
+                    }
+                    let all: Vec<&Expr> = std::iter::once(value).chain(&subscripts).collect();
+                    let shape = self.materialise_mixed_scans(&all, shape, span)?;
+                    self.store_buffered(&array, &dest, &subscripts, write, &shape, value, span)?;
+                }
+                self.after_scans(value);
+                for subscript in &subscripts {
+                    self.after_scans(subscript);
                 }
                 self.sync
                     .candidate(span, vec![(array.key.clone(), array.name.clone())]);
@@ -1045,10 +1172,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// A vector assignment whose right side reads its destination at other positions: each
     /// thread first computes its elements into registers, then (after a barrier, when another
     /// thread may have read what it overwrites) stores them.
+    #[allow(clippy::too_many_arguments)]
     fn store_buffered(
         &mut self,
         array: &ArrayRef<'ctx>,
         dest: &Dest<'ctx>,
+        subscripts: &[Expr],
         write: Access,
         shape: &Shape<'ctx>,
         value: &Expr,
@@ -1077,13 +1206,37 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         };
         let elem_ty = self.reg_type(&array.elem, span)?;
         let buffer = self.alloca_array(elem_ty, slots, "buffer")?;
+        // A scatter's positions may read the destination too: each is computed with its value
+        // and kept as a linear index, -1 for a checked position outside the array.
+        let index_ty = self.cx.context.i64_type();
+        let scattered = matches!(dest, Dest::Indexed { .. });
+        let positions = if scattered {
+            Some(self.alloca_array(index_ty.into(), slots, "positions")?)
+        } else {
+            None
+        };
         self.sweep(shape, sweep, shape.right_scan, span, &mut |this, pos| {
             this.tile_prepare(value, pos)?;
+            for subscript in subscripts {
+                this.tile_prepare(subscript, pos)?;
+            }
             let slot = pos.slot.unwrap_or(0);
             let ptr = this.slot_ptr(buffer, elem_ty, slots, slot)?;
             this.when(pos.valid, &mut |this| {
                 let v = this.elem_merged(value, pos)?;
                 this.b.build_store(ptr, v)?;
+                if let Some(positions) = positions {
+                    let at = this.dest_element(array, dest, pos, span)?;
+                    let index = match at.in_bounds {
+                        Some(inside) => this
+                            .b
+                            .build_select(inside, at.index, index_ty.const_all_ones(), "at")?
+                            .into_int_value(),
+                        None => at.index,
+                    };
+                    let at_ptr = this.slot_ptr(positions, index_ty.into(), slots, slot)?;
+                    this.b.build_store(at_ptr, index)?;
+                }
                 Ok(())
             })
         })?;
@@ -1098,7 +1251,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let ptr = this.slot_ptr(buffer, elem_ty, slots, slot)?;
             this.when(pos.valid, &mut |this| {
                 let v = this.b.build_load(elem_ty, ptr, "buffered")?;
-                let at = this.dest_element(array, dest, pos.k, span)?;
+                let at = match positions {
+                    Some(positions) => {
+                        let at_ptr = this.slot_ptr(positions, index_ty.into(), slots, slot)?;
+                        let index = this.b.build_load(index_ty, at_ptr, "at")?.into_int_value();
+                        let inside = matches!(dest, Dest::Indexed { checked: true, .. })
+                            .then(|| {
+                                this.b.build_int_compare(
+                                    IntPredicate::SGE,
+                                    index,
+                                    index_ty.const_zero(),
+                                    "inside",
+                                )
+                            })
+                            .transpose()?;
+                        Element {
+                            index,
+                            in_bounds: inside,
+                        }
+                    }
+                    None => this.dest_element(array, dest, pos, span)?,
+                };
                 this.store_element(array, &at, v, span)
             })
         })
@@ -1130,8 +1303,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     let bound = Some(r.len);
                     Ok((Target::Registers(r), n, bound))
                 }
-                _ => Err(CodegenError::not_implemented(
-                    "assigning a block vector to this variable",
+                // A name of vector type is an array or a register vector: the checker gives
+                // scalar variables scalar types (E0306 for a vector stored in one).
+                _ => Err(CodegenError::internal(
+                    "assigning a block vector to a variable that is not a vector",
                     target.span,
                 )),
             },
@@ -1163,8 +1338,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         };
                         Ok((Target::Memory { array, dest, who }, n, bound_of(n)))
                     }
-                    _ => Err(CodegenError::not_implemented(
-                        "this kind of vector assignment target",
+                    // kir-lower makes every other indexed target a scatter.
+                    _ => Err(CodegenError::internal(
+                        "a scatter target taken for a contiguous one",
                         target.span,
                     )),
                 }
@@ -1179,8 +1355,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let (Ty::Scalar(s), Ty::Range) =
                     (self.ty_of(row_index).clone(), self.ty_of(columns))
                 else {
-                    return Err(CodegenError::not_implemented(
-                        "this kind of vector assignment target",
+                    // kir-lower makes every other indexed target a scatter.
+                    return Err(CodegenError::internal(
+                        "a scatter target taken for a contiguous one",
                         target.span,
                     ));
                 };
@@ -1194,8 +1371,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 };
                 Ok((Target::Memory { array, dest, who }, n, bound))
             }
-            _ => Err(CodegenError::not_implemented(
-                "this kind of vector assignment target",
+            // The checker allows at most two dimensions (E0207), and kir-lower makes every
+            // other indexed target a scatter.
+            _ => Err(CodegenError::internal(
+                "a vector assignment target that is neither contiguous nor a scatter",
                 target.span,
             )),
         }
@@ -1222,12 +1401,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     fn dest_element(
-        &self,
+        &mut self,
         array: &ArrayRef<'ctx>,
         dest: &Dest<'ctx>,
-        k: IntValue<'ctx>,
+        pos: &Pos<'ctx>,
         span: Span,
     ) -> Result<Element<'ctx>> {
+        let k = pos.k;
         match dest {
             Dest::Whole => {
                 let k64 = self.index64(k, true)?;
@@ -1246,13 +1426,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let k64 = self.index64(k, true)?;
                 self.element(array, &[*row, k64], *checked, span)
             }
+            Dest::Indexed {
+                subscripts,
+                checked,
+            } => {
+                let mut indices = Vec::with_capacity(subscripts.len());
+                for subscript in subscripts {
+                    let i = self.elem(subscript, pos)?.into_int_value();
+                    let signed = self.scalar_of(subscript)?.is_signed();
+                    indices.push(self.index64(i, signed)?);
+                }
+                self.element(array, &indices, *checked, span)
+            }
         }
     }
 }
 
+/// Every consumer computes mixed scans over more than one tile ahead of its sweep
+/// (`Body::materialise_mixed_scans`), so its own sweep has none left.
 fn mixed_scans(span: Span) -> CodegenError {
-    CodegenError::not_implemented(
-        "a left scan and a right scan in one statement over more than one block's worth of elements",
+    CodegenError::internal(
+        "a left and a right scan left in one sweep over more than one tile",
         span,
     )
 }

@@ -2,7 +2,7 @@
 //! block level, which arrays it touches and how, which collectives it holds. Nothing is decided
 //! here; the passes after it decide.
 
-use super::{Collective, Element, ExprRef, Kernel, Module, Param, Stage, Stmt};
+use super::{Collective, Element, ExprRef, Kernel, Module, Param, Stage, Stmt, Subscript};
 use crate::check::types::{Len, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{Block, CollectiveOp, Expr, ExprKind, Item, KernelDecl, TypeExpr};
@@ -76,7 +76,14 @@ fn stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
             value,
             span,
         } => {
-            if is_vector(checked.ty(target.id)) {
+            if let Some((target, subscripts)) = scatter_target(checked, target) {
+                Stmt::Scatter {
+                    target,
+                    subscripts,
+                    stage: stage(checked, value, None),
+                    span: *span,
+                }
+            } else if is_vector(checked.ty(target.id)) {
                 Stmt::VectorStore {
                     target: element(target).unwrap_or(Element {
                         array: root_name(target),
@@ -226,6 +233,50 @@ fn reductions(checked: &Checked, e: &Expr) -> Vec<Stage> {
     });
     found.reverse();
     found
+}
+
+/// A vector assignment's target whose positions are computed per element: a vector among its
+/// subscripts, or a range that is not the last one (a column). The other vector targets (a
+/// whole array, `a[r]`, a row `a[i]`, `a[i, r]`) are contiguous: a `VectorStore`.
+fn scatter_target(checked: &Checked, target: &Expr) -> Option<(Element, Vec<Subscript>)> {
+    let ExprKind::Index {
+        base,
+        indices,
+        checked: c,
+    } = &target.kind
+    else {
+        return None;
+    };
+    if !is_vector(checked.ty(target.id)) {
+        return None;
+    }
+    let last = indices.len().checked_sub(1)?;
+    let contiguous = indices
+        .iter()
+        .enumerate()
+        .all(|(d, index)| match checked.ty(index.id) {
+            Ty::Range => d == last,
+            ty => !is_vector(ty),
+        });
+    if contiguous {
+        return None;
+    }
+    let subscripts = indices
+        .iter()
+        .map(|index| match checked.ty(index.id) {
+            Ty::Range => Subscript::Range(ExprRef::of(index)),
+            ty if is_vector(ty) => Subscript::Vector(stage(checked, index, None)),
+            _ => Subscript::Uniform(ExprRef::of(index)),
+        })
+        .collect();
+    Some((
+        Element {
+            array: root_name(base),
+            checked: *c,
+            whole: false,
+        },
+        subscripts,
+    ))
 }
 
 /// The array an indexed place writes (`a[i]`, `a[[r]]`, `a[i].f`).

@@ -12,7 +12,7 @@
 //!     stage value `a * x[[r]] + y[[r]]`  len 256  reads x checked, y checked
 //! ```
 
-use super::{Element, ExprRef, Kernel, Module, Stage, Stmt};
+use super::{Element, ExprRef, Kernel, Module, Stage, Stmt, Subscript};
 use crate::check::types::Len;
 use crate::diagnostics::SourceFiles;
 use crate::syntax::ast::CollectiveOp;
@@ -148,6 +148,28 @@ impl Printer<'_> {
                     &format!("vector-store {}", place(target)),
                     Some(*span),
                 );
+                self.stage(depth + 1, "value", stage);
+            }
+            Stmt::Scatter {
+                target,
+                subscripts,
+                stage,
+                span,
+            } => {
+                self.line(depth, &format!("scatter {}", place(target)), Some(*span));
+                for subscript in subscripts {
+                    match subscript {
+                        Subscript::Uniform(e) => {
+                            let text = format!("at uniform {}", self.expr(*e));
+                            self.line(depth + 1, &text, None);
+                        }
+                        Subscript::Range(e) => {
+                            let text = format!("at range {}", self.expr(*e));
+                            self.line(depth + 1, &text, None);
+                        }
+                        Subscript::Vector(index) => self.stage(depth + 1, "at", index),
+                    }
+                }
                 self.stage(depth + 1, "value", stage);
             }
             Stmt::If {

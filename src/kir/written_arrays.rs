@@ -13,7 +13,7 @@ pub fn run(module: &mut Module, _checked: &Checked) {
     for kernel in &mut module.kernels {
         let mut written = BTreeSet::new();
         walk_stmts(&kernel.body, &mut |stmt| match stmt {
-            Stmt::VectorStore { target, .. } => {
+            Stmt::VectorStore { target, .. } | Stmt::Scatter { target, .. } => {
                 written.insert(target.array.clone());
             }
             Stmt::Uniform {

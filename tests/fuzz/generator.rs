@@ -11,7 +11,8 @@
 //! the grouping of float reductions and scans (the language leaves it unspecified). Inside that
 //! frame the generator draws uniform and vector arithmetic on the element type `T` (any of the
 //! six numeric types) with casts through the others, checked and unchecked slices, gathers,
-//! uniform element reads and stores, register vectors, `shared` arrays, maps (with partial
+//! uniform element reads and stores, scatter stores (without collisions), register vectors,
+//! `shared` arrays, maps (with partial
 //! application), reduces and both scans with associative functions (commutative or not), records
 //! and a record reduction, `func`s with their own control flow, and kernel `if`, `while`,
 //! sequential `for` loops and `for` loops the dependence tests may distribute.
@@ -562,7 +563,9 @@ impl Gen {
             8 | 9 => {
                 let f = self.combiner();
                 let v = self.vector(depth - 1);
-                // One direction per program: a left and a right scan in one statement get E0810.
+                // One direction per program: a left and a right scan in one statement are
+                // computed into registers first, at most 64 elements per thread (E0811 beyond,
+                // which a row of 320 elements at block size 1 would meet).
                 let scan = self.scan;
                 format!("({f} {scan} {v})")
             }
@@ -683,6 +686,49 @@ impl Gen {
 
     // ----- statements -----
 
+    /// A scatter store whose positions never collide (a reversal, a rotation, or a shift that
+    /// a checked store partly drops), so the result does not depend on which thread stores
+    /// first: into this block's row of `out` (when the value does not read `out`, which would
+    /// buffer it in registers: E0811 at small block sizes), or into a fresh `shared` array.
+    fn scatter(&mut self, indent: usize) {
+        let t = self.t();
+        let len = self.len;
+        let lane = format!("(Int32 /~ range(0, {len}))");
+        let (index, must_check) = match self.rng.u32(0..3) {
+            0 => (format!("({} - {lane})", len - 1), false),
+            1 => {
+                let by = self.rng.usize(..len);
+                (format!("(({lane} + {by}) % {len})"), false)
+            }
+            _ => {
+                let half = len as i64 / 2;
+                let by = self.rng.i64(-half..=half);
+                let by = if by < 0 {
+                    format!("(-{})", -by)
+                } else {
+                    by.to_string()
+                };
+                (format!("({lane} + {by})"), true)
+            }
+        };
+        let (open, close) = if must_check || self.chance(50) {
+            ("[[", "]]")
+        } else {
+            ("[", "]")
+        };
+        let v = self.vector(2);
+        if !v.contains("out") && self.chance(50) {
+            self.emit(indent, format!("out{open}B, {index}{close} <- {v}"));
+        } else {
+            let name = self.fresh("t");
+            let n = len + self.rng.usize(0..40);
+            let fill = self.uniform(1);
+            self.emit(indent, format!("shared {name}: {t}[{n}] <- {fill}"));
+            self.emit(indent, format!("{name}{open}{index}{close} <- {v}"));
+            self.scopes.last_mut().unwrap().shared.push((name, n));
+        }
+    }
+
     fn emit(&mut self, indent: usize, line: String) {
         self.lines.push(format!("{}{line}", "  ".repeat(indent)));
     }
@@ -762,12 +808,11 @@ impl Gen {
                 );
                 self.scopes.last_mut().unwrap().records.push(name);
             }
-            5 | 6 => {
-                // A checked slice store into a row, `out[[B, range(a, b)]] <- v`, gets E0810
-                // (not implemented): only whole rows are stored.
+            5 => {
                 let v = self.vector(2);
                 self.emit(indent, format!("out[B] <- {v}"));
             }
+            6 => self.scatter(indent),
             7 => {
                 let scope = self.visible();
                 let targets: Vec<String> = scope

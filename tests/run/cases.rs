@@ -175,6 +175,34 @@ pub const CASES: &[Case] = &[
         run: first_nonzero,
     },
     Case {
+        name: "row_func_arg",
+        file: "tests/run/programs/row_func_arg.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: row_func_arg,
+    },
+    Case {
+        name: "scatter_stores",
+        file: "tests/run/programs/scatter_stores.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: scatter_stores,
+    },
+    Case {
+        name: "scatter_2d",
+        file: "tests/run/programs/scatter_2d.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: scatter_2d,
+    },
+    Case {
+        name: "mixed_scans",
+        file: "tests/run/programs/mixed_scans.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: mixed_scans,
+    },
+    Case {
         name: "row_slice_store",
         file: "tests/run/programs/row_slice_store.loom",
         block_size: None,
@@ -820,4 +848,249 @@ fn row_sum_small_block(
     let got: Vec<f64> = o.iter().map(|v| f64::from(*v)).collect();
     close("o", &got, &expected, 1e-4, 1e-3)?;
     Ok(bytes(&o))
+}
+
+/// Rows of 2-D arrays passed to a func: `o[r][j] = 3 ca[r][j] + cb[r][j]`, and `s[r]` the sum of
+/// row `r + 1`'s values (zero for the last row: a checked row outside the array is empty); `h[r]`
+/// row `r + 1`'s first element (zero for the last row) plus the sum of the first half of `cb`'s
+/// row `r`.
+fn row_func_arg(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let mut ca = rng.i32s(rows * cols, -1000, 1000);
+    let mut cb = rng.i32s(rows * cols, -1000, 1000);
+    let mut o = vec![i32::MIN; rows * cols];
+    let mut s = vec![i32::MIN; rows];
+    let mut h = vec![i32::MIN; rows];
+    let expected_h: Vec<i32> = (0..rows)
+        .map(|r| {
+            let next = if r + 1 < rows { ca[(r + 1) * cols] } else { 0 };
+            let half = cb[r * cols..r * cols + cols / 2]
+                .iter()
+                .fold(0i32, |acc, v| acc.wrapping_add(*v));
+            next.wrapping_add(half)
+        })
+        .collect();
+    let packed: Vec<i32> = ca
+        .iter()
+        .zip(&cb)
+        .map(|(a, b)| a.wrapping_mul(3).wrapping_add(*b))
+        .collect();
+    let expected_s: Vec<i32> = (0..rows)
+        .map(|r| match packed.chunks(cols).nth(r + 1) {
+            Some(row) => row.iter().fold(0i32, |acc, v| acc.wrapping_add(*v)),
+            None => 0,
+        })
+        .collect();
+    launch(
+        p,
+        "rowFuncArg",
+        rows as u32,
+        &mut [
+            HostArg::I32(cols as i32),
+            array("ca", &mut ca),
+            array("cb", &mut cb),
+            array("o", &mut o),
+            array("s", &mut s),
+            array("h", &mut h),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("o", &o, &packed)?;
+    exact("s", &s, &expected_s)?;
+    exact("h", &h, &expected_h)?;
+    let mut all = bytes(&o);
+    all.extend(bytes(&s));
+    all.extend(bytes(&h));
+    Ok(all)
+}
+
+/// Scatter stores (tests/run/programs/scatter_stores.loom): a checked scatter through a shifted
+/// permutation, a block reversed and rotated through a shared tile, per-block compaction.
+fn scatter_stores(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let bs = bs as usize;
+    let blocks = blocks_for(n, bs as u32);
+    let s = rng.i32_in(-(n as i32) / 2, n as i32 / 2 + 1);
+    let q = rng.i32_in(0, bs as i32);
+    // A permutation of 0..n (Fisher-Yates).
+    let mut perm: Vec<i32> = (0..n as i32).collect();
+    for i in (1..n).rev() {
+        let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+        perm.swap(i, j);
+    }
+    let mut x = rng.i32s(n, -1000, 1000);
+    let mut moved = vec![i32::MIN; n];
+    let mut rev = vec![i32::MIN; n];
+    let mut rot = vec![i32::MIN; n];
+    let mut kept = vec![i32::MIN; n];
+    let (mut e_moved, mut e_rev, mut e_rot, mut e_kept) =
+        (moved.clone(), rev.clone(), rot.clone(), kept.clone());
+    for (i, &to) in perm.iter().enumerate() {
+        let to = i64::from(to) + i64::from(s);
+        if (0..n as i64).contains(&to) {
+            e_moved[to as usize] = x[i];
+        }
+    }
+    // `x[[i]]`: zero outside the array.
+    let xz = |i: usize| if i < n { x[i] } else { 0 };
+    for b in 0..blocks {
+        let first = b * bs;
+        let tile: Vec<i32> = (0..bs).map(|k| xz(first + bs - 1 - k)).collect();
+        let mut rotated = vec![0; bs];
+        for (k, v) in tile.iter().enumerate() {
+            rotated[(k + q as usize) % bs] = v.wrapping_add(1);
+        }
+        let mut count = 0usize;
+        for k in 0..bs {
+            if first + k < n {
+                e_rev[first + k] = tile[k];
+                e_rot[first + k] = rotated[k];
+            }
+            if xz(first + k) > 0 {
+                count += 1;
+                if first + count - 1 < n {
+                    e_kept[first + count - 1] = xz(first + k);
+                }
+            }
+        }
+    }
+    launch(
+        p,
+        "scatterStores",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            HostArg::I32(s),
+            HostArg::I32(q),
+            array("perm", &mut perm),
+            array("x", &mut x),
+            array("moved", &mut moved),
+            array("rev", &mut rev),
+            array("rot", &mut rot),
+            array("kept", &mut kept),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact(&format!("moved (shift {s})"), &moved, &e_moved)?;
+    exact("rev", &rev, &e_rev)?;
+    exact(&format!("rot (by {q})"), &rot, &e_rot)?;
+    exact("kept", &kept, &e_kept)?;
+    let mut all = bytes(&moved);
+    for v in [&rev, &rot, &kept] {
+        all.extend(bytes(v));
+    }
+    Ok(all)
+}
+
+/// Scatter stores into 2-D arrays (tests/run/programs/scatter_2d.loom), one block per row of `x`:
+/// row `b` rotated by `q` within its row, stored as column `b`, and stored rotated into column
+/// `b`, doubled.
+fn scatter_2d(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let q = rng.i32_in(0, cols as i32) as usize;
+    let mut x = rng.i32s(rows * cols, -1000, 1000);
+    let mut row_rot = vec![i32::MIN; rows * cols];
+    let mut col_of = vec![i32::MIN; cols * rows];
+    let mut by_index = vec![i32::MIN; cols * rows];
+    let (mut e_row_rot, mut e_col_of, mut e_by_index) =
+        (row_rot.clone(), col_of.clone(), by_index.clone());
+    for b in 0..rows {
+        for k in 0..cols {
+            let v = x[b * cols + k];
+            e_row_rot[b * cols + (k + q) % cols] = v;
+            e_col_of[k * rows + b] = v;
+            e_by_index[((k + q) % cols) * rows + b] = v.wrapping_mul(2);
+        }
+    }
+    launch(
+        p,
+        "scatter2d",
+        rows as u32,
+        &mut [
+            HostArg::I32(cols as i32),
+            HostArg::I32(q as i32),
+            array("x", &mut x),
+            array("rowRot", &mut row_rot),
+            array("colOf", &mut col_of),
+            array("byIndex", &mut by_index),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact(&format!("rowRot (by {q})"), &row_rot, &e_row_rot)?;
+    exact("colOf", &col_of, &e_col_of)?;
+    exact(&format!("byIndex (by {q})"), &by_index, &e_by_index)?;
+    let mut all = bytes(&row_rot);
+    all.extend(bytes(&col_of));
+    all.extend(bytes(&by_index));
+    Ok(all)
+}
+
+/// Left and right scans in one statement over `3 * BLOCKSIZE + 5` elements per block
+/// (tests/run/programs/mixed_scans.loom); `x[[i]]` is zero past `n`, inside the last window.
+fn mixed_scans(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let window = 3 * bs as usize + 5;
+    let blocks = n.div_ceil(window);
+    let mut x = rng.i32s(n, -1000, 1000);
+    let mut both = vec![i32::MIN; n];
+    let mut spread = vec![i32::MIN; blocks];
+    let mut nested = vec![i32::MIN; n];
+    let (mut e_both, mut e_spread, mut e_nested) = (both.clone(), spread.clone(), nested.clone());
+    // Inclusive scans of `xs` with `f`, left to right and right to left.
+    let left = |xs: &[i32], f: fn(i32, i32) -> i32| -> Vec<i32> {
+        let mut out: Vec<i32> = Vec::with_capacity(xs.len());
+        for &v in xs {
+            out.push(out.last().map_or(v, |&acc| f(acc, v)));
+        }
+        out
+    };
+    let right = |xs: &[i32], f: fn(i32, i32) -> i32| -> Vec<i32> {
+        let mut out = vec![0; xs.len()];
+        let mut acc: Option<i32> = None;
+        for k in (0..xs.len()).rev() {
+            let v = acc.map_or(xs[k], |a| f(xs[k], a));
+            out[k] = v;
+            acc = Some(v);
+        }
+        out
+    };
+    let add: fn(i32, i32) -> i32 = i32::wrapping_add;
+    for (b, spread_b) in e_spread.iter_mut().enumerate() {
+        let first = b * window;
+        let xs: Vec<i32> = (first..first + window)
+            .map(|i| if i < n { x[i] } else { 0 })
+            .collect();
+        let prefix_sum = left(&xs, add);
+        let suffix_max = right(&xs, |a, b| a.max(b));
+        let prefix_max = left(&xs, |a, b| a.max(b));
+        let suffix_min = right(&xs, |a, b| a.min(b));
+        let suffix_of_prefix = right(&prefix_sum, add);
+        *spread_b = (0..window).fold(0i32, |acc, k| {
+            acc.wrapping_add(prefix_max[k].wrapping_sub(suffix_min[k]))
+        });
+        for k in 0..window {
+            if first + k < n {
+                e_both[first + k] = prefix_sum[k].wrapping_sub(suffix_max[k]);
+                e_nested[first + k] = suffix_of_prefix[k];
+            }
+        }
+    }
+    launch(
+        p,
+        "mixedScans",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("both", &mut both),
+            array("spread", &mut spread),
+            array("nested", &mut nested),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("both", &both, &e_both)?;
+    exact("spread", &spread, &e_spread)?;
+    exact("nested", &nested, &e_nested)?;
+    let mut all = bytes(&both);
+    all.extend(bytes(&spread));
+    all.extend(bytes(&nested));
+    Ok(all)
 }
