@@ -682,7 +682,7 @@ impl CheckError {
             }
             LiteralOutOfRange { span, text, ty } => Diagnostic::error(code, format!("literal `{text}` does not fit in `{}`", ty.name()))
                 .primary(span, format!("out of range for `{}`", ty.name()))
-                .help("use a wider type such as `Int64` or `UInt64`, e.g. `x: Int64 <- ...`"),
+                .help(literal_range_hint(ty, &text)),
             NotIndexable { span, ty } => {
                 let d = Diagnostic::error(code, format!("cannot index a value of type {}", quoted(&ty, records)))
                     .primary(span, "not an array");
@@ -1014,5 +1014,26 @@ impl CheckError {
                 .primary(span, "this is never run")
                 .secondary(after, "every path returns before it"),
         }
+    }
+}
+
+/// What to do about a literal that does not fit its type: a float type needs a wider float type,
+/// an integer one a wider integer type, unless no LOOM integer holds it.
+fn literal_range_hint(ty: Scalar, text: &str) -> String {
+    let digits = text.trim_start_matches('-');
+    let is_integer = !digits.contains(['.', 'e']);
+    let any_integer_holds = digits
+        .parse::<u128>()
+        .is_ok_and(|v| v <= u128::from(u64::MAX) && (!text.starts_with('-') || v <= 1 << 63));
+    match ty {
+        Scalar::Float32 if !is_integer => "the largest finite `Float32` is 3.4028235e38 (a literal \
+             rounds to infinity from about 3.4028235678e38 on); use `Float64` for larger magnitudes, \
+             e.g. `x: Float64 <- ...`"
+            .to_string(),
+        _ if is_integer && !any_integer_holds => "LOOM's integers are at most 64 bits (`Int64` \
+             from -9223372036854775808, `UInt64` up to 18446744073709551615); for a larger float \
+             write a float literal such as `1.0e20`"
+            .to_string(),
+        _ => "use a wider type such as `Int64` or `UInt64`, e.g. `x: Int64 <- ...`".to_string(),
     }
 }

@@ -45,7 +45,7 @@ pub(super) fn render(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Float(v) => {
-            let s = v.to_string();
+            let s = v.f64().to_string();
             if s.contains(['.', 'e', 'E', 'i', 'N']) {
                 s
             } else {

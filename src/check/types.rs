@@ -61,6 +61,19 @@ impl Scalar {
         self.is_integer() || self.is_float()
     }
 
+    /// The smallest and largest value of an integer type; `None` for the others.
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        if !self.is_integer() {
+            return None;
+        }
+        let bits = self.bits();
+        Some(if self.is_signed() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        })
+    }
+
     pub fn bits(self) -> u32 {
         match self {
             Scalar::Bool => 1,
