@@ -21,6 +21,15 @@ pub const CODES: &[&str] = &[
     "W0001",
 ];
 
+/// Why a constant expression has no value in its type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ConstantProblem {
+    /// The exact result, which the type cannot hold.
+    Overflow(i128),
+    /// A shift by a negative amount or by at least the type's width.
+    ShiftAmount(i128),
+}
+
 /// Why a name, parameter or expression cannot be assigned to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotAssignableReason {
@@ -253,6 +262,14 @@ pub enum CheckError {
         text: String,
         ty: Scalar,
     },
+    /// A constant integer expression whose exact value does not fit its type.
+    ConstantOutOfRange {
+        span: Span,
+        /// The expression, as written.
+        text: String,
+        ty: Scalar,
+        problem: ConstantProblem,
+    },
     NotIndexable {
         span: Span,
         ty: Ty,
@@ -479,7 +496,7 @@ impl CheckError {
             OperandMismatch { .. } => "E0201",
             BadOperand { .. } => "E0202",
             FloatLiteralForInteger { .. } => "E0203",
-            LiteralOutOfRange { .. } => "E0204",
+            LiteralOutOfRange { .. } | ConstantOutOfRange { .. } => "E0204",
             NotIndexable { .. } => "E0205",
             BadIndexType { .. } => "E0206",
             WrongIndexCount { .. } => "E0207",
@@ -683,6 +700,15 @@ impl CheckError {
             LiteralOutOfRange { span, text, ty } => Diagnostic::error(code, format!("literal `{text}` does not fit in `{}`", ty.name()))
                 .primary(span, format!("out of range for `{}`", ty.name()))
                 .help(literal_range_hint(ty, &text)),
+            ConstantOutOfRange { span, text, ty, problem } => match problem {
+                ConstantProblem::Overflow(value) => Diagnostic::error(code, format!("constant `{text}` does not fit in `{}`: it is {value}", ty.name()))
+                    .primary(span, format!("{value} is out of range for `{}`", ty.name()))
+                    .note("constant expressions are computed exactly and must fit their type; they never wrap")
+                    .help("compute in a wider type, e.g. `Int64(65536) * 65536`, or use a smaller constant"),
+                ConstantProblem::ShiftAmount(amount) => Diagnostic::error(code, format!("constant `{text}` shifts by {amount}, outside 0 to {} for `{}`", ty.bits() - 1, ty.name()))
+                    .primary(span, format!("shift amount {amount} is out of range for `{}`", ty.name()))
+                    .help("shift a wider type, e.g. `Int64(1) << 40`"),
+            },
             NotIndexable { span, ty } => {
                 let d = Diagnostic::error(code, format!("cannot index a value of type {}", quoted(&ty, records)))
                     .primary(span, "not an array");

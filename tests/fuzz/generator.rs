@@ -379,7 +379,10 @@ impl Gen {
             _ => {
                 let a = self.func_expr(params, depth - 1);
                 let op = self.binary_operator();
-                let b = self.func_expr(params, depth - 1);
+                let mut b = self.func_expr(params, depth - 1);
+                if may_be_constant(&a) && may_be_constant(&b) {
+                    b = params[0].to_string();
+                }
                 format!("({a} {op} {b})")
             }
         }
@@ -623,7 +626,10 @@ impl Gen {
             0..=2 => {
                 let a = self.uniform(depth - 1);
                 let op = self.binary_operator();
-                let b = self.uniform(depth - 1);
+                let mut b = self.uniform(depth - 1);
+                if may_be_constant(&a) && may_be_constant(&b) {
+                    b = "s".to_string();
+                }
                 format!("({a} {op} {b})")
             }
             3 | 4 => {
@@ -905,9 +911,18 @@ fn is_literal(e: &str) -> bool {
     e.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// `-a`, except on a literal of an unsigned type (`-3` does not fit `UInt32`): `~a` there.
+/// Whether `e` may be a constant expression (no name in it but type names in casts). The checker
+/// folds constants exactly and rejects one that overflows its type, so the generator never
+/// combines two of them with an operator: one side becomes a parameter.
+fn may_be_constant(e: &str) -> bool {
+    e.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|word| word.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .all(|word| Ty::parse(word).is_some())
+}
+
+/// `-a`, except on a constant of an unsigned type (`-3` does not fit `UInt32`): `~a` there.
 fn negate(ty: Ty, a: &str) -> String {
-    if ty.is_unsigned() && is_literal(a) {
+    if ty.is_unsigned() && may_be_constant(a) {
         format!("(~{a})")
     } else {
         format!("(-{a})")
