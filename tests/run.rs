@@ -45,6 +45,7 @@ fn main() {
     ));
     trials.extend(sanitizer::trials());
     trials.extend(cli::trials());
+    trials.extend(number_cases::trials());
     trials.extend(bounds::trials());
     libtest_mimic::run(&args, trials).exit();
 }

@@ -555,7 +555,7 @@ impl CheckError {
             }
             UnknownType { name, span, suggestion } => {
                 let d = Diagnostic::error(code, format!("cannot find type `{name}`")).primary(span, "unknown type").note(
-                    "the types are Int32, Int64, UInt32, UInt64, Float32, Float64, Bool, Range, records and `type` aliases",
+                    "the types are Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64, Bool, Range, records and `type` aliases",
                 );
                 did_you_mean(d, &suggestion)
             }
@@ -789,7 +789,7 @@ impl CheckError {
                 let (message, note) = match context {
                     TypeContext::ArrayElement => (
                         format!("{shown} cannot be an array element"),
-                        "array elements are scalars (Int32, Int64, UInt32, UInt64, Float32, Float64, Bool) or records",
+                        "array elements are scalars (Int8 to Int64, UInt8 to UInt64, Float32, Float64, Bool) or records",
                     ),
                     TypeContext::RecordField => {
                         (format!("{shown} cannot be a record field"), "record fields are scalars, Ranges or records")
@@ -1060,6 +1060,12 @@ fn literal_range_hint(ty: Scalar, text: &str) -> String {
              from -9223372036854775808, `UInt64` up to 18446744073709551615); for a larger float \
              write a float literal such as `1.0e20`"
             .to_string(),
-        _ => "use a wider type such as `Int64` or `UInt64`, e.g. `x: Int64 <- ...`".to_string(),
+        _ => match ty.int_range() {
+            Some((min, max)) if ty.bits() < 32 => format!(
+                "`{}` holds {min} to {max}; use a wider type such as `Int32`, e.g. `x: Int32 <- ...`",
+                ty.name()
+            ),
+            _ => "use a wider type such as `Int64` or `UInt64`, e.g. `x: Int64 <- ...`".to_string(),
+        },
     }
 }

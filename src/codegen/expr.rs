@@ -157,14 +157,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             Ty::Scalar(Scalar::Float32) => self.f32_const(v as f32),
             Ty::Scalar(Scalar::Float64) => self.f64_const(v as f64),
             Ty::Scalar(Scalar::Bool) => c.bool_type().const_int((v != 0) as u64, false).into(),
-            Ty::Scalar(s @ (Scalar::Int64 | Scalar::UInt64)) => self
+            Ty::Scalar(s) if s.is_integer() => self
                 .cx
                 .types
                 .scalar(*s)
                 .into_int_type()
                 .const_int(v as u64, false)
                 .into(),
-            // Int32, UInt32, and literals the checker left untyped (array dimensions).
+            // Literals the checker left untyped (array dimensions).
             _ => c.i32_type().const_int(v as u64 & 0xffff_ffff, false).into(),
         })
     }
