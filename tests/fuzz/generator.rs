@@ -10,8 +10,8 @@
 //! program names `BLOCKSIZE` or `THREADS`: so the result is the same at every block size, up to
 //! the grouping of float reductions and scans (the language leaves it unspecified). Inside that
 //! frame the generator draws uniform and vector arithmetic on the element type `T` (any of the
-//! six numeric types) with casts through the others, checked and unchecked slices, gathers,
-//! uniform element reads and stores, register vectors, `shared` arrays, maps (with partial
+//! ten numeric types, 8- and 16-bit integers included) with casts through the others, checked
+//! and unchecked slices, gathers, uniform element reads and stores, register vectors, `shared` arrays, maps (with partial
 //! application), reduces and both scans with associative functions (commutative or not), records
 //! and a record reduction, `func`s with their own control flow, and kernel `if`, `while`,
 //! sequential `for` loops and `for` loops the dependence tests may distribute.
@@ -29,10 +29,25 @@ pub enum Ty {
     U64,
     F32,
     F64,
+    I8,
+    I16,
+    U8,
+    U16,
 }
 
 impl Ty {
-    pub const ALL: [Ty; 6] = [Ty::I32, Ty::I64, Ty::U32, Ty::U64, Ty::F32, Ty::F64];
+    pub const ALL: [Ty; 10] = [
+        Ty::I32,
+        Ty::I64,
+        Ty::U32,
+        Ty::U64,
+        Ty::F32,
+        Ty::F64,
+        Ty::I8,
+        Ty::I16,
+        Ty::U8,
+        Ty::U16,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -42,6 +57,10 @@ impl Ty {
             Ty::U64 => "UInt64",
             Ty::F32 => "Float32",
             Ty::F64 => "Float64",
+            Ty::I8 => "Int8",
+            Ty::I16 => "Int16",
+            Ty::U8 => "UInt8",
+            Ty::U16 => "UInt16",
         }
     }
 
@@ -54,11 +73,24 @@ impl Ty {
     }
 
     pub fn is_unsigned(self) -> bool {
-        matches!(self, Ty::U32 | Ty::U64)
+        matches!(self, Ty::U32 | Ty::U64 | Ty::U8 | Ty::U16)
+    }
+
+    /// The largest value of an integer type that a literal may have (floats: unused).
+    fn literal_max(self) -> u32 {
+        match self {
+            Ty::I8 => 127,
+            Ty::U8 => 255,
+            Ty::I16 => 32767,
+            Ty::U16 => 65535,
+            _ => 99_999,
+        }
     }
 
     pub fn size(self) -> usize {
         match self {
+            Ty::I8 | Ty::U8 => 1,
+            Ty::I16 | Ty::U16 => 2,
             Ty::I32 | Ty::U32 | Ty::F32 => 4,
             Ty::I64 | Ty::U64 | Ty::F64 => 8,
         }
@@ -245,14 +277,14 @@ impl Gen {
         } else if self.ty.is_unsigned() {
             match self.rng.u32(0..10) {
                 0 => "0".to_string(),
-                1 => format!("{}", self.rng.u32(1000..100_000)),
+                1 => format!("{}", self.rng.u32(100..=self.ty.literal_max())),
                 _ => format!("{}", self.rng.u32(1..20)),
             }
         } else {
             match self.rng.u32(0..10) {
                 0 => "0".to_string(),
                 1 => format!("(-{})", self.rng.u32(1..50)),
-                2 => format!("{}", self.rng.u32(1000..100_000)),
+                2 => format!("{}", self.rng.u32(100..=self.ty.literal_max())),
                 _ => format!("{}", self.rng.u32(1..20)),
             }
         }

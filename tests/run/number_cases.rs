@@ -81,7 +81,51 @@ fn small_integers(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<V
     ]
     .concat();
     out.extend(reductions(p, n, rng)?);
+    out.extend(shared(p, blocks, bs as usize, &mut b, &mut c)?);
     Ok(out)
+}
+
+/// `shared` arrays of `UInt8` and `Int16`: loaded from a block's slice (zeros past the end),
+/// read back whole and shifted by one (a checked read: zero past the block's last thread).
+fn shared(
+    p: &HostProgram,
+    blocks: u32,
+    bs: usize,
+    b: &mut [u8],
+    c: &mut [i16],
+) -> Result<Vec<u8>, String> {
+    let n = b.len();
+    let mut doubled = vec![0u8; n];
+    let mut neighbours = vec![0i16; n];
+    let (eb, ec) = (b.to_vec(), c.to_vec());
+    launch(
+        p,
+        "smallShared",
+        blocks,
+        &mut [
+            HostArg::I32(n as i32),
+            array("b", b),
+            array("c", c),
+            array("doubled", &mut doubled),
+            array("neighbours", &mut neighbours),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let expect_doubled: Vec<u8> = eb.iter().map(|&x| x.wrapping_mul(2)).collect();
+    let expect_neighbours: Vec<i16> = (0..n)
+        .map(|i| {
+            let next = i + 1;
+            let right = if next % bs != 0 && next < n {
+                ec[next]
+            } else {
+                0
+            };
+            ec[i].wrapping_add(right)
+        })
+        .collect();
+    exact("doubled", &doubled, &expect_doubled)?;
+    exact("neighbours", &neighbours, &expect_neighbours)?;
+    Ok([doubled, bytes(&neighbours)].concat())
 }
 
 fn arithmetic(
