@@ -86,10 +86,9 @@ impl FnCtx<'_, '_> {
     pub fn expr(&mut self, e: &Expr, expect: Option<&Ty>) -> Ty {
         let ty = self.expr_kind(e, expect);
         self.cx.set_ty(e.id, ty.clone());
-        if let Ty::Scalar(s) = ty {
-            if s.is_integer() {
-                self.fold_constant(e, s);
-            }
+        match ty {
+            Ty::Scalar(s) if s.is_integer() => self.fold_constant(e, s),
+            _ => self.forget_constant(e),
         }
         ty
     }

@@ -154,6 +154,7 @@ impl FnCtx<'_, '_> {
     /// operation that overflows (the expressions around it are then not constants, so one
     /// overflow is one error).
     pub fn fold_constant(&mut self, e: &Expr, ty: Scalar) {
+        self.forget_constant(e);
         let overflowed = |id: &ExprId| self.cx.overflowed.contains(id);
         let inherited = match &e.kind {
             ExprKind::Unary { operand, .. } => overflowed(&operand.id),
@@ -197,6 +198,13 @@ impl FnCtx<'_, '_> {
         if let Some(v) = value {
             self.cx.consts.insert(e.id, v);
         }
+    }
+
+    /// Drops what an earlier check of `e` folded: an expression checked again (with another
+    /// expected type) is folded afresh, or is no longer an integer constant.
+    pub fn forget_constant(&mut self, e: &Expr) {
+        self.cx.consts.remove(&e.id);
+        self.cx.overflowed.remove(&e.id);
     }
 
     /// The folded value, or `None` after reporting why there is none.
