@@ -22,10 +22,11 @@ pub const CODES: &[&str] = &[
 ];
 
 /// Why a constant expression has no value in its type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ConstantProblem {
-    /// The exact result, which the type cannot hold.
-    Overflow(i128),
+    /// The exact result (in decimal: a product of two 64-bit values may not fit an `i128`),
+    /// which the type cannot hold.
+    Overflow(String),
     /// A shift by a negative amount or by at least the type's width.
     ShiftAmount(i128),
 }
@@ -704,7 +705,11 @@ impl CheckError {
                 ConstantProblem::Overflow(value) => Diagnostic::error(code, format!("constant `{text}` does not fit in `{}`: it is {value}", ty.name()))
                     .primary(span, format!("{value} is out of range for `{}`", ty.name()))
                     .note("constant expressions are computed exactly and must fit their type; they never wrap")
-                    .help("compute in a wider type, e.g. `Int64(65536) * 65536`, or use a smaller constant"),
+                    .help(if ty.bits() < 64 {
+                        "compute in a wider type, e.g. `Int64(65536) * 65536`, or use a smaller constant"
+                    } else {
+                        "LOOM's integers are at most 64 bits: use smaller constants"
+                    }),
                 ConstantProblem::ShiftAmount(amount) => Diagnostic::error(code, format!("constant `{text}` shifts by {amount}, outside 0 to {} for `{}`", ty.bits() - 1, ty.name()))
                     .primary(span, format!("shift amount {amount} is out of range for `{}`", ty.name()))
                     .help("shift a wider type, e.g. `Int64(1) << 40`"),

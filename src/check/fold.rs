@@ -93,7 +93,7 @@ pub(super) fn linear(e: &Expr, consts: &HashMap<ExprId, i128>) -> Option<Linear>
 fn fits(v: i128, ty: Scalar) -> Result<i128, ConstantProblem> {
     match ty.int_range() {
         Some((min, max)) if (min..=max).contains(&v) => Ok(v),
-        _ => Err(ConstantProblem::Overflow(v)),
+        _ => Err(ConstantProblem::Overflow(v.to_string())),
     }
 }
 
@@ -120,8 +120,15 @@ fn binary(op: BinaryOp, l: i128, r: i128, ty: Scalar) -> Result<Option<i128>, Co
     let v = match op {
         BinaryOp::Add => l + r,
         BinaryOp::Sub => l - r,
-        // Both fit in 64 bits, so their product fits in 128.
-        BinaryOp::Mul => l * r,
+        BinaryOp::Mul => match l.checked_mul(r) {
+            Some(v) => v,
+            // Two 64-bit magnitudes: their product fits in a u128.
+            None => {
+                let sign = if (l < 0) != (r < 0) { "-" } else { "" };
+                let magnitude = l.unsigned_abs() * r.unsigned_abs();
+                return Err(ConstantProblem::Overflow(format!("{sign}{magnitude}")));
+            }
+        },
         BinaryOp::Div if r == 0 => 0,
         BinaryOp::Div => l / r,
         BinaryOp::Rem if r == 0 => l,
