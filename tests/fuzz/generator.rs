@@ -451,7 +451,16 @@ impl Gen {
             ("left", vec!["  return a".into()]),
             (
                 "larger",
-                vec!["  if a > b then return a".into(), "  return b".into()],
+                // A float NaN (`x % 0.0`) must win from either side, or the result would depend
+                // on the grouping (`larger(NaN, 3)` would be 3 and `larger(3, NaN)` NaN).
+                if self.ty.is_float() {
+                    vec![
+                        "  if a > b or a != a then return a".into(),
+                        "  return b".into(),
+                    ]
+                } else {
+                    vec!["  if a > b then return a".into(), "  return b".into()]
+                },
             ),
         ];
         if !self.ty.is_float() {
