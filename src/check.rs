@@ -17,7 +17,7 @@ use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{ExprId, Program};
 use crate::syntax::span::Span;
 use serde::Serialize;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use types::{Len, RecordTable, Scalar, Ty};
 
 pub use error::{CheckError, CODES};
@@ -266,6 +266,11 @@ struct Checker<'p> {
     calls: Vec<CallEdge>,
     /// How many elements a Range-typed expression has, where that is known.
     range_lens: HashMap<ExprId, Len>,
+    /// The values of constant integer expressions (`fold`), each checked to fit its type.
+    consts: HashMap<ExprId, i128>,
+    /// Constant expressions that overflowed, or contain one that did: reported once, at the
+    /// innermost, and not reported again as "not a constant".
+    overflowed: HashSet<ExprId>,
     locals: HashMap<Span, Ty>,
     errors: Vec<CheckError>,
     /// Check only the standard library's funcs that checked bodies call (see `check_bodies`).
@@ -287,6 +292,8 @@ impl<'p> Checker<'p> {
             aliases: vec![items::AliasState::Unresolved; n],
             calls: Vec::new(),
             range_lens: HashMap::new(),
+            consts: HashMap::new(),
+            overflowed: HashSet::new(),
             locals: HashMap::new(),
             errors: Vec::new(),
             lazy_library: true,

@@ -82,6 +82,10 @@ fn scalar(checked: &Checked, ty: &TypeExpr) -> Option<ScalarType> {
         return scalar(checked, aliased);
     }
     Some(match name.name.as_str() {
+        "Int8" => ScalarType::Int8,
+        "Int16" => ScalarType::Int16,
+        "UInt8" => ScalarType::UInt8,
+        "UInt16" => ScalarType::UInt16,
         "Int32" => ScalarType::Int32,
         "Int64" => ScalarType::Int64,
         "UInt32" => ScalarType::UInt32,
@@ -159,6 +163,10 @@ fn dim_expr(e: &Expr) -> DimExpr {
         }
         ExprKind::Call { callee, args } if args.len() == 1 => {
             let to = match callee.name.as_str() {
+                "Int8" => ScalarType::Int8,
+                "Int16" => ScalarType::Int16,
+                "UInt8" => ScalarType::UInt8,
+                "UInt16" => ScalarType::UInt16,
                 "Int32" => ScalarType::Int32,
                 "Int64" => ScalarType::Int64,
                 "UInt32" => ScalarType::UInt32,

@@ -14,6 +14,8 @@ mod cases;
 mod cli;
 #[path = "support/mutation.rs"]
 mod mutation;
+#[path = "run/number_cases.rs"]
+mod number_cases;
 #[path = "run/sanitizer.rs"]
 mod sanitizer;
 #[path = "run/support.rs"]
@@ -28,7 +30,7 @@ const BLOCK_SIZES: [u32; 6] = [2, 16, 32, 64, 256, 1024];
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
-    for case in cases::CASES {
+    for case in cases::CASES.iter().chain(number_cases::CASES) {
         let sizes: Vec<u32> = match case.block_size {
             Some(fixed) => vec![fixed],
             None => BLOCK_SIZES.to_vec(),
@@ -45,6 +47,7 @@ fn main() {
     ));
     trials.extend(sanitizer::trials());
     trials.extend(cli::trials());
+    trials.extend(number_cases::trials());
     trials.extend(bounds::trials());
     libtest_mimic::run(&args, trials).exit();
 }

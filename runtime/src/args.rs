@@ -7,6 +7,10 @@ use std::collections::HashMap;
 /// A scalar argument's value.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Scalar {
+    Int8(i8),
+    Int16(i16),
+    UInt8(u8),
+    UInt16(u16),
     Int32(i32),
     Int64(i64),
     UInt32(u32),
@@ -19,6 +23,10 @@ pub enum Scalar {
 impl Scalar {
     pub fn ty(self) -> ScalarType {
         match self {
+            Scalar::Int8(_) => ScalarType::Int8,
+            Scalar::Int16(_) => ScalarType::Int16,
+            Scalar::UInt8(_) => ScalarType::UInt8,
+            Scalar::UInt16(_) => ScalarType::UInt16,
             Scalar::Int32(_) => ScalarType::Int32,
             Scalar::Int64(_) => ScalarType::Int64,
             Scalar::UInt32(_) => ScalarType::UInt32,
@@ -31,6 +39,10 @@ impl Scalar {
 
     fn as_i64(self) -> Option<i64> {
         match self {
+            Scalar::Int8(v) => Some(v as i64),
+            Scalar::Int16(v) => Some(v as i64),
+            Scalar::UInt8(v) => Some(v as i64),
+            Scalar::UInt16(v) => Some(v as i64),
             Scalar::Int32(v) => Some(v as i64),
             Scalar::Int64(v) => Some(v),
             Scalar::UInt32(v) => Some(v as i64),
@@ -43,6 +55,22 @@ impl Scalar {
     pub fn parse(ty: ScalarType, text: &str) -> Result<Scalar, String> {
         let bad = |_| format!("`{text}` is not a {}", ty.name());
         Ok(match ty {
+            ScalarType::Int8 => Scalar::Int8(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
+            ScalarType::Int16 => Scalar::Int16(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
+            ScalarType::UInt8 => Scalar::UInt8(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
+            ScalarType::UInt16 => Scalar::UInt16(
+                text.parse()
+                    .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+            ),
             ScalarType::Int32 => Scalar::Int32(
                 text.parse()
                     .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
@@ -249,7 +277,7 @@ pub fn eval(
         DimExpr::BlockSize => block_size as i64,
         DimExpr::Threads => blocks as i64 * block_size as i64,
         DimExpr::Neg { arg } => go(arg)?.checked_neg().ok_or_else(overflow)?,
-        DimExpr::Cast { arg, .. } => go(arg)?,
+        DimExpr::Cast { to, arg } => wrap(go(arg)?, *to),
         DimExpr::Binary { bin, lhs, rhs } => {
             let (a, b) = (go(lhs)?, go(rhs)?);
             match bin {
@@ -269,4 +297,18 @@ pub fn eval(
         }
         DimExpr::Opaque => return Err("loomc could not describe it".to_string()),
     })
+}
+
+/// `v` cast to the integer type `to` as the kernel casts it: its low bits, sign-extended for a
+/// signed type (a 64-bit type keeps `v`).
+fn wrap(v: i64, to: ScalarType) -> i64 {
+    match to {
+        ScalarType::Int8 => v as i8 as i64,
+        ScalarType::Int16 => v as i16 as i64,
+        ScalarType::Int32 => v as i32 as i64,
+        ScalarType::UInt8 => v as u8 as i64,
+        ScalarType::UInt16 => v as u16 as i64,
+        ScalarType::UInt32 => v as u32 as i64,
+        _ => v,
+    }
 }

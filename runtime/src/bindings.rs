@@ -166,6 +166,10 @@ fn method(
 
 fn rust_type(ty: ScalarType) -> &'static str {
     match ty {
+        ScalarType::Int8 => "i8",
+        ScalarType::Int16 => "i16",
+        ScalarType::UInt8 => "u8",
+        ScalarType::UInt16 => "u16",
         ScalarType::Int32 => "i32",
         ScalarType::Int64 => "i64",
         ScalarType::UInt32 => "u32",

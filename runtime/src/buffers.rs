@@ -27,7 +27,10 @@ macro_rules! element {
     };
 }
 
-element!(i32 => Int32, i64 => Int64, u32 => UInt32, u64 => UInt64, f32 => Float32, f64 => Float64);
+element!(
+    i8 => Int8, i16 => Int16, u8 => UInt8, u16 => UInt16,
+    i32 => Int32, i64 => Int64, u32 => UInt32, u64 => UInt64, f32 => Float32, f64 => Float64
+);
 
 /// An array on the device with its shape (row-major, as LOOM lays out `T[rows, cols]`).
 pub struct DeviceBuffer<T: Element> {

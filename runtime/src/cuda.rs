@@ -128,6 +128,10 @@ impl Gpu {
         for (arg, buffer) in args.iter().zip(&device) {
             match (arg, buffer) {
                 (_, Some(buffer)) => builder.arg(buffer),
+                (GpuArg::Scalar(Scalar::Int8(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::Int16(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::UInt8(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::UInt16(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::Int32(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::Int64(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::UInt32(v)), None) => builder.arg(v),

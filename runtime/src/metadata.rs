@@ -61,6 +61,10 @@ pub enum ParamKind {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ScalarType {
+    Int8,
+    Int16,
+    UInt8,
+    UInt16,
     Int32,
     Int64,
     UInt32,
@@ -74,7 +78,8 @@ pub enum ScalarType {
 impl ScalarType {
     pub fn size(self) -> usize {
         match self {
-            ScalarType::Bool => 1,
+            ScalarType::Bool | ScalarType::Int8 | ScalarType::UInt8 => 1,
+            ScalarType::Int16 | ScalarType::UInt16 => 2,
             ScalarType::Int32 | ScalarType::UInt32 | ScalarType::Float32 => 4,
             ScalarType::Int64 | ScalarType::UInt64 | ScalarType::Float64 => 8,
         }
@@ -82,6 +87,10 @@ impl ScalarType {
 
     pub fn name(self) -> &'static str {
         match self {
+            ScalarType::Int8 => "Int8",
+            ScalarType::Int16 => "Int16",
+            ScalarType::UInt8 => "UInt8",
+            ScalarType::UInt16 => "UInt16",
             ScalarType::Int32 => "Int32",
             ScalarType::Int64 => "Int64",
             ScalarType::UInt32 => "UInt32",
@@ -95,7 +104,14 @@ impl ScalarType {
     pub fn is_integer(self) -> bool {
         matches!(
             self,
-            ScalarType::Int32 | ScalarType::Int64 | ScalarType::UInt32 | ScalarType::UInt64
+            ScalarType::Int8
+                | ScalarType::Int16
+                | ScalarType::UInt8
+                | ScalarType::UInt16
+                | ScalarType::Int32
+                | ScalarType::Int64
+                | ScalarType::UInt32
+                | ScalarType::UInt64
         )
     }
 }
@@ -129,7 +145,7 @@ pub enum DimExpr {
         lhs: Box<DimExpr>,
         rhs: Box<DimExpr>,
     },
-    /// A cast between integer types (its value is unchanged while it fits).
+    /// A cast between integer types: the low bits, as the kernel computes it.
     Cast {
         to: ScalarType,
         arg: Box<DimExpr>,

@@ -140,6 +140,10 @@ fn enqueue(
     for arg in args.iter_mut() {
         match arg {
             KernelArg::Array(buffer) => buffer.push_to(&mut launch),
+            KernelArg::Scalar(Scalar::Int8(v)) => _ = launch.arg(&*v),
+            KernelArg::Scalar(Scalar::Int16(v)) => _ = launch.arg(&*v),
+            KernelArg::Scalar(Scalar::UInt8(v)) => _ = launch.arg(&*v),
+            KernelArg::Scalar(Scalar::UInt16(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::Int32(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::Int64(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::UInt32(v)) => _ = launch.arg(&*v),

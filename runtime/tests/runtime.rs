@@ -102,3 +102,43 @@ fn the_missing_driver_message_speaks_to_a_library_user() {
         "a library has no command line: {message}"
     );
 }
+
+/// Metadata of `kernel bytes(n: Int16, a: UInt8[UInt8(n)], b: Int8[n])`, as loomc writes it.
+const SMALL_INTEGERS: &str = include_str!("small_integers.json");
+
+#[test]
+fn small_integer_arguments_and_casts_in_dimensions() {
+    let m = ModuleMetadata::from_json(SMALL_INTEGERS).unwrap();
+    let k = m.kernel("bytes").unwrap();
+    let bytes = |element, len| ArgShape::Array {
+        element,
+        shape: vec![len],
+    };
+    // `UInt8(n)` keeps the low 8 bits, as the kernel computes it: 300 is 44.
+    let n = Scalar::parse(ScalarType::Int16, "300").unwrap();
+    assert_eq!(n, Scalar::Int16(300));
+    let good = [
+        ArgShape::Scalar(n),
+        bytes(ScalarType::UInt8, 44),
+        bytes(ScalarType::Int8, 300),
+    ];
+    check(k, 1, &good).unwrap();
+    let mut bad = good.clone();
+    bad[1] = bytes(ScalarType::UInt8, 300);
+    assert!(check(k, 1, &bad)
+        .unwrap_err()
+        .contains("parameter `a` must have shape [44]"));
+    bad = good.clone();
+    bad[2] = bytes(ScalarType::UInt8, 300);
+    assert_eq!(
+        check(k, 1, &bad).unwrap_err(),
+        "parameter `b` holds Int8 elements, not UInt8"
+    );
+    assert_eq!(ScalarType::Int16.size(), 2);
+    assert_eq!(ScalarType::UInt8.size(), 1);
+    assert!(Scalar::parse(ScalarType::Int8, "128").is_err());
+    assert_eq!(
+        Scalar::parse(ScalarType::UInt16, "65535").unwrap(),
+        Scalar::UInt16(65535)
+    );
+}

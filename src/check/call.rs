@@ -431,9 +431,8 @@ impl FnCtx<'_, '_> {
         if self.builtin_arity(e, "range", args, 2) {
             if let [a, b] = args {
                 let ok = self.range_bound(a) & self.range_bound(b);
-                let bs = self.block_size();
-                let diff = fold::linear(b, bs)
-                    .zip(fold::linear(a, bs))
+                let diff = fold::linear(b, &self.cx.consts)
+                    .zip(fold::linear(a, &self.cx.consts))
                     .and_then(|(lb, la)| {
                         let d = lb.terms == la.terms;
                         d.then(|| lb.constant.checked_sub(la.constant)).flatten()

@@ -21,6 +21,16 @@ pub const CODES: &[&str] = &[
     "W0001",
 ];
 
+/// Why a constant expression has no value in its type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ConstantProblem {
+    /// The exact result (in decimal: a product of two 64-bit values may not fit an `i128`),
+    /// which the type cannot hold.
+    Overflow(String),
+    /// A shift by a negative amount or by at least the type's width.
+    ShiftAmount(i128),
+}
+
 /// Why a name, parameter or expression cannot be assigned to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NotAssignableReason {
@@ -253,6 +263,14 @@ pub enum CheckError {
         text: String,
         ty: Scalar,
     },
+    /// A constant integer expression whose exact value does not fit its type.
+    ConstantOutOfRange {
+        span: Span,
+        /// The expression, as written.
+        text: String,
+        ty: Scalar,
+        problem: ConstantProblem,
+    },
     NotIndexable {
         span: Span,
         ty: Ty,
@@ -479,7 +497,7 @@ impl CheckError {
             OperandMismatch { .. } => "E0201",
             BadOperand { .. } => "E0202",
             FloatLiteralForInteger { .. } => "E0203",
-            LiteralOutOfRange { .. } => "E0204",
+            LiteralOutOfRange { .. } | ConstantOutOfRange { .. } => "E0204",
             NotIndexable { .. } => "E0205",
             BadIndexType { .. } => "E0206",
             WrongIndexCount { .. } => "E0207",
@@ -538,7 +556,7 @@ impl CheckError {
             }
             UnknownType { name, span, suggestion } => {
                 let d = Diagnostic::error(code, format!("cannot find type `{name}`")).primary(span, "unknown type").note(
-                    "the types are Int32, Int64, UInt32, UInt64, Float32, Float64, Bool, Range, records and `type` aliases",
+                    "the types are Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64, Bool, Range, records and `type` aliases",
                 );
                 did_you_mean(d, &suggestion)
             }
@@ -682,7 +700,20 @@ impl CheckError {
             }
             LiteralOutOfRange { span, text, ty } => Diagnostic::error(code, format!("literal `{text}` does not fit in `{}`", ty.name()))
                 .primary(span, format!("out of range for `{}`", ty.name()))
-                .help("use a wider type such as `Int64` or `UInt64`, e.g. `x: Int64 <- ...`"),
+                .help(literal_range_hint(ty, &text)),
+            ConstantOutOfRange { span, text, ty, problem } => match problem {
+                ConstantProblem::Overflow(value) => Diagnostic::error(code, format!("constant `{text}` does not fit in `{}`: it is {value}", ty.name()))
+                    .primary(span, format!("{value} is out of range for `{}`", ty.name()))
+                    .note("constant expressions are computed exactly and must fit their type; they never wrap")
+                    .help(if ty.bits() < 64 {
+                        "compute in a wider type, e.g. `Int64(65536) * 65536`, or use a smaller constant"
+                    } else {
+                        "LOOM's integers are at most 64 bits: use smaller constants"
+                    }),
+                ConstantProblem::ShiftAmount(amount) => Diagnostic::error(code, format!("constant `{text}` shifts by {amount}, outside 0 to {} for `{}`", ty.bits() - 1, ty.name()))
+                    .primary(span, format!("shift amount {amount} is out of range for `{}`", ty.name()))
+                    .help("shift a wider type, e.g. `Int64(1) << 40`"),
+            },
             NotIndexable { span, ty } => {
                 let d = Diagnostic::error(code, format!("cannot index a value of type {}", quoted(&ty, records)))
                     .primary(span, "not an array");
@@ -770,7 +801,7 @@ impl CheckError {
                 let (message, note) = match context {
                     TypeContext::ArrayElement => (
                         format!("{shown} cannot be an array element"),
-                        "array elements are scalars (Int32, Int64, UInt32, UInt64, Float32, Float64, Bool) or records",
+                        "array elements are scalars (Int8 to Int64, UInt8 to UInt64, Float32, Float64, Bool) or records",
                     ),
                     TypeContext::RecordField => {
                         (format!("{shown} cannot be a record field"), "record fields are scalars, Ranges or records")
@@ -1021,5 +1052,32 @@ impl CheckError {
                 .primary(span, "this is never run")
                 .secondary(after, "every path returns before it"),
         }
+    }
+}
+
+/// What to do about a literal that does not fit its type: a float type needs a wider float type,
+/// an integer one a wider integer type, unless no LOOM integer holds it.
+fn literal_range_hint(ty: Scalar, text: &str) -> String {
+    let digits = text.trim_start_matches('-');
+    let is_integer = !digits.contains(['.', 'e']);
+    let any_integer_holds = digits
+        .parse::<u128>()
+        .is_ok_and(|v| v <= u128::from(u64::MAX) && (!text.starts_with('-') || v <= 1 << 63));
+    match ty {
+        Scalar::Float32 if !is_integer => "the largest finite `Float32` is 3.4028235e38 (a literal \
+             rounds to infinity from about 3.4028235678e38 on); use `Float64` for larger magnitudes, \
+             e.g. `x: Float64 <- ...`"
+            .to_string(),
+        _ if is_integer && !any_integer_holds => "LOOM's integers are at most 64 bits (`Int64` \
+             from -9223372036854775808, `UInt64` up to 18446744073709551615); for a larger float \
+             write a float literal such as `1.0e20`"
+            .to_string(),
+        _ => match ty.int_range() {
+            Some((min, max)) if ty.bits() < 32 => format!(
+                "`{}` holds {min} to {max}; use a wider type such as `Int32`, e.g. `x: Int32 <- ...`",
+                ty.name()
+            ),
+            _ => "use a wider type such as `Int64` or `UInt64`, e.g. `x: Int64 <- ...`".to_string(),
+        },
     }
 }

@@ -7,7 +7,7 @@ use super::error::{BadDimReason, CheckError, TypeContext, UniformContext};
 use super::scope::{suggest, BLOCK_CONSTANTS};
 use super::stmt::FnCtx;
 use super::types::{Len, RecordField, Scalar, Space, Ty};
-use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, Ident, UnaryOp};
+use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, FloatLit, Ident, UnaryOp};
 use crate::syntax::span::Span;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,13 +86,17 @@ impl FnCtx<'_, '_> {
     pub fn expr(&mut self, e: &Expr, expect: Option<&Ty>) -> Ty {
         let ty = self.expr_kind(e, expect);
         self.cx.set_ty(e.id, ty.clone());
+        match ty {
+            Ty::Scalar(s) if s.is_integer() => self.fold_constant(e, s),
+            _ => self.forget_constant(e),
+        }
         ty
     }
 
     fn expr_kind(&mut self, e: &Expr, expect: Option<&Ty>) -> Ty {
         match &e.kind {
             ExprKind::Int(v) => self.int_literal(*v, false, e.span, expect),
-            ExprKind::Float(v) => self.float_literal(*v, e.span, expect),
+            ExprKind::Float(v) => self.float_literal(v, e.span, expect),
             ExprKind::Bool(_) => Ty::BOOL,
             ExprKind::Name(id) => self.name(e, id),
             ExprKind::Unary {
@@ -120,30 +124,21 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// An integer literal takes any numeric type its context asks for, else `Int32`.
+    /// An integer literal takes any numeric type its context asks for, else `Int32`. As a float it
+    /// must still be an integer LOOM can hold (`Int64` or `UInt64`): a 128-bit literal is an
+    /// error, not an infinity. Code generation rounds it once, from the exact integer.
     fn int_literal(&mut self, value: u128, negative: bool, span: Span, expect: Option<&Ty>) -> Ty {
         let target = match Self::scalar_hint(expect) {
             Some(s) if s.is_numeric() => s,
             _ => Scalar::Int32,
         };
-        let fits = if target.is_float() {
-            true
-        } else {
-            let bits = target.bits();
-            if target.is_signed() {
-                let max = 1u128 << (bits - 1);
-                if negative {
-                    value <= max
-                } else {
-                    value < max
-                }
-            } else if negative {
-                value == 0
-            } else {
-                value < (1u128 << bits)
-            }
-        };
-        if !fits {
+        let signed = i128::try_from(value)
+            .ok()
+            .map(|v| if negative { -v } else { v });
+        let (min, max) = target
+            .int_range()
+            .unwrap_or((i128::from(i64::MIN), i128::from(u64::MAX)));
+        if !signed.is_some_and(|v| (min..=max).contains(&v)) {
             let text = if negative {
                 format!("-{value}")
             } else {
@@ -159,7 +154,9 @@ impl FnCtx<'_, '_> {
     }
 
     /// A float literal is `Float32` or `Float64`: `Float32` unless its context asks for `Float64`.
-    fn float_literal(&mut self, value: f64, span: Span, expect: Option<&Ty>) -> Ty {
+    /// It is rounded once, from its decimal value, to its type; one that rounds to infinity (at or
+    /// beyond the largest finite value plus half an ulp) is an error.
+    fn float_literal(&mut self, lit: &FloatLit, span: Span, expect: Option<&Ty>) -> Ty {
         let target = match Self::scalar_hint(expect) {
             Some(s) if s.is_float() => s,
             Some(s) if s.is_integer() => {
@@ -168,10 +165,14 @@ impl FnCtx<'_, '_> {
             }
             _ => Scalar::Float32,
         };
-        if target == Scalar::Float32 && value.is_finite() && value.abs() > f64::from(f32::MAX) {
+        let infinite = match target {
+            Scalar::Float32 => lit.f32().is_infinite(),
+            _ => lit.f64().is_infinite(),
+        };
+        if infinite {
             self.error(CheckError::LiteralOutOfRange {
                 span,
-                text: format!("{value:e}"),
+                text: lit.text().to_string(),
                 ty: target,
             });
         }

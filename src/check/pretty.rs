@@ -45,7 +45,7 @@ pub(super) fn render(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(v) => v.to_string(),
         ExprKind::Float(v) => {
-            let s = v.to_string();
+            let s = v.f64().to_string();
             if s.contains(['.', 'e', 'E', 'i', 'N']) {
                 s
             } else {
@@ -60,7 +60,13 @@ pub(super) fn render(e: &Expr) -> String {
             } else {
                 ""
             };
-            format!("{}{sep}{}", op.symbol(), child(operand, 10))
+            // `-(-x)` keeps its parentheses: `--` would start a comment.
+            let min = if matches!(operand.kind, ExprKind::Unary { .. }) {
+                11
+            } else {
+                10
+            };
+            format!("{}{sep}{}", op.symbol(), child(operand, min))
         }
         ExprKind::Binary { op, lhs, rhs, .. } => {
             let p = binary_precedence(*op);

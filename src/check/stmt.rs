@@ -7,7 +7,7 @@ use super::error::{
 use super::items::is_reserved;
 use super::scope::{Scopes, Var, VarKind, BLOCK_CONSTANTS};
 use super::types::{Len, Scalar, Space, Ty};
-use super::{fold, Checker, ParamSig, Signature};
+use super::{Checker, ParamSig, Signature};
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident, Param, Stmt, TypeExpr};
 use crate::syntax::span::Span;
 use std::collections::HashSet;
@@ -196,7 +196,8 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         let ty = self.expr(e, None);
         match &ty {
             Ty::Error => None,
-            Ty::Scalar(s) if s.is_integer() => match fold::constant(e, self.block_size()) {
+            Ty::Scalar(s) if s.is_integer() && self.overflowed(e) => None,
+            Ty::Scalar(s) if s.is_integer() => match self.constant(e) {
                 Some(n) if n < 0 => {
                     self.error(CheckError::BadDim {
                         span: e.span,

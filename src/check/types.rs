@@ -6,8 +6,12 @@ use std::fmt;
 /// The scalar types, one per PTX register type.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Scalar {
+    Int8,
+    Int16,
     Int32,
     Int64,
+    UInt8,
+    UInt16,
     UInt32,
     UInt64,
     Float32,
@@ -16,9 +20,13 @@ pub enum Scalar {
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 7] = [
+    pub const ALL: [Scalar; 11] = [
+        Scalar::Int8,
+        Scalar::Int16,
         Scalar::Int32,
         Scalar::Int64,
+        Scalar::UInt8,
+        Scalar::UInt16,
         Scalar::UInt32,
         Scalar::UInt64,
         Scalar::Float32,
@@ -28,6 +36,10 @@ impl Scalar {
 
     pub fn name(self) -> &'static str {
         match self {
+            Scalar::Int8 => "Int8",
+            Scalar::Int16 => "Int16",
+            Scalar::UInt8 => "UInt8",
+            Scalar::UInt16 => "UInt16",
             Scalar::Int32 => "Int32",
             Scalar::Int64 => "Int64",
             Scalar::UInt32 => "UInt32",
@@ -45,12 +57,22 @@ impl Scalar {
     pub fn is_integer(self) -> bool {
         matches!(
             self,
-            Scalar::Int32 | Scalar::Int64 | Scalar::UInt32 | Scalar::UInt64
+            Scalar::Int8
+                | Scalar::Int16
+                | Scalar::Int32
+                | Scalar::Int64
+                | Scalar::UInt8
+                | Scalar::UInt16
+                | Scalar::UInt32
+                | Scalar::UInt64
         )
     }
 
     pub fn is_signed(self) -> bool {
-        matches!(self, Scalar::Int32 | Scalar::Int64)
+        matches!(
+            self,
+            Scalar::Int8 | Scalar::Int16 | Scalar::Int32 | Scalar::Int64
+        )
     }
 
     pub fn is_float(self) -> bool {
@@ -61,9 +83,24 @@ impl Scalar {
         self.is_integer() || self.is_float()
     }
 
+    /// The smallest and largest value of an integer type; `None` for the others.
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        if !self.is_integer() {
+            return None;
+        }
+        let bits = self.bits();
+        Some(if self.is_signed() {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        })
+    }
+
     pub fn bits(self) -> u32 {
         match self {
             Scalar::Bool => 1,
+            Scalar::Int8 | Scalar::UInt8 => 8,
+            Scalar::Int16 | Scalar::UInt16 => 16,
             Scalar::Int32 | Scalar::UInt32 | Scalar::Float32 => 32,
             Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 => 64,
         }

@@ -432,6 +432,10 @@ fn run_cpu(
         for p in &kernel.params {
             host_args.push(match &p.kind {
                 ParamKind::Scalar { .. } => match scalars[&p.name] {
+                    Scalar::Int8(v) => HostArg::I8(v),
+                    Scalar::UInt8(v) => HostArg::I8(v as i8),
+                    Scalar::Int16(v) => HostArg::I16(v),
+                    Scalar::UInt16(v) => HostArg::I16(v as i16),
                     Scalar::Int32(v) => HostArg::I32(v),
                     Scalar::UInt32(v) => HostArg::I32(v as i32),
                     Scalar::Int64(v) => HostArg::I64(v),

@@ -111,7 +111,7 @@ impl Canon<'_> {
     fn canon(&self, e: &Expr, swap: bool) -> String {
         match &e.kind {
             ExprKind::Int(v) => format!("{v}"),
-            ExprKind::Float(v) => format!("{v:?}"),
+            ExprKind::Float(v) => v.text().to_string(),
             ExprKind::Bool(v) => format!("{v}"),
             ExprKind::Name(id) => {
                 let name = id.name.as_str();

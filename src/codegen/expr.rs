@@ -16,7 +16,7 @@ use super::error::CodegenError;
 use super::intrinsics::{FloatWidth, Intrinsic, LlvmMath};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Builtin, Callee};
-use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, Ident, UnaryOp};
+use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, FloatLit, Ident, UnaryOp};
 use crate::syntax::span::Span;
 use inkwell::values::{
     BasicMetadataValueEnum, BasicValue, BasicValueEnum, FastMathFlags, IntValue, StructValue,
@@ -95,7 +95,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         match &e.kind {
             ExprKind::Int(v) => self.int_literal(e, *v),
-            ExprKind::Float(v) => self.float_literal(e, *v),
+            ExprKind::Float(v) => self.float_literal(e, v),
             ExprKind::Bool(v) => Ok(self
                 .cx
                 .context
@@ -152,32 +152,39 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     fn int_literal(&self, e: &Expr, v: u128) -> Result<BasicValueEnum<'ctx>> {
         let c = self.cx.context;
         Ok(match self.ty_of(e).element() {
-            Ty::Scalar(s) if s.is_float() => self.float_const(*s, v as f64),
+            // Rounded once, from the exact integer (`u128 as f32` rounds to nearest, ties to
+            // even): through `f64` first, 2^60 + 2^36 + 1 would become 2^60, not 2^60 + 2^37.
+            Ty::Scalar(Scalar::Float32) => self.f32_const(v as f32),
+            Ty::Scalar(Scalar::Float64) => self.f64_const(v as f64),
             Ty::Scalar(Scalar::Bool) => c.bool_type().const_int((v != 0) as u64, false).into(),
-            Ty::Scalar(s @ (Scalar::Int64 | Scalar::UInt64)) => self
+            Ty::Scalar(s) if s.is_integer() => self
                 .cx
                 .types
                 .scalar(*s)
                 .into_int_type()
                 .const_int(v as u64, false)
                 .into(),
-            // Int32, UInt32, and literals the checker left untyped (array dimensions).
+            // Literals the checker left untyped (array dimensions).
             _ => c.i32_type().const_int(v as u64 & 0xffff_ffff, false).into(),
         })
     }
 
-    fn float_literal(&self, e: &Expr, v: f64) -> Result<BasicValueEnum<'ctx>> {
+    /// A float literal, rounded once from its decimal text to its type.
+    fn float_literal(&self, e: &Expr, lit: &FloatLit) -> Result<BasicValueEnum<'ctx>> {
         Ok(match self.ty_of(e).element() {
-            Ty::Scalar(Scalar::Float64) => self.float_const(Scalar::Float64, v),
-            _ => self.float_const(Scalar::Float32, v),
+            Ty::Scalar(Scalar::Float64) => self.f64_const(lit.f64()),
+            _ => self.f32_const(lit.f32()),
         })
     }
 
-    pub fn float_const(&self, s: Scalar, v: f64) -> BasicValueEnum<'ctx> {
-        match s {
-            Scalar::Float64 => self.cx.context.f64_type().const_float(v).into(),
-            _ => self.cx.context.f32_type().const_float(v).into(),
-        }
+    /// A `Float32` constant holding exactly `v` (widening to `f64` is exact, so LLVM has nothing
+    /// left to round).
+    fn f32_const(&self, v: f32) -> BasicValueEnum<'ctx> {
+        self.cx.context.f32_type().const_float(f64::from(v)).into()
+    }
+
+    fn f64_const(&self, v: f64) -> BasicValueEnum<'ctx> {
+        self.cx.context.f64_type().const_float(v).into()
     }
 
     fn name(&mut self, ident: &Ident, e: &Expr) -> Result<BasicValueEnum<'ctx>> {

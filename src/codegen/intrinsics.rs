@@ -133,7 +133,7 @@ pub enum Intrinsic {
     FpToUiSat { int_bits: u32, float_bits: u32 },
     /// `llvm.sqrt.f32` and friends.
     Math(LlvmMath, FloatWidth),
-    /// `llvm.smin.i32` and friends; `bits` is 32 or 64.
+    /// `llvm.smin.i32` and friends; `bits` is 8, 16, 32 or 64.
     Int(IntMath, u32),
 }
 
@@ -192,12 +192,7 @@ impl Intrinsic {
                 } else {
                     context.f64_type().into()
                 };
-                let int = if int_bits == 64 {
-                    context.i64_type()
-                } else {
-                    context.i32_type()
-                };
-                int.fn_type(&[float], false)
+                int_type(context, int_bits).fn_type(&[float], false)
             }
             Intrinsic::Math(op, width) => {
                 let f = width.ty(context);
@@ -218,10 +213,11 @@ impl Intrinsic {
 }
 
 fn int_type(context: &Context, bits: u32) -> inkwell::types::IntType<'_> {
-    if bits == 64 {
-        context.i64_type()
-    } else {
-        context.i32_type()
+    match bits {
+        8 => context.i8_type(),
+        16 => context.i16_type(),
+        64 => context.i64_type(),
+        _ => context.i32_type(),
     }
 }
 

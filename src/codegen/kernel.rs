@@ -1,8 +1,8 @@
 //! A kernel: its PTX entry point, parameters, launch bounds, and body.
 //!
 //! Calling convention (what a host passes, in order): one PTX parameter per LOOM parameter, in
-//! declaration order. Scalars by value (`Int32`/`UInt32` as 32-bit, `Int64`/`UInt64` as 64-bit
-//! integers, `Float32`/`Float64`, `Bool` as one byte: non-zero is true); arrays as a 64-bit
+//! declaration order. Scalars by value (integers at their width: `Int8`/`UInt8` as 8-bit, up to
+//! `Int64`/`UInt64` as 64-bit; `Float32`/`Float64`, `Bool` as one byte: non-zero is true); arrays as a 64-bit
 //! pointer to global memory (`ptr addrspace(1)`; arrays never overlap, and the ones the kernel
 //! only reads are marked `noalias`), elements
 //! contiguous and row-major. Array dimensions are not passed: the kernel computes them from their

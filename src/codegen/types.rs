@@ -34,6 +34,8 @@ impl<'ctx> Types<'ctx> {
     pub fn scalar(&self, scalar: Scalar) -> BasicTypeEnum<'ctx> {
         let c = self.context;
         match scalar {
+            Scalar::Int8 | Scalar::UInt8 => c.i8_type().into(),
+            Scalar::Int16 | Scalar::UInt16 => c.i16_type().into(),
             Scalar::Int32 | Scalar::UInt32 => c.i32_type().into(),
             Scalar::Int64 | Scalar::UInt64 => c.i64_type().into(),
             Scalar::Float32 => c.f32_type().into(),

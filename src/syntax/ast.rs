@@ -197,6 +197,43 @@ impl Stmt {
     }
 }
 
+/// A float literal's decimal text (`_` separators removed). A float type rounds it once, from the
+/// exact decimal value, to its own precision: going through `f64` first would round twice and can
+/// give a `Float32` one ulp off (`16777217.000000001` must become 16777218, not 16777216).
+#[derive(Debug, Clone, PartialEq)]
+pub struct FloatLit {
+    text: String,
+}
+
+impl FloatLit {
+    /// `text` must parse as a finite `f64` (the parser checks it).
+    pub fn new(text: String) -> FloatLit {
+        FloatLit { text }
+    }
+
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The nearest `Float64` (NaN only if the parser let a bad text through).
+    pub fn f64(&self) -> f64 {
+        self.text.parse().unwrap_or(f64::NAN)
+    }
+
+    /// The nearest `Float32`, rounded once from the decimal value; infinite beyond the largest
+    /// finite `Float32` plus half an ulp.
+    pub fn f32(&self) -> f32 {
+        self.text.parse().unwrap_or(f32::NAN)
+    }
+}
+
+/// The AST's JSON gives a float literal as its `Float64` value, as before it kept its text.
+impl Serialize for FloatLit {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self.f64())
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct Expr {
     pub id: ExprId,
@@ -210,8 +247,9 @@ pub enum ExprKind {
     /// An integer literal as written (decimal, `0x` hex or `0b` binary, `_` separators allowed).
     /// Its type comes from context; `u128` so that out-of-range literals can be reported.
     Int(u128),
-    /// A floating-point literal (`1.5`, `2e-3`, `1.0e10`).
-    Float(f64),
+    /// A floating-point literal (`1.5`, `2e-3`, `1.0e10`), kept as written so that each float
+    /// type rounds it once.
+    Float(FloatLit),
     Bool(bool),
     /// A variable, parameter, or one of `B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`.
     Name(Ident),

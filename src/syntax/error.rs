@@ -474,6 +474,7 @@ impl From<SyntaxError> for Diagnostic {
                 if float {
                     Diagnostic::error(code, "float literal out of range")
                         .primary(span, "too large to represent as a `Float64`")
+                        .note("the largest finite `Float64` is 1.7976931348623157e308; a literal rounds to infinity from about 1.797693134862315807e308 on")
                 } else {
                     Diagnostic::error(code, "integer literal too large")
                         .primary(span, "does not fit in 128 bits")

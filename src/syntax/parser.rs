@@ -1231,10 +1231,10 @@ impl Lowering {
 // ------------------------------------------------------------------------------------------------
 // Number literals
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 enum Number {
     Int(u128),
-    Float(f64),
+    Float(FloatLit),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -1333,7 +1333,7 @@ fn parse_number(text: &str) -> Result<Number, NumberError> {
     let cleaned: String = lower.chars().filter(|&c| c != '_').collect();
     if is_float {
         match cleaned.parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(Number::Float(v)),
+            Ok(v) if v.is_finite() => Ok(Number::Float(FloatLit::new(cleaned))),
             Ok(_) => Err(NumberError::TooLarge { float: true }),
             Err(_) => malformed(NumberProblem::MissingExponent),
         }

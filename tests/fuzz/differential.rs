@@ -316,6 +316,8 @@ impl Inputs {
         let (nx, ny, nout, nacc) = (self.x.len(), self.y.len(), self.out.len(), self.acc.len());
         let size = self.shape.ty.size();
         let scalar = match self.shape.ty {
+            Ty::I8 | Ty::U8 => HostArg::I8(self.s as u8 as i8),
+            Ty::I16 | Ty::U16 => HostArg::I16(self.s as u16 as i16),
             Ty::I32 | Ty::U32 => HostArg::I32(self.s as u32 as i32),
             Ty::I64 | Ty::U64 => HostArg::I64(self.s as i64),
             Ty::F32 => HostArg::F32(f32::from_bits(self.s as u32)),
@@ -371,6 +373,10 @@ impl Inputs {
     /// Runs the kernel of `ptx` on the GPU; returns `out` then `acc`, as [`Inputs::run`] does.
     fn run_on_gpu(&self, ptx: &str, metadata: &str) -> Result<Vec<u8>, Failure> {
         let scalar = match self.shape.ty {
+            Ty::I8 => Scalar::Int8(self.s as u8 as i8),
+            Ty::U8 => Scalar::UInt8(self.s as u8),
+            Ty::I16 => Scalar::Int16(self.s as u16 as i16),
+            Ty::U16 => Scalar::UInt16(self.s as u16),
             Ty::I32 => Scalar::Int32(self.s as u32 as i32),
             Ty::U32 => Scalar::UInt32(self.s as u32),
             Ty::I64 => Scalar::Int64(self.s as i64),
@@ -428,6 +434,8 @@ fn element(ty: Ty, rng: &mut Rng) -> Vec<u8> {
         _ => rng.i64(-20..=20),
     };
     match ty {
+        Ty::I8 | Ty::U8 => (int as i8).to_le_bytes().to_vec(),
+        Ty::I16 | Ty::U16 => (int as i16).to_le_bytes().to_vec(),
         Ty::I32 | Ty::U32 => (int as i32).to_le_bytes().to_vec(),
         Ty::I64 | Ty::U64 => int.to_le_bytes().to_vec(),
         Ty::F32 => ((rng.i32(-32..=32) as f32) / 8.0).to_le_bytes().to_vec(),
@@ -489,6 +497,10 @@ pub fn compare(ty: Ty, a: &[u8], b: &[u8], tolerance: f64) -> Result<(), String>
 
 fn show(ty: Ty, bytes: &[u8]) -> String {
     match ty {
+        Ty::I8 => i8::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        Ty::U8 => u8::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        Ty::I16 => i16::from_le_bytes(bytes.try_into().unwrap()).to_string(),
+        Ty::U16 => u16::from_le_bytes(bytes.try_into().unwrap()).to_string(),
         Ty::I32 => i32::from_le_bytes(bytes.try_into().unwrap()).to_string(),
         Ty::U32 => u32::from_le_bytes(bytes.try_into().unwrap()).to_string(),
         Ty::I64 => i64::from_le_bytes(bytes.try_into().unwrap()).to_string(),

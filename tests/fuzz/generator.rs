@@ -10,9 +10,9 @@
 //! program names `BLOCKSIZE` or `THREADS`: so the result is the same at every block size, up to
 //! the grouping of float reductions and scans (the language leaves it unspecified). Inside that
 //! frame the generator draws uniform and vector arithmetic on the element type `T` (any of the
-//! six numeric types) with casts through the others, checked and unchecked slices, gathers,
-//! uniform element reads and stores, scatter stores (without collisions), register vectors,
-//! `shared` arrays, maps (with partial
+//! ten numeric types, 8- and 16-bit integers included) with casts through the others, checked
+//! and unchecked slices, gathers, uniform element reads and stores, scatter stores (without
+//! collisions), register vectors, `shared` arrays, maps (with partial
 //! application), reduces and both scans with associative functions (commutative or not), records
 //! and a record reduction, `func`s with their own control flow, and kernel `if`, `while`,
 //! sequential `for` loops and `for` loops the dependence tests may distribute.
@@ -30,10 +30,25 @@ pub enum Ty {
     U64,
     F32,
     F64,
+    I8,
+    I16,
+    U8,
+    U16,
 }
 
 impl Ty {
-    pub const ALL: [Ty; 6] = [Ty::I32, Ty::I64, Ty::U32, Ty::U64, Ty::F32, Ty::F64];
+    pub const ALL: [Ty; 10] = [
+        Ty::I32,
+        Ty::I64,
+        Ty::U32,
+        Ty::U64,
+        Ty::F32,
+        Ty::F64,
+        Ty::I8,
+        Ty::I16,
+        Ty::U8,
+        Ty::U16,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -43,6 +58,10 @@ impl Ty {
             Ty::U64 => "UInt64",
             Ty::F32 => "Float32",
             Ty::F64 => "Float64",
+            Ty::I8 => "Int8",
+            Ty::I16 => "Int16",
+            Ty::U8 => "UInt8",
+            Ty::U16 => "UInt16",
         }
     }
 
@@ -55,11 +74,24 @@ impl Ty {
     }
 
     pub fn is_unsigned(self) -> bool {
-        matches!(self, Ty::U32 | Ty::U64)
+        matches!(self, Ty::U32 | Ty::U64 | Ty::U8 | Ty::U16)
+    }
+
+    /// The largest value of an integer type that a literal may have (floats: unused).
+    fn literal_max(self) -> u32 {
+        match self {
+            Ty::I8 => 127,
+            Ty::U8 => 255,
+            Ty::I16 => 32767,
+            Ty::U16 => 65535,
+            _ => 99_999,
+        }
     }
 
     pub fn size(self) -> usize {
         match self {
+            Ty::I8 | Ty::U8 => 1,
+            Ty::I16 | Ty::U16 => 2,
             Ty::I32 | Ty::U32 | Ty::F32 => 4,
             Ty::I64 | Ty::U64 | Ty::F64 => 8,
         }
@@ -246,14 +278,14 @@ impl Gen {
         } else if self.ty.is_unsigned() {
             match self.rng.u32(0..10) {
                 0 => "0".to_string(),
-                1 => format!("{}", self.rng.u32(1000..100_000)),
+                1 => format!("{}", self.rng.u32(100..=self.ty.literal_max())),
                 _ => format!("{}", self.rng.u32(1..20)),
             }
         } else {
             match self.rng.u32(0..10) {
                 0 => "0".to_string(),
                 1 => format!("(-{})", self.rng.u32(1..50)),
-                2 => format!("{}", self.rng.u32(1000..100_000)),
+                2 => format!("{}", self.rng.u32(100..=self.ty.literal_max())),
                 _ => format!("{}", self.rng.u32(1..20)),
             }
         }
@@ -380,7 +412,10 @@ impl Gen {
             _ => {
                 let a = self.func_expr(params, depth - 1);
                 let op = self.binary_operator();
-                let b = self.func_expr(params, depth - 1);
+                let mut b = self.func_expr(params, depth - 1);
+                if may_be_constant(&a) && may_be_constant(&b) {
+                    b = params[0].to_string();
+                }
                 format!("({a} {op} {b})")
             }
         }
@@ -417,7 +452,16 @@ impl Gen {
             ("left", vec!["  return a".into()]),
             (
                 "larger",
-                vec!["  if a > b then return a".into(), "  return b".into()],
+                // A float NaN (`x % 0.0`) must win from either side, or the result would depend
+                // on the grouping (`larger(NaN, 3)` would be 3 and `larger(3, NaN)` NaN).
+                if self.ty.is_float() {
+                    vec![
+                        "  if a > b or a != a then return a".into(),
+                        "  return b".into(),
+                    ]
+                } else {
+                    vec!["  if a > b then return a".into(), "  return b".into()]
+                },
             ),
         ];
         if !self.ty.is_float() {
@@ -626,7 +670,10 @@ impl Gen {
             0..=2 => {
                 let a = self.uniform(depth - 1);
                 let op = self.binary_operator();
-                let b = self.uniform(depth - 1);
+                let mut b = self.uniform(depth - 1);
+                if may_be_constant(&a) && may_be_constant(&b) {
+                    b = "s".to_string();
+                }
                 format!("({a} {op} {b})")
             }
             3 | 4 => {
@@ -950,9 +997,18 @@ fn is_literal(e: &str) -> bool {
     e.starts_with(|c: char| c.is_ascii_digit())
 }
 
-/// `-a`, except on a literal of an unsigned type (`-3` does not fit `UInt32`): `~a` there.
+/// Whether `e` may be a constant expression (no name in it but type names in casts). The checker
+/// folds constants exactly and rejects one that overflows its type, so the generator never
+/// combines two of them with an operator: one side becomes a parameter.
+fn may_be_constant(e: &str) -> bool {
+    e.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|word| word.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .all(|word| Ty::parse(word).is_some())
+}
+
+/// `-a`, except on a constant of an unsigned type (`-3` does not fit `UInt32`): `~a` there.
 fn negate(ty: Ty, a: &str) -> String {
-    if ty.is_unsigned() && is_literal(a) {
+    if ty.is_unsigned() && may_be_constant(a) {
         format!("(~{a})")
     } else {
         format!("(-{a})")

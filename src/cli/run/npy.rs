@@ -8,6 +8,10 @@ use std::path::Path;
 /// NumPy's type string for a LOOM element type (little-endian, as every host LOOM runs on).
 pub fn descr(ty: ScalarType) -> &'static str {
     match ty {
+        ScalarType::Int8 => "|i1",
+        ScalarType::Int16 => "<i2",
+        ScalarType::UInt8 => "|u1",
+        ScalarType::UInt16 => "<u2",
         ScalarType::Int32 => "<i4",
         ScalarType::Int64 => "<i8",
         ScalarType::UInt32 => "<u4",

@@ -43,7 +43,7 @@ fn kernel_body(source_body: &str) -> Program {
 fn sx(e: &Expr) -> String {
     match &e.kind {
         ExprKind::Int(v) => v.to_string(),
-        ExprKind::Float(v) => format!("{v:?}f"),
+        ExprKind::Float(v) => format!("{:?}f", v.f64()),
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Name(n) => n.name.clone(),
         ExprKind::Unary { op, operand, .. } => format!("({} {})", op.symbol(), sx(operand)),
