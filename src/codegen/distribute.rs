@@ -408,6 +408,13 @@ impl<'c> Analysis<'c> {
                         "`return` here",
                     ));
                 }
+                Stmt::Call { span, .. } => {
+                    return Err(Blocker::at(
+                        *span,
+                        "the body makes an atomic read-modify-write",
+                        "an atomic here (a vector atomic makes one per element in parallel)",
+                    ));
+                }
             }
         }
         Ok(())
@@ -675,6 +682,7 @@ fn verb(kind: AccessKind) -> &'static str {
     match kind {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
+        AccessKind::Atomic => "atomic update",
     }
 }
 

@@ -35,6 +35,9 @@ use std::collections::HashSet;
 pub enum AccessKind {
     Read,
     Write,
+    /// An atomic read-modify-write (`codegen/atomic.rs`): a read and a write, which conflicts
+    /// with every other access to the element except another atomic (atomics never race).
+    Atomic,
 }
 
 /// Which thread touches which element of an array.
@@ -83,6 +86,7 @@ impl Access {
         let verb = match self.kind {
             AccessKind::Read => "read",
             AccessKind::Write => "write",
+            AccessKind::Atomic => "atomic update",
         };
         AccessNote {
             span: self.span,
@@ -103,6 +107,7 @@ pub fn conflicts(
 ) -> bool {
     if earlier.array != later.array
         || (earlier.kind == AccessKind::Read && later.kind == AccessKind::Read)
+        || (earlier.kind == AccessKind::Atomic && later.kind == AccessKind::Atomic)
     {
         return false;
     }
@@ -160,6 +165,21 @@ pub struct Candidate {
     /// A later access to one of the arrays, by the thread that wrote the element.
     pub same_thread: Option<Span>,
     pub resolved: bool,
+    /// The statement is an atomic, and so is the access in `same_thread`: atomics never race.
+    pub atomic: bool,
+    pub later_atomic: bool,
+}
+
+impl Candidate {
+    /// Why no barrier is needed up to where `fallback` applies: a later access to the array
+    /// that cannot conflict with this statement's writes, if there is one.
+    fn witness(&self, fallback: RemovedReason) -> RemovedReason {
+        match self.same_thread {
+            Some(later) if self.atomic && self.later_atomic => RemovedReason::AtomicsOnly { later },
+            Some(later) => RemovedReason::SameThread { later },
+            None => fallback,
+        }
+    }
 }
 
 /// Accesses recorded on some path, each once. Every access gets an identity when it is
@@ -313,6 +333,7 @@ impl Sync {
                         && candidate.arrays.iter().any(|(key, _)| *key == access.array)
                     {
                         candidate.same_thread = Some(access.span);
+                        candidate.later_atomic = access.kind == AccessKind::Atomic;
                     }
                 }
             }
@@ -342,17 +363,14 @@ impl Sync {
             let Some(candidate) = self.candidates.get_mut(c) else {
                 continue;
             };
-            let ordered_here = earlier.kind == AccessKind::Write
+            let ordered_here = matches!(earlier.kind, AccessKind::Write | AccessKind::Atomic)
                 && candidate
                     .arrays
                     .iter()
                     .any(|(key, _)| *key == earlier.array);
             candidate.resolved = true;
             if !ordered_here {
-                let reason = match candidate.same_thread {
-                    Some(later) => RemovedReason::SameThread { later },
-                    None => RemovedReason::Covered { by: at },
-                };
+                let reason = candidate.witness(RemovedReason::Covered { by: at });
                 self.remarks.push(removed(candidate, reason));
             }
         }
@@ -369,10 +387,7 @@ impl Sync {
                     continue;
                 };
                 candidate.resolved = true;
-                let reason = match candidate.same_thread {
-                    Some(later) => RemovedReason::SameThread { later },
-                    None => RemovedReason::Covered { by: at },
-                };
+                let reason = candidate.witness(RemovedReason::Covered { by: at });
                 self.remarks.push(removed(candidate, reason));
             }
             self.clear();
@@ -388,6 +403,15 @@ impl Sync {
 
     /// The barrier the rule asks for after the statement at `after`, which wrote `arrays`.
     pub fn candidate(&mut self, after: Span, arrays: Vec<(String, String)>) {
+        self.push_candidate(after, arrays, false);
+    }
+
+    /// [`Sync::candidate`] for an atomic statement (`codegen/atomic.rs`).
+    pub fn atomic_candidate(&mut self, after: Span, arrays: Vec<(String, String)>) {
+        self.push_candidate(after, arrays, true);
+    }
+
+    fn push_candidate(&mut self, after: Span, arrays: Vec<(String, String)>, atomic: bool) {
         if arrays.is_empty() {
             return;
         }
@@ -396,6 +420,8 @@ impl Sync {
             arrays,
             same_thread: None,
             resolved: false,
+            atomic,
+            later_atomic: false,
         });
         self.state.add_candidate(self.candidates.len() - 1);
     }
@@ -444,10 +470,7 @@ impl Sync {
                 continue;
             }
             candidate.resolved = true;
-            let reason = match candidate.same_thread {
-                Some(later) => RemovedReason::SameThread { later },
-                None => RemovedReason::NoLaterAccess,
-            };
+            let reason = candidate.witness(RemovedReason::NoLaterAccess);
             self.remarks.push(removed(candidate, reason));
         }
     }
