@@ -157,11 +157,11 @@ impl AtomicError {
             )
             .primary(span, format!("an element of type `{}`", ty.display(records)))
             .note(format!("`{}` works on {}", op.name(), op.accepted()))
-            .help(match op {
-                AtomicOp::Min | AtomicOp::Max | AtomicOp::Sub => {
-                    "for floats, loop on `atomic_cas` over the bits (`UInt32` elements), as CUDA code does"
+            .help(match ty {
+                Ty::Scalar(s) if s.is_float() => {
+                    "only `atomic_add` and `atomic_exch` take floats, as in CUDA: keep these values in an integer array (fixed point, or a flag per element)"
                 }
-                _ => "store the values in an array of a type the operation takes",
+                _ => "keep the values in an `Int32`, `Int64`, `UInt32` or `UInt64` array",
             }),
             AtomicError::Position { span, op, vector } => {
                 let d = Diagnostic::error(
