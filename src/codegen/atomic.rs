@@ -413,7 +413,7 @@ fn checked_slices<'e>(body: &Body, e: &'e Expr, out: &mut Vec<(&'e Expr, &'e Exp
 fn slot_access(slot: &ArrayRef, kind: AccessKind, who: Who, span: Span) -> Access {
     Access {
         array: slot.key.clone(),
-        name: "the atomic's old value".to_string(),
+        name: slot.name.clone(),
         kind,
         who: match who {
             Who::Leader(_) => Who::Leader(Some(super::affine::Poly::constant(0))),
