@@ -90,7 +90,10 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     fn racy_stmt(&self, stmt: &Stmt, walk: &mut Walk) {
         match stmt {
             Stmt::Let { name, init, .. } => {
-                if init.as_ref().is_some_and(|e| self.from_block(e, walk)) {
+                if init
+                    .as_ref()
+                    .is_some_and(|e| self.derives_from_block(e, walk))
+                {
                     walk.derived.insert(name.name.clone());
                 }
             }
@@ -100,7 +103,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 span,
             } => {
                 if let ExprKind::Name(name) = &target.kind {
-                    if !self.from_block(value, walk) {
+                    if !self.derives_from_block(value, walk) {
                         walk.derived.remove(&name.name);
                     }
                 }
@@ -127,7 +130,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             Stmt::For {
                 var, range, body, ..
             } => {
-                if self.from_block(range, walk) {
+                if self.derives_from_block(range, walk) {
                     walk.derived.insert(var.name.clone());
                 }
                 self.racy_block(body, walk);
@@ -162,7 +165,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     }
                 )
         });
-        if !global || indices.iter().any(|i| self.from_block(i, walk)) {
+        if !global || indices.iter().any(|i| self.derives_from_block(i, walk)) {
             return None;
         }
         let place = element_text(target)?;
@@ -181,7 +184,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     }
 
     /// Whether `e` is computed from `B` (or a variable derived from it) without reading memory.
-    fn from_block(&self, e: &Expr, walk: &Walk) -> bool {
+    fn derives_from_block(&self, e: &Expr, walk: &Walk) -> bool {
         let mut names_block = false;
         let mut reads_memory = false;
         visit_expr(e, &mut |x| match &x.kind {
@@ -196,13 +199,12 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 }
             }
             ExprKind::Index { .. } | ExprKind::Collective { .. } => reads_memory = true,
+            // A func may read memory; the builtins of ranges and casts do not.
             ExprKind::Call { callee, .. }
-                if !matches!(callee.name.as_str(), "block" | "range" | "select") =>
+                if !matches!(callee.name.as_str(), "block" | "range" | "select")
+                    && super::types::Scalar::from_name(&callee.name).is_none() =>
             {
-                // A func may read memory; a cast is harmless but rare in a subscript.
-                if super::types::Scalar::from_name(&callee.name).is_none() {
-                    reads_memory = true;
-                }
+                reads_memory = true;
             }
             _ => {}
         });
