@@ -635,6 +635,16 @@ fn arrays_touched(
 
 fn for_each_assignment(block: &Block, f: &mut dyn FnMut(&Expr)) {
     for stmt in &block.stmts {
+        // An atomic's old value bound to a variable: the atomic writes its place's array too.
+        if let Stmt::Let { init: Some(v), .. } | Stmt::Assign { value: v, .. } = stmt {
+            if let ExprKind::Call { callee, args } = &v.kind {
+                if crate::check::AtomicOp::from_name(&callee.name).is_some() {
+                    if let Some(place) = args.first() {
+                        f(place);
+                    }
+                }
+            }
+        }
         match stmt {
             Stmt::Assign { target, .. } => f(target),
             Stmt::If {
