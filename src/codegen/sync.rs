@@ -503,6 +503,25 @@ mod tests {
         }
     }
 
+    /// Atomics never race with each other, from any threads at any elements; with a plain read
+    /// or write of the array by another thread they conflict like a write.
+    #[test]
+    fn atomics_conflict_with_plain_accesses_only() {
+        let a1 = access(AccessKind::Atomic, Who::Any);
+        let a2 = access(AccessKind::Atomic, Who::Leader(None));
+        assert!(!conflicts(&a1, &a2, 256, None));
+        assert!(!conflicts(&a2, &a1, 256, None));
+        assert!(!conflicts(&a1, &a1, 256, None));
+        for plain in [AccessKind::Read, AccessKind::Write] {
+            let p = access(plain, Who::Owner(Poly::default()));
+            assert!(conflicts(&a1, &p, 256, None));
+            assert!(conflicts(&p, &a1, 256, None));
+        }
+        // Thread 0's atomic and thread 0's own later store: the same thread.
+        let store = access(AccessKind::Write, Who::Leader(None));
+        assert!(!conflicts(&a2, &store, 256, None));
+    }
+
     #[test]
     fn owner_accesses_shifted_by_a_block_stay_on_one_thread() {
         let b = Poly::sym(Sym::new("B", 0)).scale(256).unwrap();
