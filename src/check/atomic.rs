@@ -120,6 +120,14 @@ pub enum AtomicError {
     CallStatement { span: Span, name: String },
     /// An atomic in a `func`: funcs only read memory.
     InFunc { span: Span, op: AtomicOp },
+    /// A vector atomic whose subscripts or operands read, element by element, the array it
+    /// updates: the reads and the atomics of its elements would interleave in no fixed order.
+    ReadsPlace {
+        span: Span,
+        place: Span,
+        array: String,
+        op: AtomicOp,
+    },
 }
 
 impl AtomicError {
@@ -130,6 +138,7 @@ impl AtomicError {
             AtomicError::Position { .. } => "E0602",
             AtomicError::CallStatement { .. } => "E0603",
             AtomicError::InFunc { .. } => "E0604",
+            AtomicError::ReadsPlace { .. } => "E0605",
         }
     }
 
@@ -193,6 +202,21 @@ impl AtomicError {
                     .note("a func is element-level code whose array parameters are read-only")
                     .help("make the atomic in the kernel, passing it the func's result")
             }
+            AtomicError::ReadsPlace {
+                span,
+                place,
+                array,
+                op,
+            } => Diagnostic::error(
+                code,
+                format!("`{}` reads the array `{array}` it updates, element by element", op.name()),
+            )
+            .primary(span, format!("a read of `{array}`"))
+            .secondary(place, "updated here, one atomic per element")
+            .note("the threads' reads and atomics of one statement are not ordered: a read could see an element before or after another thread's atomic, so the result would depend on timing")
+            .help(format!(
+                "read it into a vector variable first (`v: T[] <- {array}[[...]]`), then make the atomics with `v`"
+            )),
         }
     }
 }
@@ -267,6 +291,12 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 };
             }
         }
+        if len.is_some() {
+            if let Some(error) = self.reads_own_place(op, place, operands) {
+                self.error(CheckError::Atomic(error));
+                return Ty::Error;
+            }
+        }
         let result = match len {
             Some((len, _)) => Ty::vector(placed.elem, len),
             None => placed.elem,
@@ -336,6 +366,44 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 None
             }
         }
+    }
+
+    /// A read of the place's array in a vector subscript or a vector operand of a vector atomic
+    /// (uniform ones are read by every thread before any atomic: a barrier orders them).
+    fn reads_own_place(
+        &self,
+        op: AtomicOp,
+        place: &Expr,
+        operands: &[Expr],
+    ) -> Option<AtomicError> {
+        let ExprKind::Index { base, indices, .. } = &place.kind else {
+            return None;
+        };
+        let ExprKind::Name(array) = &base.kind else {
+            return None;
+        };
+        let is_vector = |e: &Expr| {
+            matches!(
+                self.cx.expr_types.get(e.id.0 as usize),
+                Some(Ty::Vector { .. } | Ty::Array { .. })
+            )
+        };
+        let mut found = None;
+        for part in indices.iter().chain(operands).filter(|e| is_vector(e)) {
+            crate::syntax::visit::visit_expr(part, &mut |x| {
+                if let ExprKind::Name(id) = &x.kind {
+                    if id.name == array.name && found.is_none() {
+                        found = Some(x.span);
+                    }
+                }
+            });
+        }
+        found.map(|span| AtomicError::ReadsPlace {
+            span,
+            place: place.span,
+            array: array.name.clone(),
+            op,
+        })
     }
 
     /// A call on its own line: an atomic, whose old values are dropped.

@@ -20,7 +20,7 @@ pub const CODES: &[&str] = &[
     "E0500", "E0501", "E0502", //
     "W0001", //
     // The atomics (`check/atomic.rs`) and the racy read-modify-write (`check/racy_update.rs`).
-    "E0600", "E0601", "E0602", "E0603", "E0604", "W0600",
+    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600",
 ];
 
 /// Why a name, parameter or expression cannot be assigned to.

@@ -4,6 +4,8 @@
 //! `add`, `sub`, `min`, `max`, `and`, `or` and `xor` per element (they commute), `exch` and
 //! `cas` per element only with uniform operands (every element that succeeds stores the same
 //! value), and any operation once per block on `acc[B]`, whose old value is then deterministic.
+//! The vector subscripts and operands of a per-element atomic never read the array it updates
+//! (the checker's E0605).
 //! A float `atomic_add` of several elements into one place rounds in the order the threads
 //! make them, which the block size decides: such a program is marked block-size dependent.
 
@@ -14,8 +16,8 @@ impl Gen {
         let len = self.len;
         match self.rng.u32(0..4) {
             0 => {
-                let place = self.gathered_place(&format!("out[[B, "), len, "]]");
-                let call = self.per_element_atomic(&place);
+                let place = self.gathered_place("out", "out[[B, ", len, "]]");
+                let call = self.per_element_atomic("out", &place);
                 self.emit(indent, call);
             }
             1 => {
@@ -24,8 +26,8 @@ impl Gen {
                     return self.atomic_statement(indent);
                 }
                 let (name, n) = scope.shared[self.rng.usize(..scope.shared.len())].clone();
-                let place = self.gathered_place(&format!("{name}[["), n, "]]");
-                let call = self.per_element_atomic(&place);
+                let place = self.gathered_place(&name, &format!("{name}[["), n, "]]");
+                let call = self.per_element_atomic(&name, &place);
                 self.emit(indent, call);
             }
             2 => {
@@ -52,15 +54,15 @@ impl Gen {
 
     /// `{open}Int32(v) % m{close}`: an element of a row (or a shared array) of `n` elements for
     /// each element of a vector, some of them outside it (dropped by the checked index).
-    fn gathered_place(&mut self, open: &str, n: usize, close: &str) -> String {
-        let v = self.vector(1);
+    fn gathered_place(&mut self, array: &str, open: &str, n: usize, close: &str) -> String {
+        let v = self.vector_not_reading(array);
         let m = n + self.rng.usize(0..4);
         format!("{open}Int32({v}) % {m}{close}")
     }
 
     /// One atomic per element of `place`, with an operation and operands whose result does not
     /// depend on the order of the atomics.
-    fn per_element_atomic(&mut self, place: &str) -> String {
+    fn per_element_atomic(&mut self, array: &str, place: &str) -> String {
         if self.chance(25) {
             let (op, operands) = self.order_free_uniform();
             return format!("atomic_{op}({place}, {operands})");
@@ -72,11 +74,26 @@ impl Gen {
             self.pick(&["add", "sub", "min", "max", "and", "or", "xor"])
         };
         let operand = if self.chance(60) {
-            self.vector(1)
+            self.vector_not_reading(array)
         } else {
             self.uniform(1)
         };
         format!("atomic_{op}({place}, {operand})")
+    }
+
+    /// A vector expression that does not read `array`: a vector atomic on `array` must not
+    /// (E0605). After a few draws that do, a row of `x`.
+    fn vector_not_reading(&mut self, array: &str) -> String {
+        for _ in 0..8 {
+            let v = self.vector(1);
+            let reads = v
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|word| word == array);
+            if !reads {
+                return v;
+            }
+        }
+        "x[B]".to_string()
     }
 
     /// `exch` or `cas` with uniform operands: every element that succeeds stores the same value.
