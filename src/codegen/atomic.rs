@@ -117,7 +117,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let mut accesses = vec![Access {
             array: array.key.clone(),
             name: array.name.clone(),
-            kind: AccessKind::Atomic,
+            kind: AccessKind::Atomic(call.op),
             who: Who::Leader(location),
             span,
         }];
@@ -194,12 +194,18 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let shape = shape.ok_or_else(|| {
             CodegenError::internal("a vector atomic without a vector operand", span)
         })?;
+        // A uniform place: every thread at the one element; else any thread at any element.
+        let who = if call.indices.iter().all(|i| !self.is_vector_operand(i)) {
+            Who::All(self.location(&array, call.indices))
+        } else {
+            Who::Any
+        };
         let mut accesses = std::mem::take(&mut self.elem_reads);
         accesses.push(Access {
             array: array.key.clone(),
             name: array.name.clone(),
-            kind: AccessKind::Atomic,
-            who: Who::Any,
+            kind: AccessKind::Atomic(call.op),
+            who,
             span,
         });
         self.touch(accesses)?;

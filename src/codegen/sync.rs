@@ -28,6 +28,7 @@
 
 use super::affine::{Poly, Sym};
 use super::remarks::{AccessNote, Remark, RemovedReason};
+use crate::check::AtomicOp;
 use crate::syntax::span::Span;
 use std::collections::HashSet;
 
@@ -36,8 +37,22 @@ pub enum AccessKind {
     Read,
     Write,
     /// An atomic read-modify-write (`codegen/atomic.rs`): a read and a write, which conflicts
-    /// with every other access to the element except another atomic (atomics never race).
-    Atomic,
+    /// with every other access to the element except an atomic that commutes with it (atomics
+    /// never race, but the next statement must see the previous one's updates: `xor` then
+    /// `add` on one element gives another result in the other order).
+    Atomic(AtomicOp),
+}
+
+/// Whether atomics `a` and `b` on one element give the same result in either order: `add` and
+/// `sub` with each other, `min`, `max`, `and`, `or` and `xor` each with itself. (`exch` and
+/// `cas` never: the last one wins.)
+pub fn atomics_commute(a: AtomicOp, b: AtomicOp) -> bool {
+    use AtomicOp::*;
+    match (a, b) {
+        (Add | Sub, Add | Sub) => true,
+        (Min, Min) | (Max, Max) | (And, And) | (Or, Or) | (Xor, Xor) => true,
+        _ => false,
+    }
 }
 
 /// Which thread touches which element of an array.
@@ -86,7 +101,7 @@ impl Access {
         let verb = match self.kind {
             AccessKind::Read => "read",
             AccessKind::Write => "write",
-            AccessKind::Atomic => "atomic update",
+            AccessKind::Atomic(_) => "atomic update",
         };
         AccessNote {
             span: self.span,
@@ -107,7 +122,7 @@ pub fn conflicts(
 ) -> bool {
     if earlier.array != later.array
         || (earlier.kind == AccessKind::Read && later.kind == AccessKind::Read)
-        || (earlier.kind == AccessKind::Atomic && later.kind == AccessKind::Atomic)
+        || matches!((earlier.kind, later.kind), (AccessKind::Atomic(a), AccessKind::Atomic(b)) if atomics_commute(a, b))
     {
         return false;
     }
@@ -333,7 +348,7 @@ impl Sync {
                         && candidate.arrays.iter().any(|(key, _)| *key == access.array)
                     {
                         candidate.same_thread = Some(access.span);
-                        candidate.later_atomic = access.kind == AccessKind::Atomic;
+                        candidate.later_atomic = matches!(access.kind, AccessKind::Atomic(_));
                     }
                 }
             }
@@ -363,7 +378,7 @@ impl Sync {
             let Some(candidate) = self.candidates.get_mut(c) else {
                 continue;
             };
-            let ordered_here = matches!(earlier.kind, AccessKind::Write | AccessKind::Atomic)
+            let ordered_here = matches!(earlier.kind, AccessKind::Write | AccessKind::Atomic(_))
                 && candidate
                     .arrays
                     .iter()
@@ -503,15 +518,21 @@ mod tests {
         }
     }
 
-    /// Atomics never race with each other, from any threads at any elements; with a plain read
-    /// or write of the array by another thread they conflict like a write.
+    /// Atomics that commute never conflict, from any threads at any elements; atomics that do
+    /// not (`xor` then `add`), and an atomic and a plain read or write of the array by another
+    /// thread, conflict like two writes.
     #[test]
-    fn atomics_conflict_with_plain_accesses_only() {
-        let a1 = access(AccessKind::Atomic, Who::Any);
-        let a2 = access(AccessKind::Atomic, Who::Leader(None));
+    fn atomics_conflict_with_plain_accesses_and_other_operations() {
+        let a1 = access(AccessKind::Atomic(AtomicOp::Add), Who::Any);
+        let a2 = access(AccessKind::Atomic(AtomicOp::Sub), Who::Leader(None));
         assert!(!conflicts(&a1, &a2, 256, None));
         assert!(!conflicts(&a2, &a1, 256, None));
         assert!(!conflicts(&a1, &a1, 256, None));
+        let x = access(AccessKind::Atomic(AtomicOp::Xor), Who::Any);
+        assert!(conflicts(&x, &a1, 256, None));
+        assert!(!conflicts(&x, &x, 256, None));
+        let e = access(AccessKind::Atomic(AtomicOp::Exch), Who::Any);
+        assert!(conflicts(&e, &e, 256, None));
         for plain in [AccessKind::Read, AccessKind::Write] {
             let p = access(plain, Who::Owner(Poly::default()));
             assert!(conflicts(&a1, &p, 256, None));
