@@ -117,7 +117,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let mut accesses = vec![Access {
             array: array.key.clone(),
             name: array.name.clone(),
-            kind: AccessKind::Atomic(call.op),
+            kind: AccessKind::Atomic(call.op, keep),
             who: Who::Leader(location),
             span,
         }];
@@ -204,7 +204,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         accesses.push(Access {
             array: array.key.clone(),
             name: array.name.clone(),
-            kind: AccessKind::Atomic(call.op),
+            kind: AccessKind::Atomic(call.op, false),
             who,
             span,
         });

@@ -704,7 +704,7 @@ fn verb(kind: AccessKind) -> &'static str {
     match kind {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
-        AccessKind::Atomic(_) => "atomic update",
+        AccessKind::Atomic(..) => "atomic update",
     }
 }
 

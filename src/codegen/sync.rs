@@ -39,8 +39,10 @@ pub enum AccessKind {
     /// An atomic read-modify-write (`codegen/atomic.rs`): a read and a write, which conflicts
     /// with every other access to the element except an atomic that commutes with it (atomics
     /// never race, but the next statement must see the previous one's updates: `xor` then
-    /// `add` on one element gives another result in the other order).
-    Atomic(AtomicOp),
+    /// `add` on one element gives another result in the other order). With `true`, its old
+    /// value is used, which makes its place among the block's other atomics visible: it
+    /// commutes with none.
+    Atomic(AtomicOp, bool),
 }
 
 /// Whether atomics `a` and `b` on one element give the same result in either order: `add` and
@@ -101,7 +103,7 @@ impl Access {
         let verb = match self.kind {
             AccessKind::Read => "read",
             AccessKind::Write => "write",
-            AccessKind::Atomic(_) => "atomic update",
+            AccessKind::Atomic(..) => "atomic update",
         };
         AccessNote {
             span: self.span,
@@ -122,7 +124,10 @@ pub fn conflicts(
 ) -> bool {
     if earlier.array != later.array
         || (earlier.kind == AccessKind::Read && later.kind == AccessKind::Read)
-        || matches!((earlier.kind, later.kind), (AccessKind::Atomic(a), AccessKind::Atomic(b)) if atomics_commute(a, b))
+        || matches!(
+            (earlier.kind, later.kind),
+            (AccessKind::Atomic(a, false), AccessKind::Atomic(b, false)) if atomics_commute(a, b)
+        )
     {
         return false;
     }
@@ -348,7 +353,7 @@ impl Sync {
                         && candidate.arrays.iter().any(|(key, _)| *key == access.array)
                     {
                         candidate.same_thread = Some(access.span);
-                        candidate.later_atomic = matches!(access.kind, AccessKind::Atomic(_));
+                        candidate.later_atomic = matches!(access.kind, AccessKind::Atomic(..));
                     }
                 }
             }
@@ -378,7 +383,7 @@ impl Sync {
             let Some(candidate) = self.candidates.get_mut(c) else {
                 continue;
             };
-            let ordered_here = matches!(earlier.kind, AccessKind::Write | AccessKind::Atomic(_))
+            let ordered_here = matches!(earlier.kind, AccessKind::Write | AccessKind::Atomic(..))
                 && candidate
                     .arrays
                     .iter()
@@ -523,16 +528,19 @@ mod tests {
     /// thread, conflict like two writes.
     #[test]
     fn atomics_conflict_with_plain_accesses_and_other_operations() {
-        let a1 = access(AccessKind::Atomic(AtomicOp::Add), Who::Any);
-        let a2 = access(AccessKind::Atomic(AtomicOp::Sub), Who::Leader(None));
+        let a1 = access(AccessKind::Atomic(AtomicOp::Add, false), Who::Any);
+        let a2 = access(AccessKind::Atomic(AtomicOp::Sub, false), Who::Leader(None));
         assert!(!conflicts(&a1, &a2, 256, None));
         assert!(!conflicts(&a2, &a1, 256, None));
         assert!(!conflicts(&a1, &a1, 256, None));
-        let x = access(AccessKind::Atomic(AtomicOp::Xor), Who::Any);
+        let x = access(AccessKind::Atomic(AtomicOp::Xor, false), Who::Any);
         assert!(conflicts(&x, &a1, 256, None));
         assert!(!conflicts(&x, &x, 256, None));
-        let e = access(AccessKind::Atomic(AtomicOp::Exch), Who::Any);
+        let e = access(AccessKind::Atomic(AtomicOp::Exch, false), Who::Any);
         assert!(conflicts(&e, &e, 256, None));
+        // An add whose old value is used sees where it falls among the others.
+        let ticket = access(AccessKind::Atomic(AtomicOp::Add, true), Who::Leader(None));
+        assert!(conflicts(&a1, &ticket, 256, None));
         for plain in [AccessKind::Read, AccessKind::Write] {
             let p = access(plain, Who::Owner(Poly::default()));
             assert!(conflicts(&a1, &p, 256, None));
