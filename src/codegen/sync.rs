@@ -50,11 +50,10 @@ pub enum AccessKind {
 /// `cas` never: the last one wins.)
 pub fn atomics_commute(a: AtomicOp, b: AtomicOp) -> bool {
     use AtomicOp::*;
-    match (a, b) {
-        (Add | Sub, Add | Sub) => true,
-        (Min, Min) | (Max, Max) | (And, And) | (Or, Or) | (Xor, Xor) => true,
-        _ => false,
-    }
+    matches!(
+        (a, b),
+        (Add | Sub, Add | Sub) | (Min, Min) | (Max, Max) | (And, And) | (Or, Or) | (Xor, Xor)
+    )
 }
 
 /// Which thread touches which element of an array.
