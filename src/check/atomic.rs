@@ -85,6 +85,11 @@ impl AtomicOp {
     /// Whether the operation is defined on elements of type `s`: every operation on the 32-
     /// and 64-bit integers, `add` and `exch` on the floats too (what PTX's `atom` offers).
     pub fn accepts(self, s: Scalar) -> bool {
+        // PTX's `atom` works on 32- and 64-bit elements (any narrower type a later change adds
+        // needs its own lowering first).
+        if !matches!(s.bits(), 32 | 64) {
+            return false;
+        }
         match self {
             AtomicOp::Add | AtomicOp::Exch => s.is_integer() || s.is_float(),
             _ => s.is_integer(),
