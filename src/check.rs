@@ -2,12 +2,14 @@
 //! stand, `func` restrictions, recursion and block sizes. Its output is everything code
 //! generation needs to know beyond the AST itself.
 
+mod atomic;
 mod call;
 mod error;
 mod expr;
 mod fold;
 mod items;
 mod pretty;
+mod racy_update;
 mod recursion;
 mod scope;
 mod stmt;
@@ -20,6 +22,7 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use types::{Len, RecordTable, Scalar, Ty};
 
+pub use atomic::AtomicOp;
 pub use error::{CheckError, CODES};
 
 /// The standard library: `(path, source)` of every file, parsed by the driver after the user's
@@ -53,6 +56,8 @@ pub enum Builtin {
     Range,
     /// `select(c, a, b)`: elementwise choice.
     Select,
+    /// `atomic_add(a[[i]], v)` and the other atomic read-modify-writes (`check/atomic.rs`).
+    Atomic(AtomicOp),
     /// A math primitive, `__sqrt(x)` and friends: callable from the standard library only, which
     /// wraps them in overloaded `func`s (`stdlib/math.loom`).
     Math(MathFn),

@@ -22,6 +22,7 @@
 //! block vector's element `k` is handled by thread `k mod BLOCKSIZE`.
 
 mod affine;
+mod atomic;
 mod body;
 mod commute;
 mod debug;

@@ -18,13 +18,14 @@
 //! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
 //! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
 
+mod atomic;
 mod lower;
 mod print;
 mod register_vectors;
 mod written_arrays;
 
 use crate::check::types::Len;
-use crate::check::Checked;
+use crate::check::{AtomicOp, Checked};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId};
 use crate::syntax::span::Span;
 use std::collections::BTreeSet;
@@ -149,6 +150,22 @@ pub enum Stmt {
         span: Span,
     },
     Return {
+        span: Span,
+    },
+    /// An atomic read-modify-write (`atomic_add(hist[[v]], 1)`, `base <- atomic_add(c[0], n)`):
+    /// with a uniform place and operands, one for the block, made by thread 0 (its old value, if
+    /// `old` names a variable, broadcast to every thread); otherwise one per element of
+    /// `per_element`, each made by the element's owner. Barrier placement counts it as a read
+    /// and a write of any element of the array, which never conflicts with another atomic.
+    Atomic {
+        op: AtomicOp,
+        place: Element,
+        call: ExprRef,
+        old: Option<String>,
+        /// The place's subscripts and the operands, element by element (no read of the place).
+        per_element: Option<Stage>,
+        /// The reductions in uniform operands, as for [`Stmt::Uniform`].
+        reductions: Vec<Stage>,
         span: Span,
     },
 }

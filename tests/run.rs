@@ -6,6 +6,8 @@
 //!
 //! One named test per program and block size: `cargo test --test run -- saxpy/bs64`.
 
+#[path = "run/atomic_cases.rs"]
+mod atomic_cases;
 #[path = "run/bounds.rs"]
 mod bounds;
 #[path = "run/cases.rs"]

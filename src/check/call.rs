@@ -1,5 +1,6 @@
 //! Calls: funcs (with the standard library's overloads), casts, builtins, and collectives.
 
+use super::atomic::AtomicOp;
 use super::error::{CheckError, CollectiveFuncProblem, UniformContext};
 use super::expr::{literal_kind, LitKind};
 use super::items::{Lookup, BUILTIN_FUNCS};
@@ -72,7 +73,7 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    fn check_args_unhinted(&mut self, args: &[Expr]) {
+    pub(super) fn check_args_unhinted(&mut self, args: &[Expr]) {
         for a in args {
             self.expr(a, None);
         }
@@ -114,6 +115,9 @@ impl FnCtx<'_, '_> {
             "range" => return self.builtin_range(e, args),
             "select" => return self.builtin_select(e, args, expect),
             _ => {}
+        }
+        if let Some(op) = AtomicOp::from_name(name) {
+            return self.builtin_atomic(e, op, args);
         }
         if self.from_stdlib {
             if let Some(op) = name.strip_prefix("__").and_then(MathFn::from_name) {
@@ -377,7 +381,13 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    fn builtin_arity(&mut self, e: &Expr, name: &str, args: &[Expr], expected: usize) -> bool {
+    pub(super) fn builtin_arity(
+        &mut self,
+        e: &Expr,
+        name: &str,
+        args: &[Expr],
+        expected: usize,
+    ) -> bool {
         if args.len() == expected {
             return true;
         }

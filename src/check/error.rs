@@ -18,7 +18,9 @@ pub const CODES: &[&str] = &[
     "E0310", //
     "E0400", "E0401", "E0402", "E0403", "E0404", "E0405", //
     "E0500", "E0501", "E0502", //
-    "W0001",
+    "W0001", //
+    // The atomics (`check/atomic.rs`) and the racy read-modify-write (`check/racy_update.rs`).
+    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600",
 ];
 
 /// Why a constant expression has no value in its type.
@@ -440,6 +442,11 @@ pub enum CheckError {
         name: String,
     },
 
+    /// A misused atomic builtin (`check/atomic.rs`).
+    Atomic(super::atomic::AtomicError),
+    /// A read-modify-write of global memory that other blocks may make at once
+    /// (`check/racy_update.rs`).
+    RacyUpdate(super::racy_update::RacyUpdate),
     // ---- warnings ----
     Unreachable {
         span: Span,
@@ -530,6 +537,8 @@ impl CheckError {
             BadDim { .. } => "E0501",
             KernelArrayNeedsDims { .. } => "E0502",
             Unreachable { .. } => "W0001",
+            Atomic(e) => e.code(),
+            RacyUpdate(_) => super::racy_update::CODE,
         }
     }
 
@@ -1051,6 +1060,8 @@ impl CheckError {
             Unreachable { span, after } => Diagnostic::warning(code, "unreachable statement")
                 .primary(span, "this is never run")
                 .secondary(after, "every path returns before it"),
+            Atomic(e) => e.into_diagnostic(records),
+            RacyUpdate(w) => w.into_diagnostic(),
         }
     }
 }

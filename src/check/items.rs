@@ -10,7 +10,21 @@ use crate::syntax::span::Span;
 use std::collections::HashMap;
 
 /// Names that no item, parameter or variable may take.
-pub(super) const BUILTIN_FUNCS: [&str; 3] = ["block", "range", "select"];
+pub(super) const BUILTIN_FUNCS: [&str; 12] = [
+    "block",
+    "range",
+    "select",
+    // The atomics (`check/atomic.rs`, `AtomicOp::NAMES`).
+    "atomic_add",
+    "atomic_sub",
+    "atomic_min",
+    "atomic_max",
+    "atomic_and",
+    "atomic_or",
+    "atomic_xor",
+    "atomic_exch",
+    "atomic_cas",
+];
 
 pub(super) fn is_reserved(name: &str) -> bool {
     BLOCK_CONSTANTS.contains(&name)

@@ -1,5 +1,6 @@
 //! One func or kernel body: parameters, scopes and statements.
 
+use super::atomic::atomic_call;
 use super::error::{
     BadDimReason, BlockSizeSource, CheckError, NotAssignableReason, ReturnProblem, TypeContext,
     UniformContext,
@@ -47,6 +48,11 @@ pub(super) struct FnCtx<'c, 'p> {
     /// Names assigned anywhere in the body: a Range variable among them has no known length.
     pub assigned: HashSet<String>,
     pub dims: Option<DimsMode>,
+    /// The atomic call that stands as a statement of its own, while it is checked.
+    pub atomic_statement: Option<crate::syntax::ast::ExprId>,
+    /// The atomic call that is the whole right side of the declaration or assignment being
+    /// checked: its old value may be used.
+    pub atomic_binding: Option<crate::syntax::ast::ExprId>,
 }
 
 /// What an assignment target is.
@@ -71,6 +77,8 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             all_decls: Vec::new(),
             assigned: HashSet::new(),
             dims: None,
+            atomic_statement: None,
+            atomic_binding: None,
         }
     }
 
@@ -253,6 +261,9 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     pub fn body(&mut self, body: &Block, name: &Ident) {
         collect_decls(body, &mut self.all_decls, &mut self.assigned);
         let returns = self.block(body);
+        if !self.in_func() && !self.from_stdlib {
+            self.racy_updates(body);
+        }
         if let BodyKind::Func {
             ret,
             ret_span: Some(ret_span),
@@ -301,11 +312,21 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 shared,
                 span,
             } => {
+                self.atomic_binding = init.as_ref().and_then(atomic_call).map(|c| c.id);
                 self.let_stmt(name, ty, init.as_ref(), *shared, *span);
+                self.atomic_binding = None;
                 false
             }
             Stmt::Assign { target, value, .. } => {
+                if matches!(target.kind, ExprKind::Name(_)) {
+                    self.atomic_binding = atomic_call(value).map(|c| c.id);
+                }
                 self.assign(target, value);
+                self.atomic_binding = None;
+                false
+            }
+            Stmt::Call { call, .. } => {
+                self.call_stmt(call);
                 false
             }
             Stmt::If {
@@ -935,7 +956,7 @@ fn collect_decls(block: &Block, decls: &mut Vec<(String, Span)>, assigned: &mut 
                 collect_decls(body, decls, assigned);
             }
             Stmt::While { body, .. } => collect_decls(body, decls, assigned),
-            Stmt::Return { .. } => {}
+            Stmt::Return { .. } | Stmt::Call { .. } => {}
         }
     }
 }

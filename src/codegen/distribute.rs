@@ -294,6 +294,13 @@ impl<'c> Analysis<'c> {
         is_array: &impl Fn(&str) -> Option<bool>,
     ) -> std::result::Result<(), Blocker> {
         for stmt in &block.stmts {
+            if let Some(span) = binds_atomic(self.checked, stmt) {
+                return Err(Blocker::at(
+                    span,
+                    "the body makes an atomic read-modify-write",
+                    "an atomic here (its old value is the block's, made once per iteration)",
+                ));
+            }
             match stmt {
                 Stmt::Let {
                     name,
@@ -406,6 +413,13 @@ impl<'c> Analysis<'c> {
                         *span,
                         "the body returns from the kernel",
                         "`return` here",
+                    ));
+                }
+                Stmt::Call { span, .. } => {
+                    return Err(Blocker::at(
+                        *span,
+                        "the body makes an atomic read-modify-write",
+                        "an atomic here (a vector atomic makes one per element in parallel)",
                     ));
                 }
             }
@@ -671,10 +685,26 @@ fn banerjee(a1: i64, a2: i64, last: Option<i64>, forward: bool) -> (Option<i64>,
     }
 }
 
+/// The span of the atomic whose old value `stmt` binds (`x: T <- atomic_add(a[i], v)`).
+fn binds_atomic(checked: &crate::check::Checked, stmt: &Stmt) -> Option<Span> {
+    let value = match stmt {
+        Stmt::Let { init: Some(v), .. } | Stmt::Assign { value: v, .. } => v,
+        _ => return None,
+    };
+    matches!(
+        checked.callees.get(&value.id),
+        Some(crate::check::Callee::Builtin(
+            crate::check::Builtin::Atomic(_)
+        ))
+    )
+    .then_some(value.span)
+}
+
 fn verb(kind: AccessKind) -> &'static str {
     match kind {
         AccessKind::Read => "read",
         AccessKind::Write => "write",
+        AccessKind::Atomic(..) => "atomic update",
     }
 }
 

@@ -605,6 +605,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
         };
         match target {
+            Callee::Builtin(Builtin::Atomic(_)) => Err(CodegenError::internal(
+                "an atomic inside an expression (the checker allows it only as a statement or a whole right side)",
+                e.span,
+            )),
             Callee::Func(item) => self.call_func(item, values, e.span),
             Callee::Cast(to) => {
                 arity(1)?;

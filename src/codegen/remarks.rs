@@ -36,6 +36,9 @@ pub enum RemovedReason {
     /// Every later access to the array, up to the next barrier, is by the thread that wrote the
     /// element (the first such access is named).
     SameThread { later: Span },
+    /// Every later access to the array, up to the next barrier, is an atomic, as the statement
+    /// is: atomics do not race with each other.
+    AtomicsOnly { later: Span },
     /// Nothing after the statement reads or writes what it wrote.
     NoLaterAccess,
     /// A barrier placed later for another reason orders this statement's writes too.
@@ -143,6 +146,9 @@ impl From<Remark> for Diagnostic {
                     RemovedReason::SameThread { later } => d
                         .secondary(later, "read or written only by the thread that wrote each element")
                         .note("every later access up to the next barrier is by the thread that wrote the element"),
+                    RemovedReason::AtomicsOnly { later } => d
+                        .secondary(later, "another atomic update of the array")
+                        .note("every later access up to the next barrier is an atomic, and atomics do not race with each other"),
                     RemovedReason::NoLaterAccess => {
                         d.note("nothing later in the kernel reads or writes it")
                     }

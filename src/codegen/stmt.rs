@@ -53,6 +53,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             } => self.for_stmt(var, ty, range, body, *span),
             Stmt::While { cond, body, span } => self.while_stmt(cond, body, *span),
             Stmt::Return { value, span } => self.return_stmt(value.as_ref(), *span),
+            Stmt::Call { call, span } => self.atomic_stmt(call, *span),
         }
     }
 
@@ -83,7 +84,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         let init =
             init.ok_or_else(|| CodegenError::internal("a variable without an initializer", span))?;
-        let v = self.expr(init)?;
+        let v = if self.is_atomic_call(init) {
+            self.atomic_value(init, span)?
+        } else {
+            self.expr(init)?
+        };
         self.note_value(&name.name, &declared, Some(init));
         let ptr = self.alloca(self.reg_type(&declared, span)?, &name.name)?;
         self.b.build_store(ptr, v)?;
@@ -202,7 +207,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         match &target.kind {
             ExprKind::Name(_) | ExprKind::Field { .. } => {
-                let v = self.expr(value)?;
+                let v = if self.is_atomic_call(value) {
+                    self.atomic_value(value, span)?
+                } else {
+                    self.expr(value)?
+                };
                 match &target.kind {
                     ExprKind::Name(name) => {
                         let ty = self.ty_of(target).clone();
@@ -580,7 +589,7 @@ pub fn assigned_names(block: &Block, out: &mut BTreeSet<String>) {
                 assigned_names(body, out);
             }
             Stmt::While { body, .. } => assigned_names(body, out),
-            Stmt::Let { .. } | Stmt::Return { .. } => {}
+            Stmt::Let { .. } | Stmt::Return { .. } | Stmt::Call { .. } => {}
         }
     }
 }
@@ -632,6 +641,16 @@ fn arrays_touched(
 
 fn for_each_assignment(block: &Block, f: &mut dyn FnMut(&Expr)) {
     for stmt in &block.stmts {
+        // An atomic's old value bound to a variable: the atomic writes its place's array too.
+        if let Stmt::Let { init: Some(v), .. } | Stmt::Assign { value: v, .. } = stmt {
+            if let ExprKind::Call { callee, args } = &v.kind {
+                if crate::check::AtomicOp::from_name(&callee.name).is_some() {
+                    if let Some(place) = args.first() {
+                        f(place);
+                    }
+                }
+            }
+        }
         match stmt {
             Stmt::Assign { target, .. } => f(target),
             Stmt::If {
@@ -645,6 +664,14 @@ fn for_each_assignment(block: &Block, f: &mut dyn FnMut(&Expr)) {
                 }
             }
             Stmt::For { body, .. } | Stmt::While { body, .. } => for_each_assignment(body, f),
+            // An atomic writes the array of its place.
+            Stmt::Call { call, .. } => {
+                if let ExprKind::Call { args, .. } = &call.kind {
+                    if let Some(place) = args.first() {
+                        f(place);
+                    }
+                }
+            }
             Stmt::Let { .. } | Stmt::Return { .. } => {}
         }
     }

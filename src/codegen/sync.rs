@@ -28,6 +28,7 @@
 
 use super::affine::{Poly, Sym};
 use super::remarks::{AccessNote, Remark, RemovedReason};
+use crate::check::AtomicOp;
 use crate::syntax::span::Span;
 use std::collections::HashSet;
 
@@ -35,6 +36,24 @@ use std::collections::HashSet;
 pub enum AccessKind {
     Read,
     Write,
+    /// An atomic read-modify-write (`codegen/atomic.rs`): a read and a write, which conflicts
+    /// with every other access to the element except an atomic that commutes with it (atomics
+    /// never race, but the next statement must see the previous one's updates: `xor` then
+    /// `add` on one element gives another result in the other order). With `true`, its old
+    /// value is used, which makes its place among the block's other atomics visible: it
+    /// commutes with none.
+    Atomic(AtomicOp, bool),
+}
+
+/// Whether atomics `a` and `b` on one element give the same result in either order: `add` and
+/// `sub` with each other, `min`, `max`, `and`, `or` and `xor` each with itself. (`exch` and
+/// `cas` never: the last one wins.)
+pub fn atomics_commute(a: AtomicOp, b: AtomicOp) -> bool {
+    use AtomicOp::*;
+    matches!(
+        (a, b),
+        (Add | Sub, Add | Sub) | (Min, Min) | (Max, Max) | (And, And) | (Or, Or) | (Xor, Xor)
+    )
 }
 
 /// Which thread touches which element of an array.
@@ -83,6 +102,7 @@ impl Access {
         let verb = match self.kind {
             AccessKind::Read => "read",
             AccessKind::Write => "write",
+            AccessKind::Atomic(..) => "atomic update",
         };
         AccessNote {
             span: self.span,
@@ -103,6 +123,10 @@ pub fn conflicts(
 ) -> bool {
     if earlier.array != later.array
         || (earlier.kind == AccessKind::Read && later.kind == AccessKind::Read)
+        || matches!(
+            (earlier.kind, later.kind),
+            (AccessKind::Atomic(a, false), AccessKind::Atomic(b, false)) if atomics_commute(a, b)
+        )
     {
         return false;
     }
@@ -160,6 +184,21 @@ pub struct Candidate {
     /// A later access to one of the arrays, by the thread that wrote the element.
     pub same_thread: Option<Span>,
     pub resolved: bool,
+    /// The statement is an atomic, and so is the access in `same_thread`: atomics never race.
+    pub atomic: bool,
+    pub later_atomic: bool,
+}
+
+impl Candidate {
+    /// Why no barrier is needed up to where `fallback` applies: a later access to the array
+    /// that cannot conflict with this statement's writes, if there is one.
+    fn witness(&self, fallback: RemovedReason) -> RemovedReason {
+        match self.same_thread {
+            Some(later) if self.atomic && self.later_atomic => RemovedReason::AtomicsOnly { later },
+            Some(later) => RemovedReason::SameThread { later },
+            None => fallback,
+        }
+    }
 }
 
 /// Accesses recorded on some path, each once. Every access gets an identity when it is
@@ -313,6 +352,7 @@ impl Sync {
                         && candidate.arrays.iter().any(|(key, _)| *key == access.array)
                     {
                         candidate.same_thread = Some(access.span);
+                        candidate.later_atomic = matches!(access.kind, AccessKind::Atomic(..));
                     }
                 }
             }
@@ -342,17 +382,14 @@ impl Sync {
             let Some(candidate) = self.candidates.get_mut(c) else {
                 continue;
             };
-            let ordered_here = earlier.kind == AccessKind::Write
+            let ordered_here = matches!(earlier.kind, AccessKind::Write | AccessKind::Atomic(..))
                 && candidate
                     .arrays
                     .iter()
                     .any(|(key, _)| *key == earlier.array);
             candidate.resolved = true;
             if !ordered_here {
-                let reason = match candidate.same_thread {
-                    Some(later) => RemovedReason::SameThread { later },
-                    None => RemovedReason::Covered { by: at },
-                };
+                let reason = candidate.witness(RemovedReason::Covered { by: at });
                 self.remarks.push(removed(candidate, reason));
             }
         }
@@ -369,10 +406,7 @@ impl Sync {
                     continue;
                 };
                 candidate.resolved = true;
-                let reason = match candidate.same_thread {
-                    Some(later) => RemovedReason::SameThread { later },
-                    None => RemovedReason::Covered { by: at },
-                };
+                let reason = candidate.witness(RemovedReason::Covered { by: at });
                 self.remarks.push(removed(candidate, reason));
             }
             self.clear();
@@ -388,6 +422,15 @@ impl Sync {
 
     /// The barrier the rule asks for after the statement at `after`, which wrote `arrays`.
     pub fn candidate(&mut self, after: Span, arrays: Vec<(String, String)>) {
+        self.push_candidate(after, arrays, false);
+    }
+
+    /// [`Sync::candidate`] for an atomic statement (`codegen/atomic.rs`).
+    pub fn atomic_candidate(&mut self, after: Span, arrays: Vec<(String, String)>) {
+        self.push_candidate(after, arrays, true);
+    }
+
+    fn push_candidate(&mut self, after: Span, arrays: Vec<(String, String)>, atomic: bool) {
         if arrays.is_empty() {
             return;
         }
@@ -396,6 +439,8 @@ impl Sync {
             arrays,
             same_thread: None,
             resolved: false,
+            atomic,
+            later_atomic: false,
         });
         self.state.add_candidate(self.candidates.len() - 1);
     }
@@ -444,10 +489,7 @@ impl Sync {
                 continue;
             }
             candidate.resolved = true;
-            let reason = match candidate.same_thread {
-                Some(later) => RemovedReason::SameThread { later },
-                None => RemovedReason::NoLaterAccess,
-            };
+            let reason = candidate.witness(RemovedReason::NoLaterAccess);
             self.remarks.push(removed(candidate, reason));
         }
     }
@@ -478,6 +520,34 @@ mod tests {
             who,
             span: Span::synthetic(FileId(0)),
         }
+    }
+
+    /// Atomics that commute never conflict, from any threads at any elements; atomics that do
+    /// not (`xor` then `add`), and an atomic and a plain read or write of the array by another
+    /// thread, conflict like two writes.
+    #[test]
+    fn atomics_conflict_with_plain_accesses_and_other_operations() {
+        let a1 = access(AccessKind::Atomic(AtomicOp::Add, false), Who::Any);
+        let a2 = access(AccessKind::Atomic(AtomicOp::Sub, false), Who::Leader(None));
+        assert!(!conflicts(&a1, &a2, 256, None));
+        assert!(!conflicts(&a2, &a1, 256, None));
+        assert!(!conflicts(&a1, &a1, 256, None));
+        let x = access(AccessKind::Atomic(AtomicOp::Xor, false), Who::Any);
+        assert!(conflicts(&x, &a1, 256, None));
+        assert!(!conflicts(&x, &x, 256, None));
+        let e = access(AccessKind::Atomic(AtomicOp::Exch, false), Who::Any);
+        assert!(conflicts(&e, &e, 256, None));
+        // An add whose old value is used sees where it falls among the others.
+        let ticket = access(AccessKind::Atomic(AtomicOp::Add, true), Who::Leader(None));
+        assert!(conflicts(&a1, &ticket, 256, None));
+        for plain in [AccessKind::Read, AccessKind::Write] {
+            let p = access(plain, Who::Owner(Poly::default()));
+            assert!(conflicts(&a1, &p, 256, None));
+            assert!(conflicts(&p, &a1, 256, None));
+        }
+        // Thread 0's atomic and thread 0's own later store: the same thread.
+        let store = access(AccessKind::Write, Who::Leader(None));
+        assert!(!conflicts(&a2, &store, 256, None));
     }
 
     #[test]

@@ -192,7 +192,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// Both operands' shapes: the length is the shorter one (the checker makes them equal when
     /// it can), the bound the smaller one.
-    fn meet(&self, a: Shape<'ctx>, b: Shape<'ctx>) -> Result<Shape<'ctx>> {
+    pub fn meet(&self, a: Shape<'ctx>, b: Shape<'ctx>) -> Result<Shape<'ctx>> {
         let len = match (a.bound, b.bound) {
             (Some(x), Some(y)) if a.len.is_const() && b.len.is_const() => self.i32(x.min(y) as i64),
             _ => self.smin(a.len, b.len)?,

@@ -49,6 +49,9 @@ fn block(checked: &Checked, block: &Block) -> Vec<Stmt> {
 
 fn stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
     use crate::syntax::ast::Stmt as Ast;
+    if let Some(atomic) = super::atomic::lower(checked, stmt) {
+        return atomic;
+    }
     match stmt {
         Ast::Let {
             name,
@@ -135,6 +138,8 @@ fn stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
             span: *span,
         },
         Ast::Return { span, .. } => Stmt::Return { span: *span },
+        // The checker accepts only atomics as calls on their own line (lowered above).
+        Ast::Call { span, .. } => Stmt::Return { span: *span },
     }
 }
 
@@ -153,7 +158,7 @@ fn total_len(dims: &[Len]) -> Len {
 }
 
 /// The stage of vector expression `e`; `reduce`: the reduction that consumes it.
-fn stage(checked: &Checked, e: &Expr, reduce: Option<&Expr>) -> Stage {
+pub(super) fn stage(checked: &Checked, e: &Expr, reduce: Option<&Expr>) -> Stage {
     let len = match checked.ty(e.id) {
         Ty::Vector { len, .. } => *len,
         Ty::Array { dims, .. } => total_len(dims),
@@ -219,7 +224,7 @@ fn stage(checked: &Checked, e: &Expr, reduce: Option<&Expr>) -> Stage {
 
 /// The reductions of a uniform expression, each with the stage of its operand, innermost
 /// first.
-fn reductions(checked: &Checked, e: &Expr) -> Vec<Stage> {
+pub(super) fn reductions(checked: &Checked, e: &Expr) -> Vec<Stage> {
     let mut found = Vec::new();
     visit_expr(e, &mut |x| {
         if let ExprKind::Collective {

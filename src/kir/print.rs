@@ -200,6 +200,32 @@ impl Printer<'_> {
                 self.stmts(depth + 1, body);
             }
             Stmt::Return { span } => self.line(depth, "return", Some(*span)),
+            Stmt::Atomic {
+                op,
+                place: element,
+                call,
+                old,
+                per_element,
+                reductions,
+                span,
+            } => {
+                let how = match per_element {
+                    Some(_) => "per-element",
+                    None => "once-per-block",
+                };
+                let name = op.name().replace('_', "-");
+                let mut text = format!("{name} {} {how} {}", place(element), self.expr(*call));
+                if let Some(old) = old {
+                    let _ = write!(text, "  old -> {old}");
+                }
+                self.line(depth, &text, Some(*span));
+                for stage in reductions {
+                    self.stage(depth + 1, "reduce", stage);
+                }
+                if let Some(stage) = per_element {
+                    self.stage(depth + 1, "elements", stage);
+                }
+            }
         }
     }
 

@@ -109,6 +109,7 @@ fn register_vectors(
                         crate::syntax::visit::visit_expr(v, &mut note);
                     }
                 }
+                Stmt::Call { call, .. } => crate::syntax::visit::visit_expr(call, &mut note),
             }
         }
     }

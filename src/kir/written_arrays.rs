@@ -22,6 +22,9 @@ pub fn run(module: &mut Module, _checked: &Checked) {
             } => {
                 written.insert(element.array.clone());
             }
+            Stmt::Atomic { place, .. } => {
+                written.insert(place.array.clone());
+            }
             _ => {}
         });
         for param in kernel.params.iter_mut().filter(|p| p.array) {

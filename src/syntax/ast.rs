@@ -182,6 +182,12 @@ pub enum Stmt {
         value: Option<Expr>,
         span: Span,
     },
+    /// A call on its own line, for its effect: `atomic_add(hist[[v]], 1)` (the checker accepts
+    /// only the atomic builtins here).
+    Call {
+        call: Expr,
+        span: Span,
+    },
 }
 
 impl Stmt {
@@ -192,7 +198,8 @@ impl Stmt {
             | Stmt::If { span, .. }
             | Stmt::For { span, .. }
             | Stmt::While { span, .. }
-            | Stmt::Return { span, .. } => *span,
+            | Stmt::Return { span, .. }
+            | Stmt::Call { span, .. } => *span,
         }
     }
 }

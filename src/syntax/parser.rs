@@ -254,6 +254,7 @@ fn expected(rule: Rule) -> Option<Expected> {
         | Rule::while_stmt
         | Rule::return_stmt
         | Rule::assign_stmt
+        | Rule::call_stmt
         | Rule::then_branch
         | Rule::else_branch
         | Rule::kw_shared
@@ -700,6 +701,7 @@ impl Lowering {
             Rule::for_stmt => self.for_stmt(pair),
             Rule::while_stmt => self.while_stmt(pair),
             Rule::return_stmt => self.return_stmt(pair),
+            Rule::call_stmt => self.call_stmt(pair),
             _ => Err(self.internal(&pair, "unexpected pair where a statement should be")),
         }
     }
@@ -735,6 +737,13 @@ impl Lowering {
             shared: true,
             span,
         })
+    }
+
+    fn call_stmt(&mut self, pair: Pair<'_, Rule>) -> Lowered<Stmt> {
+        let span = self.span(&pair);
+        let mut c = self.children(&pair);
+        let call = self.call(c.expect(Rule::call, "call")?)?;
+        Ok(Stmt::Call { call, span })
     }
 
     fn assign_stmt(&mut self, pair: Pair<'_, Rule>) -> Lowered<Stmt> {

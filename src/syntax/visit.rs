@@ -67,6 +67,7 @@ pub fn visit_block(block: &Block, f: &mut dyn FnMut(&Expr)) {
                     visit_expr(v, f);
                 }
             }
+            Stmt::Call { call, .. } => visit_expr(call, f),
         }
     }
 }

@@ -14,13 +14,17 @@
 //! and unchecked slices, gathers, uniform element reads and stores, scatter stores (without
 //! collisions), register vectors, `shared` arrays, maps (with partial
 //! application), reduces and both scans with associative functions (commutative or not), records
-//! and a record reduction, `func`s with their own control flow, and kernel `if`, `while`,
-//! sequential `for` loops and `for` loops the dependence tests may distribute.
+//! and a record reduction, `func`s with their own control flow, kernel `if`, `while`,
+//! sequential `for` loops and `for` loops the dependence tests may distribute, and atomics
+//! whose result does not depend on their order (`atomics.rs`).
 //!
 //! Every program the generator writes must pass the checker: a program it rejects is a bug of the
 //! generator, and the harness reports it as one.
 
 use fastrand::Rng;
+
+#[path = "atomics.rs"]
+mod atomics;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ty {
@@ -817,7 +821,8 @@ impl Gen {
     fn statement(&mut self, indent: usize, nesting: u32) {
         let t = self.t();
         let len = self.len;
-        match self.rng.u32(0..16) {
+        match self.rng.u32(0..17) {
+            16 => self.atomic_statement(indent),
             0 | 1 => {
                 let name = self.fresh("u");
                 let e = self.uniform(2);

@@ -2,6 +2,7 @@
 //! computed here, independently of loomc, in plain Rust. Each returns the bytes of its outputs so
 //! that the harness can compare `-O0` with `-O3` bit for bit.
 
+use super::atomic_cases;
 use super::support::{array, bytes, close, exact, launch, widen, Rng};
 use loomc::target::host::{HostArg, HostProgram};
 
@@ -215,6 +216,28 @@ pub const CASES: &[Case] = &[
         block_size: None,
         sizes: ELEMENTS,
         run: math_libdevice,
+    },
+    // The atomics (tests/run/atomic_cases.rs).
+    Case {
+        name: "histogram",
+        file: "examples/histogram.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: atomic_cases::histogram,
+    },
+    Case {
+        name: "grid_sum",
+        file: "examples/grid_sum.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: atomic_cases::grid_sum,
+    },
+    Case {
+        name: "atomics",
+        file: "tests/run/programs/atomics.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: atomic_cases::atomics,
     },
 ];
 

@@ -509,6 +509,7 @@ fn if_shape(stmt: &Stmt) -> (String, Vec<&'static str>, Option<Vec<&'static str>
                 Stmt::For { .. } => "for",
                 Stmt::While { .. } => "while",
                 Stmt::Return { .. } => "return",
+                Stmt::Call { .. } => "call",
             })
             .collect()
     }
@@ -954,4 +955,23 @@ fn nesting_up_to_the_limit_fits_on_a_test_thread_stack() {
         "]])".repeat(n / 5)
     );
     assert!(parse(FILE, &mixed, 0).is_ok());
+}
+
+/// A call on its own line is a statement (the atomics); a line that starts with a call and goes
+/// on with `<-` stays an assignment; a call after `then` or `else` is a statement too.
+#[test]
+fn call_statements() {
+    let program = kernel_body(
+        "  atomic_add(hist[[v]], 1)\n  f(x)[0] <- 2\n  if c then atomic_max(m[0], x) else atomic_min(m[0], x)",
+    );
+    let stmts = body(&program);
+    let [Stmt::Call { call, .. }, Stmt::Assign { .. }, if_stmt] = stmts else {
+        panic!("{stmts:?}")
+    };
+    assert_eq!(sx(call), "atomic_add(hist[[v]], 1)");
+    let (_, then_kinds, else_kinds) = if_shape(if_stmt);
+    assert_eq!(then_kinds, ["call"]);
+    assert_eq!(else_kinds, Some(vec!["call"]));
+    // Anything after the call on its line is an error, not a statement of its own.
+    assert_eq!(codes("kernel k()\n  atomic_add(h[0], 1) + 2\n"), ["E0001"]);
 }
