@@ -822,7 +822,9 @@ impl Gen {
         let t = self.t();
         let len = self.len;
         match self.rng.u32(0..17) {
-            16 => self.atomic_statement(indent),
+            16 if self.ty.size() >= 4 => self.atomic_statement(indent),
+            // PTX has no 8- or 16-bit atomics (the checker's E0601): another statement instead.
+            16 => self.statement(indent, nesting),
             0 | 1 => {
                 let name = self.fresh("u");
                 let e = self.uniform(2);
