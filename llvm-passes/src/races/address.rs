@@ -47,6 +47,9 @@ pub enum VarKey {
     Thread { side: u8, axis: u8 },
     /// The block id (`ctaid`) on one axis of one thread of a pair in different blocks.
     Block { side: u8, axis: u8 },
+    /// Given an empty range: the case being decided gives the loop variable `phi` a value the
+    /// access never sees (`sequence.rs`), so it has no conflict.
+    Unreached { side: u8, phi: InstId },
 }
 
 impl VarKey {
@@ -230,7 +233,18 @@ pub enum Failure {
     /// The address goes through a phi whose incoming edge is the same for every thread: decide
     /// each of its `arity` cases separately.
     Choice { phi: InstId, arity: usize },
+    /// The address goes through a loop variable that takes known `values` (`sequence.rs`):
+    /// decide each value separately, for thread `side` of the pair, or for both
+    /// ([`BOTH_SIDES`]) when the two threads see the same instance.
+    Sequence {
+        phi: InstId,
+        side: u8,
+        values: Vec<i128>,
+    },
 }
+
+/// The `side` of a [`Failure::Sequence`] whose instance both threads of a pair see.
+pub const BOTH_SIDES: u8 = 2;
 
 impl Failure {
     pub fn inexpressible(why: &str) -> Failure {
@@ -246,7 +260,7 @@ impl Failure {
             Failure::UnknownBase { culprit, .. } | Failure::Inexpressible { culprit, .. } => {
                 *culprit
             }
-            Failure::Choice { .. } => None,
+            Failure::Choice { .. } | Failure::Sequence { .. } => None,
         }
     }
 
@@ -254,6 +268,7 @@ impl Failure {
         match self {
             Failure::UnknownBase { why, .. } | Failure::Inexpressible { why, .. } => why,
             Failure::Choice { .. } => "the address depends on a uniform branch",
+            Failure::Sequence { .. } => "the address depends on a loop variable's value",
         }
     }
 }
@@ -393,6 +408,12 @@ pub struct Linearizer<'a> {
     pub side: u8,
     /// For phis whose incoming edge is uniform: which edge this case takes.
     pub choices: HashMap<InstId, usize>,
+    /// For loop variables with a known sequence of values (`sequence.rs`), by phi and side
+    /// (or [`BOTH_SIDES`]): which value this case takes.
+    pub sequence_choices: HashMap<(InstId, u8), i128>,
+    /// The first such variable met without a value chosen, in a guard as well as in the
+    /// address: a guard dropped for want of it would let a case through that it rules out.
+    pub unchosen_sequence: Option<Failure>,
     /// Ranges of the variables met, filled in as they are met.
     pub ranges: HashMap<VarKey, (i128, i128)>,
     /// Which values are the same in the whole kernel (memoised).
@@ -657,6 +678,9 @@ impl Linearizer<'_> {
                     let start = self.int(induction.start, true, depth + 1)?;
                     return Ok(start.add(self.completed(id, &induction)));
                 }
+                if let Some(value) = self.sequence_value(id, BOTH_SIDES) {
+                    return value;
+                }
             }
             return Ok(self.shared(value, false, false));
         }
@@ -681,6 +705,10 @@ impl Linearizer<'_> {
                     self.ranges.insert(key, (0, bound));
                     return Ok(start.add(Lin::var(key).scale(induction.step)));
                 }
+            }
+            // A stride that halves or doubles: each thread sees any of its values.
+            if let Some(value) = self.sequence_value(id, self.side) {
+                return value;
             }
             return Err(self.cannot(
                 id,
@@ -708,6 +736,13 @@ impl Linearizer<'_> {
                 return Ok(lin);
             }
         }
+        // A stride that halves or doubles in a loop with a barrier: both threads see one
+        // instance, so one value of its sequence.
+        if uniform && is_phi && (all || !some) {
+            if let Some(value) = self.sequence_value(id, BOTH_SIDES) {
+                return value;
+            }
+        }
         if uniform && all {
             return Ok(self.shared(value, true, false));
         }
@@ -721,6 +756,30 @@ impl Linearizer<'_> {
             id,
             "may or may not have been recomputed since the interval began",
         ))
+    }
+
+    /// The loop variable `phi`, if it takes a short known sequence of values (`sequence.rs`), as
+    /// seen by thread `side` of the pair (or by both, one instance, with [`BOTH_SIDES`]): the
+    /// value of the case being decided. A value this access never sees makes the case void.
+    fn sequence_value(&mut self, phi: InstId, side: u8) -> Option<Result<Lin, Failure>> {
+        let values = super::sequence::values(self.cx, self.cfg, phi, self.access)?;
+        Some(match self.sequence_choices.get(&(phi, side)) {
+            Some(value) if values.contains(value) => Ok(Lin::constant(*value)),
+            Some(_) => {
+                let key = VarKey::Unreached {
+                    side: self.side,
+                    phi,
+                };
+                self.ranges.insert(key, (1, 0));
+                Ok(Lin::var(key))
+            }
+            None => {
+                let failure = Failure::Sequence { phi, side, values };
+                self.unchosen_sequence
+                    .get_or_insert_with(|| failure.clone());
+                Err(failure)
+            }
+        })
     }
 
     /// A phi whose incoming values are all the same affine expression (a store sunk out of
@@ -745,7 +804,10 @@ impl Linearizer<'_> {
     /// instance: the incoming value of the case being decided.
     fn uniform_choice(&mut self, phi: InstId, depth: usize) -> Option<Result<Lin, Failure>> {
         let inst = self.function().inst(phi).clone();
-        if !matches!(inst.op, Op::Phi(_)) || induction(self.cx.function, self.cfg, phi).is_some() {
+        if !matches!(inst.op, Op::Phi(_))
+            || induction(self.cx.function, self.cfg, phi).is_some()
+            || super::sequence::values(self.cx, self.cfg, phi, self.access).is_some()
+        {
             return None;
         }
         if self.divergence.control_of(phi) != Divergence::Uniform && !self.separated_edges(phi) {
@@ -1319,7 +1381,7 @@ fn passes(pred: Pred, first: i128, limit: i128, step: i128) -> Option<i128> {
     })
 }
 
-fn swap(pred: Pred) -> Pred {
+pub(super) fn swap(pred: Pred) -> Pred {
     match pred {
         Pred::Ugt => Pred::Ult,
         Pred::Uge => Pred::Ule,
@@ -1333,7 +1395,7 @@ fn swap(pred: Pred) -> Pred {
     }
 }
 
-fn invert(pred: Pred) -> Pred {
+pub(super) fn invert(pred: Pred) -> Pred {
     match pred {
         Pred::Eq => Pred::Ne,
         Pred::Ne => Pred::Eq,

@@ -183,7 +183,9 @@ fn apart(
         intervals,
         start,
     };
-    let prepared = preparation.prepare(access, side, &HashMap::new()).ok()?;
+    let prepared = preparation
+        .prepare(access, side, &HashMap::new(), &HashMap::new())
+        .ok()?;
     if prepared.opaque_guard || opaque_between_blocks(cx, input, access) {
         return None;
     }
@@ -237,7 +239,10 @@ fn rewrite(cx: &Context<'_>, lin: &Lin, side: u8) -> Option<Lin> {
                 Dependence::None => *key,
                 Dependence::BlockId(axis) => VarKey::Block { side, axis },
             },
-            VarKey::Iterations { .. } | VarKey::Advanced { .. } | VarKey::Thread { .. } => *key,
+            VarKey::Iterations { .. }
+            | VarKey::Advanced { .. }
+            | VarKey::Thread { .. }
+            | VarKey::Unreached { .. } => *key,
             VarKey::Block { .. } => *key,
             VarKey::Shared { .. } | VarKey::Completed { .. } => return None,
         };
