@@ -862,11 +862,19 @@ fn guards_of(
     // cannot see into) is not, and if it is not affine either, the pair test does not see it.
     // (A uniform condition is the same for both threads of a block; between blocks,
     // `blocks.rs` looks at those that depend on the block.)
-    let opaque = conditions.iter().any(|condition| {
-        divergence.of(condition.0) != Divergence::Uniform
-            && reads_data(function, condition.0)
-            && guards::guards(linearizer, &[*condition]).is_empty()
-    });
+    // Likewise a condition on a loop variable whose value the case chose (`tid % (2 * d) == 0`
+    // with d enumerated): the threads it keeps away are not known without it.
+    let chosen: HashSet<InstId> = linearizer.sequence_choices.keys().map(|k| k.0).collect();
+    let mut opaque = false;
+    for condition in &conditions {
+        let suspect = (divergence.of(condition.0) != Divergence::Uniform
+            && reads_data(function, condition.0))
+            || uses_any(function, condition.0, &chosen);
+        if suspect && guards::guards(linearizer, &[*condition]).is_empty() {
+            opaque = true;
+            break;
+        }
+    }
     (guards::guards(linearizer, &conditions), opaque)
 }
 
@@ -886,6 +894,26 @@ fn reads_data(function: &crate::ir::Function, value: Val) -> bool {
             Op::Call(_) if !inst.text.contains("@llvm.nvvm.read.ptx.sreg.") => return true,
             _ => stack.extend(inst.args.iter().copied()),
         }
+    }
+    false
+}
+
+/// Whether `value` is computed from one of `phis` (a short walk up its operands).
+fn uses_any(function: &crate::ir::Function, value: Val, phis: &HashSet<InstId>) -> bool {
+    if phis.is_empty() {
+        return false;
+    }
+    let mut stack = vec![value];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        let Val::Inst(id) = v else { continue };
+        if phis.contains(&id) {
+            return true;
+        }
+        if !seen.insert(id) || seen.len() > 256 {
+            continue;
+        }
+        stack.extend(function.inst(id).args.iter().copied());
     }
     false
 }

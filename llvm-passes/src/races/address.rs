@@ -618,6 +618,43 @@ impl Linearizer<'_> {
             // wraps around is an out-of-bounds access, which this analysis does not judge.
             Op::Cast(CastOp::Trunc | CastOp::Freeze) => self.int(args[0], signed, depth + 1),
             Op::Select if args[1] == args[2] => self.int(args[1], signed, depth + 1),
+            Op::Bin(op) if self.is_sequence(args[0]) => self.sequence_arithmetic(id, *op, depth),
+            _ => self.leaf(id, depth),
+        }
+    }
+
+    /// Whether `value` is a loop variable with a known sequence of values (`sequence.rs`).
+    fn is_sequence(&self, value: Val) -> bool {
+        match value {
+            Val::Inst(phi) => {
+                matches!(self.function().inst(phi).op, Op::Phi(_))
+                    && super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// `phi op x` for a loop variable with a known sequence (InstCombine indexes with `d >> 1`
+    /// and tests the phi itself): the operation on the case's value, when `x` is a constant.
+    fn sequence_arithmetic(&mut self, id: InstId, op: BinOp, depth: usize) -> Result<Lin, Failure> {
+        let inst = self.function().inst(id).clone();
+        let value = self.int(inst.args[0], true, depth + 1)?;
+        if value
+            .vars
+            .iter()
+            .any(|(k, _)| matches!(k, VarKey::Unreached { .. }))
+        {
+            return Ok(value);
+        }
+        let operand = self.int(inst.args[1], true, depth + 1)?;
+        let bits = self.function().bits(Val::Inst(id)).unwrap_or(64);
+        let constant =
+            |lin: &Lin| (lin.vars.is_empty() && lin.thread.is_empty()).then_some(lin.konst);
+        match (constant(&value), constant(&operand)) {
+            (Some(a), Some(b)) => match super::sequence::fold(op, a, b, bits) {
+                Some(result) => Ok(Lin::constant(result)),
+                None => Err(self.cannot(id, "leaves the values the analysis follows")),
+            },
             _ => self.leaf(id, depth),
         }
     }
@@ -678,7 +715,7 @@ impl Linearizer<'_> {
                     let start = self.int(induction.start, true, depth + 1)?;
                     return Ok(start.add(self.completed(id, &induction)));
                 }
-                if let Some(value) = self.sequence_value(id, BOTH_SIDES) {
+                if let Some(value) = self.sequence_value(id, BOTH_SIDES, false) {
                     return value;
                 }
             }
@@ -707,7 +744,8 @@ impl Linearizer<'_> {
                 }
             }
             // A stride that halves or doubles: each thread sees any of its values.
-            if let Some(value) = self.sequence_value(id, self.side) {
+            let afresh = self.entered_afresh(id, def, target);
+            if let Some(value) = self.sequence_value(id, self.side, afresh) {
                 return value;
             }
             return Err(self.cannot(
@@ -739,7 +777,9 @@ impl Linearizer<'_> {
         // A stride that halves or doubles in a loop with a barrier: both threads see one
         // instance, so one value of its sequence.
         if uniform && is_phi && (all || !some) {
-            if let Some(value) = self.sequence_value(id, BOTH_SIDES) {
+            // Entered from outside the loop in this interval: its first value.
+            let afresh = self.entered_afresh(id, def, target);
+            if let Some(value) = self.sequence_value(id, BOTH_SIDES, afresh) {
                 return value;
             }
         }
@@ -760,11 +800,23 @@ impl Linearizer<'_> {
 
     /// The loop variable `phi`, if it takes a short known sequence of values (`sequence.rs`), as
     /// seen by thread `side` of the pair (or by both, one instance, with [`BOTH_SIDES`]): the
-    /// value of the case being decided. A value this access never sees makes the case void.
-    fn sequence_value(&mut self, phi: InstId, side: u8) -> Option<Result<Lin, Failure>> {
-        let values = super::sequence::values(self.cx, self.cfg, phi, self.access)?;
+    /// value of the case being decided (only the first when the loop was entered afresh in the
+    /// interval). A value this access never sees makes the case void.
+    fn sequence_value(
+        &mut self,
+        phi: InstId,
+        side: u8,
+        first_only: bool,
+    ) -> Option<Result<Lin, Failure>> {
+        let mut seen = super::sequence::values(self.cx, self.cfg, phi, Some(self.access))?;
+        if first_only {
+            seen.truncate(1);
+        }
+        // Cases are made from every value the variable takes, so that both threads of a pair,
+        // which may see fewer, try the same ones.
+        let values = super::sequence::values(self.cx, self.cfg, phi, None)?;
         Some(match self.sequence_choices.get(&(phi, side)) {
-            Some(value) if values.contains(value) => Ok(Lin::constant(*value)),
+            Some(value) if seen.contains(value) => Ok(Lin::constant(*value)),
             Some(_) => {
                 let key = VarKey::Unreached {
                     side: self.side,
@@ -806,7 +858,7 @@ impl Linearizer<'_> {
         let inst = self.function().inst(phi).clone();
         if !matches!(inst.op, Op::Phi(_))
             || induction(self.cx.function, self.cfg, phi).is_some()
-            || super::sequence::values(self.cx, self.cfg, phi, self.access).is_some()
+            || super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
         {
             return None;
         }

@@ -39,14 +39,39 @@ impl Update {
     }
 }
 
+/// `a op b` for non-negative `a` and `b`, if the result is one too (in `bits` bits).
+pub fn fold(op: BinOp, a: i128, b: i128, bits: u32) -> Option<i128> {
+    if a < 0 || b < 0 {
+        return None;
+    }
+    let result = match op {
+        BinOp::Add => a.checked_add(b)?,
+        BinOp::Sub => a - b,
+        BinOp::Mul => a.checked_mul(b)?,
+        BinOp::UDiv | BinOp::SDiv => a.checked_div(b)?,
+        BinOp::URem | BinOp::SRem => a.checked_rem(b)?,
+        BinOp::Shl => a.checked_shl(u32::try_from(b).ok().filter(|b| *b < 64)?)?,
+        BinOp::LShr | BinOp::AShr => a >> u32::try_from(b).ok().filter(|b| *b < 64)?,
+        BinOp::And => a & b,
+        BinOp::Or { .. } => a | b,
+        BinOp::Xor => a ^ b,
+    };
+    non_negative(result, bits).then_some(result)
+}
+
 /// Whether `x` is a value of `bits` bits that reads the same signed and unsigned.
 fn non_negative(x: i128, bits: u32) -> bool {
     x >= 0 && bits > 0 && bits <= 64 && x < (1i128 << (bits - 1))
 }
 
-/// The values the loop variable `phi` can have where `access` runs, in order; `None` when `phi`
-/// is not such a variable or its sequence is not short and known.
-pub fn values(cx: &Context<'_>, cfg: &Cfg, phi: InstId, access: InstId) -> Option<Vec<i128>> {
+/// The values the loop variable `phi` can have where `access` runs (anywhere, with `None`), in
+/// order; `None` when `phi` is not such a variable or its sequence is not short and known.
+pub fn values(
+    cx: &Context<'_>,
+    cfg: &Cfg,
+    phi: InstId,
+    access: Option<InstId>,
+) -> Option<Vec<i128>> {
     let function = cx.function;
     let inst = function.inst(phi);
     let Op::Phi(blocks) = &inst.op else {
@@ -72,7 +97,10 @@ pub fn values(cx: &Context<'_>, cfg: &Cfg, phi: InstId, access: InstId) -> Optio
     if !non_negative(start, bits) {
         return None;
     }
-    let access_block = function.inst(access).block?;
+    let access_block = match access {
+        Some(access) => Some(function.inst(access).block?),
+        None => None,
+    };
     let scc = cfg.components();
     let in_loop = |b: usize| scc.id[b] == scc.id[header];
     let latches: Vec<usize> = function.blocks[header]
@@ -124,7 +152,7 @@ pub fn values(cx: &Context<'_>, cfg: &Cfg, phi: InstId, access: InstId) -> Optio
         }
         let tests_next = x != Val::Inst(phi);
         // With the test on the phi, its exit value is seen only off the staying edge.
-        let exit_seen = !(cfg.dominates(stay, access_block) && stay != header);
+        let exit_seen = access_block.is_none_or(|at| !(cfg.dominates(stay, at) && stay != header));
         if let Some(found) = enumerate(start, update, bits, pred, limit, tests_next, exit_seen) {
             if best.as_ref().is_none_or(|b| found.len() < b.len()) {
                 best = Some(found);

@@ -126,11 +126,17 @@ pub fn solve(
     ranges: &HashMap<VarKey, (i128, i128)>,
     blocks_apart: bool,
 ) -> Outcome {
-    // A variable with an empty range: one of the accesses never runs.
+    // A variable with an empty range, in an address or a guard: one of the accesses never runs.
+    let guard_vars = a
+        .guards
+        .iter()
+        .chain(b.guards)
+        .flat_map(|g| g.lhs.vars.iter().chain(&g.rhs.vars));
     if a.lin
         .vars
         .iter()
         .chain(&b.lin.vars)
+        .chain(guard_vars)
         .any(|(key, _)| ranges.get(key).is_some_and(|(lo, hi)| lo > hi))
     {
         return Outcome::Free;

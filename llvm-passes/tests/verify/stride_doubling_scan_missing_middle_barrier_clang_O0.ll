@@ -12,8 +12,8 @@
 ;     }
 ; The scan with the barrier between the read and the write removed: the one at the end of the
 ; iteration keeps both threads in one iteration, so they see one value of d (shared, not one
-; per thread): with d = 128, thread 128 reads s[0] while thread 0 writes it. An error.
-; ERROR: thread 128 reads byte 0 in `%10 = load float, ptr %9, align 4`, thread 0 writes byte 0 in `store float %15, ptr %13, align 4` (when %.010 = 128)
+; per thread): in the first iteration, d = 1, thread 1 reads s[0] while thread 0 writes it.
+; ERROR: thread 1 reads byte 0 in `%10 = load float, ptr %9, align 4`, thread 0 writes byte 0 in `store float %15, ptr %13, align 4` (when %.010 = 1)
 ; Launched as one block (`single-block`): this case is about threads of one block.
 ; OPTIONS: block-size=256 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
