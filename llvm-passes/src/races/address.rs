@@ -22,6 +22,7 @@ use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::{Geometry, ThreadValues};
 use crate::Context;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Stands for "no bound" in variable ranges.
 pub const UNBOUNDED: i128 = 1 << 100;
@@ -64,12 +65,34 @@ impl VarKey {
 }
 
 /// A value that depends on the thread id alone, times a coefficient.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThreadTerm {
     pub value: Val,
     pub coeff: i128,
     /// Read the value as signed (it was sign-extended, or never extended).
     pub signed: bool,
+    /// The value per thread, when it is computed from the thread id and the values a case
+    /// chose for loop variables (`t % (2 * d)`), which `ThreadValues` cannot evaluate alone.
+    pub computed: Option<Rc<Vec<u64>>>,
+}
+
+impl ThreadTerm {
+    /// The term's value (before the coefficient) in every thread.
+    pub fn values(&self, threads: &ThreadValues<'_>) -> Option<Rc<Vec<u64>>> {
+        match &self.computed {
+            Some(values) => Some(values.clone()),
+            None => threads.values(self.value),
+        }
+    }
+}
+
+/// A value per thread, from the thread id and the values chosen for loop variables.
+enum PerThread {
+    Values(Vec<u64>),
+    /// The case gives a loop variable a value this access never sees: the access's whole
+    /// expression is this (an empty-range variable).
+    Void(Lin),
+    NotComputable,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -568,6 +591,7 @@ impl Linearizer<'_> {
                     value,
                     coeff: 1,
                     signed,
+                    computed: None,
                 }],
                 ..Lin::default()
             });
@@ -619,7 +643,113 @@ impl Linearizer<'_> {
             Op::Cast(CastOp::Trunc | CastOp::Freeze) => self.int(args[0], signed, depth + 1),
             Op::Select if args[1] == args[2] => self.int(args[1], signed, depth + 1),
             Op::Bin(op) if self.is_sequence(args[0]) => self.sequence_arithmetic(id, *op, depth),
+            Op::Bin(_) | Op::Cast(_) if self.uses_sequence(value, 0) => {
+                match self.per_thread(value, depth)? {
+                    PerThread::Values(values) => Ok(Lin {
+                        thread: vec![ThreadTerm {
+                            value,
+                            coeff: 1,
+                            signed,
+                            computed: Some(Rc::new(values)),
+                        }],
+                        ..Lin::default()
+                    }),
+                    PerThread::Void(lin) => Ok(lin),
+                    PerThread::NotComputable => self.leaf(id, depth),
+                }
+            }
             _ => self.leaf(id, depth),
+        }
+    }
+
+    /// Whether `value` is computed from a loop variable with a known sequence (a short walk).
+    fn uses_sequence(&self, value: Val, depth: usize) -> bool {
+        let Val::Inst(id) = value else { return false };
+        if depth > 12 || self.threads().is_evaluable(value) {
+            return false;
+        }
+        let inst = self.function().inst(id);
+        match inst.op {
+            Op::Phi(_) => self.is_sequence(value),
+            Op::Bin(_) | Op::Cast(_) => inst.args.iter().any(|a| self.uses_sequence(*a, depth + 1)),
+            _ => false,
+        }
+    }
+
+    /// `value` in every thread, from thread-evaluable values, constants and the values the
+    /// case chose for loop variables with known sequences (`t % (2 * d)`, `t ^ j`).
+    fn per_thread(&mut self, value: Val, depth: usize) -> Result<PerThread, Failure> {
+        let n = self.threads().count();
+        let Some(bits) = self.function().bits(value).filter(|b| *b <= 64) else {
+            return Ok(PerThread::NotComputable);
+        };
+        let mask = |x: u64| {
+            if bits >= 64 {
+                x
+            } else {
+                x & ((1u64 << bits) - 1)
+            }
+        };
+        if let Some(values) = self.threads().values(value) {
+            return Ok(PerThread::Values(values.to_vec()));
+        }
+        let Val::Inst(id) = value else {
+            return Ok(PerThread::NotComputable);
+        };
+        if depth > 12 || n == 0 {
+            return Ok(PerThread::NotComputable);
+        }
+        let inst = self.function().inst(id).clone();
+        match &inst.op {
+            Op::Phi(_) if self.is_sequence(value) => {
+                let lin = self.int(value, true, depth + 1)?;
+                if lin
+                    .vars
+                    .iter()
+                    .any(|(k, _)| matches!(k, VarKey::Unreached { .. }))
+                {
+                    return Ok(PerThread::Void(lin));
+                }
+                if !lin.vars.is_empty() || !lin.thread.is_empty() || lin.konst < 0 {
+                    return Ok(PerThread::NotComputable);
+                }
+                Ok(PerThread::Values(vec![mask(lin.konst as u64); n]))
+            }
+            Op::Cast(cast @ (CastOp::ZExt | CastOp::SExt | CastOp::Trunc)) => {
+                let from = self.function().bits(inst.args[0]).unwrap_or(64);
+                let inner = match self.per_thread(inst.args[0], depth + 1)? {
+                    PerThread::Values(v) => v,
+                    other => return Ok(other),
+                };
+                Ok(PerThread::Values(
+                    inner
+                        .into_iter()
+                        .map(|x| match cast {
+                            CastOp::SExt => mask(crate::threads::signed(x, from) as u64),
+                            _ => mask(x),
+                        })
+                        .collect(),
+                ))
+            }
+            Op::Bin(op) => {
+                let a = match self.per_thread(inst.args[0], depth + 1)? {
+                    PerThread::Values(v) => v,
+                    other => return Ok(other),
+                };
+                let b = match self.per_thread(inst.args[1], depth + 1)? {
+                    PerThread::Values(v) => v,
+                    other => return Ok(other),
+                };
+                let mut out = Vec::with_capacity(n);
+                for (x, y) in a.into_iter().zip(b) {
+                    let Some(r) = unsigned_op(*op, x, y, bits) else {
+                        return Ok(PerThread::NotComputable);
+                    };
+                    out.push(mask(r));
+                }
+                Ok(PerThread::Values(out))
+            }
+            _ => Ok(PerThread::NotComputable),
         }
     }
 
@@ -947,7 +1077,7 @@ impl Linearizer<'_> {
         let part = |lin: &Lin| -> Option<Vec<i128>> {
             let mut total = vec![0i128; threads.count()];
             for term in &lin.thread {
-                let values = threads.values(term.value)?;
+                let values = term.values(threads)?;
                 let bits = threads.bits(term.value).unwrap_or(64);
                 for (t, v) in values.iter().enumerate() {
                     let x = if term.signed {
@@ -1178,6 +1308,28 @@ impl Linearizer<'_> {
     fn iteration_bound(&self, phi: InstId, induction: &Induction) -> i128 {
         bound(self.cx, self.cfg, phi, induction, self.access).unwrap_or(UNBOUNDED)
     }
+}
+
+/// `x op y` on `bits`-bit values, as the hardware computes it (signed operations read their
+/// operands as signed); `None` for a division by zero or a shift past the width.
+fn unsigned_op(op: BinOp, x: u64, y: u64, bits: u32) -> Option<u64> {
+    let s = |v: u64| crate::threads::signed(v, bits);
+    Some(match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::UDiv => x.checked_div(y)?,
+        BinOp::URem => x.checked_rem(y)?,
+        BinOp::SDiv => s(x).checked_div(s(y))? as u64,
+        BinOp::SRem => s(x).checked_rem(s(y))? as u64,
+        BinOp::Shl if y < u64::from(bits) => x << y,
+        BinOp::LShr if y < u64::from(bits) => x >> y,
+        BinOp::AShr if y < u64::from(bits) => (s(x) >> y) as u64,
+        BinOp::And => x & y,
+        BinOp::Or { .. } => x | y,
+        BinOp::Xor => x ^ y,
+        BinOp::Shl | BinOp::LShr | BinOp::AShr => return None,
+    })
 }
 
 fn constant(value: i128, bits: u32, signed: bool) -> i128 {

@@ -49,7 +49,7 @@ pub fn thread_part(threads: &ThreadValues<'_>, lin: &Lin) -> Option<Vec<i128>> {
     let n = threads.count();
     let mut total = vec![0i128; n];
     for term in &lin.thread {
-        let values = threads.values(term.value)?;
+        let values = term.values(threads)?;
         let bits = threads.bits(term.value).unwrap_or(64);
         for (t, v) in values.iter().enumerate() {
             let x = if term.signed {

@@ -11,10 +11,9 @@
 ;       if (t == 0) out[blockIdx.x] = s[0];
 ;     }
 ; The CUDA samples' reduce0, race-free: the active threads are chosen by `t % (2 * d) == 0`,
-; which is not affine in t even for a known d. The guard cannot be used, so the conflict it
-; rules out (thread 1 would write s[1] that thread 0 reads) must not be reported as a race:
-; a warning that a condition the analysis cannot express may keep the threads apart.
-; WARNING: thread 0 and thread 1 conflict unless a branch condition the analysis cannot express keeps one of them away
+; not affine in t, but with the case's value of d (1, 2, ..., 128, one for both threads between
+; two barriers) it is computed thread by thread, and it keeps thread 1 from writing s[1] that
+; thread 0 reads. No finding (without the guard it would be a false race).
 ; Launched as one block (`single-block`): this case is about threads of one block.
 ; OPTIONS: block-size=256 single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
