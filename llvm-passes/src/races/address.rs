@@ -48,6 +48,9 @@ pub enum VarKey {
     Thread { side: u8, axis: u8 },
     /// The block id (`ctaid`) on one axis of one thread of a pair in different blocks.
     Block { side: u8, axis: u8 },
+    /// The block id on one axis of one thread of a pair in different blocks, divided by
+    /// `divisor` (`blockIdx.x / 2`, `blockIdx.x >> 1`).
+    BlockQuotient { side: u8, axis: u8, divisor: i128 },
     /// Given an empty range: the case being decided gives the loop variable `phi` a value the
     /// access never sees (`sequence.rs`), so it has no conflict.
     Unreached { side: u8, phi: InstId },
