@@ -668,7 +668,7 @@ impl Linearizer<'_> {
     /// Whether `value` is computed from a loop variable with a known sequence (a short walk).
     fn uses_sequence(&self, value: Val, depth: usize) -> bool {
         let Val::Inst(id) = value else { return false };
-        if depth > 12 || self.threads().is_evaluable(value) {
+        if depth > 8 || self.threads().is_evaluable(value) {
             return false;
         }
         let inst = self.function().inst(id);
