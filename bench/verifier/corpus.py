@@ -32,7 +32,10 @@ def compile_kernel(source, level, out):
                    "-Xclang", "-finclude-default-header"]
     else:
         command = [CLANG, "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib",
-                   "--cuda-gpu-arch=sm_80", "-include", os.path.join(HERE, "cuda_names.h")]
+                   "--cuda-gpu-arch=sm_80", "-include", os.path.join(HERE, "cuda_names.h"),
+                   # PTX 7.0 (CUDA 11) for __syncwarp; without a CUDA installation clang assumes
+                   # an older PTX that lacks it.
+                   "-Xclang", "-target-feature", "-Xclang", "+ptx70"]
     command += ["-S", "-emit-llvm", f"-O{level}", source, "-o", out]
     subprocess.run(command, check=True, capture_output=True)
 

@@ -10,6 +10,7 @@
 pub mod address;
 mod blocks;
 mod guards;
+mod sequence;
 mod solve;
 
 use crate::barriers::{ConvergentOp, SyncRole};
@@ -196,6 +197,18 @@ pub struct RaceInput<'a> {
     pub ops: &'a [ConvergentOp],
     pub options: &'a VerifyOptions,
 }
+
+/// One case of a pair of accesses: the edges taken into phis after uniform branches, and the
+/// values of loop variables with known sequences (by phi and side).
+#[derive(Default)]
+struct Cases {
+    choices: HashMap<InstId, usize>,
+    sequence_choices: HashMap<(InstId, u8), i128>,
+}
+
+/// How many cases one pair may take when loop variables with known sequences are enumerated:
+/// a value for each of two threads, of two sequences of at most 33 values, with some room.
+const MOST_SEQUENCE_CASES: usize = 4 * 33 * 33;
 
 /// The segment an access is reached through under `choices`: the last segment of the chosen
 /// incoming block of a phi in the access's own block.
@@ -440,11 +453,19 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                     warp_syncs && !share_any(&warp_membership[i], &warp_membership[j]);
                 // Phis whose incoming edge is the same for every thread (a uniform branch before
                 // them) are decided case by case: both threads of a pair take the same edge.
-                let mut queue: Vec<HashMap<InstId, usize>> = vec![HashMap::new()];
+                // Loop variables with a known sequence of values (`races/sequence.rs`) likewise,
+                // value by value (pairs of values when the threads may be in different
+                // iterations): allowed more cases, as many as two such sequences give.
+                let mut queue: Vec<Cases> = vec![Cases::default()];
                 let mut cases = 0;
-                while let Some(choices) = queue.pop() {
+                let mut most_cases = 16;
+                while let Some(Cases {
+                    choices,
+                    sequence_choices,
+                }) = queue.pop()
+                {
                     cases += 1;
-                    if cases > 16 {
+                    if cases > most_cases {
                         decided.insert((i, j));
                         findings.push(unproven(
                             cx,
@@ -461,15 +482,25 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         start,
                     };
                     let mut get = |index: usize, side: u8| {
-                        if choices.is_empty() {
+                        if choices.is_empty() && sequence_choices.is_empty() {
                             prepared
                                 .entry((start, index, side))
                                 .or_insert_with(|| {
-                                    Rc::new(context.prepare(&found[index], side, &choices))
+                                    Rc::new(context.prepare(
+                                        &found[index],
+                                        side,
+                                        &choices,
+                                        &sequence_choices,
+                                    ))
                                 })
                                 .clone()
                         } else {
-                            Rc::new(context.prepare(&found[index], side, &choices))
+                            Rc::new(context.prepare(
+                                &found[index],
+                                side,
+                                &choices,
+                                &sequence_choices,
+                            ))
                         }
                     };
                     let first = get(i, 0);
@@ -484,7 +515,23 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                                 }
                                 let mut more = choices.clone();
                                 more.insert(*phi, c);
-                                queue.push(more);
+                                queue.push(Cases {
+                                    choices: more,
+                                    sequence_choices: sequence_choices.clone(),
+                                });
+                            }
+                            continue;
+                        }
+                        (Err(Failure::Sequence { phi, side, values }), _)
+                        | (_, Err(Failure::Sequence { phi, side, values })) => {
+                            most_cases = MOST_SEQUENCE_CASES;
+                            for value in values {
+                                let mut more = sequence_choices.clone();
+                                more.insert((*phi, *side), *value);
+                                queue.push(Cases {
+                                    choices: choices.clone(),
+                                    sequence_choices: more,
+                                });
                             }
                             continue;
                         }
@@ -579,6 +626,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                                 (a, &first.address),
                                 (b, &second.address),
                                 &witness,
+                                &sequence_choices,
                                 block_intervals.starts[start].after,
                                 different_warps,
                             ));
@@ -715,6 +763,7 @@ impl Preparation<'_> {
         access: &Access,
         side: u8,
         choices: &HashMap<InstId, usize>,
+        sequence_choices: &HashMap<(InstId, u8), i128>,
     ) -> Result<Prepared, Failure> {
         let mut linearizer = Linearizer {
             cx: self.cx,
@@ -726,6 +775,8 @@ impl Preparation<'_> {
             access: access.inst,
             side,
             choices: choices.clone(),
+            sequence_choices: sequence_choices.clone(),
+            unchosen_sequence: None,
             ranges: HashMap::new(),
             invariant: HashMap::new(),
             steps: 0,
@@ -754,6 +805,9 @@ impl Preparation<'_> {
                     guards.extend(guards::guards(&mut linearizer, &conditions));
                 }
             }
+        }
+        if let Some(failure) = linearizer.unchosen_sequence.take() {
+            return Err(failure);
         }
         Ok(Prepared {
             thread: solve::thread_part(self.cx.threads, &address.offset),
@@ -808,11 +862,19 @@ fn guards_of(
     // cannot see into) is not, and if it is not affine either, the pair test does not see it.
     // (A uniform condition is the same for both threads of a block; between blocks,
     // `blocks.rs` looks at those that depend on the block.)
-    let opaque = conditions.iter().any(|condition| {
-        divergence.of(condition.0) != Divergence::Uniform
-            && reads_data(function, condition.0)
-            && guards::guards(linearizer, &[*condition]).is_empty()
-    });
+    // Likewise a condition on a loop variable whose value the case chose (`tid % (2 * d) == 0`
+    // with d enumerated): the threads it keeps away are not known without it.
+    let chosen: HashSet<InstId> = linearizer.sequence_choices.keys().map(|k| k.0).collect();
+    let mut opaque = false;
+    for condition in &conditions {
+        let suspect = (divergence.of(condition.0) != Divergence::Uniform
+            && reads_data(function, condition.0))
+            || uses_any(function, condition.0, &chosen);
+        if suspect && guards::guards(linearizer, &[*condition]).is_empty() {
+            opaque = true;
+            break;
+        }
+    }
     (guards::guards(linearizer, &conditions), opaque)
 }
 
@@ -832,6 +894,26 @@ fn reads_data(function: &crate::ir::Function, value: Val) -> bool {
             Op::Call(_) if !inst.text.contains("@llvm.nvvm.read.ptx.sreg.") => return true,
             _ => stack.extend(inst.args.iter().copied()),
         }
+    }
+    false
+}
+
+/// Whether `value` is computed from one of `phis` (a short walk up its operands).
+fn uses_any(function: &crate::ir::Function, value: Val, phis: &HashSet<InstId>) -> bool {
+    if phis.is_empty() {
+        return false;
+    }
+    let mut stack = vec![value];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        let Val::Inst(id) = v else { continue };
+        if phis.contains(&id) {
+            return true;
+        }
+        if !seen.insert(id) || seen.len() > 256 {
+            continue;
+        }
+        stack.extend(function.inst(id).args.iter().copied());
     }
     false
 }
@@ -893,16 +975,37 @@ fn report(
     (a, _): (&Access, &Address),
     (b, second): (&Access, &Address),
     witness: &solve::Witness,
+    sequence_choices: &HashMap<(InstId, u8), i128>,
     interval_start: Option<InstId>,
     across_warps_only: bool,
 ) -> Finding {
     let geometry = cx.threads.geometry();
     let object = second.base.name(cx);
-    let assumptions: Vec<(String, i128)> = witness
+    let mut assumptions: Vec<(String, i128)> = witness
         .values
         .iter()
         .filter_map(|(key, value)| variable_name(cx, key).map(|name| (name, *value)))
         .collect();
+    // The values of strides that halve or double, per thread when the two may differ.
+    let mut sequences: Vec<_> = sequence_choices.iter().collect();
+    sequences.sort();
+    for ((phi, side), value) in sequences {
+        let name = variable_name(
+            cx,
+            &VarKey::Shared {
+                value: Val::Inst(*phi),
+                in_interval: true,
+                invariant: false,
+            },
+        )
+        .unwrap_or_else(|| "a loop variable".to_string());
+        let name = match *side {
+            0 => format!("{name} on {}", geometry.thread(witness.first_thread)),
+            1 => format!("{name} on {}", geometry.thread(witness.second_thread)),
+            _ => name,
+        };
+        assumptions.push((name, *value));
+    }
     let unconfirmed: Vec<String> = witness
         .values
         .iter()

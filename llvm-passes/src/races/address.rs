@@ -22,6 +22,7 @@ use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::{Geometry, ThreadValues};
 use crate::Context;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// Stands for "no bound" in variable ranges.
 pub const UNBOUNDED: i128 = 1 << 100;
@@ -47,6 +48,12 @@ pub enum VarKey {
     Thread { side: u8, axis: u8 },
     /// The block id (`ctaid`) on one axis of one thread of a pair in different blocks.
     Block { side: u8, axis: u8 },
+    /// The block id on one axis of one thread of a pair in different blocks, divided by
+    /// `divisor` (`blockIdx.x / 2`, `blockIdx.x >> 1`).
+    BlockQuotient { side: u8, axis: u8, divisor: i128 },
+    /// Given an empty range: the case being decided gives the loop variable `phi` a value the
+    /// access never sees (`sequence.rs`), so it has no conflict.
+    Unreached { side: u8, phi: InstId },
 }
 
 impl VarKey {
@@ -61,12 +68,34 @@ impl VarKey {
 }
 
 /// A value that depends on the thread id alone, times a coefficient.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ThreadTerm {
     pub value: Val,
     pub coeff: i128,
     /// Read the value as signed (it was sign-extended, or never extended).
     pub signed: bool,
+    /// The value per thread, when it is computed from the thread id and the values a case
+    /// chose for loop variables (`t % (2 * d)`), which `ThreadValues` cannot evaluate alone.
+    pub computed: Option<Rc<Vec<u64>>>,
+}
+
+impl ThreadTerm {
+    /// The term's value (before the coefficient) in every thread.
+    pub fn values(&self, threads: &ThreadValues<'_>) -> Option<Rc<Vec<u64>>> {
+        match &self.computed {
+            Some(values) => Some(values.clone()),
+            None => threads.values(self.value),
+        }
+    }
+}
+
+/// A value per thread, from the thread id and the values chosen for loop variables.
+enum PerThread {
+    Values(Vec<u64>),
+    /// The case gives a loop variable a value this access never sees: the access's whole
+    /// expression is this (an empty-range variable).
+    Void(Lin),
+    NotComputable,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -230,7 +259,18 @@ pub enum Failure {
     /// The address goes through a phi whose incoming edge is the same for every thread: decide
     /// each of its `arity` cases separately.
     Choice { phi: InstId, arity: usize },
+    /// The address goes through a loop variable that takes known `values` (`sequence.rs`):
+    /// decide each value separately, for thread `side` of the pair, or for both
+    /// ([`BOTH_SIDES`]) when the two threads see the same instance.
+    Sequence {
+        phi: InstId,
+        side: u8,
+        values: Vec<i128>,
+    },
 }
+
+/// The `side` of a [`Failure::Sequence`] whose instance both threads of a pair see.
+pub const BOTH_SIDES: u8 = 2;
 
 impl Failure {
     pub fn inexpressible(why: &str) -> Failure {
@@ -246,7 +286,7 @@ impl Failure {
             Failure::UnknownBase { culprit, .. } | Failure::Inexpressible { culprit, .. } => {
                 *culprit
             }
-            Failure::Choice { .. } => None,
+            Failure::Choice { .. } | Failure::Sequence { .. } => None,
         }
     }
 
@@ -254,6 +294,7 @@ impl Failure {
         match self {
             Failure::UnknownBase { why, .. } | Failure::Inexpressible { why, .. } => why,
             Failure::Choice { .. } => "the address depends on a uniform branch",
+            Failure::Sequence { .. } => "the address depends on a loop variable's value",
         }
     }
 }
@@ -393,6 +434,12 @@ pub struct Linearizer<'a> {
     pub side: u8,
     /// For phis whose incoming edge is uniform: which edge this case takes.
     pub choices: HashMap<InstId, usize>,
+    /// For loop variables with a known sequence of values (`sequence.rs`), by phi and side
+    /// (or [`BOTH_SIDES`]): which value this case takes.
+    pub sequence_choices: HashMap<(InstId, u8), i128>,
+    /// The first such variable met without a value chosen, in a guard as well as in the
+    /// address: a guard dropped for want of it would let a case through that it rules out.
+    pub unchosen_sequence: Option<Failure>,
     /// Ranges of the variables met, filled in as they are met.
     pub ranges: HashMap<VarKey, (i128, i128)>,
     /// Which values are the same in the whole kernel (memoised).
@@ -547,6 +594,7 @@ impl Linearizer<'_> {
                     value,
                     coeff: 1,
                     signed,
+                    computed: None,
                 }],
                 ..Lin::default()
             });
@@ -597,6 +645,149 @@ impl Linearizer<'_> {
             // wraps around is an out-of-bounds access, which this analysis does not judge.
             Op::Cast(CastOp::Trunc | CastOp::Freeze) => self.int(args[0], signed, depth + 1),
             Op::Select if args[1] == args[2] => self.int(args[1], signed, depth + 1),
+            Op::Bin(op) if self.is_sequence(args[0]) => self.sequence_arithmetic(id, *op, depth),
+            Op::Bin(_) | Op::Cast(_) if self.uses_sequence(value, 0) => {
+                match self.per_thread(value, depth)? {
+                    PerThread::Values(values) => Ok(Lin {
+                        thread: vec![ThreadTerm {
+                            value,
+                            coeff: 1,
+                            signed,
+                            computed: Some(Rc::new(values)),
+                        }],
+                        ..Lin::default()
+                    }),
+                    PerThread::Void(lin) => Ok(lin),
+                    PerThread::NotComputable => self.leaf(id, depth),
+                }
+            }
+            _ => self.leaf(id, depth),
+        }
+    }
+
+    /// Whether `value` is computed from a loop variable with a known sequence (a short walk).
+    fn uses_sequence(&self, value: Val, depth: usize) -> bool {
+        let Val::Inst(id) = value else { return false };
+        if depth > 8 || self.threads().is_evaluable(value) {
+            return false;
+        }
+        let inst = self.function().inst(id);
+        match inst.op {
+            Op::Phi(_) => self.is_sequence(value),
+            Op::Bin(_) | Op::Cast(_) => inst.args.iter().any(|a| self.uses_sequence(*a, depth + 1)),
+            _ => false,
+        }
+    }
+
+    /// `value` in every thread, from thread-evaluable values, constants and the values the
+    /// case chose for loop variables with known sequences (`t % (2 * d)`, `t ^ j`).
+    fn per_thread(&mut self, value: Val, depth: usize) -> Result<PerThread, Failure> {
+        let n = self.threads().count();
+        let Some(bits) = self.function().bits(value).filter(|b| *b <= 64) else {
+            return Ok(PerThread::NotComputable);
+        };
+        let mask = |x: u64| {
+            if bits >= 64 {
+                x
+            } else {
+                x & ((1u64 << bits) - 1)
+            }
+        };
+        if let Some(values) = self.threads().values(value) {
+            return Ok(PerThread::Values(values.to_vec()));
+        }
+        let Val::Inst(id) = value else {
+            return Ok(PerThread::NotComputable);
+        };
+        if depth > 12 || n == 0 {
+            return Ok(PerThread::NotComputable);
+        }
+        let inst = self.function().inst(id).clone();
+        match &inst.op {
+            Op::Phi(_) if self.is_sequence(value) => {
+                let lin = self.int(value, true, depth + 1)?;
+                if lin
+                    .vars
+                    .iter()
+                    .any(|(k, _)| matches!(k, VarKey::Unreached { .. }))
+                {
+                    return Ok(PerThread::Void(lin));
+                }
+                if !lin.vars.is_empty() || !lin.thread.is_empty() || lin.konst < 0 {
+                    return Ok(PerThread::NotComputable);
+                }
+                Ok(PerThread::Values(vec![mask(lin.konst as u64); n]))
+            }
+            Op::Cast(cast @ (CastOp::ZExt | CastOp::SExt | CastOp::Trunc)) => {
+                let from = self.function().bits(inst.args[0]).unwrap_or(64);
+                let inner = match self.per_thread(inst.args[0], depth + 1)? {
+                    PerThread::Values(v) => v,
+                    other => return Ok(other),
+                };
+                Ok(PerThread::Values(
+                    inner
+                        .into_iter()
+                        .map(|x| match cast {
+                            CastOp::SExt => mask(crate::threads::signed(x, from) as u64),
+                            _ => mask(x),
+                        })
+                        .collect(),
+                ))
+            }
+            Op::Bin(op) => {
+                let a = match self.per_thread(inst.args[0], depth + 1)? {
+                    PerThread::Values(v) => v,
+                    other => return Ok(other),
+                };
+                let b = match self.per_thread(inst.args[1], depth + 1)? {
+                    PerThread::Values(v) => v,
+                    other => return Ok(other),
+                };
+                let mut out = Vec::with_capacity(n);
+                for (x, y) in a.into_iter().zip(b) {
+                    let Some(r) = unsigned_op(*op, x, y, bits) else {
+                        return Ok(PerThread::NotComputable);
+                    };
+                    out.push(mask(r));
+                }
+                Ok(PerThread::Values(out))
+            }
+            _ => Ok(PerThread::NotComputable),
+        }
+    }
+
+    /// Whether `value` is a loop variable with a known sequence of values (`sequence.rs`).
+    fn is_sequence(&self, value: Val) -> bool {
+        match value {
+            Val::Inst(phi) => {
+                matches!(self.function().inst(phi).op, Op::Phi(_))
+                    && super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
+            }
+            _ => false,
+        }
+    }
+
+    /// `phi op x` for a loop variable with a known sequence (InstCombine indexes with `d >> 1`
+    /// and tests the phi itself): the operation on the case's value, when `x` is a constant.
+    fn sequence_arithmetic(&mut self, id: InstId, op: BinOp, depth: usize) -> Result<Lin, Failure> {
+        let inst = self.function().inst(id).clone();
+        let value = self.int(inst.args[0], true, depth + 1)?;
+        if value
+            .vars
+            .iter()
+            .any(|(k, _)| matches!(k, VarKey::Unreached { .. }))
+        {
+            return Ok(value);
+        }
+        let operand = self.int(inst.args[1], true, depth + 1)?;
+        let bits = self.function().bits(Val::Inst(id)).unwrap_or(64);
+        let constant =
+            |lin: &Lin| (lin.vars.is_empty() && lin.thread.is_empty()).then_some(lin.konst);
+        match (constant(&value), constant(&operand)) {
+            (Some(a), Some(b)) => match super::sequence::fold(op, a, b, bits) {
+                Some(result) => Ok(Lin::constant(result)),
+                None => Err(self.cannot(id, "leaves the values the analysis follows")),
+            },
             _ => self.leaf(id, depth),
         }
     }
@@ -657,6 +848,9 @@ impl Linearizer<'_> {
                     let start = self.int(induction.start, true, depth + 1)?;
                     return Ok(start.add(self.completed(id, &induction)));
                 }
+                if let Some(value) = self.sequence_value(id, BOTH_SIDES, false) {
+                    return value;
+                }
             }
             return Ok(self.shared(value, false, false));
         }
@@ -681,6 +875,11 @@ impl Linearizer<'_> {
                     self.ranges.insert(key, (0, bound));
                     return Ok(start.add(Lin::var(key).scale(induction.step)));
                 }
+            }
+            // A stride that halves or doubles: each thread sees any of its values.
+            let afresh = self.entered_afresh(id, def, target);
+            if let Some(value) = self.sequence_value(id, self.side, afresh) {
+                return value;
             }
             return Err(self.cannot(
                 id,
@@ -708,6 +907,15 @@ impl Linearizer<'_> {
                 return Ok(lin);
             }
         }
+        // A stride that halves or doubles in a loop with a barrier: both threads see one
+        // instance, so one value of its sequence.
+        if uniform && is_phi && (all || !some) {
+            // Entered from outside the loop in this interval: its first value.
+            let afresh = self.entered_afresh(id, def, target);
+            if let Some(value) = self.sequence_value(id, BOTH_SIDES, afresh) {
+                return value;
+            }
+        }
         if uniform && all {
             return Ok(self.shared(value, true, false));
         }
@@ -721,6 +929,42 @@ impl Linearizer<'_> {
             id,
             "may or may not have been recomputed since the interval began",
         ))
+    }
+
+    /// The loop variable `phi`, if it takes a short known sequence of values (`sequence.rs`), as
+    /// seen by thread `side` of the pair (or by both, one instance, with [`BOTH_SIDES`]): the
+    /// value of the case being decided (only the first when the loop was entered afresh in the
+    /// interval). A value this access never sees makes the case void.
+    fn sequence_value(
+        &mut self,
+        phi: InstId,
+        side: u8,
+        first_only: bool,
+    ) -> Option<Result<Lin, Failure>> {
+        let mut seen = super::sequence::values(self.cx, self.cfg, phi, Some(self.access))?;
+        if first_only {
+            seen.truncate(1);
+        }
+        // Cases are made from every value the variable takes, so that both threads of a pair,
+        // which may see fewer, try the same ones.
+        let values = super::sequence::values(self.cx, self.cfg, phi, None)?;
+        Some(match self.sequence_choices.get(&(phi, side)) {
+            Some(value) if seen.contains(value) => Ok(Lin::constant(*value)),
+            Some(_) => {
+                let key = VarKey::Unreached {
+                    side: self.side,
+                    phi,
+                };
+                self.ranges.insert(key, (1, 0));
+                Ok(Lin::var(key))
+            }
+            None => {
+                let failure = Failure::Sequence { phi, side, values };
+                self.unchosen_sequence
+                    .get_or_insert_with(|| failure.clone());
+                Err(failure)
+            }
+        })
     }
 
     /// A phi whose incoming values are all the same affine expression (a store sunk out of
@@ -745,7 +989,10 @@ impl Linearizer<'_> {
     /// instance: the incoming value of the case being decided.
     fn uniform_choice(&mut self, phi: InstId, depth: usize) -> Option<Result<Lin, Failure>> {
         let inst = self.function().inst(phi).clone();
-        if !matches!(inst.op, Op::Phi(_)) || induction(self.cx.function, self.cfg, phi).is_some() {
+        if !matches!(inst.op, Op::Phi(_))
+            || induction(self.cx.function, self.cfg, phi).is_some()
+            || super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
+        {
             return None;
         }
         if self.divergence.control_of(phi) != Divergence::Uniform && !self.separated_edges(phi) {
@@ -833,7 +1080,7 @@ impl Linearizer<'_> {
         let part = |lin: &Lin| -> Option<Vec<i128>> {
             let mut total = vec![0i128; threads.count()];
             for term in &lin.thread {
-                let values = threads.values(term.value)?;
+                let values = term.values(threads)?;
                 let bits = threads.bits(term.value).unwrap_or(64);
                 for (t, v) in values.iter().enumerate() {
                     let x = if term.signed {
@@ -1064,6 +1311,28 @@ impl Linearizer<'_> {
     fn iteration_bound(&self, phi: InstId, induction: &Induction) -> i128 {
         bound(self.cx, self.cfg, phi, induction, self.access).unwrap_or(UNBOUNDED)
     }
+}
+
+/// `x op y` on `bits`-bit values, as the hardware computes it (signed operations read their
+/// operands as signed); `None` for a division by zero or a shift past the width.
+fn unsigned_op(op: BinOp, x: u64, y: u64, bits: u32) -> Option<u64> {
+    let s = |v: u64| crate::threads::signed(v, bits);
+    Some(match op {
+        BinOp::Add => x.wrapping_add(y),
+        BinOp::Sub => x.wrapping_sub(y),
+        BinOp::Mul => x.wrapping_mul(y),
+        BinOp::UDiv => x.checked_div(y)?,
+        BinOp::URem => x.checked_rem(y)?,
+        BinOp::SDiv => s(x).checked_div(s(y))? as u64,
+        BinOp::SRem => s(x).checked_rem(s(y))? as u64,
+        BinOp::Shl if y < u64::from(bits) => x << y,
+        BinOp::LShr if y < u64::from(bits) => x >> y,
+        BinOp::AShr if y < u64::from(bits) => (s(x) >> y) as u64,
+        BinOp::And => x & y,
+        BinOp::Or { .. } => x | y,
+        BinOp::Xor => x ^ y,
+        BinOp::Shl | BinOp::LShr | BinOp::AShr => return None,
+    })
 }
 
 fn constant(value: i128, bits: u32, signed: bool) -> i128 {
@@ -1319,7 +1588,7 @@ fn passes(pred: Pred, first: i128, limit: i128, step: i128) -> Option<i128> {
     })
 }
 
-fn swap(pred: Pred) -> Pred {
+pub(super) fn swap(pred: Pred) -> Pred {
     match pred {
         Pred::Ugt => Pred::Ult,
         Pred::Uge => Pred::Ule,
@@ -1333,7 +1602,7 @@ fn swap(pred: Pred) -> Pred {
     }
 }
 
-fn invert(pred: Pred) -> Pred {
+pub(super) fn invert(pred: Pred) -> Pred {
     match pred {
         Pred::Eq => Pred::Ne,
         Pred::Ne => Pred::Eq,

@@ -16,7 +16,7 @@ use super::solve::{self, Outcome, Side};
 use super::{Access, Preparation, Prepared, RaceInput};
 use crate::findings::{Finding, Race, RaceAccess};
 use crate::intervals::Intervals;
-use crate::ir::{Callee, Op, Val};
+use crate::ir::{BinOp, Callee, Op, Val};
 use crate::threads::{Geometry, ThreadSet};
 use crate::Context;
 use std::collections::HashMap;
@@ -103,6 +103,28 @@ pub fn check(
                     );
                 }
             }
+            // Quotients of block ids range over the quotients of their range.
+            let quotients: Vec<VarKey> = [first, second]
+                .iter()
+                .flat_map(|p| {
+                    p.address
+                        .offset
+                        .vars
+                        .iter()
+                        .chain(
+                            p.guards
+                                .iter()
+                                .flat_map(|g| g.lhs.vars.iter().chain(&g.rhs.vars)),
+                        )
+                        .map(|(k, _)| *k)
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            for key in quotients {
+                if let VarKey::BlockQuotient { axis, divisor, .. } = key {
+                    ranges.insert(key, (0, limits[usize::from(axis)] / divisor));
+                }
+            }
             let (active_a, active_b) = (active(a), active(b));
             let outcome = solve::solve(
                 cx.threads,
@@ -183,7 +205,9 @@ fn apart(
         intervals,
         start,
     };
-    let prepared = preparation.prepare(access, side, &HashMap::new()).ok()?;
+    let prepared = preparation
+        .prepare(access, side, &HashMap::new(), &HashMap::new())
+        .ok()?;
     if prepared.opaque_guard || opaque_between_blocks(cx, input, access) {
         return None;
     }
@@ -236,9 +260,17 @@ fn rewrite(cx: &Context<'_>, lin: &Lin, side: u8) -> Option<Lin> {
             } => match block_dependence(cx, value, 0)? {
                 Dependence::None => *key,
                 Dependence::BlockId(axis) => VarKey::Block { side, axis },
+                Dependence::BlockQuotient(axis, divisor) => VarKey::BlockQuotient {
+                    side,
+                    axis,
+                    divisor,
+                },
             },
-            VarKey::Iterations { .. } | VarKey::Advanced { .. } | VarKey::Thread { .. } => *key,
-            VarKey::Block { .. } => *key,
+            VarKey::Iterations { .. }
+            | VarKey::Advanced { .. }
+            | VarKey::Thread { .. }
+            | VarKey::Unreached { .. } => *key,
+            VarKey::Block { .. } | VarKey::BlockQuotient { .. } => *key,
             VarKey::Shared { .. } | VarKey::Completed { .. } => return None,
         };
         out.vars.push((key, *c));
@@ -251,6 +283,8 @@ enum Dependence {
     None,
     /// Exactly the block id on this axis.
     BlockId(u8),
+    /// The block id on this axis divided by a constant (rounding down).
+    BlockQuotient(u8, i128),
 }
 
 /// How a kernel-invariant value depends on the block; `None` when it does, other than by being
@@ -261,6 +295,9 @@ fn block_dependence(cx: &Context<'_>, value: Val, _depth: usize) -> Option<Depen
     };
     if let Some(axis) = block_id_axis(cx, id) {
         return Some(Dependence::BlockId(axis));
+    }
+    if let Some((axis, divisor)) = block_id_quotient(cx, id) {
+        return Some(Dependence::BlockQuotient(axis, divisor));
     }
     // A walk over the operands, each instruction once (a phi's cycle ends at itself).
     let mut stack = vec![id];
@@ -309,6 +346,22 @@ fn sreg_kind(cx: &Context<'_>, id: crate::ir::InstId) -> Option<SregKind> {
             SregKind::PerBlock
         },
     )
+}
+
+/// `ctaid / c` or `ctaid >> k` (unsigned): the axis and the divisor.
+fn block_id_quotient(cx: &Context<'_>, id: crate::ir::InstId) -> Option<(u8, i128)> {
+    let inst = cx.function.inst(id);
+    let divisor = match (&inst.op, inst.args.get(1)) {
+        (Op::Bin(BinOp::UDiv), Some(Val::Int { value, .. })) if *value >= 2 => *value,
+        (Op::Bin(BinOp::LShr), Some(Val::Int { value, .. })) if (1..31).contains(value) => {
+            1i128 << value
+        }
+        _ => return None,
+    };
+    let Val::Inst(operand) = inst.args[0] else {
+        return None;
+    };
+    Some((block_id_axis(cx, operand)?, divisor))
 }
 
 fn block_id_axis(cx: &Context<'_>, id: crate::ir::InstId) -> Option<u8> {

@@ -142,7 +142,7 @@ pub fn evaluate(
 ) -> Option<i128> {
     let mut total = lin.konst;
     for term in &lin.thread {
-        let v = *threads.values(term.value)?.get(thread)?;
+        let v = *term.values(threads)?.get(thread)?;
         let bits = threads.bits(term.value).unwrap_or(64);
         let x = if term.signed {
             i128::from(signed(v, bits))

@@ -49,7 +49,7 @@ pub fn thread_part(threads: &ThreadValues<'_>, lin: &Lin) -> Option<Vec<i128>> {
     let n = threads.count();
     let mut total = vec![0i128; n];
     for term in &lin.thread {
-        let values = threads.values(term.value)?;
+        let values = term.values(threads)?;
         let bits = threads.bits(term.value).unwrap_or(64);
         for (t, v) in values.iter().enumerate() {
             let x = if term.signed {
@@ -126,11 +126,17 @@ pub fn solve(
     ranges: &HashMap<VarKey, (i128, i128)>,
     blocks_apart: bool,
 ) -> Outcome {
-    // A variable with an empty range: one of the accesses never runs.
+    // A variable with an empty range, in an address or a guard: one of the accesses never runs.
+    let guard_vars = a
+        .guards
+        .iter()
+        .chain(b.guards)
+        .flat_map(|g| g.lhs.vars.iter().chain(&g.rhs.vars));
     if a.lin
         .vars
         .iter()
         .chain(&b.lin.vars)
+        .chain(guard_vars)
         .any(|(key, _)| ranges.get(key).is_some_and(|(lo, hi)| lo > hi))
     {
         return Outcome::Free;
@@ -228,7 +234,7 @@ pub fn solve(
                         let Some(mut values) = guards::forced(threads, &sides, values) else {
                             return false;
                         };
-                        if blocks_apart && !different_blocks(&mut values) {
+                        if blocks_apart && !different_blocks(&mut values, ranges) {
                             return false;
                         }
                         let holds = guards::all_hold(threads, a.guards, t1, &values)
@@ -269,7 +275,13 @@ pub fn solve(
 
 /// For a pair in different blocks: completes the block ids the assignment leaves open so that
 /// the two blocks differ (block 0 and block 1 when nothing fixes them), and says whether they do.
-fn different_blocks(values: &mut Vec<(VarKey, i128)>) -> bool {
+fn different_blocks(
+    values: &mut Vec<(VarKey, i128)>,
+    ranges: &HashMap<VarKey, (i128, i128)>,
+) -> bool {
+    if !blocks_of_quotients(values, ranges) {
+        return false;
+    }
     let get = |values: &Vec<(VarKey, i128)>, side: u8, axis: u8| {
         values
             .iter()
@@ -297,6 +309,51 @@ fn different_blocks(values: &mut Vec<(VarKey, i128)>) -> bool {
         }
     }
     apart
+}
+
+/// Block ids for the quotients (`blockIdx.x / c`) the assignment chose: `q·c` on each side, and
+/// `q·c + 1` on the second when both quotients are equal (two blocks of one quotient); a block
+/// id the assignment also chose must have that quotient. Whether such block ids exist.
+fn blocks_of_quotients(
+    values: &mut Vec<(VarKey, i128)>,
+    ranges: &HashMap<VarKey, (i128, i128)>,
+) -> bool {
+    let quotient = |values: &Vec<(VarKey, i128)>, side: u8, axis: u8| {
+        values.iter().find_map(|(k, v)| match k {
+            VarKey::BlockQuotient {
+                side: s,
+                axis: a,
+                divisor,
+            } if *s == side && *a == axis => Some((*v, *divisor)),
+            _ => None,
+        })
+    };
+    for axis in 0..3u8 {
+        let (first, second) = (quotient(values, 0, axis), quotient(values, 1, axis));
+        let same = matches!((first, second), (Some(x), Some(y)) if x == y);
+        for (side, q) in [(0u8, first), (1u8, second)] {
+            let Some((q, divisor)) = q else { continue };
+            let key = VarKey::Block { side, axis };
+            match values.iter().find(|(k, _)| *k == key) {
+                Some((_, block)) => {
+                    if block.div_euclid(divisor) != q {
+                        return false;
+                    }
+                }
+                None => {
+                    let block = q * divisor + i128::from(same && side == 1);
+                    if ranges
+                        .get(&key)
+                        .is_some_and(|(lo, hi)| block < *lo || block > *hi)
+                    {
+                        return false;
+                    }
+                    values.push((key, block));
+                }
+            }
+        }
+    }
+    true
 }
 
 fn witness(

@@ -60,12 +60,14 @@
 ;     }
 ;     }
 ;
-; At -O0 the reduction loop stays a loop: in `reduce_racy` its stride `d` changes from one
-; iteration of the barrier-free loop to the next, which the affine analysis cannot express, so
-; the race is only a warning. `reduce` and `transpose` (given its 32x8 block) verify clean;
-; `early_exit` returns before the barrier in the threads with `t >= n`.
+; At -O0 the reduction loop stays a loop: in `reduce_racy` its stride `d` halves from one
+; iteration of the barrier-free loop to the next, not affine, but a short known sequence
+; (128, ..., 1) whose values are tried for each thread: thread 1 adds s[2] into s[1] with d = 2
+; while thread 0 reads s[1] with d = 1 (this was once only a warning). `reduce` and
+; `transpose` (given its 32x8 block) verify clean; `early_exit` returns before the barrier in
+; the threads with `t >= n`.
 ; ERROR: divergent barrier in `early_exit`
-; WARNING: could not prove race freedom in `reduce_racy`
+; ERROR: data race (write-after-read) on `_ZZ11reduce_racyE1s` in `reduce_racy`: thread 0 reads byte 4
 ; transpose's global index `(y + j) * n + x` multiplies a thread-dependent value by the
 ; parameter n: not affine, so its stores are warnings (never silent; clang unrolls it at -O2).
 ; WARNING: could not prove race freedom in `transpose`
