@@ -248,6 +248,13 @@ pub const CASES: &[Case] = &[
         sizes: ELEMENTS,
         run: elementwise_cases::elementwise_call,
     },
+    Case {
+        name: "argmax",
+        file: "examples/argmax.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: elementwise_cases::argmax,
+    },
 ];
 
 fn blocks_for(n: usize, bs: u32) -> usize {

@@ -67,3 +67,39 @@ pub fn elementwise_call(
     all.extend(bytes(&looked));
     Ok(all)
 }
+
+/// `examples/argmax.loom`: the first index of each block's maximum. Few distinct values, so
+/// that ties are common and the first-index rule is tested.
+pub fn argmax(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let blocks = blocks_for(n, bs);
+    let mut x: Vec<f32> = rng
+        .i32s(n, -20, 20)
+        .into_iter()
+        .map(|v| v as f32 / 4.0)
+        .collect();
+    let mut out = vec![-7i32; blocks];
+    launch(
+        p,
+        "argmax",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let bs = bs as usize;
+    let expected: Vec<i32> = (0..blocks)
+        .map(|b| {
+            let slice = b * bs..((b + 1) * bs).min(n);
+            // The first maximum: a later element wins only when strictly larger.
+            let first = slice
+                .clone()
+                .fold(slice.start, |best, i| if x[i] > x[best] { i } else { best });
+            first as i32
+        })
+        .collect();
+    exact("out", &out, &expected)?;
+    Ok(bytes(&out))
+}
