@@ -4,6 +4,7 @@
 
 mod atomic;
 mod call;
+mod elementwise;
 mod error;
 mod expr;
 mod fold;

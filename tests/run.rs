@@ -14,6 +14,8 @@ mod bounds;
 mod cases;
 #[path = "run/cli.rs"]
 mod cli;
+#[path = "run/elementwise_cases.rs"]
+mod elementwise_cases;
 #[path = "support/mutation.rs"]
 mod mutation;
 #[path = "run/number_cases.rs"]

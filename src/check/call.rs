@@ -1,6 +1,7 @@
 //! Calls: funcs (with the standard library's overloads), casts, builtins, and collectives.
 
 use super::atomic::AtomicOp;
+use super::elementwise::{fits_elementwise, VectorArgs};
 use super::error::{CheckError, CollectiveFuncProblem, UniformContext};
 use super::expr::{literal_kind, LitKind};
 use super::items::{Lookup, BUILTIN_FUNCS};
@@ -34,6 +35,11 @@ impl ArgInfo {
             ArgInfo::Literal(LitKind::Int) => param.is_numeric(),
             ArgInfo::Literal(LitKind::Float) => param.scalar().is_some_and(Scalar::is_float),
         }
+    }
+
+    /// [`ArgInfo::fits`], or a vector whose elements fit (an elementwise call).
+    fn fits_or_elementwise(&self, param: &Ty) -> bool {
+        self.fits(param) || matches!(self, ArgInfo::Fixed(t) if fits_elementwise(t, param))
     }
 
     /// The type a literal has when nothing else decides it.
@@ -172,11 +178,14 @@ impl FnCtx<'_, '_> {
             });
             return sig.ret;
         }
+        let mut vectors = VectorArgs::default();
         for (a, p) in args.iter().zip(&sig.params) {
             let t = self.expr(a, Some(&p.ty));
-            self.expect(&t, &p.ty, a, Some(p.ty_span), UniformContext::Argument);
+            if !self.elementwise_arg(&t, &p.ty, Some(p.ty_span), a, &mut vectors) {
+                self.expect(&t, &p.ty, a, Some(p.ty_span), UniformContext::Argument);
+            }
         }
-        sig.ret
+        self.elementwise_result(sig.ret, vectors)
     }
 
     /// Picks the overload whose parameters are exactly the arguments' types (literals fit any
@@ -188,16 +197,24 @@ impl FnCtx<'_, '_> {
         infos: &[ArgInfo],
         expected_ret: Option<&Ty>,
     ) -> Result<usize, bool> {
-        let fitting: Vec<usize> = candidates
-            .iter()
-            .copied()
-            .filter(|&c| {
-                self.sig(c).is_some_and(|s| {
-                    s.params.len() == infos.len()
-                        && s.params.iter().zip(infos).all(|(p, a)| a.fits(&p.ty))
+        let fitting_by = |fits: fn(&ArgInfo, &Ty) -> bool| -> Vec<usize> {
+            candidates
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    self.sig(c).is_some_and(|s| {
+                        s.params.len() == infos.len()
+                            && s.params.iter().zip(infos).all(|(p, a)| fits(a, &p.ty))
+                    })
                 })
-            })
-            .collect();
+                .collect()
+        };
+        // An overload that takes the arguments as they are comes first: `f(x: Float32[])` over
+        // `f(x: Float32)` applied to each element of an array.
+        let mut fitting = fitting_by(ArgInfo::fits);
+        if fitting.is_empty() {
+            fitting = fitting_by(ArgInfo::fits_or_elementwise);
+        }
         match fitting.as_slice() {
             [] => return Err(false),
             [one] => return Ok(*one),
@@ -249,8 +266,8 @@ impl FnCtx<'_, '_> {
             .collect()
     }
 
-    /// Reports a failed overload resolution, unless an argument already has an error, or is a
-    /// block vector (then that is the problem).
+    /// Reports a failed overload resolution, unless an argument already has an error. (A block
+    /// vector argument fits a parameter of its element type: an elementwise call.)
     fn overload_failed(
         &mut self,
         span: Span,
@@ -269,20 +286,6 @@ impl FnCtx<'_, '_> {
             .iter()
             .any(|i| matches!(i, ArgInfo::Fixed(t) if t.is_error()))
         {
-            return;
-        }
-        if let Some((a, ArgInfo::Fixed(t))) = args
-            .iter()
-            .zip(infos)
-            .find(|(_, i)| matches!(i, ArgInfo::Fixed(t) if !t.is_uniform()))
-        {
-            let (span, ty) = (a.span, t.clone());
-            self.error(CheckError::VectorWhereUniform {
-                span,
-                ty,
-                context: UniformContext::Argument,
-                expected_span: None,
-            });
             return;
         }
         let args = infos.iter().map(ArgInfo::shown).collect();
@@ -311,12 +314,18 @@ impl FnCtx<'_, '_> {
                 let Some(sig) = self.sig(item) else {
                     return Ty::Error;
                 };
+                let mut vectors = VectorArgs::default();
                 for ((a, info), p) in args.iter().zip(&infos).zip(&sig.params) {
-                    if let ArgInfo::Literal(_) = info {
-                        self.expr(a, Some(&p.ty));
+                    match info {
+                        ArgInfo::Literal(_) => {
+                            self.expr(a, Some(&p.ty));
+                        }
+                        ArgInfo::Fixed(t) => {
+                            self.elementwise_arg(t, &p.ty, Some(p.ty_span), a, &mut vectors);
+                        }
                     }
                 }
-                sig.ret
+                self.elementwise_result(sig.ret, vectors)
             }
             Err(ambiguous) => {
                 self.overload_failed(e.span, &callee.name, args, &infos, candidates, ambiguous);

@@ -906,7 +906,7 @@ impl CheckError {
                     ),
                     UniformContext::Argument => (
                         "a block vector cannot be passed where a uniform value is expected",
-                        "to apply a func to every element, map it: `f /~ v`",
+                        "a func called with block vectors applies to each element and gives a vector of its results, so it needs a result type",
                     ),
                     UniformContext::BoundArgument => (
                         "the bound arguments of a collective must be uniform",

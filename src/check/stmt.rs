@@ -907,6 +907,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         let cast = match (found.element().scalar(), expected.element().scalar()) {
             (Some(from), Some(to))
                 if super::call::cast_allowed(from, to)
+                    && from != to
                     && found.is_uniform() == expected.is_uniform() =>
             {
                 Some((to, super::pretty::render(e)))

@@ -414,17 +414,45 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         });
     }
 
+    /// Which arguments of call `e` a `func` takes whole (its `Range` and array parameters);
+    /// the others are elementwise (an elementwise call) or uniform. All false for other callees.
+    fn passed_whole(&self, e: &Expr, args: usize) -> Result<Vec<bool>> {
+        let Some(Callee::Func(item)) = self.cx.checked.callees.get(&e.id) else {
+            return Ok(vec![false; args]);
+        };
+        let Some(crate::syntax::ast::Item::Func(decl)) = self.cx.checked.program.items.get(*item)
+        else {
+            return Err(CodegenError::internal(
+                "a call of a `func` that is not one",
+                e.span,
+            ));
+        };
+        let mut whole = Vec::with_capacity(args);
+        for param in &decl.params {
+            let ty = self
+                .cx
+                .resolver
+                .borrow_mut()
+                .resolve(&param.ty, crate::check::types::Space::Global)?;
+            whole.push(matches!(ty, Ty::Range | Ty::Array { .. }));
+        }
+        Ok(whole)
+    }
+
     /// Elementwise operands: vectors are prepared, uniform ones evaluated once (broadcast).
-    /// A `func`'s array argument is passed whole, like a uniform value.
+    /// A `func`'s array and `Range` arguments are passed whole, like uniform values; its
+    /// vector arguments for scalar or record parameters make it an elementwise call.
     fn prepare_operands(&mut self, e: &Expr, operands: &[&Expr]) -> Result<Shape<'ctx>> {
         let mut shape: Option<Shape> = None;
-        let calls_func = matches!(self.cx.checked.callees.get(&e.id), Some(Callee::Func(_)));
-        for operand in operands {
-            if calls_func && matches!(self.ty_of(operand), Ty::Array { .. }) {
+        let whole = self.passed_whole(e, operands.len())?;
+        for (operand, whole) in operands.iter().zip(whole) {
+            if whole && matches!(self.ty_of(operand), Ty::Array { .. }) {
                 let array = self.array(operand)?;
                 self.note_read(&array, Who::Any, operand.span);
                 let packed = self.pack_array_arg(&array, operand.span)?;
                 self.hoisted.insert(operand.id, packed);
+            } else if whole {
+                self.hoist(operand)?;
             } else if self.is_vector_operand(operand) {
                 let s = self.prepare(operand)?;
                 shape = Some(match shape {
@@ -520,9 +548,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
             ExprKind::Call { args, .. } => {
                 let target = self.callee(e)?;
+                let whole = self.passed_whole(e, args.len())?;
                 let mut values = Vec::with_capacity(args.len());
-                for arg in args {
-                    values.push(self.elem(arg, pos)?);
+                for (arg, whole) in args.iter().zip(whole) {
+                    // A `Range` passed whole is the Range, not the vector of its indices.
+                    let hoisted = self.hoisted.get(&arg.id).copied().filter(|_| whole);
+                    values.push(match hoisted {
+                        Some(v) => v,
+                        None => self.elem(arg, pos)?,
+                    });
                 }
                 self.apply(target, e, &values, args)
             }

@@ -585,6 +585,9 @@ impl Gen {
                     format!("(~{a})")
                 }
             }
+            5 | 6 if (!self.unary.is_empty() || !self.binary.is_empty()) && self.chance(50) => {
+                self.elementwise_call(depth)
+            }
             5 | 6 if !self.unary.is_empty() || !self.binary.is_empty() => {
                 let v = self.vector(depth - 1);
                 if !self.binary.is_empty() && (self.unary.is_empty() || self.chance(50)) {
@@ -630,6 +633,29 @@ impl Gen {
                 let b = self.vector(depth - 1);
                 format!("({a} {op} {b})")
             }
+        }
+    }
+
+    /// An elementwise call of an element function on vectors: `f(v)`, or `g(a, b)` with one or
+    /// both arguments vectors (a uniform one broadcast). Needs a unary or binary function.
+    fn elementwise_call(&mut self, depth: u32) -> String {
+        if !self.binary.is_empty() && (self.unary.is_empty() || self.chance(50)) {
+            let g = self.binary[self.rng.usize(..self.binary.len())].clone();
+            let a = self.vector(depth - 1);
+            let b = if self.chance(50) {
+                self.vector(depth - 1)
+            } else {
+                self.uniform(depth - 1)
+            };
+            if self.chance(50) {
+                format!("{g}({a}, {b})")
+            } else {
+                format!("{g}({b}, {a})")
+            }
+        } else {
+            let f = self.unary[self.rng.usize(..self.unary.len())].clone();
+            let v = self.vector(depth - 1);
+            format!("{f}({v})")
         }
     }
 

@@ -3,6 +3,7 @@
 //! that the harness can compare `-O0` with `-O3` bit for bit.
 
 use super::atomic_cases;
+use super::elementwise_cases;
 use super::support::{array, bytes, close, exact, launch, widen, Rng};
 use loomc::target::host::{HostArg, HostProgram};
 
@@ -238,6 +239,21 @@ pub const CASES: &[Case] = &[
         block_size: None,
         sizes: ELEMENTS,
         run: atomic_cases::atomics,
+    },
+    // Elementwise calls of funcs on block vectors (tests/run/elementwise_cases.rs).
+    Case {
+        name: "elementwise_call",
+        file: "tests/run/programs/elementwise_call.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: elementwise_cases::elementwise_call,
+    },
+    Case {
+        name: "argmax",
+        file: "examples/argmax.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: elementwise_cases::argmax,
     },
 ];
 
