@@ -937,7 +937,7 @@ impl CheckError {
                 use super::recompute::NotRecomputed as Why;
                 let d = Diagnostic::error(code, format!("vector variable `{name}` has a run-time length and cannot be recomputed at each use"))
                     .primary(span, format!("this has type {}, whose length is known only at run time", quoted(&ty, records)))
-                    .note("a vector of run-time length does not fit a fixed number of registers per thread, so each use of the variable evaluates its initializer again; here that would give another value");
+                    .note("a vector of run-time length does not fit a fixed number of registers per thread, so each use of the variable evaluates its initializer again; here that is not possible");
                 match reason {
                     Why::UniformFill => d
                         .note("a uniform initializer only fills an array: there is no vector expression to recompute")
@@ -945,15 +945,9 @@ impl CheckError {
                     Why::Assigned { at } => d
                         .secondary(at, format!("`{name}` is assigned here"))
                         .help("declare a new variable for the new value, or store the vector into an array"),
-                    Why::Indexed { at } => d
-                        .secondary(at, format!("`{name}` is indexed here; a recomputed vector has no elements to pick"))
-                        .help("index the arrays of the initializer instead, or store the vector into an array"),
                     Why::Changed { name: written, at } => d
                         .secondary(at, format!("`{written}`, which the initializer reads, changes here"))
                         .help(format!("use `{name}` before `{written}` changes, or store the vector into an array")),
-                    Why::Atomic { at } => d
-                        .secondary(at, "each use would perform this atomic again")
-                        .help("store the vector into an array"),
                 }
             }
             SharedDynamicLength { span, name, ty } => {

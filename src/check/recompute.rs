@@ -3,10 +3,13 @@
 //! each use evaluates the initializer again (`kir-recomputed-vectors` records them; code
 //! generation substitutes the initializer). That is only correct when every use sees what the
 //! definition saw, so the variable is rejected (`E0307`, with the reason) when:
-//! - it is assigned again, or indexed (a computed vector has no elements to pick: `E0205`);
+//! - it is assigned again;
 //! - a statement after the definition, in its scope, writes an array or variable that the
-//!   initializer reads, or declares a variable of the same name (a use would see another value);
-//! - the initializer performs an atomic (each use would perform it again).
+//!   initializer reads (an atomic statement included), or declares a variable of the same name
+//!   (a use would see another value).
+//!
+//! Indexing it is already `E0205` (no register vector can be indexed), and an atomic cannot
+//! stand inside an initializer (`E0602`), so neither needs a rule here.
 //!
 //! The rule looks at the statements after the definition, not at the uses: a write with no use
 //! after it is rejected too. That keeps the rule one sentence long.
@@ -26,12 +29,8 @@ pub enum NotRecomputed {
     UniformFill,
     /// `v <- ...` or `v[i] <- ...` after the definition.
     Assigned { at: Span },
-    /// `v[i]`: a computed vector cannot be indexed.
-    Indexed { at: Span },
     /// A later statement writes (or declares again) `name`, which the initializer reads.
     Changed { name: String, at: Span },
-    /// The initializer performs an atomic.
-    Atomic { at: Span },
 }
 
 impl<'c, 'p> FnCtx<'c, 'p> {
@@ -93,20 +92,12 @@ fn in_block(block: &Block, pending: &HashSet<Span>, found: &mut Vec<Finding>) {
 
 /// Why `name <- init`, followed by `rest` in its scope, cannot be recomputed at each use.
 fn why_not(name: &str, init: &Expr, rest: &[Stmt]) -> Option<NotRecomputed> {
-    let mut atomic = None;
     let mut reads = HashSet::new();
-    visit_expr(init, &mut |e| match &e.kind {
-        ExprKind::Call { callee, .. } if callee.name.starts_with("atomic_") => {
-            atomic.get_or_insert(e.span);
-        }
-        ExprKind::Name(id) => {
+    visit_expr(init, &mut |e| {
+        if let ExprKind::Name(id) = &e.kind {
             reads.insert(id.name.clone());
         }
-        _ => {}
     });
-    if let Some(at) = atomic {
-        return Some(NotRecomputed::Atomic { at });
-    }
     let mut reason = None;
     for stmt in rest {
         after(stmt, name, &reads, &mut reason);
@@ -117,15 +108,11 @@ fn why_not(name: &str, init: &Expr, rest: &[Stmt]) -> Option<NotRecomputed> {
     reason
 }
 
-/// The first reason in `stmt` (nested statements included).
+/// The first reason in `stmt` (nested statements included), if `reason` has none yet.
 fn after(stmt: &Stmt, name: &str, reads: &HashSet<String>, reason: &mut Option<NotRecomputed>) {
-    let mut indexed = |e: &Expr| {
-        if let ExprKind::Index { base, .. } = &e.kind {
-            if matches!(&base.kind, ExprKind::Name(id) if id.name == name) && reason.is_none() {
-                *reason = Some(NotRecomputed::Indexed { at: e.span });
-            }
-        }
-    };
+    if reason.is_some() {
+        return;
+    }
     let changed = |written: &str, at: Span| {
         if written == name {
             Some(NotRecomputed::Assigned { at })
@@ -138,71 +125,45 @@ fn after(stmt: &Stmt, name: &str, reads: &HashSet<String>, reason: &mut Option<N
             None
         }
     };
-    match stmt {
-        Stmt::Let {
-            name: declared,
-            init,
-            ..
-        } => {
-            if let Some(init) = init {
-                visit_expr(init, &mut indexed);
-            }
-            if reason.is_none() && reads.contains(&declared.name) {
-                *reason = changed(&declared.name, declared.span);
-            }
+    let nested: Vec<&Stmt> = match stmt {
+        // A declaration of the recomputed variable's own name cannot follow it in its scope.
+        Stmt::Let { name: declared, .. } if declared.name != name => {
+            *reason = changed(&declared.name, declared.span);
+            Vec::new()
         }
-        Stmt::Assign { target, value, .. } => {
-            visit_expr(value, &mut indexed);
-            visit_expr(target, &mut indexed);
-            if reason.is_none() {
-                *reason = changed(&root(target), target.span);
-            }
+        Stmt::Assign { target, .. } => {
+            *reason = changed(&root(target), target.span);
+            Vec::new()
         }
+        // An atomic statement writes its place, the first argument.
         Stmt::Call { call, .. } => {
-            visit_expr(call, &mut indexed);
             if let ExprKind::Call { args, .. } = &call.kind {
-                if let (None, Some(place)) = (&reason, args.first()) {
+                if let Some(place) = args.first() {
                     *reason = changed(&root(place), place.span);
                 }
             }
-        }
-        Stmt::Return { value, .. } => {
-            if let Some(v) = value {
-                visit_expr(v, &mut indexed);
-            }
+            Vec::new()
         }
         Stmt::If {
-            cond,
             then_branch,
             else_branch,
             ..
-        } => {
-            visit_expr(cond, &mut indexed);
-            for s in then_branch
-                .stmts
-                .iter()
-                .chain(else_branch.iter().flat_map(|b| &b.stmts))
-            {
-                after(s, name, reads, reason);
+        } => then_branch
+            .stmts
+            .iter()
+            .chain(else_branch.iter().flat_map(|b| &b.stmts))
+            .collect(),
+        Stmt::For { var, body, .. } => {
+            if var.name != name {
+                *reason = changed(&var.name, var.span);
             }
+            body.stmts.iter().collect()
         }
-        Stmt::For {
-            var, range, body, ..
-        } => {
-            visit_expr(range, &mut indexed);
-            if reason.is_none() {
-                *reason = changed(&var.name, var.span).filter(|_| var.name != name);
-            }
-            for s in &body.stmts {
-                after(s, name, reads, reason);
-            }
-        }
-        Stmt::While { cond, body, .. } => {
-            visit_expr(cond, &mut indexed);
-            for s in &body.stmts {
-                after(s, name, reads, reason);
-            }
-        }
+        Stmt::While { body, .. } => body.stmts.iter().collect(),
+        Stmt::Let { .. } | Stmt::Return { .. } => Vec::new(),
+    };
+    for s in nested {
+        after(s, name, reads, reason);
     }
 }
 
