@@ -11,7 +11,7 @@
 use super::{walk_stmts, Module, Stmt};
 use crate::check::types::Len;
 use crate::check::Checked;
-use crate::syntax::ast::{Block, Expr, ExprKind, Item, Stmt as Ast};
+use crate::syntax::ast::{Block, Expr, ExprId, ExprKind, Item, Stmt as Ast};
 use crate::syntax::span::Span;
 use std::collections::{BTreeSet, HashMap};
 
@@ -35,8 +35,10 @@ pub fn run(module: &mut Module, _checked: &Checked) {
 }
 
 /// `checked` with the recomputed vector variables of `module` substituted by their
-/// initializers, or `None` when there are none. The copies keep their expression ids, so the
-/// checker's facts about them (types, callees, lengths) hold at every use.
+/// initializers, or `None` when there are none. Each copy gets fresh expression ids, with the
+/// checker's facts (types, callees, lengths) copied from the original: code generation keeps
+/// per-expression state (a scan's carry, a collective's scratch memory), which two uses of
+/// one variable in a statement must not share.
 pub fn substitute(checked: &Checked, module: &Module) -> Option<Checked> {
     let mut recomputed = BTreeSet::new();
     for kernel in &module.kernels {
@@ -46,17 +48,70 @@ pub fn substitute(checked: &Checked, module: &Module) -> Option<Checked> {
         return None;
     }
     let mut out = checked.clone();
-    for item in &mut out.program.items {
+    let mut program = checked.program.clone();
+    for item in &mut program.items {
         if let Item::Kernel(decl) = item {
-            in_block(&mut decl.body, &recomputed, &mut HashMap::new());
+            in_block(&mut decl.body, &recomputed, &mut HashMap::new(), &mut out);
         }
     }
+    out.program = program;
     Some(out)
+}
+
+/// A copy of `init` for one use, under fresh ids that carry the original's facts.
+fn fresh_copy(init: &Expr, facts: &mut Checked) -> Expr {
+    let mut copy = init.clone();
+    renumber(&mut copy, facts);
+    copy
+}
+
+fn renumber(e: &mut Expr, facts: &mut Checked) {
+    let old = e.id;
+    let new = ExprId(u32::try_from(facts.expr_types.len()).expect("expression ids fit u32"));
+    let ty = facts.ty(old).clone();
+    facts.expr_types.push(ty);
+    if let Some(callee) = facts.callees.get(&old).cloned() {
+        facts.callees.insert(new, callee);
+    }
+    if let Some(len) = facts.range_lens.get(&old).copied() {
+        facts.range_lens.insert(new, len);
+    }
+    e.id = new;
+    each_child(e, &mut |c| renumber(c, facts));
+}
+
+/// Calls `f` on each expression directly inside `e`.
+fn each_child(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut e.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+        ExprKind::Unary { operand, .. } => f(operand),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        ExprKind::Call { args, .. } => args.iter_mut().for_each(f),
+        ExprKind::Index { base, indices, .. } => {
+            f(base);
+            indices.iter_mut().for_each(f);
+        }
+        ExprKind::Field { base, .. } => f(base),
+        ExprKind::Record { fields } => fields.iter_mut().for_each(|fi| f(&mut fi.value)),
+        ExprKind::VectorLit { elems } => elems.iter_mut().for_each(f),
+        ExprKind::Collective { func, operand, .. } => {
+            func.bound_args.iter_mut().for_each(&mut *f);
+            f(operand);
+        }
+    }
 }
 
 /// Substitutes in `block`; `defs` maps the recomputed variables in scope to their initializers
 /// (already substituted themselves, so that one may be defined from another).
-fn in_block(block: &mut Block, recomputed: &BTreeSet<Span>, defs: &mut HashMap<String, Expr>) {
+fn in_block(
+    block: &mut Block,
+    recomputed: &BTreeSet<Span>,
+    defs: &mut HashMap<String, Expr>,
+    facts: &mut Checked,
+) {
     let outer = defs.clone();
     let stmts = std::mem::take(&mut block.stmts);
     for mut stmt in stmts {
@@ -66,7 +121,7 @@ fn in_block(block: &mut Block, recomputed: &BTreeSet<Span>, defs: &mut HashMap<S
             ..
         } = &mut stmt
         {
-            in_expr(init, defs);
+            in_expr(init, defs, facts);
             if recomputed.contains(&name.span) {
                 defs.insert(name.name.clone(), init.clone());
                 continue;
@@ -79,8 +134,8 @@ fn in_block(block: &mut Block, recomputed: &BTreeSet<Span>, defs: &mut HashMap<S
         match &mut stmt {
             Ast::Let { .. } => {}
             Ast::Assign { target, value, .. } => {
-                in_expr(target, defs);
-                in_expr(value, defs);
+                in_expr(target, defs, facts);
+                in_expr(value, defs, facts);
             }
             Ast::If {
                 cond,
@@ -88,60 +143,41 @@ fn in_block(block: &mut Block, recomputed: &BTreeSet<Span>, defs: &mut HashMap<S
                 else_branch,
                 ..
             } => {
-                in_expr(cond, defs);
-                in_block(then_branch, recomputed, defs);
+                in_expr(cond, defs, facts);
+                in_block(then_branch, recomputed, defs, facts);
                 if let Some(e) = else_branch {
-                    in_block(e, recomputed, defs);
+                    in_block(e, recomputed, defs, facts);
                 }
             }
             Ast::For { range, body, .. } => {
-                in_expr(range, defs);
-                in_block(body, recomputed, defs);
+                in_expr(range, defs, facts);
+                in_block(body, recomputed, defs, facts);
             }
             Ast::While { cond, body, .. } => {
-                in_expr(cond, defs);
-                in_block(body, recomputed, defs);
+                in_expr(cond, defs, facts);
+                in_block(body, recomputed, defs, facts);
             }
             Ast::Return { value, .. } => {
                 if let Some(v) = value {
-                    in_expr(v, defs);
+                    in_expr(v, defs, facts);
                 }
             }
-            Ast::Call { call, .. } => in_expr(call, defs),
+            Ast::Call { call, .. } => in_expr(call, defs, facts),
         }
         block.stmts.push(stmt);
     }
     *defs = outer;
 }
 
-fn in_expr(expr: &mut Expr, defs: &HashMap<String, Expr>) {
+fn in_expr(expr: &mut Expr, defs: &HashMap<String, Expr>, facts: &mut Checked) {
     if defs.is_empty() {
         return;
     }
     if let ExprKind::Name(id) = &expr.kind {
         if let Some(init) = defs.get(&id.name) {
-            *expr = init.clone();
+            *expr = fresh_copy(init, facts);
         }
         return;
     }
-    match &mut expr.kind {
-        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
-        ExprKind::Unary { operand, .. } => in_expr(operand, defs),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            in_expr(lhs, defs);
-            in_expr(rhs, defs);
-        }
-        ExprKind::Call { args, .. } => args.iter_mut().for_each(|a| in_expr(a, defs)),
-        ExprKind::Index { base, indices, .. } => {
-            in_expr(base, defs);
-            indices.iter_mut().for_each(|i| in_expr(i, defs));
-        }
-        ExprKind::Field { base, .. } => in_expr(base, defs),
-        ExprKind::Record { fields } => fields.iter_mut().for_each(|f| in_expr(&mut f.value, defs)),
-        ExprKind::VectorLit { elems } => elems.iter_mut().for_each(|e| in_expr(e, defs)),
-        ExprKind::Collective { func, operand, .. } => {
-            func.bound_args.iter_mut().for_each(|a| in_expr(a, defs));
-            in_expr(operand, defs);
-        }
-    }
+    each_child(expr, &mut |c| in_expr(c, defs, facts));
 }

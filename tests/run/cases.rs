@@ -57,6 +57,13 @@ pub const CASES: &[Case] = &[
         run: softmax,
     },
     Case {
+        name: "recomputed_scan",
+        file: "tests/run/programs/recomputed_scan.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: recomputed_scan,
+    },
+    Case {
         name: "row_two_statements",
         file: "tests/ui/ok/row_two_statements.loom",
         block_size: None,
@@ -368,6 +375,34 @@ fn softmax(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>
     // exp within a few ulp and an f32 sum of at most 4097 positive terms: relative error well
     // under 1e-4; terms that underflow to zero in f32 are below 1e-30 in f64.
     close("out", &widen(&out), &expected, 1e-4, 1e-30)?;
+    Ok(bytes(&out))
+}
+
+/// `3 * (inclusive prefix sum of x)` over the whole array, in one block, from a recomputed
+/// scan used twice in one statement.
+fn recomputed_scan(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let mut x = rng.i32s(n, -1_000_000, 1_000_000);
+    let mut out = vec![i32::MIN; n];
+    let mut acc = 0i32;
+    let expected: Vec<i32> = x
+        .iter()
+        .map(|&v| {
+            acc = acc.wrapping_add(v);
+            acc.wrapping_mul(3)
+        })
+        .collect();
+    launch(
+        p,
+        "recomputedScan",
+        1,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected)?;
     Ok(bytes(&out))
 }
 
