@@ -128,7 +128,13 @@ pub fn lower_unverified<'ctx>(
 ) -> Result<Lowered<'ctx>, Vec<Diagnostic>> {
     // `kir-recomputed-vectors`: each use of a run-time-length vector variable is its
     // initializer, substituted before anything below reads the program.
-    let substituted = crate::kir::substitute_recomputed_vectors(checked, kir);
+    let substituted =
+        crate::kir::substitute_recomputed_vectors(checked, kir).map_err(|message| {
+            vec![Diagnostic::from(CodegenError::Internal {
+                message,
+                span: None,
+            })]
+        })?;
     let checked = substituted.as_ref().unwrap_or(checked);
     let module = context.create_module(&options.module_name);
     target.configure(&module);

@@ -945,6 +945,9 @@ impl CheckError {
                     Why::Assigned { at } => d
                         .secondary(at, format!("`{name}` is assigned here"))
                         .help("declare a new variable for the new value, or store the vector into an array"),
+                    Why::TooLarge { nodes } => d
+                        .note(format!("with the recomputed variables it is defined from substituted, its initializer is {nodes} expression nodes, more than {}", super::recompute::MAX_RECOMPUTED_NODES))
+                        .help("store an intermediate vector into an array, or use the variables it is defined from fewer times"),
                     Why::Changed { name: written, at } => d
                         .secondary(at, format!("`{written}`, which the initializer reads, changes here"))
                         .help(format!("use `{name}` before `{written}` changes, or store the vector into an array")),

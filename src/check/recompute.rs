@@ -11,6 +11,10 @@
 //! Indexing it is already `E0205` (no register vector can be indexed), and an atomic cannot
 //! stand inside an initializer (`E0602`), so neither needs a rule here.
 //!
+//! - recomputing it would make an expression of more than [`MAX_RECOMPUTED_NODES`] nodes
+//!   (each variable defined from earlier ones is their initializers, substituted: a chain of
+//!   variables each used twice in the next doubles at each step).
+//!
 //! The rule looks at the statements after the definition, not at the uses: a write with no use
 //! after it is rejected too. That keeps the rule one sentence long.
 
@@ -19,7 +23,11 @@ use super::stmt::FnCtx;
 use crate::syntax::ast::{Block, Expr, ExprKind, Stmt};
 use crate::syntax::span::Span;
 use crate::syntax::visit::visit_expr;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
+
+/// The most expression nodes a recomputed variable's initializer may stand for, its recomputed
+/// variables substituted.
+pub const MAX_RECOMPUTED_NODES: u64 = 4096;
 
 /// Why a vector variable of run-time length cannot be recomputed at each use.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +39,8 @@ pub enum NotRecomputed {
     Assigned { at: Span },
     /// A later statement writes (or declares again) `name`, which the initializer reads.
     Changed { name: String, at: Span },
+    /// Substituted, its initializer would be `nodes` expression nodes.
+    TooLarge { nodes: u64 },
 }
 
 impl<'c, 'p> FnCtx<'c, 'p> {
@@ -42,7 +52,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             return;
         }
         let mut found = Vec::new();
-        in_block(body, &pending, &mut found);
+        in_block(body, &pending, &mut HashMap::new(), &mut found);
         for (span, name, ty_span, reason) in found {
             let ty = self
                 .cx
@@ -62,7 +72,13 @@ impl<'c, 'p> FnCtx<'c, 'p> {
 
 type Finding = (Span, String, Span, NotRecomputed);
 
-fn in_block(block: &Block, pending: &HashSet<Span>, found: &mut Vec<Finding>) {
+/// `sizes`: the recomputed variables met so far and the nodes each stands for.
+fn in_block(
+    block: &Block,
+    pending: &HashSet<Span>,
+    sizes: &mut HashMap<String, u64>,
+    found: &mut Vec<Finding>,
+) {
     for (i, stmt) in block.stmts.iter().enumerate() {
         match stmt {
             Stmt::Let {
@@ -70,8 +86,17 @@ fn in_block(block: &Block, pending: &HashSet<Span>, found: &mut Vec<Finding>) {
                 init: Some(init),
                 ..
             } if pending.contains(&name.span) => {
-                if let Some(reason) = why_not(&name.name, init, &block.stmts[i + 1..]) {
-                    found.push((name.span, name.name.clone(), init.span, reason));
+                let nodes = substituted_nodes(init, sizes);
+                let reason = if nodes > MAX_RECOMPUTED_NODES {
+                    Some(NotRecomputed::TooLarge { nodes })
+                } else {
+                    why_not(&name.name, init, &block.stmts[i + 1..])
+                };
+                match reason {
+                    Some(reason) => found.push((name.span, name.name.clone(), init.span, reason)),
+                    None => {
+                        sizes.insert(name.name.clone(), nodes);
+                    }
                 }
             }
             Stmt::If {
@@ -79,15 +104,31 @@ fn in_block(block: &Block, pending: &HashSet<Span>, found: &mut Vec<Finding>) {
                 else_branch,
                 ..
             } => {
-                in_block(then_branch, pending, found);
+                in_block(then_branch, pending, sizes, found);
                 if let Some(e) = else_branch {
-                    in_block(e, pending, found);
+                    in_block(e, pending, sizes, found);
                 }
             }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => in_block(body, pending, found),
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                in_block(body, pending, sizes, found)
+            }
             _ => {}
         }
     }
+}
+
+/// The expression nodes of `init` once the recomputed variables in it are substituted
+/// (saturating: only the comparison with the limit matters).
+fn substituted_nodes(init: &Expr, sizes: &HashMap<String, u64>) -> u64 {
+    let mut nodes: u64 = 0;
+    visit_expr(init, &mut |e| {
+        let n = match &e.kind {
+            ExprKind::Name(id) => sizes.get(&id.name).copied().unwrap_or(1),
+            _ => 1,
+        };
+        nodes = nodes.saturating_add(n);
+    });
+    nodes
 }
 
 /// Why `name <- init`, followed by `rest` in its scope, cannot be recomputed at each use.

@@ -39,13 +39,13 @@ pub fn run(module: &mut Module, _checked: &Checked) {
 /// checker's facts (types, callees, lengths) copied from the original: code generation keeps
 /// per-expression state (a scan's carry, a collective's scratch memory), which two uses of
 /// one variable in a statement must not share.
-pub fn substitute(checked: &Checked, module: &Module) -> Option<Checked> {
+pub fn substitute(checked: &Checked, module: &Module) -> Result<Option<Checked>, String> {
     let mut recomputed = BTreeSet::new();
     for kernel in &module.kernels {
         recomputed.extend(kernel.recomputed_vectors.iter().flatten().copied());
     }
     if recomputed.is_empty() {
-        return None;
+        return Ok(None);
     }
     let mut out = checked.clone();
     let mut program = checked.program.clone();
@@ -54,8 +54,12 @@ pub fn substitute(checked: &Checked, module: &Module) -> Option<Checked> {
             in_block(&mut decl.body, &recomputed, &mut HashMap::new(), &mut out);
         }
     }
+    if u32::try_from(out.expr_types.len()).is_err() {
+        // The checker bounds each recomputed initializer (`check/recompute.rs`).
+        return Err("recomputed vector variables made more than 2^32 expressions".to_string());
+    }
     out.program = program;
-    Some(out)
+    Ok(Some(out))
 }
 
 /// A copy of `init` for one use, under fresh ids that carry the original's facts.
@@ -67,7 +71,8 @@ fn fresh_copy(init: &Expr, facts: &mut Checked) -> Expr {
 
 fn renumber(e: &mut Expr, facts: &mut Checked) {
     let old = e.id;
-    let new = ExprId(u32::try_from(facts.expr_types.len()).expect("expression ids fit u32"));
+    // Past 2^32 ids the copies collide; `substitute` reports it once the walk is done.
+    let new = ExprId(u32::try_from(facts.expr_types.len()).unwrap_or(u32::MAX));
     let ty = facts.ty(old).clone();
     facts.expr_types.push(ty);
     if let Some(callee) = facts.callees.get(&old).cloned() {
