@@ -11,6 +11,7 @@ mod fold;
 mod items;
 mod pretty;
 mod racy_update;
+mod recompute;
 mod recursion;
 mod scope;
 mod stmt;

@@ -126,6 +126,16 @@ pub fn lower_unverified<'ctx>(
     target: &NvptxTarget,
     options: &CodegenOptions,
 ) -> Result<Lowered<'ctx>, Vec<Diagnostic>> {
+    // `kir-recomputed-vectors`: each use of a run-time-length vector variable is its
+    // initializer, substituted before anything below reads the program.
+    let substituted =
+        crate::kir::substitute_recomputed_vectors(checked, kir).map_err(|message| {
+            vec![Diagnostic::from(CodegenError::Internal {
+                message,
+                span: None,
+            })]
+        })?;
+    let checked = substituted.as_ref().unwrap_or(checked);
     let module = context.create_module(&options.module_name);
     target.configure(&module);
     let mut errors: Vec<CodegenError> = Vec::new();
@@ -144,6 +154,9 @@ pub fn lower_unverified<'ctx>(
         debug: Some(debug),
         remarks: RefCell::new(Vec::new()),
     };
+    cx.remarks
+        .borrow_mut()
+        .extend(remarks::recomputed_vectors(kir));
     let used = used_funcs(checked);
     for &item in &used {
         let Some(Item::Func(decl)) = checked.program.items.get(item) else {

@@ -12,7 +12,9 @@
 //! - `kir-lower`: the checked program to kernel IR (structure only, nothing decided);
 //! - `kir-written-arrays`: which array parameters a kernel may write (only the others may be
 //!   `noalias`: threads communicate through a written array across barriers);
-//! - `kir-register-vectors`: which vector variables live in registers.
+//! - `kir-register-vectors`: which vector variables live in registers;
+//! - `kir-recomputed-vectors`: which vector variables (of run-time length) are evaluated again
+//!   at each use.
 //!
 //! Code generation reads the written arrays, the register vectors and the scatters from here. It still makes
 //! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
@@ -21,6 +23,7 @@
 mod atomic;
 mod lower;
 mod print;
+mod recomputed_vectors;
 mod register_vectors;
 mod written_arrays;
 
@@ -31,6 +34,7 @@ use crate::syntax::span::Span;
 use std::collections::BTreeSet;
 
 pub use print::print;
+pub use recomputed_vectors::substitute as substitute_recomputed_vectors;
 
 /// An element-level or uniform computation: the checked AST's expression, by id, and where it
 /// stands in the source (the printed form quotes it).
@@ -74,6 +78,9 @@ pub struct Kernel {
     /// `kir-register-vectors`: the vector variables that live in registers, by the span of
     /// their name; `None` until the pass ran.
     pub register_vectors: Option<BTreeSet<Span>>,
+    /// `kir-recomputed-vectors`: the vector variables of run-time length, evaluated again at
+    /// each use, by the span of their name; `None` until the pass ran.
+    pub recomputed_vectors: Option<BTreeSet<Span>>,
 }
 
 #[derive(Debug, Clone)]
@@ -228,11 +235,16 @@ pub const PASSES: &[Pass] = &[
         name: REGISTER_VECTORS,
         run: register_vectors::run,
     },
+    Pass {
+        name: RECOMPUTED_VECTORS,
+        run: recomputed_vectors::run,
+    },
 ];
 
 pub const LOWER: &str = "kir-lower";
 pub const WRITTEN_ARRAYS: &str = "kir-written-arrays";
 pub const REGISTER_VECTORS: &str = "kir-register-vectors";
+pub const RECOMPUTED_VECTORS: &str = "kir-recomputed-vectors";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.
 pub fn lower(checked: &Checked) -> Module {

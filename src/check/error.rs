@@ -370,10 +370,13 @@ pub enum CheckError {
         context: UniformContext,
         expected_span: Option<Span>,
     },
+    /// A vector variable of run-time length that cannot be recomputed at each use
+    /// (`check/recompute.rs`).
     DynamicRegisterVector {
         span: Span,
         name: String,
         ty: Ty,
+        reason: super::recompute::NotRecomputed,
     },
     SharedDynamicLength {
         span: Span,
@@ -930,11 +933,25 @@ impl CheckError {
                 }
                 d
             }
-            DynamicRegisterVector { span, name, ty } => {
-                Diagnostic::error(code, format!("vector variable `{name}` needs a compile-time length"))
+            DynamicRegisterVector { span, name, ty, reason } => {
+                use super::recompute::NotRecomputed as Why;
+                let d = Diagnostic::error(code, format!("vector variable `{name}` has a run-time length and cannot be recomputed at each use"))
                     .primary(span, format!("this has type {}, whose length is known only at run time", quoted(&ty, records)))
-                    .note("a vector variable lives in registers, a fixed number per thread, so its length must be known when compiling; a vector of run-time length can only be streamed through an expression or stored")
-                    .help("declare it `shared` with a compile-time length, store it into an array, or use the expression directly")
+                    .note("a vector of run-time length does not fit a fixed number of registers per thread, so each use of the variable evaluates its initializer again; here that is not possible");
+                match reason {
+                    Why::UniformFill => d
+                        .note("a uniform initializer only fills an array: there is no vector expression to recompute")
+                        .help("use the value directly, or declare a global array parameter and store into it"),
+                    Why::Assigned { at } => d
+                        .secondary(at, format!("`{name}` is assigned here"))
+                        .help("declare a new variable for the new value, or store the vector into an array"),
+                    Why::TooLarge { nodes } => d
+                        .note(format!("with the recomputed variables it is defined from substituted, its initializer is {nodes} expression nodes, more than {}", super::recompute::MAX_RECOMPUTED_NODES))
+                        .help("store an intermediate vector into an array, or use the variables it is defined from fewer times"),
+                    Why::Changed { name: written, at } => d
+                        .secondary(at, format!("`{written}`, which the initializer reads, changes here"))
+                        .help(format!("use `{name}` before `{written}` changes, or store the vector into an array")),
+                }
             }
             SharedDynamicLength { span, name, ty } => {
                 Diagnostic::error(code, format!("shared array `{name}` needs a compile-time length"))

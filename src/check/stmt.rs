@@ -53,6 +53,10 @@ pub(super) struct FnCtx<'c, 'p> {
     /// The atomic call that is the whole right side of the declaration or assignment being
     /// checked: its old value may be used.
     pub atomic_binding: Option<crate::syntax::ast::ExprId>,
+    /// Vector variables of run-time length initialised from a vector (by the span of their
+    /// name), to be recomputed at each use if nothing changes what they read
+    /// (`check/recompute.rs`, after the body).
+    pub run_time_vectors: Vec<Span>,
 }
 
 /// What an assignment target is.
@@ -79,6 +83,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             dims: None,
             atomic_statement: None,
             atomic_binding: None,
+            run_time_vectors: Vec::new(),
         }
     }
 
@@ -263,6 +268,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         let returns = self.block(body);
         if !self.in_func() && !self.from_stdlib {
             self.racy_updates(body);
+            self.check_recomputed_vectors(body);
         }
         if let BodyKind::Func {
             ret,
@@ -607,6 +613,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             }
             return Ty::Error;
         }
+        let mut init_is_vector = false;
         match init {
             None if !shared || lens.is_empty() => {
                 self.error(CheckError::MissingInitializer {
@@ -631,6 +638,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 } else {
                     match self.vector_of(&found, init.id) {
                         Some((found_elem, found_len)) => {
+                            init_is_vector = true;
                             if !found_elem.is_error() && !elem.is_error() && found_elem != elem {
                                 self.element_mismatch(&found, &elem, init, Some(tspan));
                             }
@@ -683,6 +691,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         };
         if !len_poisoned && lens.contains(&Len::Dynamic) {
             let span = init.map_or(tspan, |i| i.span);
+            let name_span = name.span;
             let name = name.name.clone();
             if shared {
                 self.error(CheckError::SharedDynamicLength {
@@ -690,11 +699,14 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     name,
                     ty: ty.clone(),
                 });
+            } else if init_is_vector {
+                self.run_time_vectors.push(name_span);
             } else {
                 self.error(CheckError::DynamicRegisterVector {
                     span,
                     name,
                     ty: ty.clone(),
+                    reason: super::recompute::NotRecomputed::UniformFill,
                 });
             }
         }

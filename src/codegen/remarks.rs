@@ -10,6 +10,7 @@
 //! | R0804 | a `for` loop distributed over the block's threads, and the dependence tests' verdict |
 //! | R0805 | a `for` loop kept sequential, and the dependence or construct that keeps it so |
 //! | R0806 | a kernel's launch facts: threads per block, shared memory, register vectors |
+//! | R0807 | a vector variable of run-time length, evaluated again at each use |
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::syntax::span::Span;
@@ -20,6 +21,7 @@ pub const COLLECTIVE_BARRIER: &str = "R0803";
 pub const LOOP_DISTRIBUTED: &str = "R0804";
 pub const LOOP_SEQUENTIAL: &str = "R0805";
 pub const LAUNCH_FACTS: &str = "R0806";
+pub const RECOMPUTED_VECTOR: &str = "R0807";
 
 /// One side of a hazard: an access to an array, where it is and who makes it.
 #[derive(Debug, Clone)]
@@ -83,6 +85,12 @@ pub enum Remark {
         kernel: String,
         facts: Vec<String>,
     },
+    RecomputedVector {
+        /// The variable's name where it is declared.
+        at: Span,
+        name: String,
+        init: Span,
+    },
 }
 
 impl Remark {
@@ -93,7 +101,8 @@ impl Remark {
             | Remark::CollectiveBarrier { at, .. }
             | Remark::LoopDistributed { at, .. }
             | Remark::LoopSequential { at, .. }
-            | Remark::LaunchFacts { at, .. } => *at,
+            | Remark::LaunchFacts { at, .. }
+            | Remark::RecomputedVector { at, .. } => *at,
             Remark::BarrierRemoved { after, .. } => *after,
         };
         (span.file.0, span.start)
@@ -190,8 +199,43 @@ impl From<Remark> for Diagnostic {
                     .primary(at, "this kernel"),
                 Diagnostic::note,
             ),
+            Remark::RecomputedVector { at, name, init } => remark(
+                RECOMPUTED_VECTOR,
+                format!("vector variable `{name}` is recomputed at each use"),
+            )
+            .primary(at, "its length is known only at run time")
+            .secondary(init, "each use of the variable evaluates this again")
+            .note("a thread holds a fixed number of register slots, so a vector of run-time length cannot stay in registers; nothing the initializer reads changes before a use, so evaluating it again gives the same value"),
         }
     }
+}
+
+/// R0807 for every vector variable that `kir-recomputed-vectors` chose.
+pub fn recomputed_vectors(kir: &crate::kir::Module) -> Vec<Remark> {
+    let mut found = Vec::new();
+    for kernel in &kir.kernels {
+        let Some(recomputed) = &kernel.recomputed_vectors else {
+            continue;
+        };
+        crate::kir::walk_stmts(&kernel.body, &mut |stmt| {
+            if let crate::kir::Stmt::Vector {
+                name,
+                name_span,
+                init: Some(init),
+                ..
+            } = stmt
+            {
+                if recomputed.contains(name_span) {
+                    found.push(Remark::RecomputedVector {
+                        at: *name_span,
+                        name: name.clone(),
+                        init: init.expr.span,
+                    });
+                }
+            }
+        });
+    }
+    found
 }
 
 /// A note-level diagnostic: remarks inform, they never stop compilation.

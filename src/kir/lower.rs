@@ -40,6 +40,7 @@ fn kernel(checked: &Checked, item: usize, block_size: u32, decl: &KernelDecl) ->
         params,
         body: block(checked, &decl.body),
         register_vectors: None,
+        recomputed_vectors: None,
     }
 }
 

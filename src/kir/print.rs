@@ -84,6 +84,15 @@ impl Printer<'_> {
             };
             self.line(1, &format!("register-vectors {list}"), None);
         }
+        if let Some(recomputed) = &kernel.recomputed_vectors {
+            let names: Vec<String> = recomputed.iter().map(|s| self.quote(*s)).collect();
+            let list = if names.is_empty() {
+                "none".to_string()
+            } else {
+                names.join(", ")
+            };
+            self.line(1, &format!("recomputed-vectors {list}"), None);
+        }
         self.stmts(1, &kernel.body);
         self.out.push('\n');
     }

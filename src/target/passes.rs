@@ -53,6 +53,12 @@ pub const LOOM_PASSES: &[LoomPass] = &[
         what: "which vector variables live in registers",
     },
     LoomPass {
+        name: crate::kir::RECOMPUTED_VECTORS,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which vector variables of run-time length are evaluated again at each use",
+    },
+    LoomPass {
         name: LOWER,
         transforms: true,
         position: Position::BeforeOptimiser,

@@ -51,6 +51,20 @@ pub const CASES: &[Case] = &[
         run: row_max,
     },
     Case {
+        name: "softmax",
+        file: "examples/softmax.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: softmax,
+    },
+    Case {
+        name: "recomputed_scan",
+        file: "tests/run/programs/recomputed_scan.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: recomputed_scan,
+    },
+    Case {
         name: "row_two_statements",
         file: "tests/ui/ok/row_two_statements.loom",
         block_size: None,
@@ -341,6 +355,65 @@ fn row_max(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>
             HostArg::I32(rows as i32),
             HostArg::I32(cols as i32),
             array("a", &mut a),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected)?;
+    Ok(bytes(&out))
+}
+
+/// Softmax of each row, one row per block, over a run-time row length (`e` is recomputed at
+/// each use). The reference works in f64; the kernel's `exp` and its sum round in f32.
+fn softmax(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (rows, cols) = (3usize, n);
+    let mut a = rng.f32s(rows * cols, -20.0, 20.0);
+    let mut out = vec![f32::NAN; rows * cols];
+    let mut expected = Vec::with_capacity(rows * cols);
+    for row in a.chunks(cols) {
+        let m = row.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
+        let e: Vec<f64> = row.iter().map(|&x| (x as f64 - m).exp()).collect();
+        let total: f64 = e.iter().sum();
+        expected.extend(e.iter().map(|v| v / total));
+    }
+    launch(
+        p,
+        "softmax",
+        rows as u32,
+        &mut [
+            HostArg::I32(rows as i32),
+            HostArg::I32(cols as i32),
+            array("a", &mut a),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    // exp within a few ulp and an f32 sum of at most 4097 positive terms: relative error well
+    // under 1e-4; terms that underflow to zero in f32 are below 1e-30 in f64.
+    close("out", &widen(&out), &expected, 1e-4, 1e-30)?;
+    Ok(bytes(&out))
+}
+
+/// `3 * (inclusive prefix sum of x)` over the whole array, in one block, from a recomputed
+/// scan used twice in one statement.
+fn recomputed_scan(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let mut x = rng.i32s(n, -1_000_000, 1_000_000);
+    let mut out = vec![i32::MIN; n];
+    let mut acc = 0i32;
+    let expected: Vec<i32> = x
+        .iter()
+        .map(|&v| {
+            acc = acc.wrapping_add(v);
+            acc.wrapping_mul(3)
+        })
+        .collect();
+    launch(
+        p,
+        "recomputedScan",
+        1,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
             array("out", &mut out),
         ],
     )

@@ -1,0 +1,221 @@
+//! Vector variables of run-time length (`e: Float32[] <- exp /~ (x[B] - m)` with a run-time
+//! row length): they cannot live in registers (a thread holds a fixed number of elements), so
+//! each use evaluates the initializer again (`kir-recomputed-vectors` records them; code
+//! generation substitutes the initializer). That is only correct when every use sees what the
+//! definition saw, so the variable is rejected (`E0307`, with the reason) when:
+//! - it is assigned again;
+//! - a statement after the definition, in its scope, writes an array or variable that the
+//!   initializer reads (an atomic statement included), or declares a variable of the same name
+//!   (a use would see another value).
+//!
+//! Indexing it is already `E0205` (no register vector can be indexed), and an atomic cannot
+//! stand inside an initializer (`E0602`), so neither needs a rule here.
+//!
+//! - recomputing it would make an expression of more than [`MAX_RECOMPUTED_NODES`] nodes
+//!   (each variable defined from earlier ones is their initializers, substituted: a chain of
+//!   variables each used twice in the next doubles at each step).
+//!
+//! The rule looks at the statements after the definition, not at the uses: a write with no use
+//! after it is rejected too. That keeps the rule one sentence long.
+
+use super::error::CheckError;
+use super::stmt::FnCtx;
+use crate::syntax::ast::{Block, Expr, ExprKind, Stmt};
+use crate::syntax::span::Span;
+use crate::syntax::visit::visit_expr;
+use std::collections::{HashMap, HashSet};
+
+/// The most expression nodes a recomputed variable's initializer may stand for, its recomputed
+/// variables substituted.
+pub const MAX_RECOMPUTED_NODES: u64 = 4096;
+
+/// Why a vector variable of run-time length cannot be recomputed at each use.
+#[derive(Debug, Clone, PartialEq)]
+pub enum NotRecomputed {
+    /// Its initializer is a uniform value (`w: Float32[n] <- 0`): there is no expression to
+    /// recompute, only an array to fill.
+    UniformFill,
+    /// `v <- ...` or `v[i] <- ...` after the definition.
+    Assigned { at: Span },
+    /// A later statement writes (or declares again) `name`, which the initializer reads.
+    Changed { name: String, at: Span },
+    /// Substituted, its initializer would be `nodes` expression nodes.
+    TooLarge { nodes: u64 },
+}
+
+impl<'c, 'p> FnCtx<'c, 'p> {
+    /// Rejects the vector variables of run-time length that recomputation would get wrong (after
+    /// the body was checked).
+    pub(super) fn check_recomputed_vectors(&mut self, body: &Block) {
+        let pending: HashSet<Span> = self.run_time_vectors.drain(..).collect();
+        if pending.is_empty() {
+            return;
+        }
+        let mut found = Vec::new();
+        in_block(body, &pending, &mut HashMap::new(), &mut found);
+        for (span, name, ty_span, reason) in found {
+            let ty = self
+                .cx
+                .locals
+                .get(&span)
+                .cloned()
+                .unwrap_or(crate::check::types::Ty::Error);
+            self.error(CheckError::DynamicRegisterVector {
+                span: ty_span,
+                name,
+                ty,
+                reason,
+            });
+        }
+    }
+}
+
+type Finding = (Span, String, Span, NotRecomputed);
+
+/// `sizes`: the recomputed variables met so far and the nodes each stands for.
+fn in_block(
+    block: &Block,
+    pending: &HashSet<Span>,
+    sizes: &mut HashMap<String, u64>,
+    found: &mut Vec<Finding>,
+) {
+    for (i, stmt) in block.stmts.iter().enumerate() {
+        match stmt {
+            Stmt::Let {
+                name,
+                init: Some(init),
+                ..
+            } if pending.contains(&name.span) => {
+                let nodes = substituted_nodes(init, sizes);
+                let reason = if nodes > MAX_RECOMPUTED_NODES {
+                    Some(NotRecomputed::TooLarge { nodes })
+                } else {
+                    why_not(&name.name, init, &block.stmts[i + 1..])
+                };
+                match reason {
+                    Some(reason) => found.push((name.span, name.name.clone(), init.span, reason)),
+                    None => {
+                        sizes.insert(name.name.clone(), nodes);
+                    }
+                }
+            }
+            Stmt::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                in_block(then_branch, pending, sizes, found);
+                if let Some(e) = else_branch {
+                    in_block(e, pending, sizes, found);
+                }
+            }
+            Stmt::For { body, .. } | Stmt::While { body, .. } => {
+                in_block(body, pending, sizes, found)
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The expression nodes of `init` once the recomputed variables in it are substituted
+/// (saturating: only the comparison with the limit matters).
+fn substituted_nodes(init: &Expr, sizes: &HashMap<String, u64>) -> u64 {
+    let mut nodes: u64 = 0;
+    visit_expr(init, &mut |e| {
+        let n = match &e.kind {
+            ExprKind::Name(id) => sizes.get(&id.name).copied().unwrap_or(1),
+            _ => 1,
+        };
+        nodes = nodes.saturating_add(n);
+    });
+    nodes
+}
+
+/// Why `name <- init`, followed by `rest` in its scope, cannot be recomputed at each use.
+fn why_not(name: &str, init: &Expr, rest: &[Stmt]) -> Option<NotRecomputed> {
+    let mut reads = HashSet::new();
+    visit_expr(init, &mut |e| {
+        if let ExprKind::Name(id) = &e.kind {
+            reads.insert(id.name.clone());
+        }
+    });
+    let mut reason = None;
+    for stmt in rest {
+        after(stmt, name, &reads, &mut reason);
+        if reason.is_some() {
+            break;
+        }
+    }
+    reason
+}
+
+/// The first reason in `stmt` (nested statements included), if `reason` has none yet.
+fn after(stmt: &Stmt, name: &str, reads: &HashSet<String>, reason: &mut Option<NotRecomputed>) {
+    if reason.is_some() {
+        return;
+    }
+    let changed = |written: &str, at: Span| {
+        if written == name {
+            Some(NotRecomputed::Assigned { at })
+        } else if reads.contains(written) {
+            Some(NotRecomputed::Changed {
+                name: written.to_string(),
+                at,
+            })
+        } else {
+            None
+        }
+    };
+    let nested: Vec<&Stmt> = match stmt {
+        // A declaration of the recomputed variable's own name cannot follow it in its scope.
+        Stmt::Let { name: declared, .. } if declared.name != name => {
+            *reason = changed(&declared.name, declared.span);
+            Vec::new()
+        }
+        Stmt::Assign { target, .. } => {
+            *reason = changed(&root(target), target.span);
+            Vec::new()
+        }
+        // An atomic statement writes its place, the first argument.
+        Stmt::Call { call, .. } => {
+            if let ExprKind::Call { args, .. } = &call.kind {
+                if let Some(place) = args.first() {
+                    *reason = changed(&root(place), place.span);
+                }
+            }
+            Vec::new()
+        }
+        Stmt::If {
+            then_branch,
+            else_branch,
+            ..
+        } => then_branch
+            .stmts
+            .iter()
+            .chain(else_branch.iter().flat_map(|b| &b.stmts))
+            .collect(),
+        Stmt::For { var, body, .. } => {
+            if var.name != name {
+                *reason = changed(&var.name, var.span);
+            }
+            body.stmts.iter().collect()
+        }
+        Stmt::While { body, .. } => body.stmts.iter().collect(),
+        Stmt::Let { .. } | Stmt::Return { .. } => Vec::new(),
+    };
+    for s in nested {
+        after(s, name, reads, reason);
+    }
+}
+
+/// The variable an assignment target belongs to: `a` in `a[i].f`.
+fn root(target: &Expr) -> String {
+    let mut e = target;
+    while let ExprKind::Index { base, .. } | ExprKind::Field { base, .. } = &e.kind {
+        e = base;
+    }
+    match &e.kind {
+        ExprKind::Name(id) => id.name.clone(),
+        _ => String::new(),
+    }
+}
