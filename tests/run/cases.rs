@@ -65,6 +65,13 @@ pub const CASES: &[Case] = &[
         run: recomputed_scan,
     },
     Case {
+        name: "run_time_vector_recomputed",
+        file: "tests/ui/ok/run_time_vector_recomputed.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: run_time_vector_recomputed,
+    },
+    Case {
         name: "row_two_statements",
         file: "tests/ui/ok/row_two_statements.loom",
         block_size: None,
@@ -392,6 +399,40 @@ fn softmax(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>
     // under 1e-4; terms that underflow to zero in f32 are below 1e-30 in f64.
     close("out", &widen(&out), &expected, 1e-4, 1e-30)?;
     Ok(bytes(&out))
+}
+
+/// Recomputed vectors over the whole array, in one block: `y = 2x + 1`, and
+/// `out[0] = (0 + 1 + 2) * sum(2x + 1) + max(2x)` (float sums: within a relative tolerance).
+fn run_time_vector_recomputed(
+    p: &HostProgram,
+    _bs: u32,
+    n: usize,
+    rng: &mut Rng,
+) -> Result<Vec<u8>, String> {
+    let mut x = rng.f32s(n, -1.0, 1.0);
+    let mut y = vec![f32::NAN; n];
+    let mut out = vec![f32::NAN; 1];
+    let s: Vec<f64> = x.iter().map(|&v| f64::from(v * 2.0 + 1.0)).collect();
+    let max_r = x.iter().map(|&v| f64::from(v * 2.0)).fold(f64::NEG_INFINITY, f64::max);
+    let total = 3.0 * s.iter().sum::<f64>() + max_r;
+    launch(
+        p,
+        "k",
+        1,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("y", &mut y),
+            array("out", &mut out),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    close("y", &widen(&y), &s, 0.0, 0.0)?;
+    // The sums run over up to 4,097 elements of magnitude up to 3: absolute error, not relative.
+    close("out", &widen(&out), &[total], 1e-4, 1e-2)?;
+    let mut result = bytes(&y);
+    result.extend(bytes(&out));
+    Ok(result)
 }
 
 /// `3 * (inclusive prefix sum of x)` over the whole array, in one block, from a recomputed
