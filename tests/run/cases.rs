@@ -413,7 +413,10 @@ fn run_time_vector_recomputed(
     let mut y = vec![f32::NAN; n];
     let mut out = vec![f32::NAN; 1];
     let s: Vec<f64> = x.iter().map(|&v| f64::from(v * 2.0 + 1.0)).collect();
-    let max_r = x.iter().map(|&v| f64::from(v * 2.0)).fold(f64::NEG_INFINITY, f64::max);
+    let max_r = x
+        .iter()
+        .map(|&v| f64::from(v * 2.0))
+        .fold(f64::NEG_INFINITY, f64::max);
     let total = 3.0 * s.iter().sum::<f64>() + max_r;
     launch(
         p,
