@@ -25,6 +25,7 @@ mod lower;
 mod print;
 mod recomputed_vectors;
 mod register_vectors;
+mod stage;
 mod written_arrays;
 
 use crate::check::types::Len;

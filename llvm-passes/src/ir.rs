@@ -80,6 +80,39 @@ pub enum Pred {
     Sle,
 }
 
+impl Pred {
+    /// The predicate with its operands exchanged: `a < b` is `b > a`.
+    pub fn swapped(self) -> Pred {
+        match self {
+            Pred::Ugt => Pred::Ult,
+            Pred::Uge => Pred::Ule,
+            Pred::Ult => Pred::Ugt,
+            Pred::Ule => Pred::Uge,
+            Pred::Sgt => Pred::Slt,
+            Pred::Sge => Pred::Sle,
+            Pred::Slt => Pred::Sgt,
+            Pred::Sle => Pred::Sge,
+            other => other,
+        }
+    }
+
+    /// The predicate that holds exactly when this one fails: `a < b` becomes `a >= b`.
+    pub fn inverted(self) -> Pred {
+        match self {
+            Pred::Eq => Pred::Ne,
+            Pred::Ne => Pred::Eq,
+            Pred::Ugt => Pred::Ule,
+            Pred::Uge => Pred::Ult,
+            Pred::Ult => Pred::Uge,
+            Pred::Ule => Pred::Ugt,
+            Pred::Sgt => Pred::Sle,
+            Pred::Sge => Pred::Slt,
+            Pred::Slt => Pred::Sge,
+            Pred::Sle => Pred::Sgt,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CastOp {
     Trunc,

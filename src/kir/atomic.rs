@@ -1,7 +1,7 @@
 //! `kir-lower` for the atomics (`check/atomic.rs`): a call on its own line, or the whole right
 //! side of a declaration or an assignment to a variable, becomes [`Stmt::Atomic`].
 
-use super::lower::{reductions, stage};
+use super::stage::{reductions, stage};
 use super::{Element, ExprRef, Stmt};
 use crate::check::types::Ty;
 use crate::check::{Builtin, Callee, Checked};

@@ -1517,7 +1517,7 @@ fn bound(
         let (x, limit, mut pred) = if induction_operand(condition.args[0], phi, induction) {
             (condition.args[0], condition.args[1], pred)
         } else if induction_operand(condition.args[1], phi, induction) {
-            (condition.args[1], condition.args[0], swap(pred))
+            (condition.args[1], condition.args[0], pred.swapped())
         } else {
             continue;
         };
@@ -1525,7 +1525,7 @@ fn bound(
             continue;
         };
         if !stay_on_true {
-            pred = invert(pred);
+            pred = pred.inverted();
         }
         let tests_next = x != Val::Inst(phi);
         let unsigned = matches!(pred, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge);
@@ -1564,7 +1564,7 @@ fn induction_operand(value: Val, phi: InstId, induction: &Induction) -> bool {
 /// being monotone in `x`); `None` if unbounded or not monotone in the step's direction.
 fn passes(pred: Pred, first: i128, limit: i128, step: i128) -> Option<i128> {
     let (first, limit, step, pred) = if step < 0 {
-        (-first, -limit, -step, swap(pred))
+        (-first, -limit, -step, pred.swapped())
     } else {
         (first, limit, step, pred)
     };
@@ -1586,33 +1586,4 @@ fn passes(pred: Pred, first: i128, limit: i128, step: i128) -> Option<i128> {
         Pred::Ne if limit >= first && (limit - first) % step == 0 => (limit - first) / step,
         _ => return None,
     })
-}
-
-pub(super) fn swap(pred: Pred) -> Pred {
-    match pred {
-        Pred::Ugt => Pred::Ult,
-        Pred::Uge => Pred::Ule,
-        Pred::Ult => Pred::Ugt,
-        Pred::Ule => Pred::Uge,
-        Pred::Sgt => Pred::Slt,
-        Pred::Sge => Pred::Sle,
-        Pred::Slt => Pred::Sgt,
-        Pred::Sle => Pred::Sge,
-        other => other,
-    }
-}
-
-pub(super) fn invert(pred: Pred) -> Pred {
-    match pred {
-        Pred::Eq => Pred::Ne,
-        Pred::Ne => Pred::Eq,
-        Pred::Ugt => Pred::Ule,
-        Pred::Uge => Pred::Ult,
-        Pred::Ult => Pred::Uge,
-        Pred::Ule => Pred::Ugt,
-        Pred::Sgt => Pred::Sle,
-        Pred::Sge => Pred::Slt,
-        Pred::Slt => Pred::Sge,
-        Pred::Sle => Pred::Sgt,
-    }
 }

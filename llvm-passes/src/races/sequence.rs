@@ -8,7 +8,6 @@
 //! [`MAX_VALUES`] of them; the race analysis decides each value (or each pair of values, one
 //! per thread, when two threads may be in different iterations) as a case of its own.
 
-use super::address::{invert, swap};
 use crate::cfg::Cfg;
 use crate::ir::{BinOp, Function, InstId, Op, Pred, Val};
 use crate::Context;
@@ -137,7 +136,7 @@ pub fn values(
         let (x, limit, mut pred) = if ours(condition.args[0]) {
             (condition.args[0], condition.args[1], pred)
         } else if ours(condition.args[1]) {
-            (condition.args[1], condition.args[0], swap(pred))
+            (condition.args[1], condition.args[0], pred.swapped())
         } else {
             continue;
         };
@@ -148,7 +147,7 @@ pub fn values(
             continue;
         }
         if !stay_on_true {
-            pred = invert(pred);
+            pred = pred.inverted();
         }
         let tests_next = x != Val::Inst(phi);
         // With the test on the phi, its exit value is seen only off the staying edge.
