@@ -10,7 +10,7 @@ use std::io::{IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-mod output;
+pub(crate) mod output;
 
 #[derive(Args, Debug)]
 pub struct CompileArgs {

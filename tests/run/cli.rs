@@ -15,6 +15,10 @@ pub fn trials() -> Vec<Trial> {
         Trial::test("cli/run_rejects_bad_launch_sizes", rejects_launch_sizes),
         Trial::test("cli/run_checks_output_paths_first", checks_output_paths),
         Trial::test(
+            "cli/run_out_files_follow_the_compile_writer_rules",
+            out_files_follow_the_compile_writer_rules,
+        ),
+        Trial::test(
             "cli/run_refuses_an_output_too_big_for_memory",
             refuses_huge_output,
         ),
@@ -175,6 +179,82 @@ fn refuses_huge_output() -> Result<(), Failed> {
             continue;
         }
         expect_usage_error(&out, &says, &format!("n = {n}"))?;
+    }
+    Ok(())
+}
+
+/// `--out` as `-o`: a new file gets the umask's mode (as a file the test creates itself), a
+/// rewritten file keeps its mode, a symbolic link stays a link with its target rewritten, and a
+/// FIFO is written in place and stays a FIFO.
+fn out_files_follow_the_compile_writer_rules() -> Result<(), Failed> {
+    use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let path = |name: &str| dir.path().join(name);
+    let mode = |p: &Path| -> Result<u32, Failed> {
+        Ok(std::fs::metadata(p)
+            .map_err(|e| e.to_string())?
+            .permissions()
+            .mode()
+            & 0o777)
+    };
+    let out = |name: &str| format!("y={}", path(name).display());
+    let run = |target: &str| -> Result<(), Failed> {
+        let ran = saxpy(dir.path(), 10, &["--blocks", "1", "--out", &out(target)])?;
+        if !ran.status.success() {
+            return Err(format!("--out {target}: {}", String::from_utf8_lossy(&ran.stderr)).into());
+        }
+        Ok(())
+    };
+    // A new file.
+    std::fs::write(path("reference"), b"").map_err(|e| e.to_string())?;
+    run("new.npy")?;
+    if mode(&path("new.npy"))? != mode(&path("reference"))? {
+        return Err(format!(
+            "a new --out file has mode {:o}, a file made here {:o}",
+            mode(&path("new.npy"))?,
+            mode(&path("reference"))?
+        )
+        .into());
+    }
+    // A rewritten file keeps its mode.
+    std::fs::write(path("kept.npy"), b"old").map_err(|e| e.to_string())?;
+    std::fs::set_permissions(path("kept.npy"), std::fs::Permissions::from_mode(0o640))
+        .map_err(|e| e.to_string())?;
+    run("kept.npy")?;
+    if mode(&path("kept.npy"))? != 0o640 || read_f32(&path("kept.npy"))?.len() != 10 {
+        return Err("a rewritten --out file lost its mode 640 or was not rewritten".into());
+    }
+    // A symbolic link stays a link; its target gets the array.
+    std::fs::write(path("real.npy"), b"old").map_err(|e| e.to_string())?;
+    std::os::unix::fs::symlink("real.npy", path("link.npy")).map_err(|e| e.to_string())?;
+    run("link.npy")?;
+    let link = std::fs::symlink_metadata(path("link.npy")).map_err(|e| e.to_string())?;
+    if !link.file_type().is_symlink() || read_f32(&path("real.npy"))?.len() != 10 {
+        return Err("--out through a symbolic link replaced the link or missed its target".into());
+    }
+    // A FIFO is written in place: read it on another thread, as its writer blocks until then.
+    let made = std::process::Command::new("mkfifo")
+        .arg(path("pipe"))
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !made.success() {
+        return Err("mkfifo failed".into());
+    }
+    let fifo = path("pipe");
+    let reader = std::thread::spawn(move || std::fs::read(fifo).map(|bytes| bytes.len()));
+    run("pipe")?;
+    let read = reader
+        .join()
+        .map_err(|_| "the FIFO reader panicked")?
+        .map_err(|e| e.to_string())?;
+    let still_fifo = std::fs::symlink_metadata(path("pipe"))
+        .map_err(|e| e.to_string())?
+        .file_type()
+        .is_fifo();
+    if read < 10 * 4 || !still_fifo {
+        return Err(
+            format!("--out into a FIFO: {read} bytes read, still a FIFO: {still_fifo}").into(),
+        );
     }
     Ok(())
 }

@@ -101,7 +101,7 @@ fn stage(path: &Path, text: &str) -> Result<Staged, Diagnostic> {
 /// `/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`: another name for an open descriptor, which
 /// may be a regular file (`loomc k.loom -o /dev/stdout > k.ptx`, or `>>`): written through the
 /// descriptor, as the shell set it up, never replaced by a new file.
-fn names_a_descriptor(path: &Path) -> bool {
+pub(crate) fn names_a_descriptor(path: &Path) -> bool {
     // Only these names: a regular file elsewhere under /dev (`/dev/shm/k.ptx`) is replaced like
     // any other, not appended to.
     let under = |dir: &str| {
@@ -176,7 +176,7 @@ fn temp_beside(
 
 /// A new output gets `rw-rw-rw-` less the umask (0644 under the usual 022), as `cc -o` gives;
 /// elsewhere, the platform's default.
-fn new_file_permissions() -> Option<Permissions> {
+pub(crate) fn new_file_permissions() -> Option<Permissions> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
