@@ -12,8 +12,9 @@
 //! frame the generator draws uniform and vector arithmetic on the element type `T` (any of the
 //! ten numeric types, 8- and 16-bit integers included) with casts through the others, checked
 //! and unchecked slices, gathers, uniform element reads and stores, scatter stores (without
-//! collisions), register vectors, `shared` arrays, maps (with partial
-//! application), reduces and both scans with associative functions (commutative or not), records
+//! collisions), register vectors, vector variables of run-time length, `shared` arrays, maps
+//! (with partial application), reduces and both scans with associative functions (commutative
+//! or not), records
 //! and a record reduction, `func`s with their own control flow, kernel `if`, `while`,
 //! sequential `for` loops and `for` loops the dependence tests may distribute, and atomics
 //! whose result does not depend on their order (`atomics.rs`).
@@ -847,7 +848,8 @@ impl Gen {
     fn statement(&mut self, indent: usize, nesting: u32) {
         let t = self.t();
         let len = self.len;
-        match self.rng.u32(0..17) {
+        match self.rng.u32(0..18) {
+            17 => self.run_time_vector(indent),
             16 if self.ty.size() >= 4 => self.atomic_statement(indent),
             // PTX has no 8- or 16-bit atomics (the checker's E0601): another statement instead.
             16 => self.statement(indent, nesting),
@@ -987,6 +989,27 @@ impl Gen {
                 self.emit(indent, format!("out[B, {i}] <- {u}"));
             }
         }
+    }
+
+    /// A vector variable of run-time length (recomputed at each use, docs/language.md): a
+    /// product of two checked slices of the input rows, 1 to `L` elements long as the scalar
+    /// parameter says, reduced at once into a new uniform. Its initializer reads only `x`, `y`
+    /// and `s`, which no statement writes, so the checker may always recompute it.
+    fn run_time_vector(&mut self, indent: usize) {
+        let t = self.t();
+        let name = self.fresh("w");
+        let a = self.pick(&["x", "y"]);
+        let b = self.pick(&["x", "y"]);
+        let m = format!("(1 + max(0, Int32(s) % {}))", self.len);
+        let op = self.pick(&["+", "*", "-"]);
+        self.emit(
+            indent,
+            format!("{name}: {t}[] <- {a}[[B, range(0, {m})]] {op} {b}[[B, range(1, {m} + 1)]]"),
+        );
+        let f = self.combiner();
+        let total = self.fresh("u");
+        self.emit(indent, format!("{total}: {t} <- {f} /. {name}"));
+        self.scopes.last_mut().unwrap().uniforms.push((total, true));
     }
 
     /// A `for` over the row's elements: distributed over the threads when the dependence tests
