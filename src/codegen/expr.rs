@@ -93,6 +93,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if let Some(v) = self.hoisted.get(&e.id) {
             return Ok(*v);
         }
+        // Each node's instructions carry its own line and column (see `Expr::point`).
+        self.located(e.point(), |this| this.expr_here(e))
+    }
+
+    fn expr_here(&mut self, e: &Expr) -> Result<BasicValueEnum<'ctx>> {
         match &e.kind {
             ExprKind::Int(v) => self.int_literal(e, *v),
             ExprKind::Float(v) => self.float_literal(e, v),

@@ -470,6 +470,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// Element `pos.k` of prepared vector expression `e` (or `e` itself when it is uniform).
     pub fn elem(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        // Each node's instructions (a read's bounds test, load and zero, an operator) carry
+        // its own line and column, not only the statement's.
+        self.located(e.point(), |this| this.elem_here(e, pos))
+    }
+
+    fn elem_here(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<BasicValueEnum<'ctx>> {
         let k = pos.k;
         if *self.ty_of(e) == Ty::Range {
             let range = *self
@@ -645,7 +651,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     in_bounds: None,
                 };
                 for (read, array) in reads.iter().zip(&arrays) {
-                    let v = this.load_element(array, &unchecked, read.expr.span)?;
+                    let span = read.expr.span;
+                    let v =
+                        this.located(span, |this| this.load_element(array, &unchecked, span))?;
                     this.tile_vals.insert(read.expr.id, v);
                 }
                 this.elem(value, pos)

@@ -249,6 +249,20 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// Where the expression's own work is in the source, for debug locations: an operator's
+    /// symbol (`*` in `a * x`, `/.` in `sum /. v`), otherwise where the expression starts (an
+    /// access `x[[r]]` at its array, a call at its callee).
+    pub fn point(&self) -> Span {
+        match &self.kind {
+            ExprKind::Unary { op_span, .. }
+            | ExprKind::Binary { op_span, .. }
+            | ExprKind::Collective { op_span, .. } => *op_span,
+            _ => self.span,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub enum ExprKind {
     /// An integer literal as written (decimal, `0x` hex or `0b` binary, `_` separators allowed).
