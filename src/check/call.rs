@@ -7,7 +7,7 @@ use super::expr::{literal_kind, LitKind};
 use super::items::{Lookup, BUILTIN_FUNCS};
 use super::scope::suggest;
 use super::stmt::{BodyKind, FnCtx};
-use super::types::{Len, Scalar, Ty};
+use super::types::{Len, Scalar, Space, Ty};
 use super::{fold, Builtin, CallEdge, Callee, MathFn, Signature};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId, FuncRef, Ident, Item};
 use crate::syntax::span::Span;
@@ -18,6 +18,35 @@ pub(super) fn cast_allowed(from: Scalar, to: Scalar) -> bool {
         || (from.is_numeric() && to.is_numeric())
         || (from == Scalar::Bool && to.is_integer())
         || (from.is_integer() && to == Scalar::Bool)
+}
+
+/// A `shared` array passed where a func takes an array: the same elements and number of
+/// dimensions, each dimension the parameter names (if it names one) the argument's. Funcs are
+/// inlined, so the callee reads the block's shared copy as it reads a global array (code
+/// generation specialises the func for the argument's address space).
+fn shared_array_fits(arg: &Ty, param: &Ty) -> bool {
+    match (arg, param) {
+        (
+            Ty::Array {
+                elem,
+                dims,
+                space: Space::Shared,
+            },
+            Ty::Array {
+                elem: param_elem,
+                dims: param_dims,
+                space: Space::Global,
+            },
+        ) => {
+            elem == param_elem
+                && dims.len() == param_dims.len()
+                && dims
+                    .iter()
+                    .zip(param_dims)
+                    .all(|(d, p)| *p == Len::Dynamic || d == p)
+        }
+        _ => false,
+    }
 }
 
 /// An argument as overload resolution sees it.
@@ -31,7 +60,7 @@ enum ArgInfo {
 impl ArgInfo {
     fn fits(&self, param: &Ty) -> bool {
         match self {
-            ArgInfo::Fixed(t) => t == param,
+            ArgInfo::Fixed(t) => t == param || shared_array_fits(t, param),
             ArgInfo::Literal(LitKind::Int) => param.is_numeric(),
             ArgInfo::Literal(LitKind::Float) => param.scalar().is_some_and(Scalar::is_float),
         }

@@ -3,7 +3,7 @@
 //! Variants hold spans, names and types; the words are written only in
 //! [`CheckError::into_diagnostic`], which needs the record table to print record types.
 
-use super::types::{Len, RecordTable, Scalar, Ty};
+use super::types::{Len, RecordTable, Scalar, Space, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::CollectiveOp;
 use crate::syntax::span::Span;
@@ -655,6 +655,10 @@ impl CheckError {
                 d = d.note("LOOM has no implicit conversions between types");
                 if let Some((to, text)) = cast {
                     d = d.help(format!("convert explicitly: `{}({text})`", to.name()));
+                }
+                let register_vector = matches!(found, Ty::Array { space: Space::Local, .. });
+                if register_vector && matches!(expected, Ty::Array { .. }) {
+                    d = d.help("a vector variable lives in registers, spread over the threads; a func's array parameter takes an array in memory, global or `shared`: declare the variable `shared`");
                 }
                 d
             }

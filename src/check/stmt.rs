@@ -868,10 +868,16 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     space,
                 },
             ) => {
+                // A func's array parameter takes a global array, or a `shared` one (funcs are
+                // inlined; code generation specialises the func for the argument's space).
+                let passed = matches!(
+                    context,
+                    UniformContext::Argument | UniformContext::BoundArgument
+                );
                 let fits = elem == fe
                     && dims.len() == fd.len()
                     && dims.iter().zip(fd).all(|(a, b)| a.unify(*b).is_some())
-                    && *space == Space::Global;
+                    && (*space == Space::Global || (*space == Space::Shared && passed));
                 if !fits {
                     self.mismatch(found, expected, e, expected_span);
                 }
@@ -917,10 +923,12 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     /// A type mismatch, suggesting a cast when one converts `found` into `expected`.
     pub fn mismatch(&mut self, found: &Ty, expected: &Ty, e: &Expr, expected_span: Option<Span>) {
         let cast = match (found.element().scalar(), expected.element().scalar()) {
+            // A cast makes a vector, never an array in memory: no fix for an array parameter.
             (Some(from), Some(to))
                 if super::call::cast_allowed(from, to)
                     && from != to
-                    && found.is_uniform() == expected.is_uniform() =>
+                    && found.is_uniform() == expected.is_uniform()
+                    && !matches!(expected, Ty::Array { .. }) =>
             {
                 Some((to, super::pretty::render(e)))
             }

@@ -528,26 +528,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.pack_array_arg(&array, arg.span)
     }
 
-    /// `{ptr, dims...}` of a global array, for a `func` call.
+    /// `{ptr, dims...}` of a global or `shared` array, for a `func` call.
     pub fn pack_array_arg(
         &self,
         array: &super::body::ArrayRef<'ctx>,
         span: Span,
     ) -> Result<BasicValueEnum<'ctx>> {
-        if !array
-            .ptr
-            .get_type()
-            .get_address_space()
-            .eq(&inkwell::AddressSpace::from(super::types::GLOBAL))
-        {
-            // A func's array parameters are global arrays: the checker rejects a `shared`
-            // argument (E0200).
-            return Err(CodegenError::internal(
-                "passing a `shared` array to a `func`",
-                span,
-            ));
-        }
-        let ty = self.cx.types.array_arg(array.dims.len());
+        let here = array.ptr.get_type().get_address_space();
+        let space = [super::types::GLOBAL, super::types::SHARED]
+            .into_iter()
+            .find(|s| here == inkwell::AddressSpace::from(*s))
+            .ok_or_else(|| {
+                // Register vectors are not arrays in memory: the checker refuses them (E0200).
+                CodegenError::internal(
+                    "a func argument that is not in global or shared memory",
+                    span,
+                )
+            })?;
+        let ty = self.cx.types.array_arg(array.dims.len(), space);
         let mut packed = self
             .b
             .build_insert_value(ty.get_undef(), array.ptr, 0, "")?
@@ -657,9 +655,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         values: &[BasicValueEnum<'ctx>],
         span: Span,
     ) -> Result<BasicValueEnum<'ctx>> {
-        let function = self.cx.funcs.get(&item).copied().ok_or_else(|| {
-            CodegenError::internal("call to a `func` that was not declared", span)
-        })?;
+        let function = self.cx.func_for(item, values, span)?;
         let args: Vec<BasicMetadataValueEnum> = values.iter().map(|v| (*v).into()).collect();
         let call = self.b.build_call(function, &args, "call")?;
         call.try_as_basic_value()

@@ -205,6 +205,13 @@ pub const CASES: &[Case] = &[
         run: row_func_arg,
     },
     Case {
+        name: "shared_func_arg",
+        file: "tests/run/programs/shared_func_arg.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: shared_func_arg,
+    },
+    Case {
         name: "scatter_stores",
         file: "tests/run/programs/scatter_stores.loom",
         block_size: None,
@@ -1057,6 +1064,55 @@ fn row_func_arg(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Ve
     let mut all = bytes(&o);
     all.extend(bytes(&s));
     all.extend(bytes(&h));
+    Ok(all)
+}
+
+/// `shared` arrays passed to funcs (tests/run/programs/shared_func_arg.loom): block `b`'s tile
+/// holds `x[b * bs ..]`, zero past `n`; a read outside the tile is zero.
+fn shared_func_arg(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let bs = bs as usize;
+    let blocks = blocks_for(n, bs as u32);
+    let mut x = rng.i32s(n, -1000, 1000);
+    let mut rot = vec![i32::MIN; n];
+    let mut win = vec![i32::MIN; n];
+    let mut ends = vec![i32::MIN; blocks];
+    let tile = |b: usize, j: i64| -> i32 {
+        if j < 0 || j >= bs as i64 {
+            return 0;
+        }
+        x.get(b * bs + j as usize).copied().unwrap_or(0)
+    };
+    let expected_rot: Vec<i32> = (0..n)
+        .map(|i| tile(i / bs, ((i % bs + 1) % bs) as i64))
+        .collect();
+    let expected_win: Vec<i32> = (0..n)
+        .map(|i| {
+            let (b, j) = (i / bs, (i % bs) as i64);
+            tile(b, j - 1) + tile(b, j) + tile(b, j + 1)
+        })
+        .collect();
+    let expected_ends: Vec<i32> = (0..blocks)
+        .map(|b| tile(b, 0) + tile(b, bs as i64 - 1))
+        .collect();
+    launch(
+        p,
+        "sharedFuncArg",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("rot", &mut rot),
+            array("win", &mut win),
+            array("ends", &mut ends),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("rot", &rot, &expected_rot)?;
+    exact("win", &win, &expected_win)?;
+    exact("ends", &ends, &expected_ends)?;
+    let mut all = bytes(&rot);
+    all.extend(bytes(&win));
+    all.extend(bytes(&ends));
     Ok(all)
 }
 
