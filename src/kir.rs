@@ -14,13 +14,16 @@
 //!   `noalias`: threads communicate through a written array across barriers);
 //! - `kir-register-vectors`: which vector variables live in registers;
 //! - `kir-recomputed-vectors`: which vector variables (of run-time length) are evaluated again
-//!   at each use.
+//!   at each use;
+//! - `kir-indexed-copies`: which computed vectors a kernel indexes, each stored into a `shared`
+//!   array before its statement.
 //!
 //! Code generation reads the written arrays, the register vectors and the scatters from here. It still makes
 //! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
 //! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
 
 mod atomic;
+mod indexed_copies;
 mod lower;
 mod print;
 mod recomputed_vectors;
@@ -82,6 +85,9 @@ pub struct Kernel {
     /// `kir-recomputed-vectors`: the vector variables of run-time length, evaluated again at
     /// each use, by the span of their name; `None` until the pass ran.
     pub recomputed_vectors: Option<BTreeSet<Span>>,
+    /// `kir-indexed-copies`: the computed vectors the kernel indexes, stored into `shared`
+    /// arrays before their statements, by their spans; `None` until the pass ran.
+    pub indexed_copies: Option<BTreeSet<Span>>,
 }
 
 #[derive(Debug, Clone)]
@@ -240,12 +246,17 @@ pub const PASSES: &[Pass] = &[
         name: RECOMPUTED_VECTORS,
         run: recomputed_vectors::run,
     },
+    Pass {
+        name: INDEXED_COPIES,
+        run: indexed_copies::run,
+    },
 ];
 
 pub const LOWER: &str = "kir-lower";
 pub const WRITTEN_ARRAYS: &str = "kir-written-arrays";
 pub const REGISTER_VECTORS: &str = "kir-register-vectors";
 pub const RECOMPUTED_VECTORS: &str = "kir-recomputed-vectors";
+pub const INDEXED_COPIES: &str = "kir-indexed-copies";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.
 pub fn lower(checked: &Checked) -> Module {

@@ -735,11 +735,11 @@ impl CheckError {
                     .primary(span, "not an array");
                 match ty {
                     Ty::Vector { .. } => d
-                        .note("the elements of a block vector are spread over the block's threads")
-                        .help("store the vector in a `shared` array to index it"),
+                        .note("a block vector is indexed through a copy in shared memory, which needs its length at compile time; this one's is known only at run time")
+                        .help("index the arrays it is computed from instead"),
                     Ty::Array { .. } => d
-                        .note("a register vector's elements are spread over the block's threads")
-                        .help("declare it `shared` to index it"),
+                        .note("a vector variable of run-time length is recomputed at each use, and indexing needs a copy in shared memory of a length known at compile time")
+                        .help("index the arrays it is computed from instead"),
                     _ => d,
                 }
             }

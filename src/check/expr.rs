@@ -458,7 +458,8 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// `a[i]`, `a[i, j]`, `a[r]` (a slice: a vector), `a[i]` of a 2-D array (a row).
+    /// `a[i]`, `a[i, j]`, `a[r]` (a slice: a vector), `a[i]` of a 2-D array (a row), `v[[i]]` of
+    /// a vector of compile-time length.
     fn index(&mut self, e: &Expr, base: &Expr, indices: &[Expr]) -> Ty {
         let base_ty = self.expr(base, None);
         let mut shapes = Vec::new();
@@ -470,6 +471,14 @@ impl FnCtx<'_, '_> {
             Ty::Error => return Ty::Error,
             Ty::Array { elem, dims, space } if *space != Space::Local => {
                 ((**elem).clone(), dims.clone(), *space)
+            }
+            // A vector variable of compile-time length (`kir-register-vectors` keeps an indexed
+            // one in shared memory, not registers) or a computed vector (code generation
+            // stores it into shared memory first): indexed like a `shared` array
+            // (docs/language.md, "Indexing a vector").
+            _ if indexable_vector(&base_ty).is_some() => {
+                let (elem, n) = indexable_vector(&base_ty).unwrap_or((Ty::Error, 0));
+                (elem, vec![Len::Static(n)], Space::Shared)
             }
             _ => {
                 self.error(CheckError::NotIndexable {
@@ -722,5 +731,26 @@ impl FnCtx<'_, '_> {
         } else {
             Ty::Error
         }
+    }
+}
+
+/// The elements and length of a vector that may be indexed as it is: a block vector or a vector
+/// variable (registers) whose length is known at compile time. Code generation stores it in
+/// shared memory, which needs that length.
+pub(super) fn indexable_vector(ty: &Ty) -> Option<(Ty, u64)> {
+    match ty {
+        Ty::Vector {
+            elem,
+            len: Len::Static(n),
+        } => Some(((**elem).clone(), *n)),
+        Ty::Array {
+            elem,
+            dims,
+            space: Space::Local,
+        } => match dims.as_slice() {
+            [Len::Static(n)] => Some(((**elem).clone(), *n)),
+            _ => None,
+        },
+        _ => None,
     }
 }

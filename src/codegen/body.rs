@@ -95,6 +95,11 @@ pub struct Body<'a, 'ctx> {
     /// Scans computed ahead of their statement's sweep (`scan.rs`, mixed left and right scans):
     /// each one's elements, one slot per tile, in a private array.
     pub materialised: HashMap<ExprId, (PointerValue<'ctx>, BasicTypeEnum<'ctx>, u32)>,
+    /// Computed vectors that the statement indexes (`(x[[r]] * 2.0)[[i]]`), by the id of the
+    /// vector expression: the `shared` array each was stored into (`Body::copy_indexed_vector`).
+    pub indexed_copies: HashMap<ExprId, ArrayRef<'ctx>>,
+    /// `kir-indexed-copies`: the spans of the computed vectors to copy (kernels only).
+    pub indexed_vectors: std::collections::HashSet<Span>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -134,6 +139,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             scratch: HashMap::new(),
             shared_decls: Vec::new(),
             materialised: HashMap::new(),
+            indexed_copies: HashMap::new(),
+            indexed_vectors: std::collections::HashSet::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,

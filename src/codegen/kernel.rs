@@ -103,6 +103,17 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             })?
             .into_iter()
             .collect();
+        body.indexed_vectors = kernel_ir
+            .indexed_copies
+            .clone()
+            .ok_or_else(|| {
+                CodegenError::internal(
+                    "kernel IR without its indexed copies (kir-indexed-copies did not run)",
+                    self.decl.name.span,
+                )
+            })?
+            .into_iter()
+            .collect();
         // Scalars first: array dimensions may use any scalar parameter.
         for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
             let Ty::Scalar(s) = ty else { continue };

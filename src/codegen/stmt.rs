@@ -24,6 +24,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.tile_vals.clear();
         self.elem_reads.clear();
         self.materialised.clear();
+        self.indexed_copies.clear();
         self.set_location(stmt.span());
         match stmt {
             Stmt::Let {
@@ -177,6 +178,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let len = init.map(|i| match self.ty_of(i) {
                 Ty::Vector { len, .. } => *len,
                 Ty::Array { dims, .. } if dims.len() == 1 => dims[0],
+                // `shared lane: Int32[] <- range(0, BLOCKSIZE)`: the range's indices.
+                Ty::Range => self.static_len(i).map_or(Len::Dynamic, Len::Static),
                 _ => Len::Dynamic,
             });
             match len {

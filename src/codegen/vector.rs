@@ -309,6 +309,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// `a[r]`, `a[[r]]`, a row `a[i]` of a 2-D array, `a[i, r]`, and gathers `a[v]`.
     fn prepare_index(&mut self, e: &Expr, base: &Expr, indices: &[Expr]) -> Result<Shape<'ctx>> {
+        self.copy_indexed_vector(base)?;
         let array = self.array(base)?;
         if let [index] = indices {
             if array.dims.len() == 2 && matches!(self.ty_of(index), Ty::Scalar(_)) {

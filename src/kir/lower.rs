@@ -41,6 +41,7 @@ fn kernel(checked: &Checked, item: usize, block_size: u32, decl: &KernelDecl) ->
         body: block(checked, &decl.body),
         register_vectors: None,
         recomputed_vectors: None,
+        indexed_copies: None,
     }
 }
 

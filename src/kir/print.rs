@@ -93,6 +93,18 @@ impl Printer<'_> {
             };
             self.line(1, &format!("recomputed-vectors {list}"), None);
         }
+        if let Some(copies) = &kernel.indexed_copies {
+            let exprs: Vec<String> = copies
+                .iter()
+                .map(|s| format!("`{}`", self.quote(*s)))
+                .collect();
+            let list = if exprs.is_empty() {
+                "none".to_string()
+            } else {
+                exprs.join(", ")
+            };
+            self.line(1, &format!("indexed-copies {list}"), None);
+        }
         self.stmts(1, &kernel.body);
         self.out.push('\n');
     }

@@ -59,6 +59,13 @@ pub const LOOM_PASSES: &[LoomPass] = &[
         what: "which vector variables of run-time length are evaluated again at each use",
     },
     LoomPass {
+        name: crate::kir::INDEXED_COPIES,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which computed vectors each kernel indexes (each is stored into a `shared` array \
+               before its statement)",
+    },
+    LoomPass {
         name: LOWER,
         transforms: true,
         position: Position::BeforeOptimiser,

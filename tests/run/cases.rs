@@ -212,6 +212,13 @@ pub const CASES: &[Case] = &[
         run: shared_func_arg,
     },
     Case {
+        name: "indexed_vectors",
+        file: "tests/run/programs/indexed_vectors.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: indexed_vectors,
+    },
+    Case {
         name: "scatter_stores",
         file: "tests/run/programs/scatter_stores.loom",
         block_size: None,
@@ -1112,6 +1119,47 @@ fn shared_func_arg(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<
     exact("ends", &ends, &expected_ends)?;
     let mut all = bytes(&rot);
     all.extend(bytes(&win));
+    all.extend(bytes(&ends));
+    Ok(all)
+}
+
+/// Indexed vectors (tests/run/programs/indexed_vectors.loom). Small whole numbers, so that the
+/// scan's sums are exact in any order.
+fn indexed_vectors(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let bs = bs as usize;
+    let blocks = blocks_for(n, bs as u32);
+    let mut x: Vec<f32> = rng
+        .i32s(n, -100, 100)
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
+    let mut out = vec![f32::NAN; n];
+    let mut ends = vec![f32::NAN; blocks];
+    let tile = |b: usize, j: usize| -> f32 { x.get(b * bs + j).copied().unwrap_or(0.0) };
+    let expected_out: Vec<f32> = (0..n)
+        .map(|i| {
+            let (b, j) = (i / bs, i % bs);
+            tile(b, (j + 1) % bs) * 2.0 + (tile(b, bs - 1 - j) + 1.0)
+        })
+        .collect();
+    let expected_ends: Vec<f32> = (0..blocks)
+        .map(|b| (0..bs).map(|j| tile(b, j)).sum::<f32>() + 5.0)
+        .collect();
+    launch(
+        p,
+        "indexedVectors",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut out),
+            array("ends", &mut ends),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected_out)?;
+    exact("ends", &ends, &expected_ends)?;
+    let mut all = bytes(&out);
     all.extend(bytes(&ends));
     Ok(all)
 }
