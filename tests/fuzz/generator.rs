@@ -12,7 +12,8 @@
 //! frame the generator draws uniform and vector arithmetic on the element type `T` (any of the
 //! ten numeric types, 8- and 16-bit integers included) with casts through the others, checked
 //! and unchecked slices, gathers, uniform element reads and stores, scatter stores (without
-//! collisions), register vectors, vector variables of run-time length, `shared` arrays, maps
+//! collisions), register vectors, vector variables of run-time length, `shared` arrays (also
+//! passed to funcs), computed vectors indexed at other positions, maps
 //! (with partial application), reduces and both scans with associative functions (commutative
 //! or not), records
 //! and a record reduction, `func`s with their own control flow, kernel `if`, `while`,
@@ -171,6 +172,7 @@ pub fn generate(seed: u64) -> Program {
         items: Vec::new(),
         unary: Vec::new(),
         binary: Vec::new(),
+        pickers: Vec::new(),
         combiners: Vec::new(),
         sums_floats: false,
         record: None,
@@ -225,6 +227,9 @@ struct Gen {
     /// Element functions `T -> T`, and `T, T -> T`.
     unary: Vec<String>,
     binary: Vec<String>,
+    /// Functions `T[], Int32 -> T` reading their array at an index (checked): called with a
+    /// `shared` array or a row of `x`/`y`, elementwise on a vector of indices.
+    pickers: Vec<String>,
     /// Associative functions `T, T -> T` for reduces and scans.
     combiners: Vec<String>,
     /// Whether a reduction or scan sums floats (see [`Shape::block_size_dependent`]).
@@ -334,6 +339,13 @@ impl Gen {
                 body.join("\n")
             ));
             self.binary.push(name);
+        }
+        if self.chance(40) {
+            let name = self.fresh("pick");
+            self.items.push(format!(
+                "func {name}(t: {t}[], i: Int32): {t}\n  return t[[i]]"
+            ));
+            self.pickers.push(name);
         }
         self.combiners();
         if self.chance(40) {
@@ -563,7 +575,29 @@ impl Gen {
                 _ => format!("{}[B]", self.pick(&["x", "y", "out"])),
             };
         }
-        match self.rng.u32(0..14) {
+        match self.rng.u32(0..16) {
+            // A computed vector indexed at other positions (gone through a shared copy), some
+            // of them outside it (checked: zero).
+            14 => {
+                let v = self.vector(depth - 1);
+                let stride = self.rng.u32(1..4);
+                let offset = self.rng.i32(-3..=3);
+                format!("({v})[[(Int32 /~ range(0, {len})) * {stride} % {len} + {offset}]]")
+                    .replace("+ -", "- ")
+            }
+            // A func reading a shared array or a row of an input at other positions.
+            15 if !self.pickers.is_empty() => {
+                let f = self.pickers[self.rng.usize(..self.pickers.len())].clone();
+                let scope = self.visible();
+                let array = match scope.shared.first() {
+                    Some((name, _)) if self.chance(60) => name.clone(),
+                    _ => format!("{}[B]", self.pick(&["x", "y"])),
+                };
+                let stride = self.rng.u32(1..4);
+                let offset = self.rng.i32(-2..=2);
+                format!("{f}({array}, (Int32 /~ range(0, {len})) * {stride} + {offset})")
+                    .replace("+ -", "- ")
+            }
             0..=3 => {
                 let a = self.vector(depth - 1);
                 let op = self.binary_operator();
@@ -722,6 +756,12 @@ impl Gen {
                 let a = self.uniform(depth - 1);
                 let b = self.uniform(depth - 1);
                 format!("{g}({a}, {b})")
+            }
+            7 if self.chance(30) => {
+                // One element of a computed vector (a shared copy), maybe outside it.
+                let v = self.vector(depth - 1);
+                let i = self.rng.i32(-1..=len as i32);
+                format!("({v})[[{i}]]")
             }
             7 => self.cast_through(|g| g.uniform(depth - 1)),
             8 => {
