@@ -3,7 +3,9 @@
 //! generation needs to know beyond the AST itself.
 
 mod atomic;
+mod atomic_op;
 mod call;
+mod ctx;
 mod elementwise;
 mod error;
 mod expr;
@@ -24,7 +26,7 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use types::{Len, RecordTable, Scalar, Ty};
 
-pub use atomic::AtomicOp;
+pub use atomic_op::AtomicOp;
 pub use error::{CheckError, CODES};
 
 /// The standard library: `(path, source)` of every file, parsed by the driver after the user's

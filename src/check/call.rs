@@ -1,24 +1,16 @@
 //! Calls: funcs (with the standard library's overloads), casts, builtins, and collectives.
 
-use super::atomic::AtomicOp;
+use super::atomic_op::AtomicOp;
+use super::ctx::{BodyKind, FnCtx};
 use super::elementwise::{fits_elementwise, VectorArgs};
 use super::error::{CheckError, CollectiveFuncProblem, UniformContext};
 use super::expr::{literal_kind, LitKind};
 use super::items::{Lookup, BUILTIN_FUNCS};
 use super::scope::suggest;
-use super::stmt::{BodyKind, FnCtx};
-use super::types::{Len, Scalar, Space, Ty};
+use super::types::{cast_allowed, Len, Scalar, Space, Ty};
 use super::{fold, Builtin, CallEdge, Callee, MathFn, Signature};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId, FuncRef, Ident, Item};
 use crate::syntax::span::Span;
-
-/// Casts convert between numeric types, and between `Bool` and integers (`x != 0`, 0 or 1).
-pub(super) fn cast_allowed(from: Scalar, to: Scalar) -> bool {
-    from == to
-        || (from.is_numeric() && to.is_numeric())
-        || (from == Scalar::Bool && to.is_integer())
-        || (from.is_integer() && to == Scalar::Bool)
-}
 
 /// A `shared` array passed where a func takes an array: the same elements and number of
 /// dimensions, each dimension the parameter names (if it names one) the argument's. Funcs are

@@ -4,8 +4,8 @@
 //! known lengths differ); the call is a block vector of the func's result type. `Range` and array
 //! parameters take their argument whole, as in a uniform call.
 
+use super::ctx::FnCtx;
 use super::error::{CheckError, UniformContext};
-use super::stmt::FnCtx;
 use super::types::{Len, Ty};
 use crate::syntax::ast::Expr;
 use crate::syntax::span::Span;

@@ -3,6 +3,14 @@
 //! Variants hold spans, names and types; the words are written only in
 //! [`CheckError::into_diagnostic`], which needs the record table to print record types.
 
+mod atomic;
+mod racy_update;
+mod recompute;
+
+pub use atomic::AtomicError;
+pub use racy_update::{RacyUpdate, CODE as RACY_UPDATE};
+pub use recompute::{NotRecomputed, MAX_RECOMPUTED_NODES};
+
 use super::types::{Len, RecordTable, Scalar, Space, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::CollectiveOp;
@@ -376,7 +384,7 @@ pub enum CheckError {
         span: Span,
         name: String,
         ty: Ty,
-        reason: super::recompute::NotRecomputed,
+        reason: NotRecomputed,
     },
     SharedDynamicLength {
         span: Span,
@@ -446,10 +454,10 @@ pub enum CheckError {
     },
 
     /// A misused atomic builtin (`check/atomic.rs`).
-    Atomic(super::atomic::AtomicError),
+    Atomic(AtomicError),
     /// A read-modify-write of global memory that other blocks may make at once
     /// (`check/racy_update.rs`).
-    RacyUpdate(super::racy_update::RacyUpdate),
+    RacyUpdate(RacyUpdate),
     // ---- warnings ----
     Unreachable {
         span: Span,
@@ -541,7 +549,7 @@ impl CheckError {
             KernelArrayNeedsDims { .. } => "E0502",
             Unreachable { .. } => "W0001",
             Atomic(e) => e.code(),
-            RacyUpdate(_) => super::racy_update::CODE,
+            RacyUpdate(_) => RACY_UPDATE,
         }
     }
 
@@ -938,7 +946,7 @@ impl CheckError {
                 d
             }
             DynamicRegisterVector { span, name, ty, reason } => {
-                use super::recompute::NotRecomputed as Why;
+                use NotRecomputed as Why;
                 let d = Diagnostic::error(code, format!("vector variable `{name}` has a run-time length and cannot be recomputed at each use"))
                     .primary(span, format!("this has type {}, whose length is known only at run time", quoted(&ty, records)))
                     .note("a vector of run-time length does not fit a fixed number of registers per thread, so each use of the variable evaluates its initializer again; here that is not possible");
@@ -950,7 +958,7 @@ impl CheckError {
                         .secondary(at, format!("`{name}` is assigned here"))
                         .help("declare a new variable for the new value, or store the vector into an array"),
                     Why::TooLarge { nodes } => d
-                        .note(format!("with the recomputed variables it is defined from substituted, its initializer is {nodes} expression nodes, more than {}", super::recompute::MAX_RECOMPUTED_NODES))
+                        .note(format!("with the recomputed variables it is defined from substituted, its initializer is {nodes} expression nodes, more than {}", MAX_RECOMPUTED_NODES))
                         .help("store an intermediate vector into an array, or use the variables it is defined from fewer times"),
                     Why::Changed { name: written, at } => d
                         .secondary(at, format!("`{written}`, which the initializer reads, changes here"))

@@ -3,9 +3,9 @@
 //! Types flow both ways: `expr(e, expect)` takes the type the context would like (only literals
 //! use it, to pick their type) and returns the type `e` has; the caller compares.
 
+use super::ctx::FnCtx;
 use super::error::{BadDimReason, CheckError, TypeContext, UniformContext};
 use super::scope::{suggest, BLOCK_CONSTANTS};
-use super::stmt::FnCtx;
 use super::types::{Len, RecordField, Scalar, Space, Ty};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, FloatLit, Ident, UnaryOp};
 use crate::syntax::span::Span;
@@ -396,7 +396,7 @@ impl FnCtx<'_, '_> {
                 (true, lsc)
             };
             let (from, operand) = if cast_right { (rsc, rhs) } else { (lsc, lhs) };
-            let cast = super::call::cast_allowed(from, target)
+            let cast = super::types::cast_allowed(from, target)
                 .then(|| (cast_right, target, super::pretty::render(operand)));
             self.error(CheckError::OperandMismatch {
                 op: op.symbol(),

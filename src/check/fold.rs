@@ -7,8 +7,8 @@
 //! fit the expression's type. An overflow is an error (`E0204`, like a literal that does not fit),
 //! never a wrapped value: `65536 * 65536 + 4` as a dimension is not 4.
 
+use super::ctx::FnCtx;
 use super::error::{CheckError, ConstantProblem};
-use super::stmt::FnCtx;
 use super::types::Scalar;
 use super::Callee;
 use crate::syntax::ast::{BinaryOp, Expr, ExprId, ExprKind, UnaryOp};

@@ -1,8 +1,8 @@
 //! Items: the global namespace, the standard library's overloads, type aliases and signatures.
 
+use super::ctx::{BodyKind, FnCtx};
 use super::error::{CheckError, TypeContext};
 use super::scope::{suggest, BLOCK_CONSTANTS};
-use super::stmt::{BodyKind, FnCtx};
 use super::types::{RecordField, Scalar, Ty};
 use super::{Checker, KernelFacts, Signature};
 use crate::syntax::ast::{FieldType, Item, Program, TypeExpr};

@@ -1,63 +1,17 @@
 //! One func or kernel body: parameters, scopes and statements.
 
 use super::atomic::atomic_call;
+use super::ctx::{BodyKind, DimsMode, FnCtx};
 use super::error::{
-    BadDimReason, BlockSizeSource, CheckError, NotAssignableReason, ReturnProblem, TypeContext,
-    UniformContext,
+    BadDimReason, CheckError, NotAssignableReason, ReturnProblem, TypeContext, UniformContext,
 };
 use super::items::is_reserved;
-use super::scope::{Scopes, Var, VarKind, BLOCK_CONSTANTS};
+use super::scope::{Var, VarKind, BLOCK_CONSTANTS};
 use super::types::{Len, Scalar, Space, Ty};
-use super::{Checker, ParamSig, Signature};
+use super::{ParamSig, Signature};
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident, Param, Stmt, TypeExpr};
 use crate::syntax::span::Span;
 use std::collections::HashSet;
-
-#[derive(Debug, Clone)]
-pub(super) enum BodyKind {
-    Kernel {
-        block_size: u32,
-        source: BlockSizeSource,
-        /// A kernel whose block size is not a power of two is told so once, at its first
-        /// reduction or scan.
-        pow2_reported: bool,
-    },
-    Func {
-        ret: Ty,
-        ret_span: Option<Span>,
-        /// The func's name, for secondary labels.
-        decl: Span,
-    },
-}
-
-/// While the dimensions of a parameter's array type are checked: the parameters declared after
-/// it (which a dimension must not use).
-#[derive(Debug, Clone)]
-pub(super) struct DimsMode {
-    pub later: Vec<(String, Span)>,
-}
-
-pub(super) struct FnCtx<'c, 'p> {
-    pub cx: &'c mut Checker<'p>,
-    pub item: usize,
-    pub from_stdlib: bool,
-    pub kind: BodyKind,
-    pub scopes: Scopes,
-    /// Every variable declared anywhere in the body, to explain a use outside its scope.
-    pub all_decls: Vec<(String, Span)>,
-    /// Names assigned anywhere in the body: a Range variable among them has no known length.
-    pub assigned: HashSet<String>,
-    pub dims: Option<DimsMode>,
-    /// The atomic call that stands as a statement of its own, while it is checked.
-    pub atomic_statement: Option<crate::syntax::ast::ExprId>,
-    /// The atomic call that is the whole right side of the declaration or assignment being
-    /// checked: its old value may be used.
-    pub atomic_binding: Option<crate::syntax::ast::ExprId>,
-    /// Vector variables of run-time length initialised from a vector (by the span of their
-    /// name), to be recomputed at each use if nothing changes what they read
-    /// (`check/recompute.rs`, after the body).
-    pub run_time_vectors: Vec<Span>,
-}
 
 /// What an assignment target is.
 enum Place {
@@ -68,40 +22,6 @@ enum Place {
 }
 
 impl<'c, 'p> FnCtx<'c, 'p> {
-    pub fn new(cx: &'c mut Checker<'p>, item: usize, kind: BodyKind) -> FnCtx<'c, 'p> {
-        let from_stdlib = cx.items.is_stdlib(item);
-        let mut scopes = Scopes::default();
-        scopes.push();
-        FnCtx {
-            cx,
-            item,
-            from_stdlib,
-            kind,
-            scopes,
-            all_decls: Vec::new(),
-            assigned: HashSet::new(),
-            dims: None,
-            atomic_statement: None,
-            atomic_binding: None,
-            run_time_vectors: Vec::new(),
-        }
-    }
-
-    pub fn in_func(&self) -> bool {
-        matches!(self.kind, BodyKind::Func { .. })
-    }
-
-    pub fn block_size(&self) -> Option<u32> {
-        match self.kind {
-            BodyKind::Kernel { block_size, .. } => Some(block_size),
-            BodyKind::Func { .. } => None,
-        }
-    }
-
-    pub fn error(&mut self, error: CheckError) {
-        self.cx.error(error);
-    }
-
     /// Resolves parameter types in order (a dimension may use earlier parameters only) and
     /// declares the parameters.
     pub fn params(&mut self, params: &[Param], kernel: bool) -> Vec<ParamSig> {
@@ -706,7 +626,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     span,
                     name,
                     ty: ty.clone(),
-                    reason: super::recompute::NotRecomputed::UniformFill,
+                    reason: super::error::NotRecomputed::UniformFill,
                 });
             }
         }
@@ -905,7 +825,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         expected_span: Option<Span>,
     ) {
         let cast = match (found.element().scalar(), expected.scalar()) {
-            (Some(from), Some(to)) if super::call::cast_allowed(from, to) => {
+            (Some(from), Some(to)) if super::types::cast_allowed(from, to) => {
                 Some((to, super::pretty::render(e)))
             }
             _ => None,
@@ -925,7 +845,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         let cast = match (found.element().scalar(), expected.element().scalar()) {
             // A cast makes a vector, never an array in memory: no fix for an array parameter.
             (Some(from), Some(to))
-                if super::call::cast_allowed(from, to)
+                if super::types::cast_allowed(from, to)
                     && from != to
                     && found.is_uniform() == expected.is_uniform()
                     && !matches!(expected, Ty::Array { .. }) =>

@@ -107,6 +107,14 @@ impl Scalar {
     }
 }
 
+/// Casts convert between numeric types, and between `Bool` and integers (`x != 0`, 0 or 1).
+pub(super) fn cast_allowed(from: Scalar, to: Scalar) -> bool {
+    from == to
+        || (from.is_numeric() && to.is_numeric())
+        || (from == Scalar::Bool && to.is_integer())
+        || (from.is_integer() && to == Scalar::Bool)
+}
+
 /// Index of a record type in [`RecordTable`]. Records are structural: two record types with the
 /// same fields in the same order are the same type and get the same id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
