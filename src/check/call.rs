@@ -473,10 +473,7 @@ impl FnCtx<'_, '_> {
                 let ok = self.range_bound(a) & self.range_bound(b);
                 let diff = fold::linear(b, &self.cx.consts)
                     .zip(fold::linear(a, &self.cx.consts))
-                    .and_then(|(lb, la)| {
-                        let d = lb.terms == la.terms;
-                        d.then(|| lb.constant.checked_sub(la.constant)).flatten()
-                    });
+                    .and_then(|(lb, la)| lb.constant_difference(la));
                 let len = match diff {
                     Some(d) if ok => Len::Static(u64::try_from(d.max(0)).unwrap_or(0)),
                     _ => Len::Dynamic,
