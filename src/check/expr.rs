@@ -305,7 +305,10 @@ impl FnCtx<'_, '_> {
                 Ty::Error => Shape::Poisoned,
                 _ => Shape::Bad,
             },
-            Ty::Array { elem, dims, .. } if dims.len() == 1 => {
+            Ty::Array { elem, dims, .. }
+                if dims.len() == 1 || ty.tile_shape().is_some() && !self.in_func() =>
+            {
+                let len = ty.vector_view().map(|(_, l)| l);
                 if self.in_func() {
                     self.error(CheckError::VectorInFunc {
                         span: e.span,
@@ -314,7 +317,7 @@ impl FnCtx<'_, '_> {
                     return Shape::Poisoned;
                 }
                 match **elem {
-                    Ty::Scalar(s) => Shape::Elementwise(s, dims.first().copied()),
+                    Ty::Scalar(s) => Shape::Elementwise(s, len),
                     _ => Shape::Poisoned,
                 }
             }

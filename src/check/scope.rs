@@ -26,8 +26,6 @@ pub(super) const BLOCK_CONSTANTS: [&str; 12] = [
 pub(super) const PER_BLOCK_CONSTANTS: [&str; 7] =
     ["B", "BROW", "BCOL", "GRIDROWS", "GRIDCOLS", "ROW", "COL"];
 
-/// The block constants whose value says the kernel runs on a two-dimensional grid.
-pub const GRID_2D_CONSTANTS: [&str; 4] = ["BROW", "BCOL", "GRIDROWS", "GRIDCOLS"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum VarKind {

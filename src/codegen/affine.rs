@@ -247,7 +247,9 @@ impl Symbols {
             ExprKind::Int(v) => Some(Poly::constant(i64::try_from(*v).ok()?)),
             ExprKind::Name(id) => match id.name.as_str() {
                 "BLOCKSIZE" => Some(Poly::constant(i64::from(block_size))),
-                "B" | "BLOCKS" => Some(Poly::sym(Sym::new(id.name.clone(), 0))),
+                "B" | "BLOCKS" | "BROW" | "BCOL" | "GRIDROWS" | "GRIDCOLS" => {
+                    Some(Poly::sym(Sym::new(id.name.clone(), 0)))
+                }
                 "THREADS" => Poly::sym(Sym::new("BLOCKS", 0)).scale(i64::from(block_size)),
                 name => match self.values.get(name)? {
                     Known::Int(p) => Some(p.clone()),
