@@ -866,8 +866,8 @@ impl CheckError {
                         "funcs are element-level code: they return scalars, Ranges or records",
                     ),
                     TypeContext::LocalArray2d => (
-                        "a two-dimensional array must be a parameter or `shared`".to_string(),
-                        "register vectors have one dimension",
+                        "a two-dimensional array of run-time shape must be a parameter or `shared`".to_string(),
+                        "a register tile's shape must be known at compile time",
                     ),
                     TypeContext::SharedScalar => (
                         "a `shared` variable must be an array".to_string(),

@@ -1,5 +1,5 @@
 //! Tiles and two-dimensional grids: `examples/transpose.loom`, `examples/tiled_matmul.loom` and
-//! a rectangular block (`tests/ui/ok/tiles_8x32.loom`), on matrices whose sides are not
+//! a rectangular block (`tests/run/programs/tiles_8x32.loom`), on matrices whose sides are not
 //! multiples of the tile, against references computed here in plain Rust.
 
 use super::cases::Case;
@@ -25,8 +25,8 @@ pub const CASES: &[Case] = &[
         run: tiled_matmul,
     },
     Case {
-        name: "ok/tiles_8x32",
-        file: "tests/ui/ok/tiles_8x32.loom",
+        name: "programs/tiles_8x32",
+        file: "tests/run/programs/tiles_8x32.loom",
         block_size: Some(256),
         sizes: SIDES,
         run: tiles_8x32,
