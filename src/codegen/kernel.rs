@@ -186,7 +186,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             self.cx,
             &self.facts.name,
             self.decl.name.span,
-            self.facts.block_size,
+            (self.facts.block_size, self.facts.block_rows),
             &shared,
             register_vectors,
         )?;
