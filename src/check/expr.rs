@@ -119,7 +119,10 @@ impl FnCtx<'_, '_> {
             // A whole 2-D array passed to a func's array parameter is not an operand.
             if matches!(self.cx.ty(operand.id), Some(Ty::Array { .. }))
                 && matches!(e.kind, ExprKind::Call { .. })
-                && !matches!(self.cx.callees.get(&e.id), Some(Callee::Cast(_)) | Some(Callee::Builtin(_)))
+                && !matches!(
+                    self.cx.callees.get(&e.id),
+                    Some(Callee::Cast(_)) | Some(Callee::Builtin(_))
+                )
             {
                 continue;
             }

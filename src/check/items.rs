@@ -483,9 +483,11 @@ impl Checker<'_> {
                     .find(|k| k.item == i)
                     .map(|k| (k.block_size, k.block_rows));
                 let (block_size, block_rows, source) = match (facts, &kernel.block_size) {
-                    (Some((bs, rows)), Some(attr)) if u64::from(bs) == attr.total() => {
-                        (bs, rows, super::error::BlockSizeSource::Attribute(attr.span))
-                    }
+                    (Some((bs, rows)), Some(attr)) if u64::from(bs) == attr.total() => (
+                        bs,
+                        rows,
+                        super::error::BlockSizeSource::Attribute(attr.span),
+                    ),
                     (Some((bs, rows)), _) => (bs, rows, super::error::BlockSizeSource::Option),
                     (None, _) => (
                         self.options.block_size,

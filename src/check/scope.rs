@@ -26,7 +26,6 @@ pub(super) const BLOCK_CONSTANTS: [&str; 12] = [
 pub(super) const PER_BLOCK_CONSTANTS: [&str; 7] =
     ["B", "BROW", "BCOL", "GRIDROWS", "GRIDCOLS", "ROW", "COL"];
 
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum VarKind {
     Param,

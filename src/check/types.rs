@@ -355,15 +355,18 @@ impl Ty {
     /// agree: a one-dimensional vector combined elementwise with a tile takes its shape.
     pub fn with_shape_of(self, shape: Option<(u64, u64)>) -> Ty {
         match (self, shape) {
-            (Ty::Vector { elem, len, cols: None }, Some((r, c)))
-                if len == Len::Static(r.saturating_mul(c)) =>
-            {
+            (
                 Ty::Vector {
                     elem,
                     len,
-                    cols: Some(c),
-                }
-            }
+                    cols: None,
+                },
+                Some((r, c)),
+            ) if len == Len::Static(r.saturating_mul(c)) => Ty::Vector {
+                elem,
+                len,
+                cols: Some(c),
+            },
             (ty, _) => ty,
         }
     }

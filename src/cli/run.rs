@@ -122,7 +122,9 @@ fn parse_grid(text: &str) -> Result<Grid, String> {
     let total = rows
         .checked_mul(cols)
         .filter(|t| i64::from(*t) <= MAX_BLOCKS)
-        .ok_or_else(|| format!("a grid of {rows}x{cols} blocks has more than {MAX_BLOCKS} blocks"))?;
+        .ok_or_else(|| {
+            format!("a grid of {rows}x{cols} blocks has more than {MAX_BLOCKS} blocks")
+        })?;
     Ok(Grid {
         total,
         cols: Some(cols),

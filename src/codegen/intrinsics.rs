@@ -186,9 +186,7 @@ impl Intrinsic {
             | Intrinsic::CtaidY
             | Intrinsic::NtidX
             | Intrinsic::NctaidX
-            | Intrinsic::NctaidY => {
-                i32t.fn_type(&[], false)
-            }
+            | Intrinsic::NctaidY => i32t.fn_type(&[], false),
             Intrinsic::Barrier0 => context.void_type().fn_type(&[], false),
             // (membermask, value, lane or offset, clamp/segment mask)
             Intrinsic::Shuffle(_) => {

@@ -103,8 +103,8 @@ enum Dest<'ctx> {
     /// A two-dimensional slice `a[r, s]` (`kir::Subscript::TileRows`/`TileCols`): element `k`
     /// at (`r.start + k / cols`, `s.start + k % cols`).
     Tile {
-        rows: Expr,
-        columns: Expr,
+        // Boxed: two expressions would make this variant several times larger than the others.
+        ranges: Box<(Expr, Expr)>,
         cols: u64,
         checked: bool,
     },
@@ -248,14 +248,18 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         match &e.kind {
             // The threads' rows and columns: one element per thread of the block.
             ExprKind::Name(name)
-                if (name.name == "ROW" || name.name == "COL") && self.lookup(&name.name).is_none() =>
+                if (name.name == "ROW" || name.name == "COL")
+                    && self.lookup(&name.name).is_none() =>
             {
                 let n = self.block_size_or_default();
                 Ok(self.shape(self.i32(i64::from(n))))
             }
             ExprKind::Call { args, .. } if self.is_transpose(e) => {
                 let [arg] = args.as_slice() else {
-                    return Err(CodegenError::internal("`transpose` without one argument", e.span));
+                    return Err(CodegenError::internal(
+                        "`transpose` without one argument",
+                        e.span,
+                    ));
                 };
                 // Element `k` reads element `(k % r) * c + k / r` of the array: any thread's.
                 let array = self.array(arg)?;
@@ -521,7 +525,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         match &e.kind {
             ExprKind::Name(name)
-                if (name.name == "ROW" || name.name == "COL") && self.lookup(&name.name).is_none() =>
+                if (name.name == "ROW" || name.name == "COL")
+                    && self.lookup(&name.name).is_none() =>
             {
                 let cols = self.i32(i64::from(self.block_shape().1));
                 Ok(if name.name == "ROW" {
@@ -533,7 +538,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
             ExprKind::Call { args, .. } if self.is_transpose(e) => {
                 let [arg] = args.as_slice() else {
-                    return Err(CodegenError::internal("`transpose` without one argument", e.span));
+                    return Err(CodegenError::internal(
+                        "`transpose` without one argument",
+                        e.span,
+                    ));
                 };
                 let array = self.array(arg)?;
                 let (r, c) = self.tile_dims(arg)?;
@@ -1086,8 +1094,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             })?;
             let shape = self.shape(self.i32(n as i64));
             let dest = Dest::Tile {
-                rows: rows.clone(),
-                columns: columns.clone(),
+                ranges: Box::new((rows.clone(), columns.clone())),
                 cols,
                 checked: *checked,
             };
@@ -1574,11 +1581,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.element(array, &indices, *checked, span)
             }
             Dest::Tile {
-                rows,
-                columns,
+                ranges,
                 cols,
                 checked,
             } => {
+                let (rows, columns) = ranges.as_ref();
                 let indices = self.tile_position(rows, columns, *cols, k)?;
                 self.element(array, &indices, *checked, span)
             }
@@ -1642,9 +1649,10 @@ impl<'ctx> Body<'_, 'ctx> {
         let j = self.b.build_int_unsigned_rem(k, c, "tile.j")?;
         let mut out = Vec::with_capacity(2);
         for (range, offset) in [(rows, i), (columns, j)] {
-            let v = *self.hoisted.get(&range.id).ok_or_else(|| {
-                CodegenError::internal("a tile's range not prepared", range.span)
-            })?;
+            let v = *self
+                .hoisted
+                .get(&range.id)
+                .ok_or_else(|| CodegenError::internal("a tile's range not prepared", range.span))?;
             let (lo, _) = self.range_bounds(v)?;
             let at = self.b.build_int_add(lo, offset, "tile.at")?;
             out.push(self.index64(at, true)?);

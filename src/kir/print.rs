@@ -186,11 +186,13 @@ impl Printer<'_> {
                         }
                         Subscript::Vector(index) => self.stage(depth + 1, "at", index),
                         Subscript::TileRows { range, cols } => {
-                            let text = format!("at tile-rows {} (start + k / {cols})", self.expr(*range));
+                            let text =
+                                format!("at tile-rows {} (start + k / {cols})", self.expr(*range));
                             self.line(depth + 1, &text, None);
                         }
                         Subscript::TileCols { range, cols } => {
-                            let text = format!("at tile-cols {} (start + k % {cols})", self.expr(*range));
+                            let text =
+                                format!("at tile-cols {} (start + k % {cols})", self.expr(*range));
                             self.line(depth + 1, &text, None);
                         }
                     }
@@ -261,8 +263,8 @@ impl Printer<'_> {
             length(&stage.len)
         );
         if let (Some(cols), Len::Static(n)) = (stage.cols, stage.len) {
-            if cols > 0 {
-                let _ = write!(text, "  tile {}x{cols}", n / cols);
+            if let Some(rows) = n.checked_div(cols) {
+                let _ = write!(text, "  tile {rows}x{cols}");
             }
         }
         if !stage.reads.is_empty() {

@@ -54,8 +54,7 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
     let count = LLVMGetNamedMetadataNumOperands(module, name.as_ptr());
     let mut nodes = vec![std::ptr::null_mut(); count as usize];
     LLVMGetNamedMetadataOperands(module, name.as_ptr(), nodes.as_mut_ptr());
-    let mut found: BTreeMap<String, (bool, Option<u32>, ir::Value, Option<u32>)> =
-        BTreeMap::new();
+    let mut found: BTreeMap<String, (bool, Option<u32>, ir::Value, Option<u32>)> = BTreeMap::new();
     for node in nodes {
         let n = LLVMGetMDNodeNumOperands(node);
         if n < 3 {
