@@ -15,6 +15,8 @@
 //! - `kir-register-vectors`: which vector variables live in registers;
 //! - `kir-recomputed-vectors`: which vector variables (of run-time length) are evaluated again
 //!   at each use;
+//! - `kir-grid`: whether a kernel runs on a two-dimensional grid (`B` and `BLOCKS` are then
+//!   computed over both of its dimensions);
 //! - `kir-indexed-copies`: which computed vectors a kernel indexes, each stored into a `shared`
 //!   array before its statement.
 //!
@@ -23,6 +25,7 @@
 //! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
 
 mod atomic;
+mod grid;
 mod indexed_copies;
 mod lower;
 mod print;
@@ -77,6 +80,11 @@ pub struct Kernel {
     pub item: usize,
     pub span: Span,
     pub block_size: u32,
+    /// The rows of the block's shape: `R` for `@blocksize(R, C)` (`block_size = R * C`), 1 for
+    /// a one-dimensional block.
+    pub block_rows: u32,
+    /// `kir-grid`: whether the kernel runs on a two-dimensional grid; `None` until the pass ran.
+    pub grid_2d: Option<bool>,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
     /// `kir-register-vectors`: the vector variables that live in registers, by the span of
@@ -203,6 +211,11 @@ pub enum Subscript {
     Range(ExprRef),
     /// Element `k` of a vector of indices: a stage of its own, fused into the store's sweep.
     Vector(Stage),
+    /// The rows of a two-dimensional slice `a[r, s]` (a tile of `cols` columns):
+    /// `start + k / cols` at position `k`.
+    TileRows { range: ExprRef, cols: u64 },
+    /// The columns of a two-dimensional slice: `start + k % cols` at position `k`.
+    TileCols { range: ExprRef, cols: u64 },
 }
 
 /// A fused vector computation: the positions of one block vector, computed element by element
@@ -213,6 +226,9 @@ pub struct Stage {
     pub expr: ExprRef,
     /// Its length as the checker knows it.
     pub len: Len,
+    /// For a tile (a two-dimensional block vector): its columns; element `k` is
+    /// `(k / cols, k % cols)`.
+    pub cols: Option<u64>,
     /// The arrays read element by element, in source order.
     pub reads: Vec<Element>,
     /// The collectives of the expression (maps and scans), in source order, and for a
@@ -247,6 +263,10 @@ pub const PASSES: &[Pass] = &[
         run: recomputed_vectors::run,
     },
     Pass {
+        name: GRID,
+        run: grid::run,
+    },
+    Pass {
         name: INDEXED_COPIES,
         run: indexed_copies::run,
     },
@@ -256,6 +276,7 @@ pub const LOWER: &str = "kir-lower";
 pub const WRITTEN_ARRAYS: &str = "kir-written-arrays";
 pub const REGISTER_VECTORS: &str = "kir-register-vectors";
 pub const RECOMPUTED_VECTORS: &str = "kir-recomputed-vectors";
+pub const GRID: &str = "kir-grid";
 pub const INDEXED_COPIES: &str = "kir-indexed-copies";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.

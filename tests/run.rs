@@ -25,6 +25,9 @@ mod sanitizer;
 #[path = "run/support.rs"]
 mod support;
 
+#[path = "run/tile_cases.rs"]
+mod tile_cases;
+
 use libtest_mimic::{Arguments, Failed, Trial};
 use loomc::target::OptLevel;
 
@@ -34,7 +37,11 @@ const BLOCK_SIZES: [u32; 6] = [2, 16, 32, 64, 256, 1024];
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
-    for case in cases::CASES.iter().chain(number_cases::CASES) {
+    for case in cases::CASES
+        .iter()
+        .chain(number_cases::CASES)
+        .chain(tile_cases::CASES)
+    {
         let sizes: Vec<u32> = match case.block_size {
             Some(fixed) => vec![fixed],
             None => BLOCK_SIZES.to_vec(),
@@ -83,7 +90,12 @@ fn every_program_has_a_case() -> Result<(), Failed> {
             std::fs::read_dir(support::repo_root().join(dir)).map_err(|e| e.to_string())?;
         for entry in entries.flatten() {
             let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
-            if path.ends_with(".loom") && !cases::CASES.iter().any(|c| c.file == path) {
+            if path.ends_with(".loom")
+                && !cases::CASES
+                    .iter()
+                    .chain(tile_cases::CASES)
+                    .any(|c| c.file == path)
+            {
                 missing.push(path);
             }
         }

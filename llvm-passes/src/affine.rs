@@ -37,7 +37,7 @@ impl<K: Ord + Clone> Combination<K> {
         self.terms.is_empty()
     }
 
-    pub fn len(&self) -> usize {
+    pub fn term_count(&self) -> usize {
         self.terms.len()
     }
 

@@ -145,7 +145,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         }
         let (elem, len) = match &ty {
             Ty::Scalar(_) | Ty::Record(_) => (ty.clone(), None),
-            Ty::Vector { elem, len } => ((**elem).clone(), Some(*len)),
+            Ty::Vector { elem, len, .. } => ((**elem).clone(), Some(*len)),
             _ => {
                 not_a_place(self);
                 return None;

@@ -141,6 +141,7 @@ impl FnCtx<'_, '_> {
             "block" => return self.builtin_block(e, callee, args),
             "range" => return self.builtin_range(e, args),
             "select" => return self.builtin_select(e, args, expect),
+            "transpose" => return self.builtin_transpose(e, callee, args),
             _ => {}
         }
         if let Some(op) = AtomicOp::from_name(name) {
@@ -382,7 +383,7 @@ impl FnCtx<'_, '_> {
         }
         let shape = match &t {
             Ty::Scalar(s) => Some((*s, None)),
-            Ty::Vector { elem, len } => elem.scalar().map(|s| (s, Some(*len))),
+            Ty::Vector { elem, len, .. } => elem.scalar().map(|s| (s, Some(*len))),
             Ty::Array { elem, dims, .. } if dims.len() == 1 => {
                 if self.in_func() {
                     self.error(CheckError::VectorInFunc {
@@ -462,6 +463,50 @@ impl FnCtx<'_, '_> {
             self.cx.range_lens.insert(e.id, Len::Static(u64::from(bs)));
         }
         Ty::Range
+    }
+
+    /// `transpose(t)`: `t` a two-dimensional array in memory (`shared`, or global) of
+    /// compile-time shape `r x c`; the result is the `c x r` tile whose element `(i, j)` is
+    /// `t[j, i]`. Code generation reads element `k` of the result at `t`'s element
+    /// `(k % r) * c + k / r`, which another thread may have written: hence memory, not
+    /// registers (a register tile's elements are private to their threads).
+    fn builtin_transpose(&mut self, e: &Expr, callee: &Ident, args: &[Expr]) -> Ty {
+        self.cx
+            .callees
+            .insert(e.id, Callee::Builtin(Builtin::Transpose));
+        if self.in_func() {
+            self.check_args_unhinted(args);
+            self.error(CheckError::BlockConstantInFunc {
+                name: "transpose".to_string(),
+                span: callee.span,
+            });
+            return Ty::Error;
+        }
+        if !self.builtin_arity(e, "transpose", args, 1) {
+            return Ty::Error;
+        }
+        let Some(arg) = args.first() else {
+            return Ty::Error;
+        };
+        let t = self.expr(arg, None);
+        match &t {
+            Ty::Error => Ty::Error,
+            Ty::Array {
+                elem,
+                dims,
+                space: Space::Shared | Space::Global,
+            } if matches!(dims.as_slice(), [Len::Static(_), Len::Static(_)]) => {
+                let (r, c) = t.tile_shape().unwrap_or((0, 0));
+                Ty::tile((**elem).clone(), c, r)
+            }
+            _ => {
+                self.error(CheckError::BadTranspose {
+                    span: arg.span,
+                    ty: t,
+                });
+                Ty::Error
+            }
+        }
     }
 
     fn builtin_range(&mut self, e: &Expr, args: &[Expr]) -> Ty {
@@ -659,6 +704,7 @@ impl FnCtx<'_, '_> {
             block_size,
             source,
             pow2_reported,
+            ..
         } = &mut self.kind
         {
             if !block_size.is_power_of_two() && !*pow2_reported {

@@ -13,6 +13,8 @@ use std::collections::HashSet;
 pub(super) enum BodyKind {
     Kernel {
         block_size: u32,
+        /// Rows of the block's shape (1 for a one-dimensional block); `block_size` is a multiple.
+        block_rows: u32,
         source: BlockSizeSource,
         /// A kernel whose block size is not a power of two is told so once, at its first
         /// reduction or scan.
@@ -82,6 +84,18 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     pub fn block_size(&self) -> Option<u32> {
         match self.kind {
             BodyKind::Kernel { block_size, .. } => Some(block_size),
+            BodyKind::Func { .. } => None,
+        }
+    }
+
+    /// The kernel's block shape `(rows, cols)`: `(1, BLOCKSIZE)` for a one-dimensional block.
+    pub fn block_shape(&self) -> Option<(u32, u32)> {
+        match self.kind {
+            BodyKind::Kernel {
+                block_size,
+                block_rows,
+                ..
+            } => Some((block_rows, block_size / block_rows.max(1))),
             BodyKind::Func { .. } => None,
         }
     }

@@ -20,7 +20,7 @@ pub(super) fn applies_elementwise(param: &Ty) -> bool {
 /// a one-dimensional array (global, `shared` or a vector variable), as an operator's operand.
 pub(super) fn vector_argument(arg: &Ty) -> Option<(&Ty, Len)> {
     match arg {
-        Ty::Vector { elem, len } => Some((elem, *len)),
+        Ty::Vector { elem, len, .. } => Some((elem, *len)),
         Ty::Array { elem, dims, .. } if dims.len() == 1 => Some((elem, dims[0])),
         _ => None,
     }

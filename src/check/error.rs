@@ -21,7 +21,7 @@ pub const CODES: &[&str] = &[
     "E0100", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", "E0107", "E0108", "E0109",
     "E0110", "E0111", "E0112", "E0113", //
     "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0208", "E0209",
-    "E0210", "E0211", "E0212", "E0213", "E0214", "E0215", //
+    "E0210", "E0211", "E0212", "E0213", "E0214", "E0215", "E0216", "E0217", "E0218", //
     "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", "E0307", "E0308", "E0309",
     "E0310", //
     "E0400", "E0401", "E0402", "E0403", "E0404", "E0405", //
@@ -96,8 +96,9 @@ pub enum BadDimReason {
     },
     /// The dimension is not an integer (a float, a Bool, an array...).
     NotInteger(Ty),
-    /// `B` differs between blocks; a dimension is fixed for the launch.
-    BlockIndex,
+    /// `B` (or another per-block constant, named) differs between blocks, or describes a
+    /// two-dimensional grid; a dimension is fixed for the launch.
+    BlockIndex(String),
     Negative(i128),
     /// A local array dimension that is not uniform.
     NotUniform,
@@ -309,6 +310,24 @@ pub enum CheckError {
         found: Len,
         expected: Len,
         other: Span,
+    },
+    /// Two tiles of equal length but different shapes combined or stored.
+    TileShapeMismatch {
+        span: Span,
+        found: (u64, u64),
+        expected: (u64, u64),
+        other: Span,
+    },
+    /// A two-dimensional slice `a[r, s]` whose ranges' lengths are not known at compile time.
+    TileShapeUnknown {
+        span: Span,
+        /// The range subscript whose length is unknown.
+        range: Span,
+    },
+    /// `transpose(v)` of something other than a two-dimensional array of compile-time shape.
+    BadTranspose {
+        span: Span,
+        ty: Ty,
     },
     NotAssignable {
         span: Span,
@@ -522,6 +541,9 @@ impl CheckError {
             NoFields { .. } => "E0208",
             BadCast { .. } => "E0209",
             LengthMismatch { .. } => "E0210",
+            TileShapeMismatch { .. } => "E0216",
+            TileShapeUnknown { .. } => "E0217",
+            BadTranspose { .. } => "E0218",
             NotAssignable { .. } => "E0211",
             RecordLiteralMismatch { .. } => "E0212",
             CannotInfer { .. } => "E0213",
@@ -597,13 +619,13 @@ impl CheckError {
                 Diagnostic::error(code, format!("`{name}` cannot be used in a func"))
                     .primary(span, "block-level name used in element-level code")
                     .note(format!(
-                        "`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS` and `block` describe the block a kernel runs on; funcs are element-level code and {what} is only available in kernels"
+                        "`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`, the grid's and block's rows and columns (`BROW`, `BCOL`, `GRIDROWS`, `GRIDCOLS`, `BLOCKROWS`, `BLOCKCOLS`, `ROW`, `COL`), `block` and `transpose` describe the block a kernel runs on; funcs are element-level code and {what} is only available in kernels"
                     ))
                     .help("pass the value to the func as an argument")
             }
             ReservedName { name, span } => Diagnostic::error(code, format!("`{name}` is a reserved name"))
                 .primary(span, "cannot be declared")
-                .note("`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`, the type names and the builtins `block`, `range` and `select` cannot be redefined"),
+                .note("`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`, `BLOCKROWS`, `BLOCKCOLS`, `BROW`, `BCOL`, `GRIDROWS`, `GRIDCOLS`, `ROW`, `COL`, the type names and the builtins `block`, `range`, `select` and `transpose` cannot be redefined"),
             UnknownField { field, span, ty, suggestion } => {
                 let d = Diagnostic::error(code, format!("no field `{field}` on type {}", quoted(&ty, records)))
                     .primary(span, "unknown field");
@@ -781,6 +803,23 @@ impl CheckError {
                     .secondary(other, format!("this has length {expected}"))
                     .note("elementwise operations, stores and initializers need vectors of equal length")
             }
+            TileShapeMismatch { span, found, expected, other } => {
+                let shape = |(r, c): (u64, u64)| format!("{r} x {c}");
+                Diagnostic::error(code, format!("tile shapes differ: {} and {}", shape(found), shape(expected)))
+                    .primary(span, format!("this tile is {}", shape(found)))
+                    .secondary(other, format!("this tile is {}", shape(expected)))
+                    .note("elementwise operations, stores and initializers of tiles need equal shapes, since element (i, j) of each belongs to the same thread")
+                    .help("to exchange rows and columns, read a tile through `transpose(t)`")
+            }
+            TileShapeUnknown { span, range } => Diagnostic::error(code, "a two-dimensional slice needs ranges of known length")
+                .primary(range, "the length of this range is not known at compile time")
+                .secondary(span, "this slice is a tile")
+                .note("a tile's shape must be known at compile time: element (i, j) belongs to the thread at row i and column j")
+                .help("write the range so that its length folds to a constant, e.g. `range(BROW * 16, BROW * 16 + 16)`"),
+            BadTranspose { span, ty } => Diagnostic::error(code, "`transpose` needs a two-dimensional array of known shape")
+                .primary(span, format!("this has type {}", quoted(&ty, records)))
+                .note("`transpose(t)` reads a tile in memory (a `shared` array `T[r, c]`, or a global one of compile-time shape) with rows and columns exchanged: element (i, j) is `t[j, i]`")
+                .help("store the tile into a `shared` array first: `shared t: Float32[16, 16] <- v`"),
             NotAssignable { span, name, reason, decl } => {
                 let what = name.map(|n| format!("`{n}`")).unwrap_or_else(|| "this expression".to_string());
                 let d = Diagnostic::error(code, format!("cannot assign to {what}")).primary(span, "cannot be assigned");
@@ -839,8 +878,8 @@ impl CheckError {
                         "funcs are element-level code: they return scalars, Ranges or records",
                     ),
                     TypeContext::LocalArray2d => (
-                        "a two-dimensional array must be a parameter or `shared`".to_string(),
-                        "register vectors have one dimension",
+                        "a two-dimensional array of run-time shape must be a parameter or `shared`".to_string(),
+                        "a register tile's shape must be known at compile time",
                     ),
                     TypeContext::SharedScalar => (
                         "a `shared` variable must be an array".to_string(),
@@ -1070,9 +1109,15 @@ impl CheckError {
                             .primary(span, format!("this has type {}", quoted(&ty, records)))
                             .note(ALLOWED)
                     }
-                    BadDimReason::BlockIndex => Diagnostic::error(code, "array dimension cannot use `B`")
-                        .primary(span, "`B` differs between blocks")
+                    BadDimReason::BlockIndex(name) if name == "B" || name == "BROW" || name == "BCOL" => Diagnostic::error(code, format!("array dimension cannot use `{name}`"))
+                        .primary(span, format!("`{name}` differs between blocks"))
                         .note("an array's dimensions are the same for every block of a launch"),
+                    BadDimReason::BlockIndex(name) if name == "ROW" || name == "COL" => Diagnostic::error(code, format!("array dimension cannot use `{name}`"))
+                        .primary(span, format!("`{name}` is a block vector: it differs between threads"))
+                        .note("an array's dimensions are the same for every block of a launch"),
+                    BadDimReason::BlockIndex(name) => Diagnostic::error(code, format!("array dimension cannot use `{name}`"))
+                        .primary(span, format!("`{name}` describes a two-dimensional grid"))
+                        .note("a dimension may use `BLOCKS` (every block of the grid), not the grid's rows or columns: the calling convention describes dimensions over `BLOCKS`, `BLOCKSIZE` and `THREADS` (docs/abi.md)"),
                     BadDimReason::Negative(n) => Diagnostic::error(code, format!("array dimension is negative: {n}"))
                         .primary(span, format!("this is {n}"))
                         .note("dimensions cannot be negative"),

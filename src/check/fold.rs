@@ -179,6 +179,12 @@ impl FnCtx<'_, '_> {
         let value = match &e.kind {
             ExprKind::Int(v) => i128::try_from(*v).ok().and_then(|v| fits(v, ty).ok()),
             ExprKind::Name(id) if id.name == "BLOCKSIZE" => self.block_size().map(i128::from),
+            ExprKind::Name(id) if id.name == "BLOCKROWS" => {
+                self.block_shape().map(|(r, _)| i128::from(r))
+            }
+            ExprKind::Name(id) if id.name == "BLOCKCOLS" => {
+                self.block_shape().map(|(_, c)| i128::from(c))
+            }
             // `-N` is one literal (checked as such): not an operation that can overflow.
             ExprKind::Unary {
                 op: UnaryOp::Neg,

@@ -17,8 +17,9 @@ use std::collections::HashSet;
 enum Place {
     /// A scalar, Range or record: one uniform value.
     Uniform(Ty),
-    /// A slice or a whole one-dimensional array: a vector of elements.
-    Vector(Ty, Len),
+    /// A slice or a whole one-dimensional array: a vector of elements; with the shape of a
+    /// tile (a 2-D slice, a whole two-dimensional array of compile-time shape).
+    Vector(Ty, Len, Option<(u64, u64)>),
 }
 
 impl<'c, 'p> FnCtx<'c, 'p> {
@@ -522,7 +523,8 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             });
             return Ty::Error;
         }
-        if !shared && lens.len() == 2 {
+        let static_2d = matches!(lens.as_slice(), [Len::Static(_), Len::Static(_)]);
+        if !shared && lens.len() == 2 && !static_2d {
             self.error(CheckError::TypeNotAllowed {
                 span: tspan,
                 ty: None,
@@ -547,13 +549,44 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 let hint = Ty::vector(elem.clone(), Len::Dynamic);
                 let found = self.expr(init, Some(&hint));
                 if lens.len() == 2 {
-                    if !found.is_error() {
-                        let expected = Ty::Array {
-                            elem: Box::new(elem.clone()),
-                            dims: lens.clone(),
-                            space: Space::Local,
-                        };
-                        self.mismatch(&found, &expected, init, Some(tspan));
+                    // A tile: filled by a tile of its shape, a vector of its length (row-major)
+                    // or a uniform value.
+                    let total = match lens.as_slice() {
+                        [Len::Static(r), Len::Static(c)] => Len::Static(r * c),
+                        _ => Len::Dynamic,
+                    };
+                    let shape = match lens.as_slice() {
+                        [Len::Static(r), Len::Static(c)] => Some((*r, *c)),
+                        _ => None,
+                    };
+                    match self.vector_of(&found, init.id) {
+                        _ if found.is_error() => {}
+                        Some((found_elem, found_len)) => {
+                            init_is_vector = true;
+                            if !found_elem.is_error() && !elem.is_error() && found_elem != elem {
+                                self.element_mismatch(&found, &elem, init, Some(tspan));
+                            } else if total.unify(found_len).is_none() {
+                                self.error(CheckError::LengthMismatch {
+                                    span: init.span,
+                                    found: found_len,
+                                    expected: total,
+                                    other: tspan,
+                                });
+                            } else {
+                                self.same_tile_shape(shape, &found, init, tspan);
+                            }
+                        }
+                        None if found.is_uniform() => {
+                            self.expect(&found, &elem, init, Some(tspan), UniformContext::Variable);
+                        }
+                        None => {
+                            let expected = Ty::Array {
+                                elem: Box::new(elem.clone()),
+                                dims: lens.clone(),
+                                space: Space::Local,
+                            };
+                            self.mismatch(&found, &expected, init, Some(tspan));
+                        }
                     }
                 } else {
                     match self.vector_of(&found, init.id) {
@@ -649,9 +682,31 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 };
                 self.expect(&found, &ty, value, Some(target.span), context);
             }
-            Some(Place::Vector(elem, len)) => {
+            Some(Place::Vector(elem, len, shape)) => {
                 let found = self.expr(value, Some(&elem));
                 self.store_vector(&found, &elem, len, value, target.span);
+                self.same_tile_shape(shape, &found, value, target.span);
+            }
+        }
+    }
+
+    /// A tile stored into a tile must have its shape (`E0216`); a one-dimensional vector of the
+    /// right length fills a tile row-major, and a tile fills a one-dimensional place row-major.
+    fn same_tile_shape(
+        &mut self,
+        place: Option<(u64, u64)>,
+        found: &Ty,
+        value: &Expr,
+        target: Span,
+    ) {
+        if let (Some(expected), Some(found_shape)) = (place, found.tile_shape()) {
+            if expected != found_shape {
+                self.error(CheckError::TileShapeMismatch {
+                    span: value.span,
+                    found: found_shape,
+                    expected,
+                    other: target,
+                });
             }
         }
     }
@@ -734,13 +789,20 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             return None;
         }
         let ty = self.expr(target, None);
+        let shape = ty.tile_shape();
         match ty {
             Ty::Error => None,
-            Ty::Vector { elem, len } => Some(Place::Vector(*elem, len)),
+            Ty::Vector { elem, len, .. } => Some(Place::Vector(*elem, len, shape)),
             Ty::Array { elem, dims, .. } if dims.len() == 1 => Some(Place::Vector(
                 *elem,
                 dims.first().copied().unwrap_or(Len::Dynamic),
+                None,
             )),
+            // A whole two-dimensional array of compile-time shape is a tile.
+            Ty::Array { elem, .. } if shape.is_some() => {
+                let (r, c) = shape.unwrap_or((0, 0));
+                Some(Place::Vector(*elem, Len::Static(r * c), shape))
+            }
             Ty::Array { .. } => {
                 self.error(CheckError::NotAssignable {
                     span: target.span,

@@ -55,7 +55,7 @@ impl Poly {
     }
 
     pub fn as_constant(&self) -> Option<i64> {
-        match self.terms.len() {
+        match self.terms.term_count() {
             0 => Some(0),
             1 => i64::try_from(self.terms.coefficient(&Vec::new()))
                 .ok()
@@ -238,7 +238,9 @@ impl Symbols {
             ExprKind::Int(v) => Some(Poly::constant(i64::try_from(*v).ok()?)),
             ExprKind::Name(id) => match id.name.as_str() {
                 "BLOCKSIZE" => Some(Poly::constant(i64::from(block_size))),
-                "B" | "BLOCKS" => Some(Poly::sym(Sym::new(id.name.clone(), 0))),
+                "B" | "BLOCKS" | "BROW" | "BCOL" | "GRIDROWS" | "GRIDCOLS" => {
+                    Some(Poly::sym(Sym::new(id.name.clone(), 0)))
+                }
                 "THREADS" => Poly::sym(Sym::new("BLOCKS", 0)).scale(i64::from(block_size)),
                 name => match self.values.get(name)? {
                     Known::Int(p) => Some(p.clone()),

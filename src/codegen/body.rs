@@ -58,7 +58,14 @@ pub enum Var<'ctx> {
 #[derive(Debug, Clone)]
 pub enum Mode {
     /// Block-level code: every thread runs it; stores happen once per block.
-    Kernel { name: String, block_size: u32 },
+    Kernel {
+        name: String,
+        block_size: u32,
+        /// The block's rows (`@blocksize(R, C)`: `.reqntid C, R, 1`); 1 for a 1-D block.
+        block_rows: u32,
+        /// `kir-grid`: the kernel runs on a two-dimensional grid.
+        grid_2d: bool,
+    },
     /// Element-level code of a `func`: one thread, its own values.
     Func { ret: Option<Ty> },
 }
@@ -81,6 +88,9 @@ pub struct Body<'a, 'ctx> {
     pub registers: HashSet<Span>,
     /// The vector assignments (by statement span) that the kernel IR made scatters.
     pub scatters: HashSet<Span>,
+    /// The scatters that store a two-dimensional slice (by the id of their rows' range), with
+    /// the tile's columns (`kir::Subscript::TileRows`/`TileCols`).
+    pub tile_stores: HashMap<crate::syntax::ast::ExprId, u64>,
     /// Uniform operands of the vector expression being lowered, evaluated once before its loop.
     pub hoisted: HashMap<ExprId, BasicValueEnum<'ctx>>,
     /// Per-element values of the current position that need the whole block to compute (scan
@@ -133,6 +143,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             symbols: Symbols::default(),
             registers: HashSet::new(),
             scatters: HashSet::new(),
+            tile_stores: HashMap::new(),
             hoisted: HashMap::new(),
             tile_vals: HashMap::new(),
             elem_reads: Vec::new(),
@@ -259,8 +270,42 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             })
     }
 
+    /// The thread's index in its block, `0 .. BLOCKSIZE`: `%tid.x` in a one-dimensional block,
+    /// `%tid.y * cols + %tid.x` in a block of `rows x cols` threads (CUDA's linear thread
+    /// index, x fastest, which also numbers the warps' lanes), so that everything built on
+    /// element `k` belonging to thread `k mod BLOCKSIZE` holds in both.
     pub fn tid(&self) -> Result<IntValue<'ctx>> {
-        self.sreg(Intrinsic::TidX)
+        let x = self.sreg(Intrinsic::TidX)?;
+        match self.mode {
+            Mode::Kernel {
+                block_size,
+                block_rows,
+                ..
+            } if block_rows > 1 => {
+                let y = self.sreg(Intrinsic::TidY)?;
+                let cols = self.i32(i64::from(block_size / block_rows));
+                let row = self.b.build_int_nuw_mul(y, cols, "tid.row")?;
+                Ok(self.b.build_int_nuw_add(row, x, "tid")?)
+            }
+            _ => Ok(x),
+        }
+    }
+
+    /// The block's shape `(rows, cols)`; `(1, BLOCKSIZE)` for a one-dimensional block.
+    pub fn block_shape(&self) -> (u32, u32) {
+        match self.mode {
+            Mode::Kernel {
+                block_size,
+                block_rows,
+                ..
+            } => (block_rows.max(1), block_size / block_rows.max(1)),
+            Mode::Func { .. } => (1, 1),
+        }
+    }
+
+    /// Whether the kernel runs on a two-dimensional grid (`kir-grid`).
+    pub fn grid_2d(&self) -> bool {
+        matches!(self.mode, Mode::Kernel { grid_2d: true, .. })
     }
 
     /// `bar.sync 0`. Only ever placed in block-uniform control flow.

@@ -208,14 +208,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    /// `B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`: all `Int32`.
+    /// `B`, `BLOCKS`, `BLOCKSIZE`, `THREADS` and the two-dimensional block and grid's rows and
+    /// columns: all `Int32`. On a two-dimensional grid (`kir-grid`), `B` is the block's
+    /// row-major index `BROW * GRIDCOLS + BCOL` and `BLOCKS` is `GRIDROWS * GRIDCOLS`.
     pub fn builtin_name(&mut self, ident: &Ident) -> Result<IntValue<'ctx>> {
         match ident.name.as_str() {
-            "B" => self.sreg(Intrinsic::CtaidX),
-            "BLOCKS" => self.sreg(Intrinsic::NctaidX),
+            "B" if self.grid_2d() => {
+                let (x, y) = (self.sreg(Intrinsic::CtaidX)?, self.sreg(Intrinsic::CtaidY)?);
+                let cols = self.sreg(Intrinsic::NctaidX)?;
+                let row = self.b.build_int_mul(y, cols, "B.row")?;
+                Ok(self.b.build_int_add(row, x, "B")?)
+            }
+            "B" | "BCOL" => self.sreg(Intrinsic::CtaidX),
+            "BROW" => self.sreg(Intrinsic::CtaidY),
+            "GRIDCOLS" => self.sreg(Intrinsic::NctaidX),
+            "GRIDROWS" => self.sreg(Intrinsic::NctaidY),
+            "BLOCKS" => self.blocks(),
             "BLOCKSIZE" => Ok(self.i32(self.block_size(ident.span)? as i64)),
+            "BLOCKROWS" => Ok(self.i32(i64::from(self.block_shape().0))),
+            "BLOCKCOLS" => Ok(self.i32(i64::from(self.block_shape().1))),
             "THREADS" => {
-                let blocks = self.sreg(Intrinsic::NctaidX)?;
+                let blocks = self.blocks()?;
                 let size = self.i32(self.block_size(ident.span)? as i64);
                 Ok(self.b.build_int_mul(blocks, size, "THREADS")?)
             }
@@ -224,6 +237,16 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 ident.span,
             )),
         }
+    }
+
+    /// `BLOCKS`: `%nctaid.x`, times `%nctaid.y` on a two-dimensional grid.
+    fn blocks(&mut self) -> Result<IntValue<'ctx>> {
+        let x = self.sreg(Intrinsic::NctaidX)?;
+        if !self.grid_2d() {
+            return Ok(x);
+        }
+        let y = self.sreg(Intrinsic::NctaidY)?;
+        Ok(self.b.build_int_mul(y, x, "BLOCKS")?)
     }
 
     pub fn reg_type(&self, ty: &Ty, span: Span) -> Result<inkwell::types::BasicTypeEnum<'ctx>> {
@@ -630,6 +653,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 arity(2)?;
                 self.range_value(values[0].into_int_value(), values[1].into_int_value())
             }
+            // Read element by element where a tile is consumed (`vector.rs`), never as a value.
+            Callee::Builtin(Builtin::Transpose) => Err(CodegenError::internal(
+                "`transpose` used as a uniform value (the checker makes it a tile)",
+                e.span,
+            )),
             Callee::Builtin(Builtin::Select) => {
                 arity(3)?;
                 Ok(self.b.build_select(

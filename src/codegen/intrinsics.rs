@@ -115,8 +115,14 @@ impl IntMath {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Intrinsic {
-    /// `%tid.x`: the thread's index in its block.
+    /// `%tid.x`: the thread's index in its block (its column in a two-dimensional block).
     TidX,
+    /// `%tid.y`: the thread's row in a two-dimensional block.
+    TidY,
+    /// `%ctaid.y`: the block's row in a two-dimensional grid (`BROW`).
+    CtaidY,
+    /// `%nctaid.y`: the grid's rows (`GRIDROWS`).
+    NctaidY,
     /// `%ctaid.x`: the block's index in the grid (`B`).
     CtaidX,
     /// `%ntid.x`: threads per block.
@@ -141,6 +147,9 @@ impl Intrinsic {
     pub fn name(self) -> String {
         match self {
             Intrinsic::TidX => "llvm.nvvm.read.ptx.sreg.tid.x".into(),
+            Intrinsic::TidY => "llvm.nvvm.read.ptx.sreg.tid.y".into(),
+            Intrinsic::CtaidY => "llvm.nvvm.read.ptx.sreg.ctaid.y".into(),
+            Intrinsic::NctaidY => "llvm.nvvm.read.ptx.sreg.nctaid.y".into(),
             Intrinsic::CtaidX => "llvm.nvvm.read.ptx.sreg.ctaid.x".into(),
             Intrinsic::NtidX => "llvm.nvvm.read.ptx.sreg.ntid.x".into(),
             Intrinsic::NctaidX => "llvm.nvvm.read.ptx.sreg.nctaid.x".into(),
@@ -171,9 +180,13 @@ impl Intrinsic {
         }
         let i32t = context.i32_type();
         let fn_type = match self {
-            Intrinsic::TidX | Intrinsic::CtaidX | Intrinsic::NtidX | Intrinsic::NctaidX => {
-                i32t.fn_type(&[], false)
-            }
+            Intrinsic::TidX
+            | Intrinsic::TidY
+            | Intrinsic::CtaidX
+            | Intrinsic::CtaidY
+            | Intrinsic::NtidX
+            | Intrinsic::NctaidX
+            | Intrinsic::NctaidY => i32t.fn_type(&[], false),
             Intrinsic::Barrier0 => context.void_type().fn_type(&[], false),
             // (membermask, value, lane or offset, clamp/segment mask)
             Intrinsic::Shuffle(_) => {

@@ -84,12 +84,20 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         let mode = Mode::Kernel {
             name: self.facts.name.clone(),
             block_size: self.facts.block_size,
+            block_rows: self.facts.block_rows,
+            grid_2d: kernel_ir.grid_2d.unwrap_or(false),
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
         crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| {
-            if let crate::kir::Stmt::Scatter { span, .. } = stmt {
+            if let crate::kir::Stmt::Scatter {
+                span, subscripts, ..
+            } = stmt
+            {
                 body.scatters.insert(*span);
+                if let Some(crate::kir::Subscript::TileRows { range, cols }) = subscripts.first() {
+                    body.tile_stores.insert(range.id, *cols);
+                }
             }
         });
         body.registers = kernel_ir
@@ -189,7 +197,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             self.cx,
             &self.facts.name,
             self.decl.name.span,
-            self.facts.block_size,
+            (self.facts.block_size, self.facts.block_rows),
             &shared,
             register_vectors,
         )?;
@@ -203,7 +211,13 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
     fn annotate(&self, function: FunctionValue<'ctx>) -> Result<()> {
         let context = self.cx.context;
         let i32t = context.i32_type();
-        let entries: [(&str, u64); 2] = [("kernel", 1), ("reqntidx", self.facts.block_size as u64)];
+        let rows = u64::from(self.facts.block_rows.max(1));
+        let cols = u64::from(self.facts.block_size) / rows;
+        let mut entries: Vec<(&str, u64)> = vec![("kernel", 1), ("reqntidx", cols)];
+        // A two-dimensional block (`@blocksize(R, C)`): `.reqntid C, R, 1`, x the columns.
+        if rows > 1 {
+            entries.push(("reqntidy", rows));
+        }
         for (key, value) in entries {
             let fields: [BasicMetadataValueEnum; 3] = [
                 function.as_global_value().as_pointer_value().into(),

@@ -68,6 +68,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             Ty::Vector {
                 elem,
                 len: crate::check::types::Len::Static(n),
+                cols: None,
             } => ((**elem).clone(), *n),
             _ => {
                 return Err(CodegenError::internal(

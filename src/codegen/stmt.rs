@@ -121,6 +121,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let len = match self.cx.checked.locals.get(&name.span) {
             Some(Ty::Array { dims, .. }) => match dims.as_slice() {
                 [Len::Static(n)] => *n,
+                // A register tile: its elements row-major.
+                [Len::Static(r), Len::Static(c)] => r.saturating_mul(*c),
                 _ => 0,
             },
             _ => 0,

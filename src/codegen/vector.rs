@@ -100,6 +100,14 @@ enum Dest<'ctx> {
         subscripts: Vec<Expr>,
         checked: bool,
     },
+    /// A two-dimensional slice `a[r, s]` (`kir::Subscript::TileRows`/`TileCols`): element `k`
+    /// at (`r.start + k / cols`, `s.start + k % cols`).
+    Tile {
+        // Boxed: two expressions would make this variant several times larger than the others.
+        ranges: Box<(Expr, Expr)>,
+        cols: u64,
+        checked: bool,
+    },
 }
 
 impl Dest<'_> {
@@ -238,6 +246,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(self.shape(len));
         }
         match &e.kind {
+            // The threads' rows and columns: one element per thread of the block.
+            ExprKind::Name(name)
+                if (name.name == "ROW" || name.name == "COL")
+                    && self.lookup(&name.name).is_none() =>
+            {
+                let n = self.block_size_or_default();
+                Ok(self.shape(self.i32(i64::from(n))))
+            }
+            ExprKind::Call { args, .. } if self.is_transpose(e) => {
+                let [arg] = args.as_slice() else {
+                    return Err(CodegenError::internal(
+                        "`transpose` without one argument",
+                        e.span,
+                    ));
+                };
+                // Element `k` reads element `(k % r) * c + k / r` of the array: any thread's.
+                let array = self.array(arg)?;
+                self.note_read(&array, Who::Any, e.span);
+                let (r, c) = self.tile_dims(arg)?;
+                Ok(self.shape(self.i32((r * c) as i64)))
+            }
             ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
                 Some(Var::Registers(r)) => Ok(Shape {
                     registers: true,
@@ -311,6 +340,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     fn prepare_index(&mut self, e: &Expr, base: &Expr, indices: &[Expr]) -> Result<Shape<'ctx>> {
         self.copy_indexed_vector(base)?;
         let array = self.array(base)?;
+        if let Some((r, c)) = self.slice_2d_shape(e, indices) {
+            // A two-dimensional slice: element `k` at (`r.start + k / c`, `s.start + k % c`),
+            // which no affine owner describes (another thread's row): any thread.
+            for index in indices {
+                self.hoist(index)?;
+            }
+            self.note_read(&array, Who::Any, e.span);
+            return Ok(self.shape(self.i32((r * c) as i64)));
+        }
         if let [index] = indices {
             if array.dims.len() == 2 && matches!(self.ty_of(index), Ty::Scalar(_)) {
                 // A row of a two-dimensional array: elements (i, 0..cols).
@@ -493,6 +531,50 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(*v);
         }
         match &e.kind {
+            ExprKind::Name(name)
+                if (name.name == "ROW" || name.name == "COL")
+                    && self.lookup(&name.name).is_none() =>
+            {
+                let cols = self.i32(i64::from(self.block_shape().1));
+                Ok(if name.name == "ROW" {
+                    self.b.build_int_unsigned_div(k, cols, "row")?
+                } else {
+                    self.b.build_int_unsigned_rem(k, cols, "col")?
+                }
+                .into())
+            }
+            ExprKind::Call { args, .. } if self.is_transpose(e) => {
+                let [arg] = args.as_slice() else {
+                    return Err(CodegenError::internal(
+                        "`transpose` without one argument",
+                        e.span,
+                    ));
+                };
+                let array = self.array(arg)?;
+                let (r, c) = self.tile_dims(arg)?;
+                // Element (i, j) = (k / r, k % r) of the `c x r` result is t[j, i].
+                let rows = self.i32(r as i64);
+                let i = self.b.build_int_unsigned_div(k, rows, "t.i")?;
+                let j = self.b.build_int_unsigned_rem(k, rows, "t.j")?;
+                let j_row = self.b.build_int_nuw_mul(j, self.i32(c as i64), "t.row")?;
+                let flat = self.b.build_int_nuw_add(j_row, i, "t.k")?;
+                let k64 = self.index64(flat, true)?;
+                let at = Element {
+                    index: k64,
+                    in_bounds: None,
+                };
+                self.load_element(&array, &at, e.span)
+            }
+            ExprKind::Index {
+                base,
+                indices,
+                checked,
+            } if self.slice_2d_shape(e, indices).is_some() => {
+                let array = self.array(base)?;
+                let subscripts = self.tile_subscripts(e, indices, k)?;
+                let at = self.element(&array, &subscripts, *checked, e.span)?;
+                self.load_element(&array, &at, e.span)
+            }
             ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
                 Some(Var::Registers(r)) => {
                     let slot = pos.slot.ok_or_else(|| {
@@ -1010,6 +1092,28 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ));
         };
         let array = self.array(base)?;
+        let tile_cols = indices
+            .first()
+            .and_then(|rows| self.tile_stores.get(&rows.id).copied());
+        if let (Some(cols), [rows, columns]) = (tile_cols, indices.as_slice()) {
+            self.hoist(rows)?;
+            self.hoist(columns)?;
+            let n = self.static_len(target).ok_or_else(|| {
+                CodegenError::internal("a tile store without a compile-time length", target.span)
+            })?;
+            let shape = self.shape(self.i32(n as i64));
+            let dest = Dest::Tile {
+                ranges: Box::new((rows.clone(), columns.clone())),
+                cols,
+                checked: *checked,
+            };
+            let target = Target::Memory {
+                array,
+                dest,
+                who: Who::Any,
+            };
+            return Ok((target, shape));
+        }
         // The checker gives every element access one subscript per dimension (E0207).
         if indices.len() != array.dims.len() {
             return Err(CodegenError::internal(
@@ -1328,8 +1432,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let bound_of = |n: IntValue<'ctx>| n.get_sign_extended_constant().map(|n| n.max(0) as u64);
         match &target.kind {
             ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
-                Some(Var::Array(array)) if array.dims.len() == 1 => {
-                    let n = self.length(&array);
+                Some(Var::Array(array)) if array.dims.len() <= 2 => {
+                    // A two-dimensional array is written whole in row-major order (a tile).
+                    let n = match array.dims.as_slice() {
+                        [rows, cols] => self.b.build_int_mul(*rows, *cols, "len")?,
+                        _ => self.length(&array),
+                    };
                     let who = Who::Owner(super::affine::Poly::default());
                     Ok((
                         Target::Memory {
@@ -1481,7 +1589,84 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 }
                 self.element(array, &indices, *checked, span)
             }
+            Dest::Tile {
+                ranges,
+                cols,
+                checked,
+            } => {
+                let (rows, columns) = ranges.as_ref();
+                let indices = self.tile_position(rows, columns, *cols, k)?;
+                self.element(array, &indices, *checked, span)
+            }
         }
+    }
+}
+
+impl<'ctx> Body<'_, 'ctx> {
+    /// Whether `e` is a call of `transpose`.
+    fn is_transpose(&self, e: &Expr) -> bool {
+        matches!(
+            self.cx.checked.callees.get(&e.id),
+            Some(Callee::Builtin(crate::check::Builtin::Transpose))
+        )
+    }
+
+    /// The compile-time shape of a two-dimensional array (the checker requires one for
+    /// `transpose`, E0218).
+    fn tile_dims(&self, array: &Expr) -> Result<(u64, u64)> {
+        self.ty_of(array).tile_shape().ok_or_else(|| {
+            CodegenError::internal("a tile without a compile-time shape", array.span)
+        })
+    }
+
+    /// The shape of a two-dimensional slice `a[r, s]` (two ranges, the checker's tile), or
+    /// `None` for any other indexing.
+    fn slice_2d_shape(&self, e: &Expr, indices: &[Expr]) -> Option<(u64, u64)> {
+        match indices {
+            [r, s] if *self.ty_of(r) == Ty::Range && *self.ty_of(s) == Ty::Range => {
+                self.ty_of(e).tile_shape()
+            }
+            _ => None,
+        }
+    }
+
+    /// The 64-bit subscripts of element `k` of the two-dimensional slice `e` = `a[r, s]`:
+    /// (`r.start + k / cols`, `s.start + k % cols`). The ranges are hoisted.
+    fn tile_subscripts(
+        &mut self,
+        e: &Expr,
+        indices: &[Expr],
+        k: IntValue<'ctx>,
+    ) -> Result<Vec<IntValue<'ctx>>> {
+        let (_, cols) = self.slice_2d_shape(e, indices).ok_or_else(|| {
+            CodegenError::internal("a two-dimensional slice without a tile shape", e.span)
+        })?;
+        self.tile_position(&indices[0], &indices[1], cols, k)
+    }
+
+    /// (`rows.start + k / cols`, `columns.start + k % cols`) as 64-bit subscripts; both ranges
+    /// hoisted.
+    fn tile_position(
+        &mut self,
+        rows: &Expr,
+        columns: &Expr,
+        cols: u64,
+        k: IntValue<'ctx>,
+    ) -> Result<Vec<IntValue<'ctx>>> {
+        let c = self.i32(cols as i64);
+        let i = self.b.build_int_unsigned_div(k, c, "tile.i")?;
+        let j = self.b.build_int_unsigned_rem(k, c, "tile.j")?;
+        let mut out = Vec::with_capacity(2);
+        for (range, offset) in [(rows, i), (columns, j)] {
+            let v = *self
+                .hoisted
+                .get(&range.id)
+                .ok_or_else(|| CodegenError::internal("a tile's range not prepared", range.span))?;
+            let (lo, _) = self.range_bounds(v)?;
+            let at = self.b.build_int_add(lo, offset, "tile.at")?;
+            out.push(self.index64(at, true)?);
+        }
+        Ok(out)
     }
 }
 

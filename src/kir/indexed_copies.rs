@@ -28,6 +28,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
                         checked.ty(base.id),
                         Ty::Vector {
                             len: Len::Static(_),
+                            cols: None,
                             ..
                         }
                     )

@@ -13,14 +13,24 @@ pub fn module(checked: &Checked) -> Module {
         .kernels
         .iter()
         .filter_map(|facts| match checked.program.items.get(facts.item) {
-            Some(Item::Kernel(decl)) => Some(kernel(checked, facts.item, facts.block_size, decl)),
+            Some(Item::Kernel(decl)) => Some(kernel(
+                checked,
+                facts.item,
+                (facts.block_size, facts.block_rows),
+                decl,
+            )),
             _ => None,
         })
         .collect();
     Module { kernels }
 }
 
-fn kernel(checked: &Checked, item: usize, block_size: u32, decl: &KernelDecl) -> Kernel {
+fn kernel(
+    checked: &Checked,
+    item: usize,
+    (block_size, block_rows): (u32, u32),
+    decl: &KernelDecl,
+) -> Kernel {
     let params = decl
         .params
         .iter()
@@ -37,6 +47,8 @@ fn kernel(checked: &Checked, item: usize, block_size: u32, decl: &KernelDecl) ->
         item,
         span: decl.name.span,
         block_size,
+        block_rows,
+        grid_2d: None,
         params,
         body: block(checked, &decl.body),
         register_vectors: None,
@@ -159,6 +171,31 @@ fn scatter_target(checked: &Checked, target: &Expr) -> Option<(Element, Vec<Subs
     };
     if !is_vector(checked.ty(target.id)) {
         return None;
+    }
+    if let (Some((_, cols)), [rows_range, cols_range]) =
+        (checked.ty(target.id).tile_shape(), indices.as_slice())
+    {
+        // A two-dimensional slice `a[r, s]`: row `r.start + k / cols`, column
+        // `s.start + k % cols`.
+        if *checked.ty(rows_range.id) == Ty::Range && *checked.ty(cols_range.id) == Ty::Range {
+            return Some((
+                Element {
+                    array: root_name(base),
+                    checked: *c,
+                    whole: false,
+                },
+                vec![
+                    Subscript::TileRows {
+                        range: ExprRef::of(rows_range),
+                        cols,
+                    },
+                    Subscript::TileCols {
+                        range: ExprRef::of(cols_range),
+                        cols,
+                    },
+                ],
+            ));
+        }
     }
     let last = indices.len().checked_sub(1)?;
     let contiguous = indices

@@ -62,7 +62,15 @@ impl Printer<'_> {
     }
 
     fn kernel(&mut self, kernel: &Kernel) {
-        let header = format!("kernel {}  block_size {}", kernel.name, kernel.block_size);
+        let mut header = format!("kernel {}  block_size {}", kernel.name, kernel.block_size);
+        if kernel.block_rows > 1 {
+            let cols = kernel.block_size / kernel.block_rows;
+            let _ = write!(header, "  block {}x{cols}", kernel.block_rows);
+        }
+        // One-dimensional grids, the usual case, print nothing (`kir-grid`).
+        if kernel.grid_2d == Some(true) {
+            header.push_str("  grid 2-D");
+        }
         self.line(0, &header, Some(kernel.span));
         for param in &kernel.params {
             let mut text = format!("param {}: {}", param.name, self.quote(param.ty_span));
@@ -189,6 +197,16 @@ impl Printer<'_> {
                             self.line(depth + 1, &text, None);
                         }
                         Subscript::Vector(index) => self.stage(depth + 1, "at", index),
+                        Subscript::TileRows { range, cols } => {
+                            let text =
+                                format!("at tile-rows {} (start + k / {cols})", self.expr(*range));
+                            self.line(depth + 1, &text, None);
+                        }
+                        Subscript::TileCols { range, cols } => {
+                            let text =
+                                format!("at tile-cols {} (start + k % {cols})", self.expr(*range));
+                            self.line(depth + 1, &text, None);
+                        }
                     }
                 }
                 self.stage(depth + 1, "value", stage);
@@ -256,6 +274,11 @@ impl Printer<'_> {
             self.expr(stage.expr),
             length(&stage.len)
         );
+        if let (Some(cols), Len::Static(n)) = (stage.cols, stage.len) {
+            if let Some(rows) = n.checked_div(cols) {
+                let _ = write!(text, "  tile {rows}x{cols}");
+            }
+        }
         if !stage.reads.is_empty() {
             let reads: Vec<String> = stage.reads.iter().map(place).collect();
             let _ = write!(text, "  reads {}", reads.join(", "));
