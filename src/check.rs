@@ -10,6 +10,7 @@ mod expr;
 mod fold;
 mod items;
 mod pretty;
+pub mod grid;
 mod racy_update;
 mod recompute;
 mod recursion;
@@ -58,6 +59,9 @@ pub enum Builtin {
     Range,
     /// `select(c, a, b)`: elementwise choice.
     Select,
+    /// `grid(v, scratch)`: `v` spread over every block of the launch, as the operand of a
+    /// grid-wide reduce or left scan (`check/grid.rs`).
+    Grid,
     /// `atomic_add(a[[i]], v)` and the other atomic read-modify-writes (`check/atomic.rs`).
     Atomic(AtomicOp),
     /// A math primitive, `__sqrt(x)` and friends: callable from the standard library only, which

@@ -450,6 +450,8 @@ pub enum CheckError {
     /// A read-modify-write of global memory that other blocks may make at once
     /// (`check/racy_update.rs`).
     RacyUpdate(super::racy_update::RacyUpdate),
+    /// A misplaced grid-wide collective or its scratch array (`check/grid.rs`).
+    Grid(super::grid::GridError),
     // ---- warnings ----
     Unreachable {
         span: Span,
@@ -542,6 +544,7 @@ impl CheckError {
             Unreachable { .. } => "W0001",
             Atomic(e) => e.code(),
             RacyUpdate(_) => super::racy_update::CODE,
+            Grid(e) => e.code(),
         }
     }
 
@@ -1079,6 +1082,7 @@ impl CheckError {
                 .secondary(after, "every path returns before it"),
             Atomic(e) => e.into_diagnostic(records),
             RacyUpdate(w) => w.into_diagnostic(),
+            Grid(e) => e.into_diagnostic(),
         }
     }
 }

@@ -10,10 +10,11 @@ use crate::syntax::span::Span;
 use std::collections::HashMap;
 
 /// Names that no item, parameter or variable may take.
-pub(super) const BUILTIN_FUNCS: [&str; 12] = [
+pub(super) const BUILTIN_FUNCS: [&str; 13] = [
     "block",
     "range",
     "select",
+    "grid",
     // The atomics (`check/atomic.rs`, `AtomicOp::NAMES`).
     "atomic_add",
     "atomic_sub",
