@@ -18,6 +18,8 @@ mod cli;
 mod elementwise_cases;
 #[path = "support/mutation.rs"]
 mod mutation;
+#[path = "run/grid_cases.rs"]
+mod grid_cases;
 #[path = "run/number_cases.rs"]
 mod number_cases;
 #[path = "run/sanitizer.rs"]
