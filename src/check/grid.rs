@@ -38,6 +38,9 @@ pub enum Placement {
     NotAlone,
     /// Inside a `func`.
     InFunc,
+    /// A vector variable or `shared` array in the statement: it holds this block's elements
+    /// only, where the statement's positions run over the whole grid.
+    BlockLocal,
 }
 
 /// What is wrong with the scratch argument (E0702).
@@ -123,6 +126,11 @@ impl GridError {
                         "a statement may hold one grid-wide collective and no other scan",
                         "a second scan in a grid-wide statement",
                         "split the statement: store one scan in an array, then use it",
+                    ),
+                    Placement::BlockLocal => (
+                        "a grid-wide statement reads global arrays only",
+                        "a vector variable or `shared` array holds this block's elements only",
+                        "read the kernel's array parameters: the statement's positions run over the whole grid",
                     ),
                     Placement::InFunc => (
                         "`grid(...)` cannot stand in a `func`",
@@ -369,6 +377,39 @@ impl FnCtx<'_, '_> {
                 continue;
             }
             placed += 1;
+            let mut local = None;
+            // The scratch argument is checked on its own (E0702).
+            let scratch_ids: Vec<_> = calls
+                .iter()
+                .filter_map(|c| match &c.kind {
+                    ExprKind::Call { args, .. } => args.get(1).map(|a| a.id),
+                    _ => None,
+                })
+                .collect();
+            for e in &exprs {
+                visit_expr(e, &mut |x| {
+                    if scratch_ids.contains(&x.id) {
+                        return;
+                    }
+                    if let ExprKind::Name(id) = &x.kind {
+                        let block_local = match &self.cx.expr_types[x.id.0 as usize] {
+                            Ty::Vector { .. } => true,
+                            Ty::Array { space, .. } => *space != super::types::Space::Global,
+                            _ => false,
+                        };
+                        if block_local && local.is_none() {
+                            local = Some(id.span);
+                        }
+                    }
+                });
+            }
+            if let Some(span) = local {
+                self.error(CheckError::Grid(GridError::Placement {
+                    span,
+                    reason: Placement::BlockLocal,
+                }));
+                continue;
+            }
             if placed > 1 {
                 self.error(CheckError::Grid(GridError::Placement {
                     span: call.span,

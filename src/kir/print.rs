@@ -238,9 +238,9 @@ impl Printer<'_> {
                 let last = if *op == CollectiveOp::Reduce {
                     "stored by the block of the last chunk"
                 } else {
-                    "over the chunk, scan carry from the prefix"
+                    "over the chunk, the scan's carry from the prefix"
                 };
-                self.line(depth + 1, &format!("chunk {last}"), None);
+                self.line(depth + 1, &format!("statement {last}"), None);
                 self.stmt(depth + 2, stmt);
                 self.line(
                     depth + 1,
