@@ -447,9 +447,7 @@ impl FnCtx<'_, '_> {
     /// `grid(v, scratch)`: the vector `v` itself, spread over the grid; where it may stand and
     /// what `scratch` must be are checked after the body (`check/grid.rs`).
     fn builtin_grid(&mut self, e: &Expr, args: &[Expr]) -> Ty {
-        self.cx
-            .callees
-            .insert(e.id, Callee::Builtin(Builtin::Grid));
+        self.cx.callees.insert(e.id, Callee::Builtin(Builtin::Grid));
         if self.in_func() {
             self.check_args_unhinted(args);
             self.error(CheckError::Grid(super::grid::GridError::Placement {

@@ -224,9 +224,11 @@ pub fn children(e: &Expr) -> Vec<&Expr> {
         ExprKind::Field { base, .. } => vec![base],
         ExprKind::Record { fields } => fields.iter().map(|f| &f.value).collect(),
         ExprKind::VectorLit { elems } => elems.iter().collect(),
-        ExprKind::Collective { func, operand, .. } => {
-            func.bound_args.iter().chain(std::iter::once(&**operand)).collect()
-        }
+        ExprKind::Collective { func, operand, .. } => func
+            .bound_args
+            .iter()
+            .chain(std::iter::once(&**operand))
+            .collect(),
     }
 }
 
@@ -307,10 +309,12 @@ impl FnCtx<'_, '_> {
             }
             seen.push((name.clone(), *span));
             // Any other mention of the scratch array, outside the grid calls.
-            if let Some((_, other)) = names
-                .iter()
-                .find(|(n, s)| n == name && !found.iter().any(|g| g.scratch.as_ref().is_some_and(|(_, gs)| gs == s)))
-            {
+            if let Some((_, other)) = names.iter().find(|(n, s)| {
+                n == name
+                    && !found
+                        .iter()
+                        .any(|g| g.scratch.as_ref().is_some_and(|(_, gs)| gs == s))
+            }) {
                 self.error(CheckError::Grid(GridError::Scratch {
                     span: *other,
                     problem: ScratchProblem::UsedElsewhere,
@@ -440,7 +444,9 @@ impl FnCtx<'_, '_> {
                 }));
             }
             if let Some(collective) = parents.last() {
-                let elem = self.cx.expr_types[collective.id.0 as usize].element().clone();
+                let elem = self.cx.expr_types[collective.id.0 as usize]
+                    .element()
+                    .clone();
                 let ok = match &elem {
                     Ty::Scalar(s) => s.bits() <= 32 || *s == Scalar::Bool,
                     Ty::Error => true,
@@ -554,11 +560,12 @@ impl FnCtx<'_, '_> {
             return None;
         }
         let right_length = match &param.ty {
-            crate::syntax::ast::TypeExpr::Array { dims, .. } => {
-                dims.first().and_then(|d| super::fold::linear(d, &self.cx.consts)).is_some_and(|l| {
+            crate::syntax::ast::TypeExpr::Array { dims, .. } => dims
+                .first()
+                .and_then(|d| super::fold::linear(d, &self.cx.consts))
+                .is_some_and(|l| {
                     l.constant == 2 && l.terms.len() == 1 && l.terms.get("BLOCKS") == Some(&1)
-                })
-            }
+                }),
             _ => false,
         };
         if !right_length {

@@ -165,9 +165,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let total = self.value_when(has_prefix, aggregate, &mut |this| {
                 combine_fn(this, prefix, aggregate)
             })?;
-            let is_last = self
-                .b
-                .build_int_compare(IntPredicate::EQ, ticket, last, "grid.is_last")?;
+            let is_last =
+                self.b
+                    .build_int_compare(IntPredicate::EQ, ticket, last, "grid.is_last")?;
             self.grid_value = Some((collective.id, total));
             self.grid_store_guard = Some(is_last);
             let r = self.assign(target, value, span);
@@ -196,13 +196,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 .b
                 .build_int_z_extend(blocks, this.cx.context.i64_type(), "")?;
             let others = this.b.build_int_sub(blocks, this.i64(1), "")?;
-            let last_done = this
-                .b
-                .build_int_compare(IntPredicate::EQ, old, others, "grid.last_done")?;
+            let last_done =
+                this.b
+                    .build_int_compare(IntPredicate::EQ, old, others, "grid.last_done")?;
             this.build_if(last_done, &mut |this| {
                 this.membar()?;
                 let words = this.b.build_int_add(
-                    this.b.build_int_truncate(blocks, this.cx.context.i32_type(), "")?,
+                    this.b
+                        .build_int_truncate(blocks, this.cx.context.i32_type(), "")?,
                     this.i32(2),
                     "",
                 )?;

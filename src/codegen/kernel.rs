@@ -87,16 +87,14 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
-        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| {
-            match stmt {
-                crate::kir::Stmt::Scatter { span, .. } => {
-                    body.scatters.insert(*span);
-                }
-                crate::kir::Stmt::Grid { span, .. } => {
-                    body.grids.insert(*span);
-                }
-                _ => {}
+        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| match stmt {
+            crate::kir::Stmt::Scatter { span, .. } => {
+                body.scatters.insert(*span);
             }
+            crate::kir::Stmt::Grid { span, .. } => {
+                body.grids.insert(*span);
+            }
+            _ => {}
         });
         body.registers = kernel_ir
             .register_vectors

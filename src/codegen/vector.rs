@@ -162,9 +162,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// `v` of `grid(v, scratch)`.
     pub fn grid_operand<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
         match &e.kind {
-            ExprKind::Call { args, .. }
-                if crate::check::grid::is_grid_call(self.cx.checked, e) =>
-            {
+            ExprKind::Call { args, .. } if crate::check::grid::is_grid_call(self.cx.checked, e) => {
                 args.first()
             }
             _ => None,

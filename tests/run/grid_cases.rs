@@ -25,13 +25,19 @@ fn zeroed(name: &str, s: &[u64]) -> Result<(), String> {
     if s.iter().all(|&w| w == 0) {
         Ok(())
     } else {
-        Err(format!("scratch array `{name}` not zero after the launch: {s:?}"))
+        Err(format!(
+            "scratch array `{name}` not zero after the launch: {s:?}"
+        ))
     }
 }
 
 pub fn grid_sum(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
     // Small integers: every partial sum is exact in Float32, whatever the grouping.
-    let x: Vec<f32> = rng.i32s(n, -100, 100).into_iter().map(|v| v as f32).collect();
+    let x: Vec<f32> = rng
+        .i32s(n, -100, 100)
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
     let expected: f32 = x.iter().sum();
     let mut out = Vec::new();
     for blocks in block_counts(n, bs) {
@@ -97,7 +103,11 @@ pub fn exclusive_scan(
 }
 
 pub fn compaction(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let x: Vec<f32> = rng.i32s(n, -50, 50).into_iter().map(|v| v as f32 / 4.0).collect();
+    let x: Vec<f32> = rng
+        .i32s(n, -50, 50)
+        .into_iter()
+        .map(|v| v as f32 / 4.0)
+        .collect();
     let kept: Vec<f32> = x.iter().copied().filter(|&v| v > 0.0).collect();
     let mut out = Vec::new();
     for blocks in block_counts(n, bs) {
@@ -120,7 +130,11 @@ pub fn compaction(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<V
         )
         .map_err(|e| e.to_string())?;
         exact("count", &count, &[kept.len() as i32])?;
-        exact(&format!("out at {blocks} blocks"), &dest[..kept.len()], &kept)?;
+        exact(
+            &format!("out at {blocks} blocks"),
+            &dest[..kept.len()],
+            &kept,
+        )?;
         // Past the kept elements, `out` is untouched.
         if dest[kept.len()..].iter().any(|&v| v != -1.0) {
             return Err("compaction wrote past its kept elements".to_string());
@@ -134,14 +148,13 @@ pub fn compaction(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<V
 
 /// `tests/run/programs/grid.loom`: an inclusive scan with a non-commutative function, a
 /// grid-wide maximum and minimum of `Int8`s widened by a map, a scan of `UInt32`s that wraps.
-pub fn grid_programs(
-    p: &HostProgram,
-    bs: u32,
-    n: usize,
-    rng: &mut Rng,
-) -> Result<Vec<u8>, String> {
+pub fn grid_programs(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
     let x = rng.i32s(n, -3, 4);
-    let small: Vec<i8> = rng.i32s(n, -128, 128).into_iter().map(|v| v as i8).collect();
+    let small: Vec<i8> = rng
+        .i32s(n, -128, 128)
+        .into_iter()
+        .map(|v| v as i8)
+        .collect();
     let big: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
     // First non-zero from the left, inclusive: the first non-zero element at or before k.
     let mut first = Vec::with_capacity(n);
