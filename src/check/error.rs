@@ -20,7 +20,9 @@ pub const CODES: &[&str] = &[
     "E0500", "E0501", "E0502", //
     "W0001", //
     // The atomics (`check/atomic.rs`) and the racy read-modify-write (`check/racy_update.rs`).
-    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600",
+    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600", //
+    // The grid-wide collectives (`check/grid.rs`).
+    "E0700", "E0701", "E0702", "E0703",
 ];
 
 /// Why a constant expression has no value in its type.
