@@ -37,6 +37,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const LISTED: &str = "tests/verify/unnecessary_barriers.txt";
+/// Programs whose accesses the verifier cannot decide (E0852 warnings, each explained there).
+const UNDECIDED: &str = "tests/verify/undecided_accesses.txt";
 
 fn main() {
     let args = Arguments::from_args();
@@ -104,6 +106,29 @@ fn not_the_verifiers(diagnostics: &[Diagnostic]) -> Vec<&'static str> {
         .collect()
 }
 
+/// The number of E0852 warnings `UNDECIDED` lists for one program and level: `path -O3 count`
+/// lines (0 when it is not listed).
+fn listed_undecided(path: &Path, opt: u8) -> Result<usize, String> {
+    let text = std::fs::read_to_string(support::repo_root().join(UNDECIDED))
+        .map_err(|e| format!("cannot read {UNDECIDED}: {e}"))?;
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [file, level, count] = words.as_slice() else {
+            return Err(format!("{UNDECIDED}: bad line `{line}`"));
+        };
+        if Path::new(file) == path && *level == format!("-O{opt}") {
+            return count
+                .parse()
+                .map_err(|_| format!("{UNDECIDED}: bad count in `{line}`"));
+        }
+    }
+    Ok(0)
+}
+
 /// The barriers of `LISTED` for one program and level: `path -O3 index  # reason` lines.
 fn listed(path: &Path, opt: u8) -> Result<BTreeSet<usize>, String> {
     let text = std::fs::read_to_string(support::repo_root().join(LISTED))
@@ -141,9 +166,18 @@ fn barrier_count(ir: &str) -> Result<usize, String> {
 fn run_case(path: &PathBuf, opt: u8) -> Result<(), Failed> {
     let source = std::fs::read_to_string(support::repo_root().join(path))?;
     let (ir, diagnostics) = compile(path, &source, opt, &[]);
+    let undecided = diagnostics.iter().filter(|d| d.code == "E0852").count();
+    let expected_undecided = listed_undecided(path, opt)?;
+    if undecided != expected_undecided {
+        return Err(format!(
+            "{}: {undecided} undecided accesses (E0852), {expected_undecided} listed in {UNDECIDED}",
+            path.display()
+        )
+        .into());
+    }
     let verifier: Vec<&Diagnostic> = diagnostics
         .iter()
-        .filter(|d| d.code.starts_with("E085"))
+        .filter(|d| d.code.starts_with("E085") && d.code != "E0852")
         .collect();
     if !verifier.is_empty() {
         return Err(format!(
