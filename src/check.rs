@@ -10,6 +10,7 @@ mod elementwise;
 mod error;
 mod expr;
 mod fold;
+pub mod grid;
 mod items;
 mod pretty;
 mod racy_update;
@@ -63,6 +64,9 @@ pub enum Builtin {
     /// `transpose(t)`: a two-dimensional array of compile-time shape read as the tile of its
     /// columns: element `(i, j)` is `t[j, i]`.
     Transpose,
+    /// `grid(v, scratch)`: `v` spread over every block of the launch, as the operand of a
+    /// grid-wide reduce or left scan (`check/grid.rs`).
+    Grid,
     /// `atomic_add(a[[i]], v)` and the other atomic read-modify-writes (`check/atomic.rs`).
     Atomic(AtomicOp),
     /// A math primitive, `__sqrt(x)` and friends: callable from the standard library only, which

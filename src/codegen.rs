@@ -30,6 +30,7 @@ mod distribute;
 mod error;
 mod expr;
 mod func;
+mod grid;
 mod intrinsics;
 mod kernel;
 mod limits;

@@ -174,6 +174,23 @@ pub enum Stmt {
     Return {
         span: Span,
     },
+    /// A grid-wide reduce or left scan (`total[0] <- f /. grid(v, scratch)`, `y <- f /: grid(v,
+    /// scratch)`): the statement `stmt` (a uniform store for a reduce, a vector store or scatter
+    /// for a scan) with its positions cut into one chunk per block, in the order of a ticket
+    /// each block draws from `scratch`. Every block: draws its ticket (one atomic, thread 0),
+    /// reduces its chunk (`aggregate`), publishes the aggregate, looks back over the blocks of
+    /// lower tickets for its exclusive prefix, publishes its inclusive prefix, runs `stmt` over
+    /// its chunk with the scan's carry starting at the prefix (a reduce: the block with the
+    /// last chunk stores the total), and counts itself finished; the last block to finish
+    /// zeroes `scratch` for the next launch.
+    Grid {
+        op: CollectiveOp,
+        collective: ExprRef,
+        scratch: String,
+        aggregate: Stage,
+        stmt: Box<Stmt>,
+        span: Span,
+    },
     /// An atomic read-modify-write (`atomic_add(hist[[v]], 1)`, `base <- atomic_add(c[0], n)`):
     /// with a uniform place and operands, one for the block, made by thread 0 (its old value, if
     /// `old` names a variable, broadcast to every thread); otherwise one per element of
@@ -331,6 +348,7 @@ pub fn walk_stmts<'k>(body: &'k [Stmt], visit: &mut dyn FnMut(&'k Stmt)) {
                 walk_stmts(else_body, visit);
             }
             Stmt::For { body, .. } | Stmt::While { body, .. } => walk_stmts(body, visit),
+            Stmt::Grid { stmt, .. } => walk_stmts(std::slice::from_ref(&**stmt), visit),
             _ => {}
         }
     }

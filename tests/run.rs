@@ -16,6 +16,8 @@ mod cases;
 mod cli;
 #[path = "run/elementwise_cases.rs"]
 mod elementwise_cases;
+#[path = "run/grid_cases.rs"]
+mod grid_cases;
 #[path = "support/mutation.rs"]
 mod mutation;
 #[path = "run/number_cases.rs"]

@@ -142,6 +142,7 @@ impl FnCtx<'_, '_> {
             "range" => return self.builtin_range(e, args),
             "select" => return self.builtin_select(e, args, expect),
             "transpose" => return self.builtin_transpose(e, callee, args),
+            "grid" => return self.builtin_grid(e, args),
             _ => {}
         }
         if let Some(op) = AtomicOp::from_name(name) {
@@ -503,6 +504,42 @@ impl FnCtx<'_, '_> {
                 self.error(CheckError::BadTranspose {
                     span: arg.span,
                     ty: t,
+                });
+                Ty::Error
+            }
+        }
+    }
+
+    /// `grid(v, scratch)`: the vector `v` itself, spread over the grid; where it may stand and
+    /// what `scratch` must be are checked after the body (`check/grid.rs`).
+    fn builtin_grid(&mut self, e: &Expr, args: &[Expr]) -> Ty {
+        self.cx.callees.insert(e.id, Callee::Builtin(Builtin::Grid));
+        if self.in_func() {
+            self.check_args_unhinted(args);
+            self.error(CheckError::Grid(super::error::GridError::Placement {
+                span: e.span,
+                reason: super::error::Placement::InFunc,
+            }));
+            return Ty::Error;
+        }
+        if !self.builtin_arity(e, "grid", args, 2) {
+            return Ty::Error;
+        }
+        let (Some(v), Some(scratch)) = (args.first(), args.get(1)) else {
+            return Ty::Error;
+        };
+        self.expr(scratch, None);
+        let t = self.expr(v, None);
+        if t.is_error() {
+            return Ty::Error;
+        }
+        match self.vector_of(&t, v.id) {
+            Some((elem, len)) => Ty::vector(elem, len),
+            None => {
+                self.error(CheckError::NotAVector {
+                    span: v.span,
+                    ty: t.clone(),
+                    op: CollectiveOp::Reduce,
                 });
                 Ty::Error
             }

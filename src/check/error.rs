@@ -4,10 +4,12 @@
 //! [`CheckError::into_diagnostic`], which needs the record table to print record types.
 
 mod atomic;
+mod grid;
 mod racy_update;
 mod recompute;
 
 pub use atomic::AtomicError;
+pub use grid::{GridError, Placement, ScratchProblem};
 pub use racy_update::{RacyUpdate, CODE as RACY_UPDATE};
 pub use recompute::{NotRecomputed, MAX_RECOMPUTED_NODES};
 
@@ -28,7 +30,9 @@ pub const CODES: &[&str] = &[
     "E0500", "E0501", "E0502", //
     "W0001", //
     // The atomics (`check/atomic.rs`) and the racy read-modify-write (`check/racy_update.rs`).
-    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600",
+    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600", //
+    // The grid-wide collectives (`check/grid.rs`).
+    "E0700", "E0701", "E0702", "E0703",
 ];
 
 /// Why a constant expression has no value in its type.
@@ -477,6 +481,8 @@ pub enum CheckError {
     /// A read-modify-write of global memory that other blocks may make at once
     /// (`check/racy_update.rs`).
     RacyUpdate(RacyUpdate),
+    /// A misplaced grid-wide collective or its scratch array (`check/grid.rs`).
+    Grid(GridError),
     // ---- warnings ----
     Unreachable {
         span: Span,
@@ -572,6 +578,7 @@ impl CheckError {
             Unreachable { .. } => "W0001",
             Atomic(e) => e.code(),
             RacyUpdate(_) => RACY_UPDATE,
+            Grid(e) => e.code(),
         }
     }
 
@@ -1136,6 +1143,7 @@ impl CheckError {
                 .secondary(after, "every path returns before it"),
             Atomic(e) => e.into_diagnostic(records),
             RacyUpdate(w) => w.into_diagnostic(),
+            Grid(e) => e.into_diagnostic(),
         }
     }
 }

@@ -10,11 +10,12 @@ use crate::syntax::span::Span;
 use std::collections::HashMap;
 
 /// Names that no item, parameter or variable may take.
-pub(super) const BUILTIN_FUNCS: [&str; 13] = [
+pub(super) const BUILTIN_FUNCS: [&str; 14] = [
     "block",
     "range",
     "select",
     "transpose",
+    "grid",
     // The atomics (`check/atomic.rs`, `AtomicOp::NAMES`).
     "atomic_add",
     "atomic_sub",

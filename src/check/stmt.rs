@@ -189,6 +189,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         let returns = self.block(body);
         if !self.in_func() && !self.from_stdlib {
             self.racy_updates(body);
+            self.grid_collectives(body);
             self.check_recomputed_vectors(body);
         }
         if let BodyKind::Func {

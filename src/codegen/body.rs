@@ -91,6 +91,17 @@ pub struct Body<'a, 'ctx> {
     /// The scatters that store a two-dimensional slice (by the id of their rows' range), with
     /// the tile's columns (`kir::Subscript::TileRows`/`TileCols`).
     pub tile_stores: HashMap<crate::syntax::ast::ExprId, u64>,
+    /// The statements (by span) that the kernel IR made grid-wide (`kir::Stmt::Grid`).
+    pub grids: HashSet<Span>,
+    /// While a grid-wide statement runs over its block's chunk: the chunk's positions
+    /// `[lo, hi)`, which every sweep walks instead of `0 .. len` (`grid.rs`).
+    pub grid_window: Option<(IntValue<'ctx>, IntValue<'ctx>)>,
+    /// The grid-wide scan whose carry starts at the block's prefix, and whether it has one.
+    pub grid_seed: Option<(ExprId, IntValue<'ctx>)>,
+    /// The total of a grid-wide reduce, for its statement.
+    pub grid_value: Option<(ExprId, BasicValueEnum<'ctx>)>,
+    /// Only the block of the last chunk stores a grid-wide reduce.
+    pub grid_store_guard: Option<IntValue<'ctx>>,
     /// Uniform operands of the vector expression being lowered, evaluated once before its loop.
     pub hoisted: HashMap<ExprId, BasicValueEnum<'ctx>>,
     /// Per-element values of the current position that need the whole block to compute (scan
@@ -144,6 +155,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             registers: HashSet::new(),
             scatters: HashSet::new(),
             tile_stores: HashMap::new(),
+            grids: HashSet::new(),
+            grid_window: None,
+            grid_seed: None,
+            grid_value: None,
+            grid_store_guard: None,
             hoisted: HashMap::new(),
             tile_vals: HashMap::new(),
             elem_reads: Vec::new(),

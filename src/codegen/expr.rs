@@ -631,6 +631,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
         };
         match target {
+            Callee::Builtin(Builtin::Grid) => Err(CodegenError::internal(
+                "`grid(...)` as a uniform value (the checker allows it only as the operand of a grid-wide collective, E0700)",
+                e.span,
+            )),
             Callee::Builtin(Builtin::Atomic(_)) => Err(CodegenError::internal(
                 "an atomic inside an expression (the checker allows it only as a statement or a whole right side)",
                 e.span,

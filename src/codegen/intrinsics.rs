@@ -131,6 +131,8 @@ pub enum Intrinsic {
     NctaidX,
     /// `bar.sync 0`: the block-wide barrier.
     Barrier0,
+    /// `membar.gl`: orders the thread's global memory accesses for the whole GPU.
+    MembarGl,
     /// `shfl.sync.{idx,up,down}.b32 d, a, b, c, membermask` on an `i32`.
     Shuffle(ShuffleKind),
     /// `llvm.fptosi.sat`: float to signed integer, saturating, NaN to 0 (PTX `cvt.rzi.sat`).
@@ -154,6 +156,7 @@ impl Intrinsic {
             Intrinsic::NtidX => "llvm.nvvm.read.ptx.sreg.ntid.x".into(),
             Intrinsic::NctaidX => "llvm.nvvm.read.ptx.sreg.nctaid.x".into(),
             Intrinsic::Barrier0 => "llvm.nvvm.barrier0".into(),
+            Intrinsic::MembarGl => "llvm.nvvm.membar.gl".into(),
             Intrinsic::Shuffle(kind) => format!("llvm.nvvm.shfl.sync.{}.i32", kind.name()),
             Intrinsic::FpToSiSat {
                 int_bits,
@@ -187,7 +190,7 @@ impl Intrinsic {
             | Intrinsic::NtidX
             | Intrinsic::NctaidX
             | Intrinsic::NctaidY => i32t.fn_type(&[], false),
-            Intrinsic::Barrier0 => context.void_type().fn_type(&[], false),
+            Intrinsic::Barrier0 | Intrinsic::MembarGl => context.void_type().fn_type(&[], false),
             // (membermask, value, lane or offset, clamp/segment mask)
             Intrinsic::Shuffle(_) => {
                 i32t.fn_type(&[i32t.into(), i32t.into(), i32t.into(), i32t.into()], false)

@@ -89,16 +89,19 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
-        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| {
-            if let crate::kir::Stmt::Scatter {
+        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| match stmt {
+            crate::kir::Stmt::Scatter {
                 span, subscripts, ..
-            } = stmt
-            {
+            } => {
                 body.scatters.insert(*span);
                 if let Some(crate::kir::Subscript::TileRows { range, cols }) = subscripts.first() {
                     body.tile_stores.insert(range.id, *cols);
                 }
             }
+            crate::kir::Stmt::Grid { span, .. } => {
+                body.grids.insert(*span);
+            }
+            _ => {}
         });
         body.registers = kernel_ir
             .register_vectors

@@ -38,6 +38,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 target,
                 value,
                 span,
+            } if self.grids.contains(span) => self.grid_stmt(target, value, *span),
+            Stmt::Assign {
+                target,
+                value,
+                span,
             } => self.assign(target, value, *span),
             Stmt::If {
                 cond,
@@ -203,7 +208,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    fn assign(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
+    pub(super) fn assign(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
         if matches!(self.ty_of(target), Ty::Vector { .. } | Ty::Array { .. }) {
             return self.assign_vector(target, value, span);
         }
@@ -306,7 +311,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             who: Who::Leader(location),
             span,
         }])?;
-        self.once_per_block(&mut |this| this.store_element(&array, &at, v, span))?;
+        // A grid-wide reduce: only the block of the last chunk holds the total.
+        let guard = self.grid_store_guard;
+        self.once_per_block(&mut |this| match guard {
+            Some(last) => this.when(last, &mut |this| this.store_element(&array, &at, v, span)),
+            None => this.store_element(&array, &at, v, span),
+        })?;
         self.sync
             .candidate(span, vec![(array.key.clone(), array.name.clone())]);
         Ok(())

@@ -167,6 +167,16 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.smax(len, self.i32(0))
     }
 
+    /// `v` of `grid(v, scratch)`.
+    pub fn grid_operand<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+        match &e.kind {
+            ExprKind::Call { args, .. } if crate::check::grid::is_grid_call(self.cx.checked, e) => {
+                args.first()
+            }
+            _ => None,
+        }
+    }
+
     /// The length of vector expression `e` when the checker knows it at compile time.
     pub fn static_len(&self, e: &Expr) -> Option<u64> {
         match self.ty_of(e) {
@@ -239,6 +249,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     fn prepare_kind(&mut self, e: &Expr) -> Result<Shape<'ctx>> {
+        // `grid(v, scratch)` is `v`, walked over the block's chunk (`grid.rs`).
+        if let Some(v) = self.grid_operand(e) {
+            return self.prepare(v);
+        }
         if *self.ty_of(e) == Ty::Range {
             self.hoist(e)?;
             let (lo, hi) = self.range_bounds(self.hoisted[&e.id])?;
@@ -530,6 +544,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if let Some(v) = self.tile_vals.get(&e.id) {
             return Ok(*v);
         }
+        if let Some(v) = self.grid_operand(e) {
+            return self.elem(v, pos);
+        }
         match &e.kind {
             ExprKind::Name(name)
                 if (name.name == "ROW" || name.name == "COL")
@@ -803,6 +820,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let children: Vec<&Expr> = match &e.kind {
             ExprKind::Unary { operand, .. } => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            ExprKind::Call { args, .. } if self.grid_operand(e).is_some() => {
+                args.iter().take(1).collect()
+            }
             ExprKind::Call { args, .. } => args.iter().collect(),
             ExprKind::Field { base, .. } => vec![base],
             ExprKind::Index { indices, .. } => indices.iter().collect(),
@@ -851,7 +871,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     pub fn plan(&self, shape: &Shape<'ctx>, uniform_body: bool, span: Span) -> Result<Sweep> {
         let block_size = u64::from(self.block_size(span)?);
         let scans = shape.left_scan || shape.right_scan;
-        if let Some(bound) = shape.bound {
+        // A grid-wide chunk has a run-time length.
+        let bound = shape.bound.filter(|_| self.grid_window.is_none());
+        if let Some(bound) = bound {
             let slots = bound.div_ceil(block_size);
             if shape.registers || slots <= UNROLL_SLOTS {
                 if shape.left_scan && shape.right_scan && slots > 1 {
@@ -892,7 +914,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<()> {
         let block_size = self.block_size(span)?;
         let size = self.i32(block_size as i64);
-        let n = shape.len;
+        // A grid-wide statement walks its block's chunk `[lo, hi)`: positions `lo + k`.
+        let (n, offset) = match self.grid_window {
+            Some((lo, hi)) => (self.range_len(lo, hi)?, Some(lo)),
+            None => (shape.len, None),
+        };
+        let mut body = |this: &mut Self, pos: &Pos<'ctx>| -> Result<()> {
+            match offset {
+                Some(lo) => {
+                    let k = this.b.build_int_add(lo, pos.k, "grid.k")?;
+                    body(this, &Pos { k, ..*pos })
+                }
+                None => body(this, pos),
+            }
+        };
+        let body: &mut dyn FnMut(&mut Self, &Pos<'ctx>) -> Result<()> = &mut body;
         match sweep {
             Sweep::Unrolled { slots } => {
                 let tid = self.tid()?;

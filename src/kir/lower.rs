@@ -63,6 +63,49 @@ fn block(checked: &Checked, block: &Block) -> Vec<Stmt> {
 
 fn stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
     use crate::syntax::ast::Stmt as Ast;
+    if let Ast::Assign {
+        target,
+        value,
+        span,
+    } = stmt
+    {
+        let found = crate::check::grid::find(checked, value)
+            .or_else(|| crate::check::grid::find(checked, target));
+        if let Some((collective, call)) = found {
+            return grid(checked, stmt, collective, call, *span);
+        }
+    }
+    plain_stmt(checked, stmt)
+}
+
+/// A grid-wide statement (`check/grid.rs` accepted it): the statement itself, wrapped with
+/// its collective, its scratch array and the stage that reduces a block's chunk.
+fn grid(
+    checked: &Checked,
+    stmt: &crate::syntax::ast::Stmt,
+    collective: &Expr,
+    call: &Expr,
+    span: crate::syntax::span::Span,
+) -> Stmt {
+    let (op, args) = match (&collective.kind, &call.kind) {
+        (ExprKind::Collective { op, .. }, ExprKind::Call { args, .. }) => (*op, &args[..]),
+        _ => return plain_stmt(checked, stmt),
+    };
+    let (Some(operand), Some(scratch)) = (args.first(), args.get(1)) else {
+        return plain_stmt(checked, stmt);
+    };
+    Stmt::Grid {
+        op,
+        collective: ExprRef::of(collective),
+        scratch: root_name(scratch),
+        aggregate: stage(checked, operand, None),
+        stmt: Box::new(plain_stmt(checked, stmt)),
+        span,
+    }
+}
+
+fn plain_stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
+    use crate::syntax::ast::Stmt as Ast;
     if let Some(atomic) = super::atomic::lower(checked, stmt) {
         return atomic;
     }

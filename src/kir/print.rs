@@ -239,6 +239,45 @@ impl Printer<'_> {
                 self.stmts(depth + 1, body);
             }
             Stmt::Return { span } => self.line(depth, "return", Some(*span)),
+            Stmt::Grid {
+                op,
+                collective,
+                scratch,
+                aggregate,
+                stmt,
+                span,
+            } => {
+                let what = if *op == CollectiveOp::Reduce {
+                    "grid-reduce"
+                } else {
+                    "grid-scan"
+                };
+                let text = format!("{what} {}  scratch {scratch}", self.expr(*collective));
+                self.line(depth, &text, Some(*span));
+                self.line(
+                    depth + 1,
+                    &format!("ticket atomic-add {scratch}[0] once-per-block  chunk ceil(len / BLOCKS) rounded up to BLOCKSIZE"),
+                    None,
+                );
+                self.stage(depth + 1, "aggregate", aggregate);
+                self.line(
+                    depth + 1,
+                    &format!("look-back {scratch}[2 + ticket]  publish aggregate, wait on lower tickets, publish inclusive prefix"),
+                    None,
+                );
+                let last = if *op == CollectiveOp::Reduce {
+                    "stored by the block of the last chunk"
+                } else {
+                    "over the chunk, the scan's carry from the prefix"
+                };
+                self.line(depth + 1, &format!("statement {last}"), None);
+                self.stmt(depth + 2, stmt);
+                self.line(
+                    depth + 1,
+                    &format!("finish atomic-add {scratch}[1]  the last block zeroes {scratch}"),
+                    None,
+                );
+            }
             Stmt::Atomic {
                 op,
                 place: element,

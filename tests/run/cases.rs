@@ -4,6 +4,7 @@
 
 use super::atomic_cases;
 use super::elementwise_cases;
+use super::grid_cases;
 use super::support::{array, bytes, close, exact, launch, widen, Rng};
 use loomc::target::host::{HostArg, HostProgram};
 
@@ -261,12 +262,41 @@ pub const CASES: &[Case] = &[
         sizes: ELEMENTS,
         run: atomic_cases::histogram,
     },
+    // The grid-wide collectives and the bitonic sort (tests/run/grid_cases.rs).
     Case {
         name: "grid_sum",
         file: "examples/grid_sum.loom",
         block_size: None,
         sizes: ELEMENTS,
-        run: atomic_cases::grid_sum,
+        run: grid_cases::grid_sum,
+    },
+    Case {
+        name: "exclusive_scan",
+        file: "examples/exclusive_scan.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::exclusive_scan,
+    },
+    Case {
+        name: "compaction",
+        file: "examples/compaction.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::compaction,
+    },
+    Case {
+        name: "grid_programs",
+        file: "tests/run/programs/grid.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::grid_programs,
+    },
+    Case {
+        name: "bitonic_sort",
+        file: "examples/bitonic_sort.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::bitonic_sort,
     },
     Case {
         name: "atomics",
