@@ -15,7 +15,7 @@
 //! collisions), register vectors, vector variables of run-time length, `shared` arrays (also
 //! passed to funcs), computed vectors indexed at other positions, maps
 //! (with partial application), reduces and both scans with associative functions (commutative
-//! or not), records
+//! or not), tiles (2-D slices, shared and register tiles, `transpose`), records
 //! and a record reduction, `func`s with their own control flow, kernel `if`, `while`,
 //! sequential `for` loops and `for` loops the dependence tests may distribute, and atomics
 //! whose result does not depend on their order (`atomics.rs`).
@@ -888,7 +888,8 @@ impl Gen {
     fn statement(&mut self, indent: usize, nesting: u32) {
         let t = self.t();
         let len = self.len;
-        match self.rng.u32(0..18) {
+        match self.rng.u32(0..19) {
+            18 => self.tiles(indent),
             17 => self.run_time_vector(indent),
             16 if self.ty.size() >= 4 => self.atomic_statement(indent),
             // PTX has no 8- or 16-bit atomics (the checker's E0601): another statement instead.
@@ -1029,6 +1030,54 @@ impl Gen {
                 self.emit(indent, format!("out[B, {i}] <- {u}"));
             }
         }
+    }
+
+    /// Tiles (two-dimensional block vectors) in a one-dimensional block: a `1 x C` tile and a
+    /// `C x 1` tile read as 2-D slices of the inputs (rows of other blocks too, some outside:
+    /// checked, zero; `x` and `y` are never written, so that is the same for every block size),
+    /// a register tile, `transpose`, tile arithmetic, a reduction over a tile, and 2-D slice
+    /// stores into row `B` of `out`.
+    fn tiles(&mut self, indent: usize) {
+        let t = self.t();
+        let len = self.len;
+        let c = self.rng.usize(1..=len.min(40));
+        let o = self.rng.usize(0..=len - c);
+        let row = self.rng.i32(-1..=3);
+        let col = self.rng.i32(-1..=len as i32 - 1);
+        let (a, b) = (self.pick(&["x", "y"]), self.pick(&["x", "y"]));
+        let flat = self.fresh("t");
+        let column = self.fresh("t");
+        let c32 = c as i32;
+        self.emit(
+            indent,
+            format!("shared {flat}: {t}[1, {c}] <- {a}[[range({row}, {row} + 1), range({col}, {col} + {c32})]]"),
+        );
+        self.emit(
+            indent,
+            format!("shared {column}: {t}[{c}, 1] <- {b}[[range({row}, {row} + {c32}), range({col}, {col} + 1)]]"),
+        );
+        let u = self.uniform(1);
+        let op = self.binary_operator();
+        let target = format!("out[[range(B, B + 1), range({o}, {})]]", o + c);
+        let value = match self.rng.u32(0..3) {
+            0 => format!("{flat} {op} {u}"),
+            1 => format!("transpose({column}) {op} {flat}"),
+            _ => {
+                let reg = self.fresh("w");
+                let lit = self.literal();
+                self.emit(
+                    indent,
+                    format!("{reg}: {t}[1, {c}] <- transpose({column}) {op} {lit}"),
+                );
+                format!("{reg} {op} {flat}")
+            }
+        };
+        self.emit(indent, format!("{target} <- {value}"));
+        let f = self.combiner();
+        let total = self.fresh("u");
+        let tile = self.pick(&[flat.as_str(), column.as_str()]).to_string();
+        self.emit(indent, format!("{total}: {t} <- {f} /. {tile}"));
+        self.scopes.last_mut().unwrap().uniforms.push((total, true));
     }
 
     /// A vector variable of run-time length (recomputed at each use, docs/language.md): a
