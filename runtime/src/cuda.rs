@@ -3,7 +3,7 @@
 //! block, time the kernel with CUDA events, copy arrays back.
 
 use crate::args::{self, ArgShape, Scalar};
-use crate::metadata::{KernelMetadata, ModuleMetadata, ParamKind};
+use crate::metadata::{GridShape, KernelMetadata, ModuleMetadata, ParamKind};
 use cudarc::driver::{CudaContext, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
 
@@ -80,8 +80,30 @@ impl Gpu {
         blocks: u32,
         args: &mut [GpuArg<'_>],
     ) -> Result<Timing, String> {
+        module
+            .metadata
+            .kernel(kernel)?
+            .require_one_dimensional_grid()?;
+        self.launch_grid(module, kernel, GridShape::blocks(blocks), args)
+    }
+
+    /// Launches `kernel` over a grid of `grid.rows` rows of `grid.cols` blocks (a kernel on a
+    /// two-dimensional grid; a one-dimensional one takes one row); arrays are updated in place.
+    pub fn launch_grid(
+        &self,
+        module: &GpuModule,
+        kernel: &str,
+        grid: GridShape,
+        args: &mut [GpuArg<'_>],
+    ) -> Result<Timing, String> {
         let meta: &KernelMetadata = module.metadata.kernel(kernel)?;
-        meta.require_one_dimensional_grid()?;
+        let grid_dim = meta.grid_dim(grid)?;
+        let blocks = grid.total().ok_or_else(|| {
+            format!(
+                "kernel `{kernel}`: a grid of {}x{} blocks has more than 2^32",
+                grid.rows, grid.cols
+            )
+        })?;
         let shapes: Vec<ArgShape> = args
             .iter()
             .map(|a| match a {
@@ -144,7 +166,7 @@ impl Gpu {
             };
         }
         let config = LaunchConfig {
-            grid_dim: (blocks, 1, 1),
+            grid_dim,
             block_dim: meta.block_dim(),
             shared_mem_bytes: 0,
         };

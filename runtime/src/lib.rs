@@ -23,5 +23,5 @@ pub mod stream;
 pub use args::{ArgShape, Scalar};
 pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg};
 pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
-pub use metadata::{KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
+pub use metadata::{GridShape, KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
 pub use stream::Stream;

@@ -23,6 +23,26 @@ pub struct PtxTarget {
     pub ptx_version: String,
 }
 
+/// A launch's grid: `rows` rows of `cols` blocks (`gridDim = (cols, rows, 1)`, so `BROW` is
+/// `ctaid.y` and `BCOL` is `ctaid.x`); a one-dimensional grid of `n` blocks is one row of `n`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GridShape {
+    pub rows: u32,
+    pub cols: u32,
+}
+
+impl GridShape {
+    /// `n` blocks in one row.
+    pub fn blocks(n: u32) -> GridShape {
+        GridShape { rows: 1, cols: n }
+    }
+
+    /// Every block of the grid (`BLOCKS`), if that fits 32 bits.
+    pub fn total(self) -> Option<u32> {
+        self.rows.checked_mul(self.cols)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct KernelMetadata {
     /// The PTX entry's name.
@@ -47,16 +67,35 @@ pub struct KernelMetadata {
 impl KernelMetadata {
     /// `blockDim`: `(cols, rows, 1)` for a two-dimensional block, `(block_size, 1, 1)`
     /// otherwise.
-    /// An error for a kernel that needs a two-dimensional grid: this crate's launches take a
-    /// number of blocks (`gridDim = (blocks, 1, 1)`), which would give every block `BROW = 0`.
+    /// An error for a kernel that needs a two-dimensional grid launched with a number of
+    /// blocks (`gridDim = (blocks, 1, 1)`, which would give every block `BROW = 0`): such a
+    /// kernel takes a [`GridShape`] (`Gpu::launch_grid`).
     pub fn require_one_dimensional_grid(&self) -> Result<(), String> {
         match self.grid_dims {
             Some(d) if d > 1 => Err(format!(
-                "kernel `{}` runs on a two-dimensional grid, which loom-runtime cannot launch yet: launch it through the CUDA driver with gridDim = (cols, rows, 1), or on the CPU backend with `loomc run --blocks ROWSxCOLS`",
+                "kernel `{}` runs on a two-dimensional grid: launch it with a grid of rows and columns (`Gpu::launch_grid`, `loomc run --blocks ROWSxCOLS`)",
                 self.name
             )),
             _ => Ok(()),
         }
+    }
+
+    /// `gridDim` for `grid`: `(cols, rows, 1)`; an error for a grid of several rows given to a
+    /// kernel on a one-dimensional grid (its blocks know only `B`, `ctaid.x`), or of no blocks.
+    pub fn grid_dim(&self, grid: GridShape) -> Result<(u32, u32, u32), String> {
+        if grid.rows == 0 || grid.cols == 0 {
+            return Err(format!(
+                "kernel `{}`: the grid needs at least 1 block",
+                self.name
+            ));
+        }
+        if grid.rows > 1 && self.grid_dims.unwrap_or(1) < 2 {
+            return Err(format!(
+                "kernel `{}` runs on a one-dimensional grid (it names none of `BROW`, `BCOL`, `GRIDROWS`, `GRIDCOLS`): launch it with a number of blocks",
+                self.name
+            ));
+        }
+        Ok((grid.cols, grid.rows, 1))
     }
 
     pub fn block_dim(&self) -> (u32, u32, u32) {

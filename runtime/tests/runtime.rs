@@ -142,3 +142,40 @@ fn small_integer_arguments_and_casts_in_dimensions() {
         Scalar::UInt16(65535)
     );
 }
+
+/// A kernel on a two-dimensional grid of two-dimensional blocks (`@blocksize(16, 16)`, naming
+/// `BROW`/`BCOL`): `blockDim = (cols, rows, 1)` and `gridDim = (cols, rows, 1)`; one on a
+/// one-dimensional grid takes one row only; a grid of no blocks is refused.
+#[test]
+fn two_dimensional_grids_and_blocks_give_cuda_dimensions() {
+    use loom_runtime::GridShape;
+    let tiled = ROW_MAX.replace(
+        "\"block_size\": 256,",
+        "\"block_size\": 256,\n      \"block_shape\": [16, 16],\n      \"grid_dims\": 2,",
+    );
+    let m = ModuleMetadata::from_json(&tiled).unwrap();
+    let k = m.kernel("rowMax").unwrap();
+    assert_eq!(k.block_dim(), (16, 16, 1));
+    assert_eq!(k.grid_dim(GridShape { rows: 3, cols: 4 }), Ok((4, 3, 1)));
+    assert!(k
+        .require_one_dimensional_grid()
+        .unwrap_err()
+        .contains("launch_grid"));
+    assert!(k.grid_dim(GridShape { rows: 0, cols: 4 }).is_err());
+    let plain = ModuleMetadata::from_json(ROW_MAX).unwrap();
+    let k = plain.kernel("rowMax").unwrap();
+    assert_eq!(k.block_dim(), (256, 1, 1));
+    assert_eq!(k.grid_dim(GridShape::blocks(7)), Ok((7, 1, 1)));
+    assert!(k
+        .grid_dim(GridShape { rows: 2, cols: 3 })
+        .unwrap_err()
+        .contains("one-dimensional grid"));
+    assert_eq!(
+        GridShape {
+            rows: 1 << 16,
+            cols: 1 << 16
+        }
+        .total(),
+        None
+    );
+}

@@ -270,8 +270,15 @@ fn run_cuda(
                 }
             });
         }
+        let grid = match cli.blocks.cols {
+            Some(cols) => loom_runtime::GridShape {
+                rows: cli.blocks.total / cols.max(1),
+                cols,
+            },
+            None => loom_runtime::GridShape::blocks(cli.blocks.total),
+        };
         let timing = gpu
-            .launch(&module, &kernel.name, cli.blocks.total, &mut gpu_args)
+            .launch_grid(&module, &kernel.name, grid, &mut gpu_args)
             .map_err(Failure::Program)?;
         times.push(timing.kernel_ms as f64 / 1e3);
     }

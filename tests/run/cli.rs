@@ -25,6 +25,7 @@ pub fn trials() -> Vec<Trial> {
         Trial::test("cli/run_repeat_times_launches_on_the_same_inputs", repeats),
         Trial::test("cli/run_reports_progress", reports_progress),
         Trial::test("cli/run_rejects_a_truncated_npy", rejects_truncated_npy),
+        Trial::test("cli/run_on_a_two_dimensional_grid", two_dimensional_grid),
     ]
 }
 
@@ -268,6 +269,87 @@ fn read_f32(path: &Path) -> Result<Vec<f32>, Failed> {
     )
 }
 
+/// `examples/transpose.loom` on a grid of 3 x 2 blocks (`--blocks 3x2`: rows x columns) over a
+/// 40 x 30 matrix (not a multiple of the 16 x 16 tile): `out` is its transpose; the metadata
+/// says the kernel's block shape and grid; `--blocks 2x2` for a kernel on a one-dimensional grid
+/// is a usage error.
+fn two_dimensional_grid() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let (rows, cols) = (40usize, 30usize);
+    let a: Vec<f32> = (0..rows * cols).map(|i| i as f32 * 0.5 - 3.0).collect();
+    write_f32_shaped(&dir.path().join("a.npy"), &a, &[rows as u64, cols as u64])?;
+    let file = super::support::repo_root().join("examples/transpose.loom");
+    let (a_arg, out_arg) = (
+        format!("a={}", dir.path().join("a.npy").display()),
+        format!("out={}", dir.path().join("out.npy").display()),
+    );
+    let args = [
+        "run",
+        file.to_str().unwrap_or_default(),
+        "--kernel",
+        "transposeMatrix",
+        "--blocks",
+        "3x2",
+        "--arg",
+        "rows=40",
+        "--arg",
+        "cols=30",
+        "--in",
+        &a_arg,
+        "--out",
+        &out_arg,
+    ];
+    let run = loomc(&args)?;
+    if !run.status.success() {
+        return Err(format!("loomc run failed: {}", String::from_utf8_lossy(&run.stderr)).into());
+    }
+    let out = read_f32(&dir.path().join("out.npy"))?;
+    let expected: Vec<f32> = (0..cols * rows)
+        .map(|k| a[(k % rows) * cols + k / rows])
+        .collect();
+    if out != expected {
+        return Err("the transposed matrix differs from the reference".into());
+    }
+    let metadata = loomc(&[
+        file.to_str().unwrap_or_default(),
+        "--emit=metadata",
+        "-o",
+        "-",
+    ])?;
+    let text = String::from_utf8_lossy(&metadata.stdout);
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+    let kernel = &json["kernels"][0];
+    if kernel["block_shape"] != serde_json::json!([16, 16]) || kernel["grid_dims"] != 2 {
+        return Err(format!("metadata without the block shape and grid: {kernel}").into());
+    }
+    let saxpy = super::support::repo_root().join("examples/saxpy.loom");
+    let (x, y) = (
+        format!("x={}", dir.path().join("x.npy").display()),
+        format!("y={}", dir.path().join("y.npy").display()),
+    );
+    let one_d = loomc(&[
+        "run",
+        saxpy.to_str().unwrap_or_default(),
+        "--kernel",
+        "saxpy",
+        "--blocks",
+        "2x2",
+        "--arg",
+        "n=10",
+        "--arg",
+        "a=1",
+        "--out",
+        &x,
+        "--out",
+        &y,
+    ])?;
+    expect_usage_error(
+        &one_d,
+        "one-dimensional grid",
+        "--blocks 2x2 for a 1-D kernel",
+    )
+}
+
 /// `--repeat 3` runs three times from the same inputs: y = a x + y once, not three times.
 fn repeats() -> Result<(), Failed> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
@@ -382,10 +464,14 @@ fn rejects_truncated_npy() -> Result<(), Failed> {
 }
 
 fn write_f32(path: &Path, values: &[f32]) -> Result<(), Failed> {
+    write_f32_shaped(path, values, &[values.len() as u64])
+}
+
+fn write_f32_shaped(path: &Path, values: &[f32], shape: &[u64]) -> Result<(), Failed> {
     let mut out = std::fs::File::create(path).map_err(|e| e.to_string())?;
     let mut writer = npyz::WriteOptions::<f32>::new()
         .default_dtype()
-        .shape(&[values.len() as u64])
+        .shape(shape)
         .writer(&mut out)
         .begin_nd()
         .map_err(|e| e.to_string())?;
