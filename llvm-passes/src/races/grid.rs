@@ -151,10 +151,8 @@ fn pointer_parts(
             for (step, index) in steps.iter().zip(&inst.args[1..]) {
                 let part = match step {
                     GepIndex::Field(offset) => Parts::affine(Lin::constant(i128::from(*offset))),
-                    GepIndex::Scaled(scale) => {
-                        integer_parts(linearizer, *index, true, depth + 1)?
-                            .scale(i128::from(*scale))
-                    }
+                    GepIndex::Scaled(scale) => integer_parts(linearizer, *index, true, depth + 1)?
+                        .scale(i128::from(*scale)),
                 };
                 parts = parts.add(part)?;
             }
@@ -276,7 +274,10 @@ fn same(threads: &ThreadValues<'_>, a: &Lin, b: &Lin) -> bool {
     if !a.vars.iter().all(|v| b.vars.contains(v)) {
         return false;
     }
-    match (solve::thread_part(threads, a), solve::thread_part(threads, b)) {
+    match (
+        solve::thread_part(threads, a),
+        solve::thread_part(threads, b),
+    ) {
         (Some(x), Some(y)) => x == y,
         _ => false,
     }
@@ -313,12 +314,21 @@ fn bounded_by(threads: &ThreadValues<'_>, guards: &[Guard], column: &Lin, width:
     }
     // Signed: `column >= 0` too, as `column >=s 0`, `column >s -1` or `!(column <s 0)`.
     let non_negative = guards.iter().filter(|g| at_most_64(g)).any(|g| {
-        let zero = |lin: &Lin, k: i128| lin.vars.is_empty() && lin.thread.is_empty() && lin.konst == k;
+        let zero =
+            |lin: &Lin, k: i128| lin.vars.is_empty() && lin.thread.is_empty() && lin.konst == k;
         match (g.pred, g.holds) {
-            (Pred::Sge, true) | (Pred::Slt, false) => same(threads, &g.lhs, column) && zero(&g.rhs, 0),
-            (Pred::Sgt, true) | (Pred::Sle, false) => same(threads, &g.lhs, column) && zero(&g.rhs, -1),
-            (Pred::Sle, true) | (Pred::Sgt, false) => zero(&g.lhs, 0) && same(threads, &g.rhs, column),
-            (Pred::Slt, true) | (Pred::Sge, false) => zero(&g.lhs, -1) && same(threads, &g.rhs, column),
+            (Pred::Sge, true) | (Pred::Slt, false) => {
+                same(threads, &g.lhs, column) && zero(&g.rhs, 0)
+            }
+            (Pred::Sgt, true) | (Pred::Sle, false) => {
+                same(threads, &g.lhs, column) && zero(&g.rhs, -1)
+            }
+            (Pred::Sle, true) | (Pred::Sgt, false) => {
+                zero(&g.lhs, 0) && same(threads, &g.rhs, column)
+            }
+            (Pred::Slt, true) | (Pred::Sge, false) => {
+                zero(&g.lhs, -1) && same(threads, &g.rhs, column)
+            }
             _ => false,
         }
     });
