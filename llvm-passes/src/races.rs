@@ -9,6 +9,7 @@
 
 pub mod address;
 mod blocks;
+mod grid;
 mod guards;
 mod sequence;
 mod solve;
@@ -555,6 +556,36 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                     if first.address.base != second.address.base {
                         continue;
                     }
+                    // A two-dimensional address is decided only against one of the same array,
+                    // width and element size (`races/grid.rs`); against any other, it is an
+                    // access the analysis cannot express, as it was without the grid form.
+                    let grids = match (&first.grid, &second.grid) {
+                        (None, None) => None,
+                        (Some(f), Some(s))
+                            if f.compatible(s, (a.bytes.unwrap_or(1), b.bytes.unwrap_or(1))) =>
+                        {
+                            Some((f, s))
+                        }
+                        (f, s) => {
+                            for (index, grid) in [(i, f), (j, s)] {
+                                if let Some(grid) = grid {
+                                    if unexpressed.insert(index) {
+                                        findings.push(inexpressible(
+                                            cx,
+                                            found[index].inst,
+                                            &grid.failure,
+                                        ));
+                                    }
+                                }
+                            }
+                            break;
+                        }
+                    };
+                    // Grids compare elements: one element a side.
+                    let bytes = |access: &Access| match grids {
+                        Some(_) => 1,
+                        None => access.bytes.unwrap_or(1),
+                    };
                     let mut ranges = first.ranges.clone();
                     ranges.extend(second.ranges.iter().map(|(k, v)| (*k, *v)));
                     let outcome = solve::solve(
@@ -564,14 +595,14 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                             thread: first.thread.as_deref(),
                             guards: &first.guards,
                             active: active(a),
-                            bytes: a.bytes.unwrap_or(1),
+                            bytes: bytes(a),
                         },
                         Side {
                             lin: &second.address.offset,
                             thread: second.thread.as_deref(),
                             guards: &second.guards,
                             active: active(b),
-                            bytes: b.bytes.unwrap_or(1),
+                            bytes: bytes(b),
                         },
                         different_warps,
                         &ranges,
@@ -621,6 +652,34 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         }
                         Outcome::Conflict(witness) => {
                             decided.insert((i, j));
+                            // On grids: the same element in both threads; in bytes with a width
+                            // that the guards allow.
+                            let witness = match grids {
+                                None => witness,
+                                Some((f, s)) => match grid::real_witness(
+                                    cx.threads,
+                                    (f, &first.guards),
+                                    (s, &second.guards),
+                                    &witness,
+                                ) {
+                                    Some(real) => real,
+                                    None => {
+                                        findings.push(unproven(
+                                            cx,
+                                            a.inst,
+                                            Some(b.inst),
+                                            &format!(
+                                                "{} and {} touch the same row and column of a \
+                                                 two-dimensional index, but no width tried \
+                                                 that the guards allow confirms it",
+                                                cx.threads.geometry().thread(witness.first_thread),
+                                                cx.threads.geometry().thread(witness.second_thread)
+                                            ),
+                                        ));
+                                        break;
+                                    }
+                                },
+                            };
                             findings.push(report(
                                 cx,
                                 (a, &first.address),
@@ -748,6 +807,9 @@ struct Prepared {
     /// is not among `guards`: the analysis cannot express it (it tests data in memory, say), so
     /// a conflict the guards allow may still be ruled out by it.
     opaque_guard: bool,
+    /// A two-dimensional address (`races/grid.rs`): `address` is then its spread offset,
+    /// `row · 2^64 + column` in elements, comparable only with another grid's.
+    grid: Option<grid::Grid>,
 }
 
 struct Preparation<'a> {
@@ -781,7 +843,19 @@ impl Preparation<'_> {
             invariant: HashMap::new(),
             steps: 0,
         };
-        let address = address_of(&mut linearizer, access)?;
+        let affine = address_of(&mut linearizer, access);
+        // An address that is not affine may still be a two-dimensional index into an array of
+        // run-time width (`races/grid.rs`), decided against the guards below.
+        let grid_failure = match &affine {
+            Err(failure @ Failure::Inexpressible { .. })
+                if access.bytes.is_some()
+                    && !matches!(access.space, Space::Unknown | Space::Unplaced) =>
+            {
+                Some(failure.clone())
+            }
+            Err(failure) => return Err(failure.clone()),
+            Ok(_) => None,
+        };
         let (mut guards, opaque_guard) = guards_of(
             self.cx.function,
             self.input.cfg,
@@ -789,6 +863,22 @@ impl Preparation<'_> {
             &mut linearizer,
             access,
         );
+        let (address, grid) = match (affine, grid_failure) {
+            (Ok(address), _) => (address, None),
+            (Err(failure), Some(_)) => {
+                match grid::grid(&mut linearizer, access.pointer, &guards, &failure) {
+                    Some(grid) => (
+                        Address {
+                            base: grid.base,
+                            offset: grid.spread(),
+                        },
+                        Some(grid),
+                    ),
+                    None => return Err(failure),
+                }
+            }
+            (Err(failure), None) => return Err(failure),
+        };
         // A case of a phi on the access's way (its block dominates the access's): the thread
         // came along that edge, so the edge's conditions hold. (An access elsewhere, the pair's
         // other side, need not have passed the phi.)
@@ -815,6 +905,7 @@ impl Preparation<'_> {
             guards,
             ranges: linearizer.ranges,
             opaque_guard,
+            grid,
         })
     }
 }

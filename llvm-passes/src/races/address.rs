@@ -113,7 +113,7 @@ impl Lin {
         }
     }
 
-    fn var(key: VarKey) -> Lin {
+    pub(crate) fn var(key: VarKey) -> Lin {
         Lin {
             vars: vec![(key, 1)],
             ..Lin::default()
@@ -122,7 +122,7 @@ impl Lin {
 
     // Coefficients and constants stay far below i128's range: addresses are 64-bit, scales
     // come from 64-bit constants, and `UNBOUNDED` ranges are only multiplied by saturation.
-    fn add(mut self, other: Lin) -> Lin {
+    pub(crate) fn add(mut self, other: Lin) -> Lin {
         self.konst = self.konst.saturating_add(other.konst);
         self.thread.extend(other.thread);
         for (key, coeff) in other.vars {
@@ -135,7 +135,7 @@ impl Lin {
         self
     }
 
-    fn scale(mut self, factor: i128) -> Lin {
+    pub(crate) fn scale(mut self, factor: i128) -> Lin {
         self.konst = self.konst.saturating_mul(factor);
         for t in &mut self.thread {
             t.coeff = t.coeff.saturating_mul(factor);

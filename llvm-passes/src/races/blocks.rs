@@ -208,7 +208,10 @@ fn apart(
     let prepared = preparation
         .prepare(access, side, &HashMap::new(), &HashMap::new())
         .ok()?;
-    if prepared.opaque_guard || opaque_between_blocks(cx, input, access) {
+    // A two-dimensional address (`grid.rs`) is an offset in rows and columns, not bytes: left
+    // alone between blocks, like any address that is not affine in the block.
+    if prepared.grid.is_some() || prepared.opaque_guard || opaque_between_blocks(cx, input, access)
+    {
         return None;
     }
     let offset = rewrite(cx, &prepared.address.offset, side)?;
