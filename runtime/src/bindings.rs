@@ -174,6 +174,9 @@ fn rust_type(ty: ScalarType) -> &'static str {
         ScalarType::Int64 => "i64",
         ScalarType::UInt32 => "u32",
         ScalarType::UInt64 => "u64",
+        // Rust has no stable 16-bit float: the encoding (a `half::f16` or `half::bf16`'s
+        // `to_bits()`), which is what the kernel's parameter and memory hold.
+        ScalarType::Float16 | ScalarType::BFloat16 => "u16",
         ScalarType::Float32 => "f32",
         ScalarType::Float64 => "f64",
         // One byte, nonzero meaning true (docs/abi.md): Rust's `bool` is exactly that.

@@ -17,6 +17,7 @@ pub mod args;
 pub mod bindings;
 pub mod buffers;
 pub mod cuda;
+pub mod half;
 pub mod metadata;
 pub mod stream;
 
