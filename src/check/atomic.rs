@@ -83,7 +83,8 @@ impl AtomicOp {
     }
 
     /// Whether the operation is defined on elements of type `s`: every operation on the 32-
-    /// and 64-bit integers, `add` and `exch` on the floats too (what PTX's `atom` offers).
+    /// and 64-bit integers, `add` and `exch` on `Float32` and `Float64` too (what PTX's `atom`
+    /// offers on every target loomc accepts; there is no 16-bit float atomic yet).
     pub fn accepts(self, s: Scalar) -> bool {
         // PTX's `atom` works on 32- and 64-bit elements (any narrower type a later change adds
         // needs its own lowering first).
@@ -172,6 +173,9 @@ impl AtomicError {
             .primary(span, format!("an element of type `{}`", ty.display(records)))
             .note(format!("`{}` works on {}", op.name(), op.accepted()))
             .help(match ty {
+                Ty::Scalar(Scalar::Float16 | Scalar::BFloat16) => {
+                    "loomc has no 16-bit float atomics yet (PTX has only `atom.add` for them, for `BFloat16` from sm_90 on): accumulate in a `Float32` array, `atomic_add(total[i], Float32(h))`"
+                }
                 Ty::Scalar(s) if s.is_float() => {
                     "only `atomic_add` and `atomic_exch` take floats, as in CUDA: keep these values in an integer array (fixed point, or a flag per element)"
                 }
