@@ -16,6 +16,8 @@ mod cases;
 mod cli;
 #[path = "run/elementwise_cases.rs"]
 mod elementwise_cases;
+#[path = "run/half_cases.rs"]
+mod half_cases;
 #[path = "support/mutation.rs"]
 mod mutation;
 #[path = "run/number_cases.rs"]
@@ -34,7 +36,11 @@ const BLOCK_SIZES: [u32; 6] = [2, 16, 32, 64, 256, 1024];
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
-    for case in cases::CASES.iter().chain(number_cases::CASES) {
+    for case in cases::CASES
+        .iter()
+        .chain(number_cases::CASES)
+        .chain(half_cases::CASES)
+    {
         let sizes: Vec<u32> = match case.block_size {
             Some(fixed) => vec![fixed],
             None => BLOCK_SIZES.to_vec(),

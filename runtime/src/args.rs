@@ -93,12 +93,12 @@ impl Scalar {
                 text.parse()
                     .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
             ),
-            ScalarType::Float16 => {
-                Scalar::Float16(parse_half(crate::half::F16, text).ok_or_else(|| bad(String::new()))?)
-            }
-            ScalarType::BFloat16 => {
-                Scalar::BFloat16(parse_half(crate::half::BF16, text).ok_or_else(|| bad(String::new()))?)
-            }
+            ScalarType::Float16 => Scalar::Float16(
+                parse_half(crate::half::F16, text).ok_or_else(|| bad(String::new()))?,
+            ),
+            ScalarType::BFloat16 => Scalar::BFloat16(
+                parse_half(crate::half::BF16, text).ok_or_else(|| bad(String::new()))?,
+            ),
             ScalarType::Float32 => Scalar::Float32(
                 text.parse()
                     .map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,

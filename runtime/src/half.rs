@@ -279,9 +279,26 @@ mod tests {
     fn conversions_round_once_to_nearest_even() {
         let mut rng = 0x9e37_79b9_7f4a_7c15u64;
         let mut values: Vec<f64> = vec![
-            0.0, -0.0, 1.0, 65504.0, 65519.999, 65520.0, 65536.0, 1e-8, 5.960464477539063e-8,
-            2.9802322387695312e-8, 2.98023223876953125e-8, 3.0e-8, 1.0009765625, 1.00048828125,
-            1.000732421875, 3.4e38, 3.3961e38, 3.3962e38, 1e-40, 9.2e-41,
+            0.0,
+            -0.0,
+            1.0,
+            65504.0,
+            65519.999,
+            65520.0,
+            65536.0,
+            1e-8,
+            5.960464477539063e-8,
+            2.9802322387695312e-8,
+            2.98023223876953125e-8,
+            3.0e-8,
+            1.0009765625,
+            1.00048828125,
+            1.000732421875,
+            3.4e38,
+            3.3961e38,
+            3.3962e38,
+            1e-40,
+            9.2e-41,
         ];
         for _ in 0..200_000 {
             rng ^= rng << 13;
@@ -330,7 +347,10 @@ mod tests {
         assert_eq!(above.parse::<f64>().unwrap(), 1.00048828125);
         assert_eq!(F16.from_decimal(above), Some(0x3c01));
         assert_eq!(F16.from_decimal("1.00048828125"), Some(0x3c00));
-        assert_eq!(F16.from_decimal("1.00048828124999999999999999"), Some(0x3c00));
+        assert_eq!(
+            F16.from_decimal("1.00048828124999999999999999"),
+            Some(0x3c00)
+        );
         assert_eq!(F16.from_decimal("65504"), Some(0x7bff));
         assert_eq!(F16.from_decimal("65519.99999"), Some(0x7bff));
         assert_eq!(F16.from_decimal("65520"), Some(0x7c00));
@@ -342,7 +362,10 @@ mod tests {
         // to as an f64; once from the integer it rounds up.
         let v = (1i128 << 60) + (1 << 52) + 1;
         assert_eq!((v as f64) as i128, (1 << 60) + (1 << 52));
-        assert_eq!(BF16.from_integer(v), BF16.from_f64(2f64.powi(60) + 2f64.powi(53)));
+        assert_eq!(
+            BF16.from_integer(v),
+            BF16.from_f64(2f64.powi(60) + 2f64.powi(53))
+        );
         assert_eq!(F16.from_integer(70000), F16.infinity());
         assert_eq!(F16.from_integer(-2048), 0xe800);
     }

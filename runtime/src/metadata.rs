@@ -83,7 +83,9 @@ impl ScalarType {
     pub fn size(self) -> usize {
         match self {
             ScalarType::Bool | ScalarType::Int8 | ScalarType::UInt8 => 1,
-            ScalarType::Int16 | ScalarType::UInt16 | ScalarType::Float16 | ScalarType::BFloat16 => 2,
+            ScalarType::Int16 | ScalarType::UInt16 | ScalarType::Float16 | ScalarType::BFloat16 => {
+                2
+            }
             ScalarType::Int32 | ScalarType::UInt32 | ScalarType::Float32 => 4,
             ScalarType::Int64 | ScalarType::UInt64 | ScalarType::Float64 => 8,
         }

@@ -814,7 +814,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         };
         // |MIN| is MIN's bit pattern, right as an unsigned magnitude.
         let flipped = b.build_int_neg(v, "")?;
-        let magnitude = b.build_select(negative, flipped, v, "bf16.mag")?.into_int_value();
+        let magnitude = b
+            .build_select(negative, flipped, v, "bf16.mag")?
+            .into_int_value();
         let ctlz = self.intrinsic(Intrinsic::Int(IntMath::Ctlz, width));
         let leading = b
             .build_call(
@@ -849,8 +851,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let signed_value = b
             .build_select(negative, minus, exact, "")?
             .into_float_value();
-        Ok(b.build_float_trunc(signed_value, self.cx.context.bf16_type(), "cast")?
-            .into())
+        Ok(
+            b.build_float_trunc(signed_value, self.cx.context.bf16_type(), "cast")?
+                .into(),
+        )
     }
 
     // ---- records ----

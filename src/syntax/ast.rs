@@ -237,13 +237,17 @@ impl FloatLit {
     /// the largest finite value plus half an ulp).
     pub fn f16(&self) -> u16 {
         let nan = loom_runtime::half::F16.infinity() | 0x200;
-        loom_runtime::half::F16.from_decimal(&self.text).unwrap_or(nan)
+        loom_runtime::half::F16
+            .from_decimal(&self.text)
+            .unwrap_or(nan)
     }
 
     /// The nearest `BFloat16`'s encoding, rounded once from the decimal value.
     pub fn bf16(&self) -> u16 {
         let nan = loom_runtime::half::BF16.infinity() | 0x40;
-        loom_runtime::half::BF16.from_decimal(&self.text).unwrap_or(nan)
+        loom_runtime::half::BF16
+            .from_decimal(&self.text)
+            .unwrap_or(nan)
     }
 }
 
