@@ -58,6 +58,7 @@ fn main() {
     trials.extend(sanitizer::trials());
     trials.extend(cli::trials());
     trials.extend(number_cases::trials());
+    trials.extend(half_cases::trials());
     trials.extend(bounds::trials());
     libtest_mimic::run(&args, trials).exit();
 }

@@ -520,3 +520,138 @@ fn shared(
     same(bf16, "doubled", &doubled, &expect)?;
     Ok(bytes(&doubled))
 }
+
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    vec![libtest_mimic::Trial::test(
+        "cli/run_reads_and_writes_half_float_npy",
+        half_float_npy,
+    )]
+}
+
+/// A version 1.0 `.npy` file of one dimension, written by hand (npyz has no `float16` without
+/// its `half` feature).
+fn write_raw_npy(path: &std::path::Path, descr: &str, elem: &[u16]) -> Result<(), String> {
+    let mut dict = format!(
+        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({},), }}",
+        elem.len()
+    );
+    while (10 + dict.len() + 1) % 64 != 0 {
+        dict.push(' ');
+    }
+    dict.push('\n');
+    let mut out = b"\x93NUMPY\x01\x00".to_vec();
+    out.extend((dict.len() as u16).to_le_bytes());
+    out.extend(dict.as_bytes());
+    out.extend(bytes(elem));
+    std::fs::write(path, out).map_err(|e| e.to_string())
+}
+
+/// The header's dictionary and the 16-bit elements of a `.npy` file.
+fn read_raw_npy(path: &std::path::Path) -> Result<(String, Vec<u16>), String> {
+    let data = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let len = u16::from_le_bytes([data[8], data[9]]) as usize;
+    let header = String::from_utf8_lossy(&data[10..10 + len]).to_string();
+    let values = data[10 + len..]
+        .chunks(2)
+        .map(|c| u16::from_le_bytes([c[0], c[1]]))
+        .collect();
+    Ok((header, values))
+}
+
+/// `loomc run` takes `Float16` arrays as NumPy's `<f2` and `BFloat16` arrays as their encodings
+/// (`<u2`), decimal scalar arguments of both types rounded once, and writes arrays back in the
+/// same dtypes; a file of another dtype is refused with a message that names both.
+fn half_float_npy() -> Result<(), libtest_mimic::Failed> {
+    let (f16, bf16) = (Format::f16(), Format::bf16());
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let path = |name: &str| dir.path().join(format!("{name}.npy"));
+    let h: Vec<u16> = [0.5, -3.25, 1000.0, 0.0]
+        .iter()
+        .map(|x| f16.round(*x))
+        .collect();
+    let b: Vec<u16> = [0.75, 1e30, -2.5, 1.0]
+        .iter()
+        .map(|x| bf16.round(*x))
+        .collect();
+    write_raw_npy(&path("h"), "<f2", &h)?;
+    write_raw_npy(&path("b"), "<u2", &b)?;
+    let file = super::support::repo_root().join("tests/run/programs/half_floats.loom");
+    let run = |inputs: &[(&str, &str)]| {
+        let mut args: Vec<String> = [
+            "run",
+            &file.display().to_string(),
+            "--kernel",
+            "halfArithmetic",
+            "--blocks",
+            "1",
+            "--block-size",
+            "32",
+            "--arg",
+            "n=4",
+            // Just above the Float16 midpoint 1 + 2^-11: rounds up, once, to 1 + 2^-10.
+            "--arg",
+            "k=1.00048828125000001",
+            "--arg",
+            "g=-1.5",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for (name, p) in inputs {
+            args.extend(["--in".to_string(), format!("{name}={p}")]);
+        }
+        for name in ["hs", "bs", "mins", "maxs", "roots", "less"] {
+            args.extend([
+                "--out".to_string(),
+                format!("{name}={}", path(name).display()),
+            ]);
+        }
+        std::process::Command::new(env!("CARGO_BIN_EXE_loomc"))
+            .args(&args)
+            .output()
+            .map_err(|e| e.to_string())
+    };
+    let (hp, bp) = (
+        path("h").display().to_string(),
+        path("b").display().to_string(),
+    );
+    let out = run(&[("h", &hp), ("b", &bp)])?;
+    if !out.status.success() {
+        return Err(format!("loomc run failed: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    let r16 = |x: f64| f16.decode(f16.round(x));
+    let rb = |x: f64| bf16.decode(bf16.round(x));
+    let k = 1.0 + 2f64.powi(-10);
+    let g = -1.5;
+    let hs: Vec<u16> = h
+        .iter()
+        .map(|x| {
+            let x = f16.decode(*x);
+            f16.round(r16(r16(x * k) + 1.5) - r16(x / r16(x + 2.0)))
+        })
+        .collect();
+    let bs: Vec<u16> = b
+        .iter()
+        .map(|y| {
+            let y = bf16.decode(*y);
+            bf16.round(rb(y * g) - rb(y / rb(g + 1.0)))
+        })
+        .collect();
+    let (hs_header, hs_got) = read_raw_npy(&path("hs"))?;
+    let (bs_header, bs_got) = read_raw_npy(&path("bs"))?;
+    if !hs_header.contains("'descr': '<f2'") || !bs_header.contains("'descr': '<u2'") {
+        return Err(format!("dtypes: {hs_header} / {bs_header}").into());
+    }
+    same(&f16, "hs.npy", &hs_got, &hs)?;
+    same(&bf16, "bs.npy", &bs_got, &bs)?;
+    // A BFloat16 parameter does not take float16 data, nor a Float16 one uint16.
+    let refused = run(&[("h", &bp), ("b", &hp)])?;
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    if refused.status.code() != Some(2)
+        || !stderr.contains("parameter `h` holds Float16 (dtype <f2)")
+        || !stderr.contains("has dtype <u2")
+    {
+        return Err(format!("a wrong dtype: status {:?}, {stderr}", refused.status).into());
+    }
+    Ok(())
+}
