@@ -22,7 +22,7 @@ pub mod metadata;
 pub mod stream;
 
 pub use args::{ArgShape, Scalar};
-pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg};
+pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg, BF16, F16};
 pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
 pub use metadata::{KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
 pub use stream::Stream;
