@@ -3,11 +3,14 @@
 //! generation needs to know beyond the AST itself.
 
 mod atomic;
+mod atomic_op;
 mod call;
+mod ctx;
 mod elementwise;
 mod error;
 mod expr;
 mod fold;
+pub mod grid;
 mod items;
 mod pretty;
 mod racy_update;
@@ -24,7 +27,7 @@ use serde::Serialize;
 use std::collections::{HashMap, HashSet};
 use types::{Len, RecordTable, Scalar, Ty};
 
-pub use atomic::AtomicOp;
+pub use atomic_op::AtomicOp;
 pub use error::{CheckError, CODES};
 
 /// The standard library: `(path, source)` of every file, parsed by the driver after the user's
@@ -58,6 +61,12 @@ pub enum Builtin {
     Range,
     /// `select(c, a, b)`: elementwise choice.
     Select,
+    /// `transpose(t)`: a two-dimensional array of compile-time shape read as the tile of its
+    /// columns: element `(i, j)` is `t[j, i]`.
+    Transpose,
+    /// `grid(v, scratch)`: `v` spread over every block of the launch, as the operand of a
+    /// grid-wide reduce or left scan (`check/grid.rs`).
+    Grid,
     /// `atomic_add(a[[i]], v)` and the other atomic read-modify-writes (`check/atomic.rs`).
     Atomic(AtomicOp),
     /// A math primitive, `__sqrt(x)` and friends: callable from the standard library only, which
@@ -149,8 +158,10 @@ pub struct KernelFacts {
     /// Index in `Checked::program.items`.
     pub item: usize,
     pub name: String,
-    /// `@blocksize(N)` if given, else `--block-size`.
+    /// `@blocksize(N)` if given, else `--block-size`; `R * C` for `@blocksize(R, C)`.
     pub block_size: u32,
+    /// The block's rows: `R` for `@blocksize(R, C)` (PTX `.reqntid C, R, 1`), 1 otherwise.
+    pub block_rows: u32,
 }
 
 /// A checked program: the AST (user items first, then the standard library's) and the facts the
@@ -319,6 +330,11 @@ impl<'p> Checker<'p> {
 
     fn error(&mut self, error: CheckError) {
         self.errors.push(error);
+    }
+
+    /// The type already given to expression `id`.
+    fn ty(&self, id: ExprId) -> Option<&Ty> {
+        self.expr_types.get(id.0 as usize)
     }
 
     fn set_ty(&mut self, id: ExprId, ty: Ty) {

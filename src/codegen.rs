@@ -30,6 +30,7 @@ mod distribute;
 mod error;
 mod expr;
 mod func;
+mod grid;
 mod intrinsics;
 mod kernel;
 mod limits;
@@ -100,6 +101,10 @@ pub struct Cx<'a, 'ctx> {
     pub resolver: RefCell<types::TypeResolver>,
     /// `func`s by item index, declared before any body is lowered.
     pub funcs: HashMap<usize, FunctionValue<'ctx>>,
+    /// Copies of `func`s specialised for `shared` array arguments, declared at their first call
+    /// (`func::Variant`), and those whose bodies are still to be lowered.
+    pub func_variants: RefCell<HashMap<(usize, func::Variant), FunctionValue<'ctx>>>,
+    pub pending_variants: RefCell<Vec<(usize, FunctionValue<'ctx>)>>,
     pub debug: Option<debug::DebugInfo<'ctx>>,
     pub remarks: RefCell<Vec<remarks::Remark>>,
 }
@@ -151,6 +156,8 @@ pub fn lower_unverified<'ctx>(
         types: types::Types::new(context),
         resolver: RefCell::new(types::TypeResolver::new(&checked.program, &checked.records)),
         funcs: HashMap::new(),
+        func_variants: RefCell::new(HashMap::new()),
+        pending_variants: RefCell::new(Vec::new()),
         debug: Some(debug),
         remarks: RefCell::new(Vec::new()),
     };
@@ -162,7 +169,7 @@ pub fn lower_unverified<'ctx>(
         let Some(Item::Func(decl)) = checked.program.items.get(item) else {
             continue;
         };
-        match func::declare(&cx, decl, &func_symbol(checked, item)) {
+        match func::declare(&cx, decl, &func_symbol(checked, item), &[]) {
             Ok(function) => {
                 cx.funcs.insert(item, function);
             }
@@ -188,6 +195,17 @@ pub fn lower_unverified<'ctx>(
             continue;
         };
         if let Err(e) = kernel::KernelLowering::new(&cx, facts, decl).run() {
+            errors.push(e);
+        }
+    }
+    // The specialised copies the bodies above called; lowering one may call for more.
+    loop {
+        let next = cx.pending_variants.borrow_mut().pop();
+        let Some((item, function)) = next else { break };
+        let Some(Item::Func(decl)) = checked.program.items.get(item) else {
+            continue;
+        };
+        if let Err(e) = func::FuncLowering::new(&cx, decl, function).run() {
             errors.push(e);
         }
     }
@@ -233,6 +251,50 @@ pub fn verify(module: &Module<'_>) -> Result<(), Diagnostic> {
 /// share the module with funcs do not start with `loom.func.` (libdevice's `__nv_*`, LLVM's
 /// intrinsics, the CPU backend's runtime, kernels). A func called `__nv_sinf` once replaced
 /// libdevice's, and so the standard library's `sin`.
+impl<'ctx> Cx<'_, 'ctx> {
+    /// The function to call for `func` number `item` with these argument values: the func as
+    /// declared, or (an array argument being `shared`) its copy specialised for that, declared
+    /// now and lowered after the kernels.
+    pub fn func_for(
+        &self,
+        item: usize,
+        values: &[inkwell::values::BasicValueEnum<'ctx>],
+        span: crate::syntax::span::Span,
+    ) -> Result<FunctionValue<'ctx>, CodegenError> {
+        let declared = self.funcs.get(&item).copied().ok_or_else(|| {
+            CodegenError::internal("call to a `func` that was not declared", span)
+        })?;
+        let shared = inkwell::AddressSpace::from(types::SHARED);
+        let variant: func::Variant = values
+            .iter()
+            .map(|v| match v {
+                inkwell::values::BasicValueEnum::StructValue(s) => {
+                    s.get_type().get_field_type_at_index(0).is_some_and(|t| {
+                        t.is_pointer_type() && t.into_pointer_type().get_address_space() == shared
+                    })
+                }
+                _ => false,
+            })
+            .collect();
+        if !variant.contains(&true) {
+            return Ok(declared);
+        }
+        if let Some(f) = self.func_variants.borrow().get(&(item, variant.clone())) {
+            return Ok(*f);
+        }
+        let Some(Item::Func(decl)) = self.checked.program.items.get(item) else {
+            return Err(CodegenError::internal("a `func` that is not an item", span));
+        };
+        let symbol = func::variant_symbol(&func_symbol(self.checked, item), &variant);
+        let function = func::declare(self, decl, &symbol, &variant)?;
+        self.func_variants
+            .borrow_mut()
+            .insert((item, variant), function);
+        self.pending_variants.borrow_mut().push((item, function));
+        Ok(function)
+    }
+}
+
 fn func_symbol(checked: &Checked, item: usize) -> String {
     let name = &checked.program.items[item].name().name;
     let overloaded = checked.program.items.iter().enumerate().any(|(i, other)| {

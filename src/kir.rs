@@ -14,13 +14,19 @@
 //!   `noalias`: threads communicate through a written array across barriers);
 //! - `kir-register-vectors`: which vector variables live in registers;
 //! - `kir-recomputed-vectors`: which vector variables (of run-time length) are evaluated again
-//!   at each use.
+//!   at each use;
+//! - `kir-grid`: whether a kernel runs on a two-dimensional grid (`B` and `BLOCKS` are then
+//!   computed over both of its dimensions);
+//! - `kir-indexed-copies`: which computed vectors a kernel indexes, each stored into a `shared`
+//!   array before its statement.
 //!
 //! Code generation reads the written arrays, the register vectors and the scatters from here. It still makes
 //! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
 //! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
 
 mod atomic;
+mod grid;
+mod indexed_copies;
 mod lower;
 mod print;
 mod recomputed_vectors;
@@ -74,6 +80,11 @@ pub struct Kernel {
     pub item: usize,
     pub span: Span,
     pub block_size: u32,
+    /// The rows of the block's shape: `R` for `@blocksize(R, C)` (`block_size = R * C`), 1 for
+    /// a one-dimensional block.
+    pub block_rows: u32,
+    /// `kir-grid`: whether the kernel runs on a two-dimensional grid; `None` until the pass ran.
+    pub grid_2d: Option<bool>,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
     /// `kir-register-vectors`: the vector variables that live in registers, by the span of
@@ -82,6 +93,9 @@ pub struct Kernel {
     /// `kir-recomputed-vectors`: the vector variables of run-time length, evaluated again at
     /// each use, by the span of their name; `None` until the pass ran.
     pub recomputed_vectors: Option<BTreeSet<Span>>,
+    /// `kir-indexed-copies`: the computed vectors the kernel indexes, stored into `shared`
+    /// arrays before their statements, by their spans; `None` until the pass ran.
+    pub indexed_copies: Option<BTreeSet<Span>>,
 }
 
 #[derive(Debug, Clone)]
@@ -160,6 +174,23 @@ pub enum Stmt {
     Return {
         span: Span,
     },
+    /// A grid-wide reduce or left scan (`total[0] <- f /. grid(v, scratch)`, `y <- f /: grid(v,
+    /// scratch)`): the statement `stmt` (a uniform store for a reduce, a vector store or scatter
+    /// for a scan) with its positions cut into one chunk per block, in the order of a ticket
+    /// each block draws from `scratch`. Every block: draws its ticket (one atomic, thread 0),
+    /// reduces its chunk (`aggregate`), publishes the aggregate, looks back over the blocks of
+    /// lower tickets for its exclusive prefix, publishes its inclusive prefix, runs `stmt` over
+    /// its chunk with the scan's carry starting at the prefix (a reduce: the block with the
+    /// last chunk stores the total), and counts itself finished; the last block to finish
+    /// zeroes `scratch` for the next launch.
+    Grid {
+        op: CollectiveOp,
+        collective: ExprRef,
+        scratch: String,
+        aggregate: Stage,
+        stmt: Box<Stmt>,
+        span: Span,
+    },
     /// An atomic read-modify-write (`atomic_add(hist[[v]], 1)`, `base <- atomic_add(c[0], n)`):
     /// with a uniform place and operands, one for the block, made by thread 0 (its old value, if
     /// `old` names a variable, broadcast to every thread); otherwise one per element of
@@ -197,6 +228,11 @@ pub enum Subscript {
     Range(ExprRef),
     /// Element `k` of a vector of indices: a stage of its own, fused into the store's sweep.
     Vector(Stage),
+    /// The rows of a two-dimensional slice `a[r, s]` (a tile of `cols` columns):
+    /// `start + k / cols` at position `k`.
+    TileRows { range: ExprRef, cols: u64 },
+    /// The columns of a two-dimensional slice: `start + k % cols` at position `k`.
+    TileCols { range: ExprRef, cols: u64 },
 }
 
 /// A fused vector computation: the positions of one block vector, computed element by element
@@ -207,6 +243,9 @@ pub struct Stage {
     pub expr: ExprRef,
     /// Its length as the checker knows it.
     pub len: Len,
+    /// For a tile (a two-dimensional block vector): its columns; element `k` is
+    /// `(k / cols, k % cols)`.
+    pub cols: Option<u64>,
     /// The arrays read element by element, in source order.
     pub reads: Vec<Element>,
     /// The collectives of the expression (maps and scans), in source order, and for a
@@ -240,12 +279,22 @@ pub const PASSES: &[Pass] = &[
         name: RECOMPUTED_VECTORS,
         run: recomputed_vectors::run,
     },
+    Pass {
+        name: GRID,
+        run: grid::run,
+    },
+    Pass {
+        name: INDEXED_COPIES,
+        run: indexed_copies::run,
+    },
 ];
 
 pub const LOWER: &str = "kir-lower";
 pub const WRITTEN_ARRAYS: &str = "kir-written-arrays";
 pub const REGISTER_VECTORS: &str = "kir-register-vectors";
 pub const RECOMPUTED_VECTORS: &str = "kir-recomputed-vectors";
+pub const GRID: &str = "kir-grid";
+pub const INDEXED_COPIES: &str = "kir-indexed-copies";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.
 pub fn lower(checked: &Checked) -> Module {
@@ -299,6 +348,7 @@ pub fn walk_stmts<'k>(body: &'k [Stmt], visit: &mut dyn FnMut(&'k Stmt)) {
                 walk_stmts(else_body, visit);
             }
             Stmt::For { body, .. } | Stmt::While { body, .. } => walk_stmts(body, visit),
+            Stmt::Grid { stmt, .. } => walk_stmts(std::slice::from_ref(&**stmt), visit),
             _ => {}
         }
     }

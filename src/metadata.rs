@@ -39,6 +39,7 @@ pub fn module_metadata(
             format!("{major}.{minor}")
         })
         .unwrap_or_default();
+    let kir = crate::kir::build(checked);
     let kernels = checked
         .kernels
         .iter()
@@ -46,6 +47,13 @@ pub fn module_metadata(
             Some(Item::Kernel(decl)) => Some(KernelMetadata {
                 name: facts.name.clone(),
                 block_size: facts.block_size,
+                block_shape: (facts.block_rows > 1)
+                    .then(|| [facts.block_rows, facts.block_size / facts.block_rows]),
+                grid_dims: kir
+                    .kernel(facts.item)
+                    .and_then(|k| k.grid_2d)
+                    .filter(|two_d| *two_d)
+                    .map(|_| 2),
                 static_shared_bytes: static_shared_bytes(module, target_data, &facts.name),
                 params: decl
                     .params

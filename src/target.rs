@@ -9,12 +9,15 @@ pub mod passes;
 pub mod sass;
 
 use crate::diagnostics::Diagnostic;
+use inkwell::context::AsContextRef;
+use inkwell::llvm_sys::core::LLVMIsDeclaration;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
     CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetData, TargetMachine,
     TargetTriple,
 };
+use inkwell::values::AsValueRef;
 use inkwell::OptimizationLevel;
 
 pub use arch::{Arch, ARCHS};
@@ -214,13 +217,38 @@ impl NvptxTarget {
                     .map(|g| g.get_name().to_string_lossy().into_owned()),
             )
             .collect();
-        let library = Module::parse_bitcode_from_path(path, module.get_context())
-            .map_err(|e| fail(e.to_string()))?;
-        // libdevice says `nvptx64-nvidia-gpulibs`: give it ours, so linking does not warn.
-        self.configure(&library);
-        module
-            .link_in_module(library)
-            .map_err(|e| fail(e.to_string()))?;
+        // Only what the kernels call, with what that calls in turn, read lazily: the whole of
+        // libdevice (470 KB of bitcode, some 350 functions) cost most of a compile that calls
+        // one math function, in reading and then in the optimiser's passes before it dropped
+        // the unused functions. Each round links the functions still only declared.
+        loop {
+            let wanted = undefined_libdevice_functions(module);
+            if wanted.is_empty() {
+                break;
+            }
+            let library = lazy_libdevice(path, module).map_err(fail)?;
+            // libdevice says `nvptx64-nvidia-gpulibs`: give it ours, so linking does not warn.
+            self.configure(&library);
+            let mut offered = false;
+            for f in library.get_functions() {
+                let name = f.get_name().to_string_lossy();
+                // SAFETY: `f` is a function of the live module `library`.
+                let defined = unsafe { LLVMIsDeclaration(f.as_value_ref()) } == 0;
+                if wanted.contains(name.as_ref()) && defined {
+                    offered = true;
+                } else if defined {
+                    // Local: the linker moves it only if something it moves refers to it.
+                    f.set_linkage(inkwell::module::Linkage::Internal);
+                }
+            }
+            if !offered {
+                let missing = wanted.into_iter().next().unwrap_or_default();
+                return Err(fail(format!("libdevice does not define `{missing}`")));
+            }
+            module
+                .link_in_module(library)
+                .map_err(|e| fail(e.to_string()))?;
+        }
         for f in module.get_functions() {
             let name = f.get_name().to_string_lossy().into_owned();
             if f.count_basic_blocks() > 0 && !defined_before.contains(&name) {
@@ -251,6 +279,37 @@ impl NvptxTarget {
         })?;
         Ok(String::from_utf8_lossy(buffer.as_slice()).into_owned())
     }
+}
+
+/// The libdevice functions (`__nv_*`) `module` declares but does not define.
+fn undefined_libdevice_functions(module: &Module<'_>) -> std::collections::BTreeSet<String> {
+    module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() == 0 && f.get_name().to_bytes().starts_with(b"__nv_"))
+        .map(|f| f.get_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// libdevice at `path`, read lazily into `module`'s context: function bodies are read when the
+/// linker moves them.
+fn lazy_libdevice<'ctx>(path: &str, module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
+    use inkwell::llvm_sys::bit_reader::LLVMGetBitcodeModuleInContext2;
+    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_file(std::path::Path::new(path))
+        .map_err(|e| e.to_string())?;
+    let context = module.get_context();
+    let mut raw = std::ptr::null_mut();
+    // SAFETY: the context and buffer are live. The call takes the buffer over whatever it
+    // returns (the module reads bodies from it later, or it is freed on failure), so ours must
+    // not be freed again.
+    let failed = unsafe {
+        LLVMGetBitcodeModuleInContext2(context.as_ctx_ref(), buffer.as_mut_ptr(), &mut raw)
+    };
+    std::mem::forget(buffer);
+    if failed != 0 || raw.is_null() {
+        return Err("not a bitcode file LLVM 19 can read".to_string());
+    }
+    // SAFETY: `raw` is a module just made in `context`, owned by nobody else.
+    Ok(unsafe { Module::new(raw) })
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ mod cases;
 mod cli;
 #[path = "run/elementwise_cases.rs"]
 mod elementwise_cases;
+#[path = "run/grid_cases.rs"]
+mod grid_cases;
 #[path = "run/half_cases.rs"]
 mod half_cases;
 #[path = "support/mutation.rs"]
@@ -26,6 +28,9 @@ mod number_cases;
 mod sanitizer;
 #[path = "run/support.rs"]
 mod support;
+
+#[path = "run/tile_cases.rs"]
+mod tile_cases;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use loomc::target::OptLevel;
@@ -39,6 +44,7 @@ fn main() {
     for case in cases::CASES
         .iter()
         .chain(number_cases::CASES)
+        .chain(tile_cases::CASES)
         .chain(half_cases::CASES)
     {
         let sizes: Vec<u32> = match case.block_size {
@@ -90,7 +96,12 @@ fn every_program_has_a_case() -> Result<(), Failed> {
             std::fs::read_dir(support::repo_root().join(dir)).map_err(|e| e.to_string())?;
         for entry in entries.flatten() {
             let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
-            if path.ends_with(".loom") && !cases::CASES.iter().any(|c| c.file == path) {
+            if path.ends_with(".loom")
+                && !cases::CASES
+                    .iter()
+                    .chain(tile_cases::CASES)
+                    .any(|c| c.file == path)
+            {
                 missing.push(path);
             }
         }

@@ -37,6 +37,31 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 const LISTED: &str = "tests/verify/unnecessary_barriers.txt";
+const KNOWN: &str = "tests/verify/known_findings.txt";
+
+/// The findings `KNOWN` allows in one program's unmutated output: `(code, count)`.
+fn known_findings(path: &Path, opt: u8) -> Result<Vec<(String, usize)>, String> {
+    let text = std::fs::read_to_string(support::repo_root().join(KNOWN))
+        .map_err(|e| format!("cannot read {KNOWN}: {e}"))?;
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [file, level, code, count] = words.as_slice() else {
+            return Err(format!("{KNOWN}: bad line `{line}`"));
+        };
+        if Path::new(file) == path.with_extension("") && *level == format!("-O{opt}") {
+            let count = count
+                .parse()
+                .map_err(|_| format!("{KNOWN}: bad count in `{line}`"))?;
+            found.push((code.to_string(), count));
+        }
+    }
+    Ok(found)
+}
 
 fn main() {
     let args = Arguments::from_args();
@@ -145,7 +170,26 @@ fn run_case(path: &PathBuf, opt: u8) -> Result<(), Failed> {
         .iter()
         .filter(|d| d.code.starts_with("E085"))
         .collect();
-    if !verifier.is_empty() {
+    let known = known_findings(path, opt)?;
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    for d in &verifier {
+        match counts.iter_mut().find(|(c, _)| c == d.code) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((d.code.to_string(), 1)),
+        }
+    }
+    counts.sort();
+    let mut expected = known.clone();
+    expected.sort();
+    if !known.is_empty() && counts != expected {
+        return Err(format!(
+            "{} -O{opt}: {KNOWN} lists {expected:?}, the verifier reports {counts:?}: {:?}",
+            path.display(),
+            verifier.iter().map(|d| &d.message).collect::<Vec<_>>()
+        )
+        .into());
+    }
+    if !verifier.is_empty() && known.is_empty() {
         return Err(format!(
             "{}: the verifier reports loomc's own output: {:?}",
             path.display(),

@@ -18,6 +18,8 @@
 //!   same bytes of global memory at all (`races/blocks.rs`).
 //! - [`speculation`]: the function attribute that keeps LLVM's passes from speculating loads,
 //!   which would add shared-memory races the module does not have.
+//! - [`affine`]: exact linear combinations, the one form in which loomc's checker and code
+//!   generation compare integer expressions.
 //!
 //! The analyses read a snapshot of the module (`ir.rs`), so the only unsafe code is the reader.
 //! Findings are data ([`Finding`]); front ends render them. [`print_analysis`] prints the facts
@@ -29,6 +31,7 @@
     deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
 )]
 
+pub mod affine;
 mod barriers;
 mod block_size;
 mod cfg;

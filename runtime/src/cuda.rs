@@ -81,6 +81,7 @@ impl Gpu {
         args: &mut [GpuArg<'_>],
     ) -> Result<Timing, String> {
         let meta: &KernelMetadata = module.metadata.kernel(kernel)?;
+        meta.require_one_dimensional_grid()?;
         let shapes: Vec<ArgShape> = args
             .iter()
             .map(|a| match a {
@@ -146,7 +147,7 @@ impl Gpu {
         }
         let config = LaunchConfig {
             grid_dim: (blocks, 1, 1),
-            block_dim: (meta.block_size, 1, 1),
+            block_dim: meta.block_dim(),
             shared_mem_bytes: 0,
         };
         start.record(&self.stream).map_err(fail)?;

@@ -27,12 +27,44 @@ pub struct PtxTarget {
 pub struct KernelMetadata {
     /// The PTX entry's name.
     pub name: String,
-    /// Threads per block, required exactly (`.reqntid`).
+    /// Threads per block, required exactly (`.reqntid`): all of them, `rows * cols` for a
+    /// two-dimensional block.
     pub block_size: u32,
+    /// A two-dimensional block's shape `[rows, cols]` (`.reqntid cols, rows, 1`: launch with
+    /// `blockDim = (cols, rows, 1)`); absent for a one-dimensional block.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_shape: Option<[u32; 2]>,
+    /// 2 for a kernel launched on a two-dimensional grid (`gridDim = (cols, rows, 1)`); absent
+    /// (1) for a one-dimensional grid.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid_dims: Option<u32>,
     /// Bytes of static shared memory per block.
     pub static_shared_bytes: u64,
     /// In ABI order: one PTX parameter each.
     pub params: Vec<ParamMetadata>,
+}
+
+impl KernelMetadata {
+    /// `blockDim`: `(cols, rows, 1)` for a two-dimensional block, `(block_size, 1, 1)`
+    /// otherwise.
+    /// An error for a kernel that needs a two-dimensional grid: this crate's launches take a
+    /// number of blocks (`gridDim = (blocks, 1, 1)`), which would give every block `BROW = 0`.
+    pub fn require_one_dimensional_grid(&self) -> Result<(), String> {
+        match self.grid_dims {
+            Some(d) if d > 1 => Err(format!(
+                "kernel `{}` runs on a two-dimensional grid, which loom-runtime cannot launch yet: launch it through the CUDA driver with gridDim = (cols, rows, 1), or on the CPU backend with `loomc run --blocks ROWSxCOLS`",
+                self.name
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    pub fn block_dim(&self) -> (u32, u32, u32) {
+        match self.block_shape {
+            Some([rows, cols]) => (cols, rows, 1),
+            None => (self.block_size, 1, 1),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

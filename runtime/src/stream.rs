@@ -109,6 +109,7 @@ fn enqueue(
     timed: Option<(&CudaEvent, &CudaEvent)>,
 ) -> Result<(), String> {
     let meta = module.metadata().kernel(kernel)?;
+    meta.require_one_dimensional_grid()?;
     if blocks == 0 {
         return Err(format!(
             "kernel `{kernel}`: the grid needs at least 1 block"
@@ -157,7 +158,7 @@ fn enqueue(
     }
     let config = LaunchConfig {
         grid_dim: (blocks, 1, 1),
-        block_dim: (meta.block_size, 1, 1),
+        block_dim: meta.block_dim(),
         shared_mem_bytes: 0,
     };
     if let Some((start, _)) = timed {

@@ -24,7 +24,19 @@ fn with_thread<R>(f: impl FnOnce(&context::ThreadCtx, &context::BlockCtx) -> R) 
 }
 
 extern "C" fn tid_x(_loc: u32) -> i32 {
-    with_thread(|t, _| t.tid as i32).unwrap_or(0)
+    with_thread(|t, b| (t.tid % b.ntid_x.max(1)) as i32).unwrap_or(0)
+}
+extern "C" fn tid_y(_loc: u32) -> i32 {
+    with_thread(|t, b| (t.tid / b.ntid_x.max(1)) as i32).unwrap_or(0)
+}
+extern "C" fn ntid_y(_loc: u32) -> i32 {
+    with_thread(|_, b| (b.ntid / b.ntid_x.max(1)) as i32).unwrap_or(1)
+}
+extern "C" fn ctaid_y(_loc: u32) -> i32 {
+    with_thread(|_, b| (b.ctaid / b.nctaid_x.max(1)) as i32).unwrap_or(0)
+}
+extern "C" fn nctaid_y(_loc: u32) -> i32 {
+    with_thread(|_, b| (b.nctaid / b.nctaid_x.max(1)) as i32).unwrap_or(1)
 }
 extern "C" fn zero(_loc: u32) -> i32 {
     0
@@ -33,13 +45,13 @@ extern "C" fn one(_loc: u32) -> i32 {
     1
 }
 extern "C" fn ntid_x(_loc: u32) -> i32 {
-    with_thread(|_, b| b.ntid as i32).unwrap_or(1)
+    with_thread(|_, b| b.ntid_x as i32).unwrap_or(1)
 }
 extern "C" fn ctaid_x(_loc: u32) -> i32 {
-    with_thread(|_, b| b.ctaid as i32).unwrap_or(0)
+    with_thread(|_, b| (b.ctaid % b.nctaid_x.max(1)) as i32).unwrap_or(0)
 }
 extern "C" fn nctaid_x(_loc: u32) -> i32 {
-    with_thread(|_, b| b.nctaid as i32).unwrap_or(1)
+    with_thread(|_, b| b.nctaid_x as i32).unwrap_or(1)
 }
 extern "C" fn laneid(_loc: u32) -> i32 {
     with_thread(|t, _| (t.tid % WARP_SIZE) as i32).unwrap_or(0)
@@ -404,16 +416,16 @@ macro_rules! symbol_table {
 
 symbol_table! {
     "loom_simt_read_ptx_sreg_tid_x" => tid_x as extern "C" fn(u32) -> i32,
-    "loom_simt_read_ptx_sreg_tid_y" => zero as extern "C" fn(u32) -> i32,
+    "loom_simt_read_ptx_sreg_tid_y" => tid_y as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_tid_z" => zero as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_ntid_x" => ntid_x as extern "C" fn(u32) -> i32,
-    "loom_simt_read_ptx_sreg_ntid_y" => one as extern "C" fn(u32) -> i32,
+    "loom_simt_read_ptx_sreg_ntid_y" => ntid_y as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_ntid_z" => one as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_ctaid_x" => ctaid_x as extern "C" fn(u32) -> i32,
-    "loom_simt_read_ptx_sreg_ctaid_y" => zero as extern "C" fn(u32) -> i32,
+    "loom_simt_read_ptx_sreg_ctaid_y" => ctaid_y as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_ctaid_z" => zero as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_nctaid_x" => nctaid_x as extern "C" fn(u32) -> i32,
-    "loom_simt_read_ptx_sreg_nctaid_y" => one as extern "C" fn(u32) -> i32,
+    "loom_simt_read_ptx_sreg_nctaid_y" => nctaid_y as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_nctaid_z" => one as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_laneid" => laneid as extern "C" fn(u32) -> i32,
     "loom_simt_read_ptx_sreg_warpid" => warpid as extern "C" fn(u32) -> i32,

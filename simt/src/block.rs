@@ -68,6 +68,14 @@ impl Worker {
             ctaid: block,
             nctaid: config.blocks,
             ntid: config.block_size,
+            ntid_x: match config.block_x {
+                0 => config.block_size.max(1),
+                x => x,
+            },
+            nctaid_x: match config.grid_x {
+                0 => config.blocks.max(1),
+                x => x,
+            },
             shared,
             shared_len,
             locations: launch.locations.as_slice() as *const _,

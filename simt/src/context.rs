@@ -48,9 +48,16 @@ pub enum BarrierReduce {
 
 /// One block's shared facts.
 pub struct BlockCtx {
+    /// The block's linear index, `ctaid.y * nctaid_x + ctaid.x`.
     pub ctaid: u32,
+    /// Blocks in the grid, all of them.
     pub nctaid: u32,
+    /// Threads in the block, all of them.
     pub ntid: u32,
+    /// The block's x dimension (`ntid.x`), at least 1.
+    pub ntid_x: u32,
+    /// The grid's x dimension (`nctaid.x`), at least 1.
+    pub nctaid_x: u32,
     pub shared: *mut u8,
     pub shared_len: usize,
     pub locations: *const [SourceLocation],

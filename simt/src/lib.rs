@@ -60,8 +60,17 @@ pub struct Buffer {
 
 #[derive(Debug, Clone)]
 pub struct LaunchConfig {
+    /// Blocks in the grid, all of them (`grid_x * grid_y`).
     pub blocks: u32,
+    /// Threads per block, all of them (`block_x * block_y`).
     pub block_size: u32,
+    /// The block's x dimension (`%ntid.x`; `%ntid.y` is `block_size / block_x`); 0 for a
+    /// one-dimensional block (`block_x = block_size`). Thread `t` of the block is
+    /// (`t % block_x`, `t / block_x`): x fastest, as CUDA numbers threads (and warp lanes).
+    pub block_x: u32,
+    /// The grid's x dimension (`%nctaid.x`; `%nctaid.y` is `blocks / grid_x`); 0 for a
+    /// one-dimensional grid. Block `b` is (`b % grid_x`, `b / grid_x`).
+    pub grid_x: u32,
     /// Bytes of shared memory per block (static and dynamic).
     pub shared_bytes: usize,
     /// False when the kernel has no barrier and no warp collective: its threads then run one
@@ -131,6 +140,18 @@ pub unsafe fn launch(
     }
     if config.blocks == 0 {
         return Ok(());
+    }
+    if config.block_x != 0 && config.block_size % config.block_x != 0 {
+        return Err(SimtError::Internal(format!(
+            "block size {} is not a multiple of its x dimension {}",
+            config.block_size, config.block_x
+        )));
+    }
+    if config.grid_x != 0 && config.blocks % config.grid_x != 0 {
+        return Err(SimtError::Internal(format!(
+            "{} blocks are not a multiple of the grid's x dimension {}",
+            config.blocks, config.grid_x
+        )));
     }
     let mut sorted = buffers.to_vec();
     sorted.sort_by_key(|b| b.start);

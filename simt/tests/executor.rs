@@ -52,6 +52,8 @@ fn check(p: *mut f32, kind: u32, space: u32, loc: u32) -> *mut f32 {
 
 fn config(blocks: u32, block_size: u32, shared_bytes: usize, sanitize: bool) -> LaunchConfig {
     LaunchConfig {
+        block_x: 0,
+        grid_x: 0,
         blocks,
         block_size,
         shared_bytes,

@@ -1,23 +1,44 @@
 //! Calls: funcs (with the standard library's overloads), casts, builtins, and collectives.
 
-use super::atomic::AtomicOp;
+use super::atomic_op::AtomicOp;
+use super::ctx::{BodyKind, FnCtx};
 use super::elementwise::{fits_elementwise, VectorArgs};
 use super::error::{CheckError, CollectiveFuncProblem, UniformContext};
 use super::expr::{literal_kind, LitKind};
 use super::items::{Lookup, BUILTIN_FUNCS};
 use super::scope::suggest;
-use super::stmt::{BodyKind, FnCtx};
-use super::types::{Len, Scalar, Ty};
+use super::types::{cast_allowed, Len, Scalar, Space, Ty};
 use super::{fold, Builtin, CallEdge, Callee, MathFn, Signature};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId, FuncRef, Ident, Item};
 use crate::syntax::span::Span;
 
-/// Casts convert between numeric types, and between `Bool` and integers (`x != 0`, 0 or 1).
-pub(super) fn cast_allowed(from: Scalar, to: Scalar) -> bool {
-    from == to
-        || (from.is_numeric() && to.is_numeric())
-        || (from == Scalar::Bool && to.is_integer())
-        || (from.is_integer() && to == Scalar::Bool)
+/// A `shared` array passed where a func takes an array: the same elements and number of
+/// dimensions, each dimension the parameter names (if it names one) the argument's. Funcs are
+/// inlined, so the callee reads the block's shared copy as it reads a global array (code
+/// generation specialises the func for the argument's address space).
+fn shared_array_fits(arg: &Ty, param: &Ty) -> bool {
+    match (arg, param) {
+        (
+            Ty::Array {
+                elem,
+                dims,
+                space: Space::Shared,
+            },
+            Ty::Array {
+                elem: param_elem,
+                dims: param_dims,
+                space: Space::Global,
+            },
+        ) => {
+            elem == param_elem
+                && dims.len() == param_dims.len()
+                && dims
+                    .iter()
+                    .zip(param_dims)
+                    .all(|(d, p)| *p == Len::Dynamic || d == p)
+        }
+        _ => false,
+    }
 }
 
 /// An argument as overload resolution sees it.
@@ -31,7 +52,7 @@ enum ArgInfo {
 impl ArgInfo {
     fn fits(&self, param: &Ty) -> bool {
         match self {
-            ArgInfo::Fixed(t) => t == param,
+            ArgInfo::Fixed(t) => t == param || shared_array_fits(t, param),
             ArgInfo::Literal(LitKind::Int) => param.is_numeric(),
             ArgInfo::Literal(LitKind::Float) => param.scalar().is_some_and(Scalar::is_float),
         }
@@ -120,6 +141,8 @@ impl FnCtx<'_, '_> {
             "block" => return self.builtin_block(e, callee, args),
             "range" => return self.builtin_range(e, args),
             "select" => return self.builtin_select(e, args, expect),
+            "transpose" => return self.builtin_transpose(e, callee, args),
+            "grid" => return self.builtin_grid(e, args),
             _ => {}
         }
         if let Some(op) = AtomicOp::from_name(name) {
@@ -361,7 +384,7 @@ impl FnCtx<'_, '_> {
         }
         let shape = match &t {
             Ty::Scalar(s) => Some((*s, None)),
-            Ty::Vector { elem, len } => elem.scalar().map(|s| (s, Some(*len))),
+            Ty::Vector { elem, len, .. } => elem.scalar().map(|s| (s, Some(*len))),
             Ty::Array { elem, dims, .. } if dims.len() == 1 => {
                 if self.in_func() {
                     self.error(CheckError::VectorInFunc {
@@ -443,6 +466,86 @@ impl FnCtx<'_, '_> {
         Ty::Range
     }
 
+    /// `transpose(t)`: `t` a two-dimensional array in memory (`shared`, or global) of
+    /// compile-time shape `r x c`; the result is the `c x r` tile whose element `(i, j)` is
+    /// `t[j, i]`. Code generation reads element `k` of the result at `t`'s element
+    /// `(k % r) * c + k / r`, which another thread may have written: hence memory, not
+    /// registers (a register tile's elements are private to their threads).
+    fn builtin_transpose(&mut self, e: &Expr, callee: &Ident, args: &[Expr]) -> Ty {
+        self.cx
+            .callees
+            .insert(e.id, Callee::Builtin(Builtin::Transpose));
+        if self.in_func() {
+            self.check_args_unhinted(args);
+            self.error(CheckError::BlockConstantInFunc {
+                name: "transpose".to_string(),
+                span: callee.span,
+            });
+            return Ty::Error;
+        }
+        if !self.builtin_arity(e, "transpose", args, 1) {
+            return Ty::Error;
+        }
+        let Some(arg) = args.first() else {
+            return Ty::Error;
+        };
+        let t = self.expr(arg, None);
+        match &t {
+            Ty::Error => Ty::Error,
+            Ty::Array {
+                elem,
+                dims,
+                space: Space::Shared | Space::Global,
+            } if matches!(dims.as_slice(), [Len::Static(_), Len::Static(_)]) => {
+                let (r, c) = t.tile_shape().unwrap_or((0, 0));
+                Ty::tile((**elem).clone(), c, r)
+            }
+            _ => {
+                self.error(CheckError::BadTranspose {
+                    span: arg.span,
+                    ty: t,
+                });
+                Ty::Error
+            }
+        }
+    }
+
+    /// `grid(v, scratch)`: the vector `v` itself, spread over the grid; where it may stand and
+    /// what `scratch` must be are checked after the body (`check/grid.rs`).
+    fn builtin_grid(&mut self, e: &Expr, args: &[Expr]) -> Ty {
+        self.cx.callees.insert(e.id, Callee::Builtin(Builtin::Grid));
+        if self.in_func() {
+            self.check_args_unhinted(args);
+            self.error(CheckError::Grid(super::error::GridError::Placement {
+                span: e.span,
+                reason: super::error::Placement::InFunc,
+            }));
+            return Ty::Error;
+        }
+        if !self.builtin_arity(e, "grid", args, 2) {
+            return Ty::Error;
+        }
+        let (Some(v), Some(scratch)) = (args.first(), args.get(1)) else {
+            return Ty::Error;
+        };
+        self.expr(scratch, None);
+        let t = self.expr(v, None);
+        if t.is_error() {
+            return Ty::Error;
+        }
+        match self.vector_of(&t, v.id) {
+            Some((elem, len)) => Ty::vector(elem, len),
+            None => {
+                self.error(CheckError::NotAVector {
+                    span: v.span,
+                    ty: t.clone(),
+                    op: CollectiveOp::Reduce,
+                });
+                Ty::Error
+            }
+        }
+    }
+
     fn builtin_range(&mut self, e: &Expr, args: &[Expr]) -> Ty {
         self.cx
             .callees
@@ -452,10 +555,7 @@ impl FnCtx<'_, '_> {
                 let ok = self.range_bound(a) & self.range_bound(b);
                 let diff = fold::linear(b, &self.cx.consts)
                     .zip(fold::linear(a, &self.cx.consts))
-                    .and_then(|(lb, la)| {
-                        let d = lb.terms == la.terms;
-                        d.then(|| lb.constant.checked_sub(la.constant)).flatten()
-                    });
+                    .and_then(|(lb, la)| lb.constant_difference(la));
                 let len = match diff {
                     Some(d) if ok => Len::Static(u64::try_from(d.max(0)).unwrap_or(0)),
                     _ => Len::Dynamic,
@@ -641,6 +741,7 @@ impl FnCtx<'_, '_> {
             block_size,
             source,
             pow2_reported,
+            ..
         } = &mut self.kind
         {
             if !block_size.is_power_of_two() && !*pow2_reported {

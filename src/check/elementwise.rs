@@ -4,8 +4,8 @@
 //! known lengths differ); the call is a block vector of the func's result type. `Range` and array
 //! parameters take their argument whole, as in a uniform call.
 
+use super::ctx::FnCtx;
 use super::error::{CheckError, UniformContext};
-use super::stmt::FnCtx;
 use super::types::{Len, Ty};
 use crate::syntax::ast::Expr;
 use crate::syntax::span::Span;
@@ -20,7 +20,7 @@ pub(super) fn applies_elementwise(param: &Ty) -> bool {
 /// a one-dimensional array (global, `shared` or a vector variable), as an operator's operand.
 pub(super) fn vector_argument(arg: &Ty) -> Option<(&Ty, Len)> {
     match arg {
-        Ty::Vector { elem, len } => Some((elem, *len)),
+        Ty::Vector { elem, len, .. } => Some((elem, *len)),
         Ty::Array { elem, dims, .. } if dims.len() == 1 => Some((elem, dims[0])),
         _ => None,
     }

@@ -3,7 +3,17 @@
 //! Variants hold spans, names and types; the words are written only in
 //! [`CheckError::into_diagnostic`], which needs the record table to print record types.
 
-use super::types::{Len, RecordTable, Scalar, Ty};
+mod atomic;
+mod grid;
+mod racy_update;
+mod recompute;
+
+pub use atomic::AtomicError;
+pub use grid::{GridError, Placement, ScratchProblem};
+pub use racy_update::{RacyUpdate, CODE as RACY_UPDATE};
+pub use recompute::{NotRecomputed, MAX_RECOMPUTED_NODES};
+
+use super::types::{Len, RecordTable, Scalar, Space, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::CollectiveOp;
 use crate::syntax::span::Span;
@@ -13,14 +23,16 @@ pub const CODES: &[&str] = &[
     "E0100", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", "E0107", "E0108", "E0109",
     "E0110", "E0111", "E0112", "E0113", //
     "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0208", "E0209",
-    "E0210", "E0211", "E0212", "E0213", "E0214", "E0215", //
+    "E0210", "E0211", "E0212", "E0213", "E0214", "E0215", "E0216", "E0217", "E0218", //
     "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", "E0307", "E0308", "E0309",
     "E0310", //
     "E0400", "E0401", "E0402", "E0403", "E0404", "E0405", //
     "E0500", "E0501", "E0502", //
     "W0001", //
     // The atomics (`check/atomic.rs`) and the racy read-modify-write (`check/racy_update.rs`).
-    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600",
+    "E0600", "E0601", "E0602", "E0603", "E0604", "E0605", "W0600", //
+    // The grid-wide collectives (`check/grid.rs`).
+    "E0700", "E0701", "E0702", "E0703",
 ];
 
 /// Why a constant expression has no value in its type.
@@ -88,8 +100,9 @@ pub enum BadDimReason {
     },
     /// The dimension is not an integer (a float, a Bool, an array...).
     NotInteger(Ty),
-    /// `B` differs between blocks; a dimension is fixed for the launch.
-    BlockIndex,
+    /// `B` (or another per-block constant, named) differs between blocks, or describes a
+    /// two-dimensional grid; a dimension is fixed for the launch.
+    BlockIndex(String),
     Negative(i128),
     /// A local array dimension that is not uniform.
     NotUniform,
@@ -302,6 +315,24 @@ pub enum CheckError {
         expected: Len,
         other: Span,
     },
+    /// Two tiles of equal length but different shapes combined or stored.
+    TileShapeMismatch {
+        span: Span,
+        found: (u64, u64),
+        expected: (u64, u64),
+        other: Span,
+    },
+    /// A two-dimensional slice `a[r, s]` whose ranges' lengths are not known at compile time.
+    TileShapeUnknown {
+        span: Span,
+        /// The range subscript whose length is unknown.
+        range: Span,
+    },
+    /// `transpose(v)` of something other than a two-dimensional array of compile-time shape.
+    BadTranspose {
+        span: Span,
+        ty: Ty,
+    },
     NotAssignable {
         span: Span,
         name: Option<String>,
@@ -376,7 +407,7 @@ pub enum CheckError {
         span: Span,
         name: String,
         ty: Ty,
-        reason: super::recompute::NotRecomputed,
+        reason: NotRecomputed,
     },
     SharedDynamicLength {
         span: Span,
@@ -446,10 +477,12 @@ pub enum CheckError {
     },
 
     /// A misused atomic builtin (`check/atomic.rs`).
-    Atomic(super::atomic::AtomicError),
+    Atomic(AtomicError),
     /// A read-modify-write of global memory that other blocks may make at once
     /// (`check/racy_update.rs`).
-    RacyUpdate(super::racy_update::RacyUpdate),
+    RacyUpdate(RacyUpdate),
+    /// A misplaced grid-wide collective or its scratch array (`check/grid.rs`).
+    Grid(GridError),
     // ---- warnings ----
     Unreachable {
         span: Span,
@@ -514,6 +547,9 @@ impl CheckError {
             NoFields { .. } => "E0208",
             BadCast { .. } => "E0209",
             LengthMismatch { .. } => "E0210",
+            TileShapeMismatch { .. } => "E0216",
+            TileShapeUnknown { .. } => "E0217",
+            BadTranspose { .. } => "E0218",
             NotAssignable { .. } => "E0211",
             RecordLiteralMismatch { .. } => "E0212",
             CannotInfer { .. } => "E0213",
@@ -541,7 +577,8 @@ impl CheckError {
             KernelArrayNeedsDims { .. } => "E0502",
             Unreachable { .. } => "W0001",
             Atomic(e) => e.code(),
-            RacyUpdate(_) => super::racy_update::CODE,
+            RacyUpdate(_) => RACY_UPDATE,
+            Grid(e) => e.code(),
         }
     }
 
@@ -589,13 +626,13 @@ impl CheckError {
                 Diagnostic::error(code, format!("`{name}` cannot be used in a func"))
                     .primary(span, "block-level name used in element-level code")
                     .note(format!(
-                        "`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS` and `block` describe the block a kernel runs on; funcs are element-level code and {what} is only available in kernels"
+                        "`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`, the grid's and block's rows and columns (`BROW`, `BCOL`, `GRIDROWS`, `GRIDCOLS`, `BLOCKROWS`, `BLOCKCOLS`, `ROW`, `COL`), `block` and `transpose` describe the block a kernel runs on; funcs are element-level code and {what} is only available in kernels"
                     ))
                     .help("pass the value to the func as an argument")
             }
             ReservedName { name, span } => Diagnostic::error(code, format!("`{name}` is a reserved name"))
                 .primary(span, "cannot be declared")
-                .note("`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`, the type names and the builtins `block`, `range` and `select` cannot be redefined"),
+                .note("`B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`, `BLOCKROWS`, `BLOCKCOLS`, `BROW`, `BCOL`, `GRIDROWS`, `GRIDCOLS`, `ROW`, `COL`, the type names and the builtins `block`, `range`, `select` and `transpose` cannot be redefined"),
             UnknownField { field, span, ty, suggestion } => {
                 let d = Diagnostic::error(code, format!("no field `{field}` on type {}", quoted(&ty, records)))
                     .primary(span, "unknown field");
@@ -655,6 +692,10 @@ impl CheckError {
                 d = d.note("LOOM has no implicit conversions between types");
                 if let Some((to, text)) = cast {
                     d = d.help(format!("convert explicitly: `{}({text})`", to.name()));
+                }
+                let register_vector = matches!(found, Ty::Array { space: Space::Local, .. });
+                if register_vector && matches!(expected, Ty::Array { .. }) {
+                    d = d.help("a vector variable lives in registers, spread over the threads; a func's array parameter takes an array in memory, global or `shared`: declare the variable `shared`");
                 }
                 d
             }
@@ -731,11 +772,11 @@ impl CheckError {
                     .primary(span, "not an array");
                 match ty {
                     Ty::Vector { .. } => d
-                        .note("the elements of a block vector are spread over the block's threads")
-                        .help("store the vector in a `shared` array to index it"),
+                        .note("a block vector is indexed through a copy in shared memory, which needs its length at compile time; this one's is known only at run time")
+                        .help("index the arrays it is computed from instead"),
                     Ty::Array { .. } => d
-                        .note("a register vector's elements are spread over the block's threads")
-                        .help("declare it `shared` to index it"),
+                        .note("a vector variable of run-time length is recomputed at each use, and indexing needs a copy in shared memory of a length known at compile time")
+                        .help("index the arrays it is computed from instead"),
                     _ => d,
                 }
             }
@@ -769,6 +810,23 @@ impl CheckError {
                     .secondary(other, format!("this has length {expected}"))
                     .note("elementwise operations, stores and initializers need vectors of equal length")
             }
+            TileShapeMismatch { span, found, expected, other } => {
+                let shape = |(r, c): (u64, u64)| format!("{r} x {c}");
+                Diagnostic::error(code, format!("tile shapes differ: {} and {}", shape(found), shape(expected)))
+                    .primary(span, format!("this tile is {}", shape(found)))
+                    .secondary(other, format!("this tile is {}", shape(expected)))
+                    .note("elementwise operations, stores and initializers of tiles need equal shapes, since element (i, j) of each belongs to the same thread")
+                    .help("to exchange rows and columns, read a tile through `transpose(t)`")
+            }
+            TileShapeUnknown { span, range } => Diagnostic::error(code, "a two-dimensional slice needs ranges of known length")
+                .primary(range, "the length of this range is not known at compile time")
+                .secondary(span, "this slice is a tile")
+                .note("a tile's shape must be known at compile time: element (i, j) belongs to the thread at row i and column j")
+                .help("write the range so that its length folds to a constant, e.g. `range(BROW * 16, BROW * 16 + 16)`"),
+            BadTranspose { span, ty } => Diagnostic::error(code, "`transpose` needs a two-dimensional array of known shape")
+                .primary(span, format!("this has type {}", quoted(&ty, records)))
+                .note("`transpose(t)` reads a tile in memory (a `shared` array `T[r, c]`, or a global one of compile-time shape) with rows and columns exchanged: element (i, j) is `t[j, i]`")
+                .help("store the tile into a `shared` array first: `shared t: Float32[16, 16] <- v`"),
             NotAssignable { span, name, reason, decl } => {
                 let what = name.map(|n| format!("`{n}`")).unwrap_or_else(|| "this expression".to_string());
                 let d = Diagnostic::error(code, format!("cannot assign to {what}")).primary(span, "cannot be assigned");
@@ -827,8 +885,8 @@ impl CheckError {
                         "funcs are element-level code: they return scalars, Ranges or records",
                     ),
                     TypeContext::LocalArray2d => (
-                        "a two-dimensional array must be a parameter or `shared`".to_string(),
-                        "register vectors have one dimension",
+                        "a two-dimensional array of run-time shape must be a parameter or `shared`".to_string(),
+                        "a register tile's shape must be known at compile time",
                     ),
                     TypeContext::SharedScalar => (
                         "a `shared` variable must be an array".to_string(),
@@ -934,7 +992,7 @@ impl CheckError {
                 d
             }
             DynamicRegisterVector { span, name, ty, reason } => {
-                use super::recompute::NotRecomputed as Why;
+                use NotRecomputed as Why;
                 let d = Diagnostic::error(code, format!("vector variable `{name}` has a run-time length and cannot be recomputed at each use"))
                     .primary(span, format!("this has type {}, whose length is known only at run time", quoted(&ty, records)))
                     .note("a vector of run-time length does not fit a fixed number of registers per thread, so each use of the variable evaluates its initializer again; here that is not possible");
@@ -946,7 +1004,7 @@ impl CheckError {
                         .secondary(at, format!("`{name}` is assigned here"))
                         .help("declare a new variable for the new value, or store the vector into an array"),
                     Why::TooLarge { nodes } => d
-                        .note(format!("with the recomputed variables it is defined from substituted, its initializer is {nodes} expression nodes, more than {}", super::recompute::MAX_RECOMPUTED_NODES))
+                        .note(format!("with the recomputed variables it is defined from substituted, its initializer is {nodes} expression nodes, more than {}", MAX_RECOMPUTED_NODES))
                         .help("store an intermediate vector into an array, or use the variables it is defined from fewer times"),
                     Why::Changed { name: written, at } => d
                         .secondary(at, format!("`{written}`, which the initializer reads, changes here"))
@@ -1058,9 +1116,15 @@ impl CheckError {
                             .primary(span, format!("this has type {}", quoted(&ty, records)))
                             .note(ALLOWED)
                     }
-                    BadDimReason::BlockIndex => Diagnostic::error(code, "array dimension cannot use `B`")
-                        .primary(span, "`B` differs between blocks")
+                    BadDimReason::BlockIndex(name) if name == "B" || name == "BROW" || name == "BCOL" => Diagnostic::error(code, format!("array dimension cannot use `{name}`"))
+                        .primary(span, format!("`{name}` differs between blocks"))
                         .note("an array's dimensions are the same for every block of a launch"),
+                    BadDimReason::BlockIndex(name) if name == "ROW" || name == "COL" => Diagnostic::error(code, format!("array dimension cannot use `{name}`"))
+                        .primary(span, format!("`{name}` is a block vector: it differs between threads"))
+                        .note("an array's dimensions are the same for every block of a launch"),
+                    BadDimReason::BlockIndex(name) => Diagnostic::error(code, format!("array dimension cannot use `{name}`"))
+                        .primary(span, format!("`{name}` describes a two-dimensional grid"))
+                        .note("a dimension may use `BLOCKS` (every block of the grid), not the grid's rows or columns: the calling convention describes dimensions over `BLOCKS`, `BLOCKSIZE` and `THREADS` (docs/abi.md)"),
                     BadDimReason::Negative(n) => Diagnostic::error(code, format!("array dimension is negative: {n}"))
                         .primary(span, format!("this is {n}"))
                         .note("dimensions cannot be negative"),
@@ -1079,6 +1143,7 @@ impl CheckError {
                 .secondary(after, "every path returns before it"),
             Atomic(e) => e.into_diagnostic(records),
             RacyUpdate(w) => w.into_diagnostic(),
+            Grid(e) => e.into_diagnostic(),
         }
     }
 }

@@ -3,10 +3,11 @@
 //! Types flow both ways: `expr(e, expect)` takes the type the context would like (only literals
 //! use it, to pick their type) and returns the type `e` has; the caller compares.
 
+use super::ctx::FnCtx;
 use super::error::{BadDimReason, CheckError, TypeContext, UniformContext};
-use super::scope::{suggest, BLOCK_CONSTANTS};
-use super::stmt::FnCtx;
+use super::scope::{suggest, BLOCK_CONSTANTS, PER_BLOCK_CONSTANTS};
 use super::types::{Len, RecordField, Scalar, Space, Ty};
+use super::Callee;
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, FloatLit, Ident, UnaryOp};
 use crate::syntax::span::Span;
 use loom_runtime::half::{BF16, F16};
@@ -86,12 +87,61 @@ impl FnCtx<'_, '_> {
     /// Checks `e`, records its type, and returns it.
     pub fn expr(&mut self, e: &Expr, expect: Option<&Ty>) -> Ty {
         let ty = self.expr_kind(e, expect);
+        let ty = self.tile_of_operands(e, ty);
         self.cx.set_ty(e.id, ty.clone());
         match ty {
             Ty::Scalar(s) if s.is_integer() => self.fold_constant(e, s),
             _ => self.forget_constant(e),
         }
         ty
+    }
+
+    /// A block vector computed element by element from tiles is a tile of their shape: an
+    /// operator, a cast, a call, a map, a field, a scan, or a gather whose index vectors are
+    /// tiles (`t[ROW, i]`). Two tiles of equal length but different shapes are `E0216`.
+    fn tile_of_operands(&mut self, e: &Expr, ty: Ty) -> Ty {
+        if !matches!(ty, Ty::Vector { cols: None, .. }) {
+            return ty;
+        }
+        let operands: Vec<&Expr> = match &e.kind {
+            ExprKind::Unary { operand, .. } => vec![operand],
+            ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            ExprKind::Call { args, .. } => args.iter().collect(),
+            ExprKind::Field { base, .. } => vec![base],
+            ExprKind::Index { indices, .. } => indices.iter().collect(),
+            ExprKind::Collective { operand, .. } => vec![operand],
+            _ => return ty,
+        };
+        let mut shape: Option<((u64, u64), Span)> = None;
+        for operand in operands {
+            let Some(s) = self.cx.ty(operand.id).and_then(Ty::tile_shape) else {
+                continue;
+            };
+            // A whole 2-D array passed to a func's array parameter is not an operand.
+            if matches!(self.cx.ty(operand.id), Some(Ty::Array { .. }))
+                && matches!(e.kind, ExprKind::Call { .. })
+                && !matches!(
+                    self.cx.callees.get(&e.id),
+                    Some(Callee::Cast(_)) | Some(Callee::Builtin(_))
+                )
+            {
+                continue;
+            }
+            match shape {
+                None => shape = Some((s, operand.span)),
+                Some((first, first_span)) if first != s && first.0 * first.1 == s.0 * s.1 => {
+                    self.error(CheckError::TileShapeMismatch {
+                        span: operand.span,
+                        found: s,
+                        expected: first,
+                        other: first_span,
+                    });
+                    return Ty::Error;
+                }
+                Some(_) => {}
+            }
+        }
+        ty.with_shape_of(shape.map(|(s, _)| s))
     }
 
     fn expr_kind(&mut self, e: &Expr, expect: Option<&Ty>) -> Ty {
@@ -204,12 +254,17 @@ impl FnCtx<'_, '_> {
                 });
                 return Ty::Error;
             }
-            if name == "B" && self.dims.is_some() {
+            if PER_BLOCK_CONSTANTS.contains(&name) && self.dims.is_some() {
                 self.error(CheckError::BadDim {
                     span: id.span,
-                    reason: BadDimReason::BlockIndex,
+                    reason: BadDimReason::BlockIndex(name.to_string()),
                 });
                 return Ty::Error;
+            }
+            if name == "ROW" || name == "COL" {
+                // The threads' row and column in the block, as tiles of the block's shape.
+                let (rows, cols) = self.block_shape().unwrap_or((1, 1));
+                return Ty::tile(Ty::INT32, u64::from(rows), u64::from(cols));
             }
             return Ty::INT32;
         }
@@ -257,12 +312,15 @@ impl FnCtx<'_, '_> {
         match ty {
             Ty::Error => Shape::Poisoned,
             Ty::Scalar(s) => Shape::Elementwise(*s, None),
-            Ty::Vector { elem, len } => match **elem {
+            Ty::Vector { elem, len, .. } => match **elem {
                 Ty::Scalar(s) => Shape::Elementwise(s, Some(*len)),
                 Ty::Error => Shape::Poisoned,
                 _ => Shape::Bad,
             },
-            Ty::Array { elem, dims, .. } if dims.len() == 1 => {
+            Ty::Array { elem, dims, .. }
+                if dims.len() == 1 || ty.tile_shape().is_some() && !self.in_func() =>
+            {
+                let len = ty.vector_view().map(|(_, l)| l);
                 if self.in_func() {
                     self.error(CheckError::VectorInFunc {
                         span: e.span,
@@ -271,7 +329,7 @@ impl FnCtx<'_, '_> {
                     return Shape::Poisoned;
                 }
                 match **elem {
-                    Ty::Scalar(s) => Shape::Elementwise(s, dims.first().copied()),
+                    Ty::Scalar(s) => Shape::Elementwise(s, len),
                     _ => Shape::Poisoned,
                 }
             }
@@ -405,7 +463,7 @@ impl FnCtx<'_, '_> {
                 (true, lsc)
             };
             let (from, operand) = if cast_right { (rsc, rhs) } else { (lsc, lhs) };
-            let cast = super::call::cast_allowed(from, target)
+            let cast = super::types::cast_allowed(from, target)
                 .then(|| (cast_right, target, super::pretty::render(operand)));
             self.error(CheckError::OperandMismatch {
                 op: op.symbol(),
@@ -453,7 +511,7 @@ impl FnCtx<'_, '_> {
                     .copied()
                     .unwrap_or(Len::Dynamic),
             ),
-            Ty::Vector { elem, len } if elem.is_integer() => IndexShape::Vector(*len),
+            Ty::Vector { elem, len, .. } if elem.is_integer() => IndexShape::Vector(*len),
             Ty::Array { elem, dims, .. } if elem.is_integer() && dims.len() == 1 => {
                 IndexShape::Vector(dims.first().copied().unwrap_or(Len::Dynamic))
             }
@@ -467,18 +525,29 @@ impl FnCtx<'_, '_> {
         }
     }
 
-    /// `a[i]`, `a[i, j]`, `a[r]` (a slice: a vector), `a[i]` of a 2-D array (a row).
+    /// `a[i]`, `a[i, j]`, `a[r]` (a slice: a vector), `a[i]` of a 2-D array (a row), `v[[i]]` of
+    /// a vector of compile-time length.
     fn index(&mut self, e: &Expr, base: &Expr, indices: &[Expr]) -> Ty {
         let base_ty = self.expr(base, None);
         let mut shapes = Vec::new();
+        let mut ranges = 0;
         for idx in indices {
             let t = self.expr(idx, None);
+            ranges += usize::from(t == Ty::Range);
             shapes.push((self.index_shape(&t, idx), idx.span));
         }
         let (elem, dims, space) = match &base_ty {
             Ty::Error => return Ty::Error,
             Ty::Array { elem, dims, space } if *space != Space::Local => {
                 ((**elem).clone(), dims.clone(), *space)
+            }
+            // A vector variable of compile-time length (`kir-register-vectors` keeps an indexed
+            // one in shared memory, not registers) or a computed vector (code generation
+            // stores it into shared memory first): indexed like a `shared` array
+            // (docs/language.md, "Indexing a vector").
+            _ if indexable_vector(&base_ty).is_some() => {
+                let (elem, n) = indexable_vector(&base_ty).unwrap_or((Ty::Error, 0));
+                (elem, vec![Len::Static(n)], Space::Shared)
             }
             _ => {
                 self.error(CheckError::NotIndexable {
@@ -493,6 +562,28 @@ impl FnCtx<'_, '_> {
             .any(|(s, _)| matches!(s, IndexShape::Poisoned))
         {
             return Ty::Error;
+        }
+        if indices.len() == 2 && dims.len() == 2 && ranges == 2 {
+            // `a[r, s]`: a two-dimensional slice, the tile of rows `r` and columns `s`.
+            let mut lens = Vec::with_capacity(2);
+            for (shape, span) in &shapes {
+                match shape {
+                    IndexShape::Vector(Len::Static(n)) => lens.push(*n),
+                    _ => {
+                        self.error(CheckError::TileShapeUnknown {
+                            span: e.span,
+                            range: *span,
+                        });
+                        return Ty::Error;
+                    }
+                }
+            }
+            let ty = Ty::tile(elem, lens[0], lens[1]);
+            if self.in_func() {
+                self.error(CheckError::VectorInFunc { span: e.span, ty });
+                return Ty::Error;
+            }
+            return ty;
         }
         if indices.len() == dims.len() {
             let mut len: Option<(Len, Span)> = None;
@@ -548,7 +639,7 @@ impl FnCtx<'_, '_> {
     fn field(&mut self, base: &Expr, field: &Ident) -> Ty {
         let base_ty = self.expr(base, None);
         match &base_ty {
-            Ty::Vector { elem, len } => match self.field_of(elem, field) {
+            Ty::Vector { elem, len, .. } => match self.field_of(elem, field) {
                 Ty::Error => Ty::Error,
                 t => Ty::vector(t, *len),
             },
@@ -731,5 +822,28 @@ impl FnCtx<'_, '_> {
         } else {
             Ty::Error
         }
+    }
+}
+
+/// The elements and length of a vector that may be indexed as it is: a block vector or a vector
+/// variable (registers) whose length is known at compile time. Code generation stores it in
+/// shared memory, which needs that length.
+pub(super) fn indexable_vector(ty: &Ty) -> Option<(Ty, u64)> {
+    match ty {
+        // A tile (a 2-D block vector) is indexed as what it is stored to, a 2-D `shared` array.
+        Ty::Vector {
+            elem,
+            len: Len::Static(n),
+            cols: None,
+        } => Some(((**elem).clone(), *n)),
+        Ty::Array {
+            elem,
+            dims,
+            space: Space::Local,
+        } => match dims.as_slice() {
+            [Len::Static(n)] => Some(((**elem).clone(), *n)),
+            _ => None,
+        },
+        _ => None,
     }
 }

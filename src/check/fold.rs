@@ -7,51 +7,54 @@
 //! fit the expression's type. An overflow is an error (`E0204`, like a literal that does not fit),
 //! never a wrapped value: `65536 * 65536 + 4` as a dimension is not 4.
 
+use super::ctx::FnCtx;
 use super::error::{CheckError, ConstantProblem};
-use super::stmt::FnCtx;
 use super::types::Scalar;
 use super::Callee;
 use crate::syntax::ast::{BinaryOp, Expr, ExprId, ExprKind, UnaryOp};
-use std::collections::{BTreeMap, HashMap};
+use llvm_passes::affine::Combination;
+use std::collections::HashMap;
 
 /// `constant + sum(coefficient * name)`. Names stand for whatever value they have where the
-/// expression is evaluated; two forms evaluated together can be subtracted.
+/// expression is evaluated; two forms evaluated together can be subtracted. The names' part is
+/// the exact combination every LOOM analysis compares integers with (`llvm_passes::affine`).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Linear {
     pub constant: i128,
-    pub terms: BTreeMap<String, i128>,
+    pub terms: Combination<String>,
 }
 
 impl Linear {
     fn constant(c: i128) -> Linear {
         Linear {
             constant: c,
-            terms: BTreeMap::new(),
+            terms: Combination::default(),
         }
     }
 
-    fn scale(mut self, k: i128) -> Option<Linear> {
-        self.constant = self.constant.checked_mul(k)?;
-        for v in self.terms.values_mut() {
-            *v = v.checked_mul(k)?;
-        }
-        Some(self)
+    fn scale(self, k: i128) -> Option<Linear> {
+        Some(Linear {
+            constant: self.constant.checked_mul(k)?,
+            terms: self.terms.scale(k)?,
+        })
     }
 
-    fn add(mut self, other: Linear, sign: i128) -> Option<Linear> {
-        self.constant = self
-            .constant
-            .checked_add(other.constant.checked_mul(sign)?)?;
-        for (name, k) in other.terms {
-            let entry = self.terms.entry(name).or_insert(0);
-            *entry = entry.checked_add(k.checked_mul(sign)?)?;
-        }
-        self.terms.retain(|_, k| *k != 0);
-        Some(self)
+    fn add(self, other: Linear, sign: i128) -> Option<Linear> {
+        Some(Linear {
+            constant: self
+                .constant
+                .checked_add(other.constant.checked_mul(sign)?)?,
+            terms: self.terms.add_scaled(&other.terms, sign)?,
+        })
     }
 
     pub fn as_constant(&self) -> Option<i128> {
-        self.terms.is_empty().then_some(self.constant)
+        self.terms.is_zero().then_some(self.constant)
+    }
+
+    /// `self - other` when it is a constant (their names cancel).
+    pub fn constant_difference(self, other: Linear) -> Option<i128> {
+        self.add(other, -1)?.as_constant()
     }
 }
 
@@ -62,11 +65,10 @@ pub(super) fn linear(e: &Expr, consts: &HashMap<ExprId, i128>) -> Option<Linear>
         return Some(Linear::constant(*c));
     }
     match &e.kind {
-        ExprKind::Name(id) => {
-            let mut terms = BTreeMap::new();
-            terms.insert(id.name.clone(), 1);
-            Some(Linear { constant: 0, terms })
-        }
+        ExprKind::Name(id) => Some(Linear {
+            constant: 0,
+            terms: Combination::term(id.name.clone(), 1),
+        }),
         ExprKind::Unary {
             op: UnaryOp::Neg,
             operand,
@@ -177,6 +179,12 @@ impl FnCtx<'_, '_> {
         let value = match &e.kind {
             ExprKind::Int(v) => i128::try_from(*v).ok().and_then(|v| fits(v, ty).ok()),
             ExprKind::Name(id) if id.name == "BLOCKSIZE" => self.block_size().map(i128::from),
+            ExprKind::Name(id) if id.name == "BLOCKROWS" => {
+                self.block_shape().map(|(r, _)| i128::from(r))
+            }
+            ExprKind::Name(id) if id.name == "BLOCKCOLS" => {
+                self.block_shape().map(|(_, c)| i128::from(c))
+            }
             // `-N` is one literal (checked as such): not an operation that can overflow.
             ExprKind::Unary {
                 op: UnaryOp::Neg,

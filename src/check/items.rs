@@ -1,8 +1,8 @@
 //! Items: the global namespace, the standard library's overloads, type aliases and signatures.
 
+use super::ctx::{BodyKind, FnCtx};
 use super::error::{CheckError, TypeContext};
 use super::scope::{suggest, BLOCK_CONSTANTS};
-use super::stmt::{BodyKind, FnCtx};
 use super::types::{RecordField, Scalar, Ty};
 use super::{Checker, KernelFacts, Signature};
 use crate::syntax::ast::{FieldType, Item, Program, TypeExpr};
@@ -10,10 +10,12 @@ use crate::syntax::span::Span;
 use std::collections::HashMap;
 
 /// Names that no item, parameter or variable may take.
-pub(super) const BUILTIN_FUNCS: [&str; 12] = [
+pub(super) const BUILTIN_FUNCS: [&str; 14] = [
     "block",
     "range",
     "select",
+    "transpose",
+    "grid",
     // The atomics (`check/atomic.rs`, `AtomicOp::NAMES`).
     "atomic_add",
     "atomic_sub",
@@ -284,21 +286,26 @@ impl Checker<'_> {
         }
     }
 
-    /// The block size of a kernel: its `@blocksize(N)`, else `--block-size`.
-    fn block_size(&mut self, item: usize) -> (u32, super::error::BlockSizeSource) {
+    /// The block size of a kernel: its `@blocksize(N)` or `@blocksize(R, C)` (`R * C`
+    /// threads), else `--block-size`; and the block's rows (`R`, or 1).
+    fn block_size(&mut self, item: usize) -> (u32, u32, super::error::BlockSizeSource) {
         use super::error::BlockSizeSource;
-        let default = (self.options.block_size, BlockSizeSource::Option);
+        let default = (self.options.block_size, 1, BlockSizeSource::Option);
         let Some(Item::Kernel(kernel)) = self.program.items.get(item) else {
             return default;
         };
         match &kernel.block_size {
-            Some(attr) if (1..=1024).contains(&attr.value) => {
-                (attr.value as u32, BlockSizeSource::Attribute(attr.span))
-            }
+            Some(attr) if (1..=1024).contains(&attr.total()) && attr.rows() >= 1 => (
+                attr.total() as u32,
+                attr.rows() as u32,
+                BlockSizeSource::Attribute(attr.span),
+            ),
+            // A zero was reported by the parser already.
+            Some(attr) if attr.total() == 0 => default,
             Some(attr) => {
                 self.error(CheckError::BlockSizeRange {
                     span: attr.span,
-                    value: attr.value,
+                    value: attr.total(),
                 });
                 default
             }
@@ -333,14 +340,16 @@ impl Checker<'_> {
                     }
                 }
                 Item::Kernel(kernel) => {
-                    let (block_size, source) = self.block_size(i);
+                    let (block_size, block_rows, source) = self.block_size(i);
                     self.kernels.push(KernelFacts {
                         item: i,
                         name: kernel.name.name.clone(),
                         block_size,
+                        block_rows,
                     });
                     let kind = BodyKind::Kernel {
                         block_size,
+                        block_rows,
                         source,
                         pow2_reported: false,
                     };
@@ -473,19 +482,23 @@ impl Checker<'_> {
                     .kernels
                     .iter()
                     .find(|k| k.item == i)
-                    .map(|k| k.block_size);
-                let (block_size, source) = match (facts, &kernel.block_size) {
-                    (Some(bs), Some(attr)) if u64::from(bs) == attr.value => {
-                        (bs, super::error::BlockSizeSource::Attribute(attr.span))
-                    }
-                    (Some(bs), _) => (bs, super::error::BlockSizeSource::Option),
+                    .map(|k| (k.block_size, k.block_rows));
+                let (block_size, block_rows, source) = match (facts, &kernel.block_size) {
+                    (Some((bs, rows)), Some(attr)) if u64::from(bs) == attr.total() => (
+                        bs,
+                        rows,
+                        super::error::BlockSizeSource::Attribute(attr.span),
+                    ),
+                    (Some((bs, rows)), _) => (bs, rows, super::error::BlockSizeSource::Option),
                     (None, _) => (
                         self.options.block_size,
+                        1,
                         super::error::BlockSizeSource::Option,
                     ),
                 };
                 let kind = BodyKind::Kernel {
                     block_size,
+                    block_rows,
                     source,
                     pow2_reported: false,
                 };

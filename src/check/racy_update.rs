@@ -14,49 +14,16 @@
 //! nothing is reported under an `if` whose condition names `B` (`if B == 0 then total[0] <- ...`
 //! is one block's update).
 
-use super::atomic::AtomicOp;
+use super::atomic_op::AtomicOp;
+use super::ctx::FnCtx;
+use super::error::{CheckError, RacyUpdate};
 use super::pretty::render;
 use super::scope::VarKind;
-use super::stmt::FnCtx;
 use super::types::{Space, Ty};
-use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{BinaryOp, Block, Expr, ExprKind, Stmt};
 use crate::syntax::span::Span;
 use crate::syntax::visit::visit_expr;
 use std::collections::HashSet;
-
-pub const CODE: &str = "W0600";
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct RacyUpdate {
-    /// The assignment.
-    pub span: Span,
-    /// The read of the same element on its right side.
-    pub read: Span,
-    pub array: String,
-    /// The atomic statement that does the same, when the update has its shape.
-    pub atomic: Option<String>,
-}
-
-impl RacyUpdate {
-    pub fn into_diagnostic(self) -> Diagnostic {
-        let array = &self.array;
-        let d = Diagnostic::warning(
-            CODE,
-            format!("other blocks may update the same element of `{array}` at the same time"),
-        )
-        .primary(
-            self.span,
-            "a read-modify-write of global memory that is not this block's own",
-        )
-        .secondary(self.read, "read here, written back by the same statement")
-        .note("blocks run concurrently: when two of them read, change and store one element, one update is lost. Only elements indexed through `B` without reading memory (`out[B]`, `y[[block(B)]]`) belong to one block");
-        match self.atomic {
-            Some(atomic) => d.help(format!("use the atomic form: `{atomic}`")),
-            None => d.help("use an atomic read-modify-write (`atomic_add`, `atomic_max`, ..., or a loop on `atomic_cas`)"),
-        }
-    }
-}
 
 /// What the walk knows at a statement.
 struct Walk {
@@ -77,7 +44,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         };
         self.racy_block(body, &mut walk);
         for w in walk.found {
-            self.error(super::error::CheckError::RacyUpdate(w));
+            self.error(CheckError::RacyUpdate(w));
         }
     }
 

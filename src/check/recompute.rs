@@ -18,30 +18,12 @@
 //! The rule looks at the statements after the definition, not at the uses: a write with no use
 //! after it is rejected too. That keeps the rule one sentence long.
 
-use super::error::CheckError;
-use super::stmt::FnCtx;
+use super::ctx::FnCtx;
+use super::error::{CheckError, NotRecomputed, MAX_RECOMPUTED_NODES};
 use crate::syntax::ast::{Block, Expr, ExprKind, Stmt};
 use crate::syntax::span::Span;
 use crate::syntax::visit::visit_expr;
 use std::collections::{HashMap, HashSet};
-
-/// The most expression nodes a recomputed variable's initializer may stand for, its recomputed
-/// variables substituted.
-pub const MAX_RECOMPUTED_NODES: u64 = 4096;
-
-/// Why a vector variable of run-time length cannot be recomputed at each use.
-#[derive(Debug, Clone, PartialEq)]
-pub enum NotRecomputed {
-    /// Its initializer is a uniform value (`w: Float32[n] <- 0`): there is no expression to
-    /// recompute, only an array to fill.
-    UniformFill,
-    /// `v <- ...` or `v[i] <- ...` after the definition.
-    Assigned { at: Span },
-    /// A later statement writes (or declares again) `name`, which the initializer reads.
-    Changed { name: String, at: Span },
-    /// Substituted, its initializer would be `nodes` expression nodes.
-    TooLarge { nodes: u64 },
-}
 
 impl<'c, 'p> FnCtx<'c, 'p> {
     /// Rejects the vector variables of run-time length that recomputation would get wrong (after

@@ -4,7 +4,27 @@ use super::types::{Len, Ty};
 use crate::syntax::span::Span;
 
 /// The builtin uniform `Int32` constants of kernel code.
-pub(super) const BLOCK_CONSTANTS: [&str; 4] = ["B", "BLOCKS", "BLOCKSIZE", "THREADS"];
+pub(super) const BLOCK_CONSTANTS: [&str; 12] = [
+    "B",
+    "BLOCKS",
+    "BLOCKSIZE",
+    "THREADS",
+    // The block's shape (compile-time) and its place in a two-dimensional grid.
+    "BLOCKROWS",
+    "BLOCKCOLS",
+    "BROW",
+    "BCOL",
+    "GRIDROWS",
+    "GRIDCOLS",
+    // The tiles of the threads' row and column in the block (block vectors).
+    "ROW",
+    "COL",
+];
+
+/// The block constants that differ between blocks (or describe a two-dimensional grid, which an
+/// array dimension cannot use: the calling convention describes dimensions over `BLOCKS` only).
+pub(super) const PER_BLOCK_CONSTANTS: [&str; 7] =
+    ["B", "BROW", "BCOL", "GRIDROWS", "GRIDCOLS", "ROW", "COL"];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum VarKind {

@@ -1,107 +1,28 @@
 //! One func or kernel body: parameters, scopes and statements.
 
 use super::atomic::atomic_call;
+use super::ctx::{BodyKind, DimsMode, FnCtx};
 use super::error::{
-    BadDimReason, BlockSizeSource, CheckError, NotAssignableReason, ReturnProblem, TypeContext,
-    UniformContext,
+    BadDimReason, CheckError, NotAssignableReason, ReturnProblem, TypeContext, UniformContext,
 };
 use super::items::is_reserved;
-use super::scope::{Scopes, Var, VarKind, BLOCK_CONSTANTS};
+use super::scope::{Var, VarKind, BLOCK_CONSTANTS};
 use super::types::{Len, Scalar, Space, Ty};
-use super::{Checker, ParamSig, Signature};
+use super::{ParamSig, Signature};
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident, Param, Stmt, TypeExpr};
 use crate::syntax::span::Span;
 use std::collections::HashSet;
-
-#[derive(Debug, Clone)]
-pub(super) enum BodyKind {
-    Kernel {
-        block_size: u32,
-        source: BlockSizeSource,
-        /// A kernel whose block size is not a power of two is told so once, at its first
-        /// reduction or scan.
-        pow2_reported: bool,
-    },
-    Func {
-        ret: Ty,
-        ret_span: Option<Span>,
-        /// The func's name, for secondary labels.
-        decl: Span,
-    },
-}
-
-/// While the dimensions of a parameter's array type are checked: the parameters declared after
-/// it (which a dimension must not use).
-#[derive(Debug, Clone)]
-pub(super) struct DimsMode {
-    pub later: Vec<(String, Span)>,
-}
-
-pub(super) struct FnCtx<'c, 'p> {
-    pub cx: &'c mut Checker<'p>,
-    pub item: usize,
-    pub from_stdlib: bool,
-    pub kind: BodyKind,
-    pub scopes: Scopes,
-    /// Every variable declared anywhere in the body, to explain a use outside its scope.
-    pub all_decls: Vec<(String, Span)>,
-    /// Names assigned anywhere in the body: a Range variable among them has no known length.
-    pub assigned: HashSet<String>,
-    pub dims: Option<DimsMode>,
-    /// The atomic call that stands as a statement of its own, while it is checked.
-    pub atomic_statement: Option<crate::syntax::ast::ExprId>,
-    /// The atomic call that is the whole right side of the declaration or assignment being
-    /// checked: its old value may be used.
-    pub atomic_binding: Option<crate::syntax::ast::ExprId>,
-    /// Vector variables of run-time length initialised from a vector (by the span of their
-    /// name), to be recomputed at each use if nothing changes what they read
-    /// (`check/recompute.rs`, after the body).
-    pub run_time_vectors: Vec<Span>,
-}
 
 /// What an assignment target is.
 enum Place {
     /// A scalar, Range or record: one uniform value.
     Uniform(Ty),
-    /// A slice or a whole one-dimensional array: a vector of elements.
-    Vector(Ty, Len),
+    /// A slice or a whole one-dimensional array: a vector of elements; with the shape of a
+    /// tile (a 2-D slice, a whole two-dimensional array of compile-time shape).
+    Vector(Ty, Len, Option<(u64, u64)>),
 }
 
 impl<'c, 'p> FnCtx<'c, 'p> {
-    pub fn new(cx: &'c mut Checker<'p>, item: usize, kind: BodyKind) -> FnCtx<'c, 'p> {
-        let from_stdlib = cx.items.is_stdlib(item);
-        let mut scopes = Scopes::default();
-        scopes.push();
-        FnCtx {
-            cx,
-            item,
-            from_stdlib,
-            kind,
-            scopes,
-            all_decls: Vec::new(),
-            assigned: HashSet::new(),
-            dims: None,
-            atomic_statement: None,
-            atomic_binding: None,
-            run_time_vectors: Vec::new(),
-        }
-    }
-
-    pub fn in_func(&self) -> bool {
-        matches!(self.kind, BodyKind::Func { .. })
-    }
-
-    pub fn block_size(&self) -> Option<u32> {
-        match self.kind {
-            BodyKind::Kernel { block_size, .. } => Some(block_size),
-            BodyKind::Func { .. } => None,
-        }
-    }
-
-    pub fn error(&mut self, error: CheckError) {
-        self.cx.error(error);
-    }
-
     /// Resolves parameter types in order (a dimension may use earlier parameters only) and
     /// declares the parameters.
     pub fn params(&mut self, params: &[Param], kernel: bool) -> Vec<ParamSig> {
@@ -268,6 +189,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         let returns = self.block(body);
         if !self.in_func() && !self.from_stdlib {
             self.racy_updates(body);
+            self.grid_collectives(body);
             self.check_recomputed_vectors(body);
         }
         if let BodyKind::Func {
@@ -602,7 +524,8 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             });
             return Ty::Error;
         }
-        if !shared && lens.len() == 2 {
+        let static_2d = matches!(lens.as_slice(), [Len::Static(_), Len::Static(_)]);
+        if !shared && lens.len() == 2 && !static_2d {
             self.error(CheckError::TypeNotAllowed {
                 span: tspan,
                 ty: None,
@@ -627,13 +550,44 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 let hint = Ty::vector(elem.clone(), Len::Dynamic);
                 let found = self.expr(init, Some(&hint));
                 if lens.len() == 2 {
-                    if !found.is_error() {
-                        let expected = Ty::Array {
-                            elem: Box::new(elem.clone()),
-                            dims: lens.clone(),
-                            space: Space::Local,
-                        };
-                        self.mismatch(&found, &expected, init, Some(tspan));
+                    // A tile: filled by a tile of its shape, a vector of its length (row-major)
+                    // or a uniform value.
+                    let total = match lens.as_slice() {
+                        [Len::Static(r), Len::Static(c)] => Len::Static(r * c),
+                        _ => Len::Dynamic,
+                    };
+                    let shape = match lens.as_slice() {
+                        [Len::Static(r), Len::Static(c)] => Some((*r, *c)),
+                        _ => None,
+                    };
+                    match self.vector_of(&found, init.id) {
+                        _ if found.is_error() => {}
+                        Some((found_elem, found_len)) => {
+                            init_is_vector = true;
+                            if !found_elem.is_error() && !elem.is_error() && found_elem != elem {
+                                self.element_mismatch(&found, &elem, init, Some(tspan));
+                            } else if total.unify(found_len).is_none() {
+                                self.error(CheckError::LengthMismatch {
+                                    span: init.span,
+                                    found: found_len,
+                                    expected: total,
+                                    other: tspan,
+                                });
+                            } else {
+                                self.same_tile_shape(shape, &found, init, tspan);
+                            }
+                        }
+                        None if found.is_uniform() => {
+                            self.expect(&found, &elem, init, Some(tspan), UniformContext::Variable);
+                        }
+                        None => {
+                            let expected = Ty::Array {
+                                elem: Box::new(elem.clone()),
+                                dims: lens.clone(),
+                                space: Space::Local,
+                            };
+                            self.mismatch(&found, &expected, init, Some(tspan));
+                        }
                     }
                 } else {
                     match self.vector_of(&found, init.id) {
@@ -706,7 +660,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     span,
                     name,
                     ty: ty.clone(),
-                    reason: super::recompute::NotRecomputed::UniformFill,
+                    reason: super::error::NotRecomputed::UniformFill,
                 });
             }
         }
@@ -729,9 +683,31 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 };
                 self.expect(&found, &ty, value, Some(target.span), context);
             }
-            Some(Place::Vector(elem, len)) => {
+            Some(Place::Vector(elem, len, shape)) => {
                 let found = self.expr(value, Some(&elem));
                 self.store_vector(&found, &elem, len, value, target.span);
+                self.same_tile_shape(shape, &found, value, target.span);
+            }
+        }
+    }
+
+    /// A tile stored into a tile must have its shape (`E0216`); a one-dimensional vector of the
+    /// right length fills a tile row-major, and a tile fills a one-dimensional place row-major.
+    fn same_tile_shape(
+        &mut self,
+        place: Option<(u64, u64)>,
+        found: &Ty,
+        value: &Expr,
+        target: Span,
+    ) {
+        if let (Some(expected), Some(found_shape)) = (place, found.tile_shape()) {
+            if expected != found_shape {
+                self.error(CheckError::TileShapeMismatch {
+                    span: value.span,
+                    found: found_shape,
+                    expected,
+                    other: target,
+                });
             }
         }
     }
@@ -814,13 +790,20 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             return None;
         }
         let ty = self.expr(target, None);
+        let shape = ty.tile_shape();
         match ty {
             Ty::Error => None,
-            Ty::Vector { elem, len } => Some(Place::Vector(*elem, len)),
+            Ty::Vector { elem, len, .. } => Some(Place::Vector(*elem, len, shape)),
             Ty::Array { elem, dims, .. } if dims.len() == 1 => Some(Place::Vector(
                 *elem,
                 dims.first().copied().unwrap_or(Len::Dynamic),
+                None,
             )),
+            // A whole two-dimensional array of compile-time shape is a tile.
+            Ty::Array { elem, .. } if shape.is_some() => {
+                let (r, c) = shape.unwrap_or((0, 0));
+                Some(Place::Vector(*elem, Len::Static(r * c), shape))
+            }
             Ty::Array { .. } => {
                 self.error(CheckError::NotAssignable {
                     span: target.span,
@@ -868,10 +851,16 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     space,
                 },
             ) => {
+                // A func's array parameter takes a global array, or a `shared` one (funcs are
+                // inlined; code generation specialises the func for the argument's space).
+                let passed = matches!(
+                    context,
+                    UniformContext::Argument | UniformContext::BoundArgument
+                );
                 let fits = elem == fe
                     && dims.len() == fd.len()
                     && dims.iter().zip(fd).all(|(a, b)| a.unify(*b).is_some())
-                    && *space == Space::Global;
+                    && (*space == Space::Global || (*space == Space::Shared && passed));
                 if !fits {
                     self.mismatch(found, expected, e, expected_span);
                 }
@@ -899,7 +888,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         expected_span: Option<Span>,
     ) {
         let cast = match (found.element().scalar(), expected.scalar()) {
-            (Some(from), Some(to)) if super::call::cast_allowed(from, to) => {
+            (Some(from), Some(to)) if super::types::cast_allowed(from, to) => {
                 Some((to, super::pretty::render(e)))
             }
             _ => None,
@@ -917,10 +906,12 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     /// A type mismatch, suggesting a cast when one converts `found` into `expected`.
     pub fn mismatch(&mut self, found: &Ty, expected: &Ty, e: &Expr, expected_span: Option<Span>) {
         let cast = match (found.element().scalar(), expected.element().scalar()) {
+            // A cast makes a vector, never an array in memory: no fix for an array parameter.
             (Some(from), Some(to))
-                if super::call::cast_allowed(from, to)
+                if super::types::cast_allowed(from, to)
                     && from != to
-                    && found.is_uniform() == expected.is_uniform() =>
+                    && found.is_uniform() == expected.is_uniform()
+                    && !matches!(expected, Ty::Array { .. }) =>
             {
                 Some((to, super::pretty::render(e)))
             }

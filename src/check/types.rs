@@ -116,6 +116,14 @@ impl Scalar {
     }
 }
 
+/// Casts convert between numeric types, and between `Bool` and integers (`x != 0`, 0 or 1).
+pub(super) fn cast_allowed(from: Scalar, to: Scalar) -> bool {
+    from == to
+        || (from.is_numeric() && to.is_numeric())
+        || (from == Scalar::Bool && to.is_integer())
+        || (from.is_integer() && to == Scalar::Bool)
+}
+
 /// Index of a record type in [`RecordTable`]. Records are structural: two record types with the
 /// same fields in the same order are the same type and get the same id.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -199,6 +207,11 @@ pub enum Ty {
     Vector {
         elem: Box<Ty>,
         len: Len,
+        /// A two-dimensional block vector (a *tile*) of `len / cols` rows of `cols` elements,
+        /// row-major: element `(i, j)` is element `k = i * cols + j` (so, in a block of the
+        /// tile's shape, it belongs to thread `(i, j)`). `None` for a one-dimensional vector.
+        /// A tile's length is always known at compile time.
+        cols: Option<u64>,
     },
     /// What a `func` without a result type returns, and what statements have.
     Unit,
@@ -274,7 +287,14 @@ impl fmt::Display for TyDisplay<'_> {
                 }
                 f.write_str("]")
             }
-            Ty::Vector { elem, len } => {
+            Ty::Vector {
+                elem,
+                len: Len::Static(n),
+                cols: Some(c),
+            } if *c > 0 => {
+                write!(f, "tile {}[{}, {c}]", elem.display(self.records), n / c)
+            }
+            Ty::Vector { elem, len, .. } => {
                 write!(f, "block vector {}[{len}]", elem.display(self.records))
             }
             Ty::Unit => f.write_str("()"),
@@ -303,8 +323,30 @@ impl Ty {
     /// checker, which knows their lengths.
     pub fn vector_view(&self) -> Option<(&Ty, Len)> {
         match self {
-            Ty::Vector { elem, len } => Some((elem, *len)),
+            Ty::Vector { elem, len, .. } => Some((elem, *len)),
             Ty::Array { elem, dims, .. } if dims.len() == 1 => Some((elem, dims[0])),
+            // A two-dimensional array of compile-time shape is a tile: its elements row-major.
+            Ty::Array { elem, dims, .. } => match dims.as_slice() {
+                [Len::Static(r), Len::Static(c)] => Some((elem, Len::Static(r * c))),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The shape `(rows, cols)` of a tile: a two-dimensional block vector, or a two-dimensional
+    /// array of compile-time shape used whole. `None` for everything else.
+    pub fn tile_shape(&self) -> Option<(u64, u64)> {
+        match self {
+            Ty::Vector {
+                len: Len::Static(n),
+                cols: Some(c),
+                ..
+            } if *c > 0 => Some((n / c, *c)),
+            Ty::Array { dims, .. } => match dims.as_slice() {
+                [Len::Static(r), Len::Static(c)] => Some((*r, *c)),
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -313,6 +355,36 @@ impl Ty {
         Ty::Vector {
             elem: Box::new(elem),
             len,
+            cols: None,
+        }
+    }
+
+    /// A tile of `rows` x `cols` elements.
+    pub fn tile(elem: Ty, rows: u64, cols: u64) -> Ty {
+        Ty::Vector {
+            elem: Box::new(elem),
+            len: Len::Static(rows.saturating_mul(cols)),
+            cols: Some(cols),
+        }
+    }
+
+    /// `self` (a block vector) with the shape of `shape` when that is a tile and the lengths
+    /// agree: a one-dimensional vector combined elementwise with a tile takes its shape.
+    pub fn with_shape_of(self, shape: Option<(u64, u64)>) -> Ty {
+        match (self, shape) {
+            (
+                Ty::Vector {
+                    elem,
+                    len,
+                    cols: None,
+                },
+                Some((r, c)),
+            ) if len == Len::Static(r.saturating_mul(c)) => Ty::Vector {
+                elem,
+                len,
+                cols: Some(c),
+            },
+            (ty, _) => ty,
         }
     }
 

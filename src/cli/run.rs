@@ -29,10 +29,12 @@ pub struct RunArgs {
     /// The kernel to run.
     #[arg(long)]
     kernel: String,
-    /// Blocks in the grid (`BLOCKS`): 1 to 2^31 - 1, as on a GPU.
+    /// Blocks in the grid (`BLOCKS`): 1 to 2^31 - 1, as on a GPU; `ROWSxCOLS` (`4x8`) for a
+    /// two-dimensional grid of ROWS rows of COLS blocks (a kernel that names `BROW`, `BCOL`,
+    /// `GRIDROWS` or `GRIDCOLS`).
     // Negative numbers reach the parser (not clap's "unexpected argument '-1'"), which says why.
-    #[arg(long, allow_negative_numbers = true, value_parser = parse_blocks)]
-    blocks: u32,
+    #[arg(long, allow_negative_numbers = true, value_parser = parse_grid)]
+    blocks: Grid,
     /// Where to run: the CPU backend, or the first CUDA GPU.
     #[arg(long, value_enum, default_value = "cpu")]
     device: Device,
@@ -96,6 +98,36 @@ fn parse_blocks(text: &str) -> Result<u32, String> {
             Ok(0) => format!("{e}: the grid needs at least 1 block"),
             _ => e,
         }
+    })
+}
+
+/// `--blocks`: `N` blocks, or a two-dimensional grid `ROWSxCOLS`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Grid {
+    /// Blocks in the grid, all of them (`BLOCKS`).
+    total: u32,
+    /// The grid's columns (`GRIDCOLS`, CUDA's `gridDim.x`), for `ROWSxCOLS`.
+    cols: Option<u32>,
+}
+
+fn parse_grid(text: &str) -> Result<Grid, String> {
+    let Some((rows, cols)) = text.trim().split_once(['x', 'X']) else {
+        return Ok(Grid {
+            total: parse_blocks(text)?,
+            cols: None,
+        });
+    };
+    let rows = parse_count(rows, "a grid's number of rows", i64::from(u16::MAX))?;
+    let cols = parse_count(cols, "a grid's number of columns", MAX_BLOCKS)?;
+    let total = rows
+        .checked_mul(cols)
+        .filter(|t| i64::from(*t) <= MAX_BLOCKS)
+        .ok_or_else(|| {
+            format!("a grid of {rows}x{cols} blocks has more than {MAX_BLOCKS} blocks")
+        })?;
+    Ok(Grid {
+        total,
+        cols: Some(cols),
     })
 }
 
@@ -164,7 +196,13 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
             },
         })
         .collect();
-    args::check(&kernel, cli.blocks, &shapes).map_err(Failure::Usage)?;
+    if cli.blocks.cols.is_some() && kernel.grid_dims.unwrap_or(1) < 2 {
+        return Err(Failure::Usage(format!(
+            "kernel `{}` runs on a one-dimensional grid (it names none of `BROW`, `BCOL`, `GRIDROWS`, `GRIDCOLS`): give `--blocks N`",
+            kernel.name
+        )));
+    }
+    args::check(&kernel, cli.blocks.total, &shapes).map_err(Failure::Usage)?;
     // Each repeat starts from the inputs, so that every run computes the same thing.
     let pristine = (cli.repeat > 1).then(|| arrays.clone());
     let (what, times) = match cli.device {
@@ -191,7 +229,7 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
         eprintln!(
             "ran `{}` on {what}: {} blocks of {} threads: {}",
             kernel.name,
-            cli.blocks,
+            cli.blocks.total,
             kernel.block_size,
             timing::describe(&times)
         );
@@ -233,7 +271,7 @@ fn run_cuda(
             });
         }
         let timing = gpu
-            .launch(&module, &kernel.name, cli.blocks, &mut gpu_args)
+            .launch(&module, &kernel.name, cli.blocks.total, &mut gpu_args)
             .map_err(Failure::Program)?;
         times.push(timing.kernel_ms as f64 / 1e3);
     }
@@ -368,7 +406,7 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Scalars, 
         let array = npy::read(&PathBuf::from(path), &name, element).map_err(Failure::Usage)?;
         arrays.insert(name, array);
     }
-    let dims = args::array_dims(kernel, cli.blocks, &scalars).map_err(Failure::Usage)?;
+    let dims = args::array_dims(kernel, cli.blocks.total, &scalars).map_err(Failure::Usage)?;
     let mut zeros = Vec::new();
     for spec in &cli.outputs {
         let (name, _) = split_pair(spec, "--out")?;
@@ -419,7 +457,7 @@ fn run_cpu(
     let mut times = Vec::new();
     let progress = timing::Progress::new(
         &kernel.name,
-        cli.blocks,
+        cli.blocks.total,
         cli.repeat,
         cli.error_format == ErrorFormat::Human,
     );
@@ -458,7 +496,8 @@ fn run_cpu(
             });
         }
         let shape = LaunchShape {
-            blocks: cli.blocks,
+            blocks: cli.blocks.total,
+            grid_cols: cli.blocks.cols,
             block_size: Some(kernel.block_size),
             dynamic_shared_bytes: 0,
             progress: Some(progress.counter()),
@@ -511,13 +550,19 @@ mod tests {
     #[test]
     fn launch_sizes_are_checked_when_parsed() {
         assert_eq!(
-            parse(&["--blocks", "2147483647"]).unwrap().blocks,
+            parse(&["--blocks", "2147483647"]).unwrap().blocks.total,
             i32::MAX as u32
         );
+        let grid = parse(&["--blocks", "4x8"]).unwrap().blocks;
+        assert_eq!((grid.total, grid.cols), (32, Some(8)));
         for (blocks, says) in [
             ("0", "must be at least 1, not 0"),
             ("-3", "must be at least 1, not -3"),
             ("2147483648", "is at most 2147483647"),
+            ("0x4", "rows must be at least 1, not 0"),
+            ("4x", "columns is a whole number"),
+            ("65536x65536", "is at most 65535"),
+            ("60000x60000", "more than 2147483647 blocks"),
         ] {
             let error = parse(&["--blocks", blocks]).err().unwrap_or_default();
             assert!(error.contains(says), "--blocks {blocks}: {error}");

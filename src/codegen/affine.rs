@@ -12,7 +12,8 @@
 use crate::check::types::Ty;
 use crate::check::{Builtin, Callee, Checked};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, UnaryOp};
-use std::collections::{BTreeMap, HashMap};
+use llvm_passes::affine::Combination;
+use std::collections::HashMap;
 use std::fmt;
 
 /// One uniform value: a name and a version (0 for names that never change).
@@ -36,56 +37,58 @@ pub type Monomial = Vec<Sym>;
 
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Poly {
-    terms: BTreeMap<Monomial, i64>,
+    /// Monomial to coefficient; the constant term is the empty monomial.
+    terms: Combination<Monomial>,
 }
 
 impl Poly {
     pub fn constant(c: i64) -> Poly {
-        let mut terms = BTreeMap::new();
-        if c != 0 {
-            terms.insert(Vec::new(), c);
+        Poly {
+            terms: Combination::term(Vec::new(), i128::from(c)),
         }
-        Poly { terms }
     }
 
     pub fn sym(sym: Sym) -> Poly {
-        let mut terms = BTreeMap::new();
-        terms.insert(vec![sym], 1);
-        Poly { terms }
+        Poly {
+            terms: Combination::term(vec![sym], 1),
+        }
     }
 
     pub fn as_constant(&self) -> Option<i64> {
-        match self.terms.len() {
+        match self.terms.term_count() {
             0 => Some(0),
-            1 => self.terms.get(&Vec::new()).copied(),
+            1 => i64::try_from(self.terms.coefficient(&Vec::new()))
+                .ok()
+                .filter(|c| *c != 0),
             _ => None,
         }
     }
 
     pub fn constant_part(&self) -> i64 {
-        self.terms.get(&Vec::new()).copied().unwrap_or(0)
+        i64::try_from(self.terms.coefficient(&Vec::new())).unwrap_or(0)
     }
 
     pub fn is_zero(&self) -> bool {
-        self.terms.is_empty()
+        self.terms.is_zero()
     }
 
-    /// The non-constant terms.
+    /// The non-constant terms (coefficients that do not fit `i64` are left out: the forms the
+    /// analyses build stay far inside it, each operation being checked).
     pub fn terms(&self) -> impl Iterator<Item = (&Monomial, i64)> {
         self.terms
             .iter()
             .filter(|(m, _)| !m.is_empty())
-            .map(|(m, k)| (m, *k))
+            .filter_map(|(m, k)| Some((m, i64::try_from(k).ok()?)))
+    }
+
+    /// Coefficients must fit `i64`, the analyses' integers.
+    fn checked(terms: Combination<Monomial>) -> Option<Poly> {
+        let fits = terms.iter().all(|(_, k)| i64::try_from(k).is_ok());
+        fits.then_some(Poly { terms })
     }
 
     pub fn add(&self, other: &Poly) -> Option<Poly> {
-        let mut terms = self.terms.clone();
-        for (m, k) in &other.terms {
-            let entry = terms.entry(m.clone()).or_insert(0);
-            *entry = entry.checked_add(*k)?;
-        }
-        terms.retain(|_, k| *k != 0);
-        Some(Poly { terms })
+        Poly::checked(self.terms.add(&other.terms)?)
     }
 
     pub fn neg(&self) -> Option<Poly> {
@@ -93,68 +96,55 @@ impl Poly {
     }
 
     pub fn sub(&self, other: &Poly) -> Option<Poly> {
-        self.add(&other.neg()?)
+        Poly::checked(self.terms.sub(&other.terms)?)
     }
 
     pub fn scale(&self, k: i64) -> Option<Poly> {
-        let mut terms = BTreeMap::new();
-        if k != 0 {
-            for (m, c) in &self.terms {
-                terms.insert(m.clone(), c.checked_mul(k)?);
-            }
-        }
-        Some(Poly { terms })
+        Poly::checked(self.terms.scale(i128::from(k))?)
     }
 
     pub fn mul(&self, other: &Poly) -> Option<Poly> {
-        let mut result = Poly::default();
-        for (m1, k1) in &self.terms {
-            for (m2, k2) in &other.terms {
+        let mut product = Combination::default();
+        for (m1, k1) in self.terms.iter() {
+            for (m2, k2) in other.terms.iter() {
                 let mut m = m1.clone();
                 m.extend(m2.iter().cloned());
                 m.sort();
-                let mut term = BTreeMap::new();
-                term.insert(m, k1.checked_mul(*k2)?);
-                result = result.add(&Poly { terms: term })?;
+                product = product.add(&Combination::term(m, k1.checked_mul(k2)?))?;
             }
         }
-        Some(result)
+        Poly::checked(product)
     }
 
     /// True when every coefficient (the constant included) is a multiple of `m`: the value is
     /// a multiple of `m` whatever the symbols are.
     pub fn is_multiple_of(&self, m: i64) -> bool {
-        m != 0 && self.terms.values().all(|k| k % m == 0)
+        self.terms.all_multiples_of(i128::from(m))
     }
 
     /// The same polynomial with every symbol `rename` maps replaced (a fresh name for the value
     /// a symbol had in another iteration of a loop).
     pub fn rename(&self, rename: &dyn Fn(&Sym) -> Option<Sym>) -> Option<Poly> {
-        let mut result = Poly::default();
-        for (m, k) in &self.terms {
+        let renamed = self.terms.map_keys(&mut |m: &Monomial| {
             let mut monomial: Vec<Sym> = m
                 .iter()
                 .map(|s| rename(s).unwrap_or_else(|| s.clone()))
                 .collect();
             monomial.sort();
-            let mut term = BTreeMap::new();
-            term.insert(monomial, *k);
-            result = result.add(&Poly { terms: term })?;
-        }
-        Some(result)
+            monomial
+        })?;
+        Poly::checked(renamed)
     }
 
     /// Splits off the terms linear in `var`: `self == coefficient * var + rest`. `None` when
     /// `var` occurs in a product with another symbol (the expression is not affine in `var`).
     pub fn split_linear(&self, var: &Sym) -> Option<(i64, Poly)> {
         let mut coefficient = 0;
-        let mut rest = BTreeMap::new();
-        for (m, k) in &self.terms {
+        let mut rest = Combination::default();
+        for (m, k) in self.terms.iter() {
             match m.iter().filter(|s| *s == var).count() {
-                0 => {
-                    rest.insert(m.clone(), *k);
-                }
-                1 if m.len() == 1 => coefficient = *k,
+                0 => rest = rest.add(&Combination::term(m.clone(), k))?,
+                1 if m.len() == 1 => coefficient = i64::try_from(k).ok()?,
                 _ => return None,
             }
         }
@@ -164,12 +154,13 @@ impl Poly {
 
 impl fmt::Display for Poly {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.terms.is_empty() {
+        if self.terms.is_zero() {
             return write!(f, "0");
         }
         let mut first = true;
-        for (m, k) in self.terms.iter().rev() {
-            let (sign, k) = if *k < 0 { ("-", -k) } else { ("+", *k) };
+        let terms: Vec<(&Monomial, i128)> = self.terms.iter().collect();
+        for (m, k) in terms.into_iter().rev() {
+            let (sign, k) = if k < 0 { ("-", -k) } else { ("+", k) };
             if first {
                 if sign == "-" {
                     write!(f, "-")?;
@@ -247,7 +238,9 @@ impl Symbols {
             ExprKind::Int(v) => Some(Poly::constant(i64::try_from(*v).ok()?)),
             ExprKind::Name(id) => match id.name.as_str() {
                 "BLOCKSIZE" => Some(Poly::constant(i64::from(block_size))),
-                "B" | "BLOCKS" => Some(Poly::sym(Sym::new(id.name.clone(), 0))),
+                "B" | "BLOCKS" | "BROW" | "BCOL" | "GRIDROWS" | "GRIDCOLS" => {
+                    Some(Poly::sym(Sym::new(id.name.clone(), 0)))
+                }
                 "THREADS" => Poly::sym(Sym::new("BLOCKS", 0)).scale(i64::from(block_size)),
                 name => match self.values.get(name)? {
                     Known::Int(p) => Some(p.clone()),

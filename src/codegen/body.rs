@@ -58,7 +58,14 @@ pub enum Var<'ctx> {
 #[derive(Debug, Clone)]
 pub enum Mode {
     /// Block-level code: every thread runs it; stores happen once per block.
-    Kernel { name: String, block_size: u32 },
+    Kernel {
+        name: String,
+        block_size: u32,
+        /// The block's rows (`@blocksize(R, C)`: `.reqntid C, R, 1`); 1 for a 1-D block.
+        block_rows: u32,
+        /// `kir-grid`: the kernel runs on a two-dimensional grid.
+        grid_2d: bool,
+    },
     /// Element-level code of a `func`: one thread, its own values.
     Func { ret: Option<Ty> },
 }
@@ -81,6 +88,20 @@ pub struct Body<'a, 'ctx> {
     pub registers: HashSet<Span>,
     /// The vector assignments (by statement span) that the kernel IR made scatters.
     pub scatters: HashSet<Span>,
+    /// The scatters that store a two-dimensional slice (by the id of their rows' range), with
+    /// the tile's columns (`kir::Subscript::TileRows`/`TileCols`).
+    pub tile_stores: HashMap<crate::syntax::ast::ExprId, u64>,
+    /// The statements (by span) that the kernel IR made grid-wide (`kir::Stmt::Grid`).
+    pub grids: HashSet<Span>,
+    /// While a grid-wide statement runs over its block's chunk: the chunk's positions
+    /// `[lo, hi)`, which every sweep walks instead of `0 .. len` (`grid.rs`).
+    pub grid_window: Option<(IntValue<'ctx>, IntValue<'ctx>)>,
+    /// The grid-wide scan whose carry starts at the block's prefix, and whether it has one.
+    pub grid_seed: Option<(ExprId, IntValue<'ctx>)>,
+    /// The total of a grid-wide reduce, for its statement.
+    pub grid_value: Option<(ExprId, BasicValueEnum<'ctx>)>,
+    /// Only the block of the last chunk stores a grid-wide reduce.
+    pub grid_store_guard: Option<IntValue<'ctx>>,
     /// Uniform operands of the vector expression being lowered, evaluated once before its loop.
     pub hoisted: HashMap<ExprId, BasicValueEnum<'ctx>>,
     /// Per-element values of the current position that need the whole block to compute (scan
@@ -95,6 +116,11 @@ pub struct Body<'a, 'ctx> {
     /// Scans computed ahead of their statement's sweep (`scan.rs`, mixed left and right scans):
     /// each one's elements, one slot per tile, in a private array.
     pub materialised: HashMap<ExprId, (PointerValue<'ctx>, BasicTypeEnum<'ctx>, u32)>,
+    /// Computed vectors that the statement indexes (`(x[[r]] * 2.0)[[i]]`), by the id of the
+    /// vector expression: the `shared` array each was stored into (`Body::copy_indexed_vector`).
+    pub indexed_copies: HashMap<ExprId, ArrayRef<'ctx>>,
+    /// `kir-indexed-copies`: the spans of the computed vectors to copy (kernels only).
+    pub indexed_vectors: std::collections::HashSet<Span>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -128,12 +154,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             symbols: Symbols::default(),
             registers: HashSet::new(),
             scatters: HashSet::new(),
+            tile_stores: HashMap::new(),
+            grids: HashSet::new(),
+            grid_window: None,
+            grid_seed: None,
+            grid_value: None,
+            grid_store_guard: None,
             hoisted: HashMap::new(),
             tile_vals: HashMap::new(),
             elem_reads: Vec::new(),
             scratch: HashMap::new(),
             shared_decls: Vec::new(),
             materialised: HashMap::new(),
+            indexed_copies: HashMap::new(),
+            indexed_vectors: std::collections::HashSet::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,
@@ -252,8 +286,42 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             })
     }
 
+    /// The thread's index in its block, `0 .. BLOCKSIZE`: `%tid.x` in a one-dimensional block,
+    /// `%tid.y * cols + %tid.x` in a block of `rows x cols` threads (CUDA's linear thread
+    /// index, x fastest, which also numbers the warps' lanes), so that everything built on
+    /// element `k` belonging to thread `k mod BLOCKSIZE` holds in both.
     pub fn tid(&self) -> Result<IntValue<'ctx>> {
-        self.sreg(Intrinsic::TidX)
+        let x = self.sreg(Intrinsic::TidX)?;
+        match self.mode {
+            Mode::Kernel {
+                block_size,
+                block_rows,
+                ..
+            } if block_rows > 1 => {
+                let y = self.sreg(Intrinsic::TidY)?;
+                let cols = self.i32(i64::from(block_size / block_rows));
+                let row = self.b.build_int_nuw_mul(y, cols, "tid.row")?;
+                Ok(self.b.build_int_nuw_add(row, x, "tid")?)
+            }
+            _ => Ok(x),
+        }
+    }
+
+    /// The block's shape `(rows, cols)`; `(1, BLOCKSIZE)` for a one-dimensional block.
+    pub fn block_shape(&self) -> (u32, u32) {
+        match self.mode {
+            Mode::Kernel {
+                block_size,
+                block_rows,
+                ..
+            } => (block_rows.max(1), block_size / block_rows.max(1)),
+            Mode::Func { .. } => (1, 1),
+        }
+    }
+
+    /// Whether the kernel runs on a two-dimensional grid (`kir-grid`).
+    pub fn grid_2d(&self) -> bool {
+        matches!(self.mode, Mode::Kernel { grid_2d: true, .. })
     }
 
     /// `bar.sync 0`. Only ever placed in block-uniform control flow.

@@ -1,5 +1,6 @@
 //! Debug locations: every instruction loomc emits carries the line and column of the LOOM
-//! statement (or collective) it comes from.
+//! expression it comes from (an access, an operator's symbol, a call: `Expr::point`), or of its
+//! statement for what belongs to the statement (a store, a loop).
 //!
 //! The locations are always attached, so that the verifier, which runs on the IR, can report in
 //! source terms. Whether they reach the PTX is the compile unit's emission kind: with `-g` /

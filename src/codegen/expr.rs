@@ -95,6 +95,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if let Some(v) = self.hoisted.get(&e.id) {
             return Ok(*v);
         }
+        // Each node's instructions carry its own line and column (see `Expr::point`).
+        self.located(e.point(), |this| this.expr_here(e))
+    }
+
+    fn expr_here(&mut self, e: &Expr) -> Result<BasicValueEnum<'ctx>> {
         match &e.kind {
             ExprKind::Int(v) => self.int_literal(e, *v),
             ExprKind::Float(v) => self.float_literal(e, v),
@@ -218,14 +223,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    /// `B`, `BLOCKS`, `BLOCKSIZE`, `THREADS`: all `Int32`.
+    /// `B`, `BLOCKS`, `BLOCKSIZE`, `THREADS` and the two-dimensional block and grid's rows and
+    /// columns: all `Int32`. On a two-dimensional grid (`kir-grid`), `B` is the block's
+    /// row-major index `BROW * GRIDCOLS + BCOL` and `BLOCKS` is `GRIDROWS * GRIDCOLS`.
     pub fn builtin_name(&mut self, ident: &Ident) -> Result<IntValue<'ctx>> {
         match ident.name.as_str() {
-            "B" => self.sreg(Intrinsic::CtaidX),
-            "BLOCKS" => self.sreg(Intrinsic::NctaidX),
+            "B" if self.grid_2d() => {
+                let (x, y) = (self.sreg(Intrinsic::CtaidX)?, self.sreg(Intrinsic::CtaidY)?);
+                let cols = self.sreg(Intrinsic::NctaidX)?;
+                let row = self.b.build_int_mul(y, cols, "B.row")?;
+                Ok(self.b.build_int_add(row, x, "B")?)
+            }
+            "B" | "BCOL" => self.sreg(Intrinsic::CtaidX),
+            "BROW" => self.sreg(Intrinsic::CtaidY),
+            "GRIDCOLS" => self.sreg(Intrinsic::NctaidX),
+            "GRIDROWS" => self.sreg(Intrinsic::NctaidY),
+            "BLOCKS" => self.blocks(),
             "BLOCKSIZE" => Ok(self.i32(self.block_size(ident.span)? as i64)),
+            "BLOCKROWS" => Ok(self.i32(i64::from(self.block_shape().0))),
+            "BLOCKCOLS" => Ok(self.i32(i64::from(self.block_shape().1))),
             "THREADS" => {
-                let blocks = self.sreg(Intrinsic::NctaidX)?;
+                let blocks = self.blocks()?;
                 let size = self.i32(self.block_size(ident.span)? as i64);
                 Ok(self.b.build_int_mul(blocks, size, "THREADS")?)
             }
@@ -234,6 +252,16 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 ident.span,
             )),
         }
+    }
+
+    /// `BLOCKS`: `%nctaid.x`, times `%nctaid.y` on a two-dimensional grid.
+    fn blocks(&mut self) -> Result<IntValue<'ctx>> {
+        let x = self.sreg(Intrinsic::NctaidX)?;
+        if !self.grid_2d() {
+            return Ok(x);
+        }
+        let y = self.sreg(Intrinsic::NctaidY)?;
+        Ok(self.b.build_int_mul(y, x, "BLOCKS")?)
     }
 
     pub fn reg_type(&self, ty: &Ty, span: Span) -> Result<inkwell::types::BasicTypeEnum<'ctx>> {
@@ -538,26 +566,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.pack_array_arg(&array, arg.span)
     }
 
-    /// `{ptr, dims...}` of a global array, for a `func` call.
+    /// `{ptr, dims...}` of a global or `shared` array, for a `func` call.
     pub fn pack_array_arg(
         &self,
         array: &super::body::ArrayRef<'ctx>,
         span: Span,
     ) -> Result<BasicValueEnum<'ctx>> {
-        if !array
-            .ptr
-            .get_type()
-            .get_address_space()
-            .eq(&inkwell::AddressSpace::from(super::types::GLOBAL))
-        {
-            // A func's array parameters are global arrays: the checker rejects a `shared`
-            // argument (E0200).
-            return Err(CodegenError::internal(
-                "passing a `shared` array to a `func`",
-                span,
-            ));
-        }
-        let ty = self.cx.types.array_arg(array.dims.len());
+        let here = array.ptr.get_type().get_address_space();
+        let space = [super::types::GLOBAL, super::types::SHARED]
+            .into_iter()
+            .find(|s| here == inkwell::AddressSpace::from(*s))
+            .ok_or_else(|| {
+                // Register vectors are not arrays in memory: the checker refuses them (E0200).
+                CodegenError::internal(
+                    "a func argument that is not in global or shared memory",
+                    span,
+                )
+            })?;
+        let ty = self.cx.types.array_arg(array.dims.len(), space);
         let mut packed = self
             .b
             .build_insert_value(ty.get_undef(), array.ptr, 0, "")?
@@ -620,6 +646,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
         };
         match target {
+            Callee::Builtin(Builtin::Grid) => Err(CodegenError::internal(
+                "`grid(...)` as a uniform value (the checker allows it only as the operand of a grid-wide collective, E0700)",
+                e.span,
+            )),
             Callee::Builtin(Builtin::Atomic(_)) => Err(CodegenError::internal(
                 "an atomic inside an expression (the checker allows it only as a statement or a whole right side)",
                 e.span,
@@ -642,6 +672,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 arity(2)?;
                 self.range_value(values[0].into_int_value(), values[1].into_int_value())
             }
+            // Read element by element where a tile is consumed (`vector.rs`), never as a value.
+            Callee::Builtin(Builtin::Transpose) => Err(CodegenError::internal(
+                "`transpose` used as a uniform value (the checker makes it a tile)",
+                e.span,
+            )),
             Callee::Builtin(Builtin::Select) => {
                 arity(3)?;
                 Ok(self.b.build_select(
@@ -667,9 +702,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         values: &[BasicValueEnum<'ctx>],
         span: Span,
     ) -> Result<BasicValueEnum<'ctx>> {
-        let function = self.cx.funcs.get(&item).copied().ok_or_else(|| {
-            CodegenError::internal("call to a `func` that was not declared", span)
-        })?;
+        let function = self.cx.func_for(item, values, span)?;
         let args: Vec<BasicMetadataValueEnum> = values.iter().map(|v| (*v).into()).collect();
         let call = self.b.build_call(function, &args, "call")?;
         call.try_as_basic_value()

@@ -1,10 +1,15 @@
 //! A `func`: element-level code, an internal `alwaysinline` LLVM function. The optimiser inlines
 //! it at every call at every `-O` level (the `O0` pipeline runs the always-inliner), so a `func`
-//! never becomes a PTX function. An array parameter (read-only global memory) is passed as one
-//! value holding the array's address and dimensions.
+//! never becomes a PTX function. An array parameter is passed as one value holding the array's
+//! address and dimensions. The address is global (`addrspace(1)`) in the func as declared; a
+//! call with a `shared` array gets a copy of the func specialised for it, its parameter in
+//! `addrspace(3)` ([`Variant`]): PTX addresses the two spaces with different instructions, and
+//! a generic pointer would cost a conversion at every access until the optimiser removes it
+//! (which it does not at `-O0`).
 
 use super::body::{Body, Mode, Result, Var};
 use super::error::CodegenError;
+use super::types::{GLOBAL, SHARED};
 use super::Cx;
 use crate::check::types::{Space, Ty};
 use crate::syntax::ast::FuncDecl;
@@ -13,17 +18,38 @@ use inkwell::module::Linkage;
 use inkwell::types::{BasicMetadataTypeEnum, BasicType};
 use inkwell::values::FunctionValue;
 
-/// Declares `func` number `item` of the program; `symbol` is its LLVM name.
+/// Which of a func's array parameters are `shared` arrays in one specialised copy, by position
+/// (the func as declared has none).
+pub type Variant = Vec<bool>;
+
+/// The symbol of a specialised copy: the func's, then the positions of its `shared` array
+/// parameters (`loom.func.lookup.shared0`).
+pub fn variant_symbol(symbol: &str, variant: &[bool]) -> String {
+    let mut name = symbol.to_string();
+    for (i, _) in variant.iter().enumerate().filter(|(_, shared)| **shared) {
+        name.push_str(&format!(".shared{i}"));
+    }
+    name
+}
+
+/// Declares `func` number `item` of the program; `symbol` is its LLVM name; `variant` says
+/// which array parameters are `shared` (empty: none).
 pub fn declare<'ctx>(
     cx: &Cx<'_, 'ctx>,
     decl: &FuncDecl,
     symbol: &str,
+    variant: &[bool],
 ) -> Result<FunctionValue<'ctx>> {
     let mut params: Vec<BasicMetadataTypeEnum> = Vec::with_capacity(decl.params.len());
-    for param in &decl.params {
+    for (i, param) in decl.params.iter().enumerate() {
         let ty = cx.resolver.borrow_mut().resolve(&param.ty, Space::Global)?;
         if let Ty::Array { dims, .. } = &ty {
-            params.push(cx.types.array_arg(dims.len()).into());
+            let space = if variant.get(i).copied().unwrap_or(false) {
+                SHARED
+            } else {
+                GLOBAL
+            };
+            params.push(cx.types.array_arg(dims.len(), space).into());
             continue;
         }
         let llvm = cx
@@ -95,7 +121,8 @@ impl<'a, 'ctx> FuncLowering<'a, 'ctx> {
                 .ok_or_else(|| CodegenError::internal("parameter", param.span))?;
             value.set_name(&param.name.name);
             if let Ty::Array { elem, .. } = &ty {
-                // A global array: its address and dimensions travel together (`Types::array_arg`).
+                // Its address (global or shared) and dimensions travel together
+                // (`Types::array_arg`).
                 let array = body.unpack_array_arg(value, &param.name.name, elem)?;
                 body.bind(&param.name.name, Var::Array(array));
                 continue;

@@ -138,8 +138,14 @@ impl IntMath {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Intrinsic {
-    /// `%tid.x`: the thread's index in its block.
+    /// `%tid.x`: the thread's index in its block (its column in a two-dimensional block).
     TidX,
+    /// `%tid.y`: the thread's row in a two-dimensional block.
+    TidY,
+    /// `%ctaid.y`: the block's row in a two-dimensional grid (`BROW`).
+    CtaidY,
+    /// `%nctaid.y`: the grid's rows (`GRIDROWS`).
+    NctaidY,
     /// `%ctaid.x`: the block's index in the grid (`B`).
     CtaidX,
     /// `%ntid.x`: threads per block.
@@ -148,6 +154,8 @@ pub enum Intrinsic {
     NctaidX,
     /// `bar.sync 0`: the block-wide barrier.
     Barrier0,
+    /// `membar.gl`: orders the thread's global memory accesses for the whole GPU.
+    MembarGl,
     /// `shfl.sync.{idx,up,down}.b32 d, a, b, c, membermask` on an `i32`.
     Shuffle(ShuffleKind),
     /// `llvm.fptosi.sat`: float to signed integer, saturating, NaN to 0 (PTX `cvt.rzi.sat`).
@@ -164,10 +172,14 @@ impl Intrinsic {
     pub fn name(self) -> String {
         match self {
             Intrinsic::TidX => "llvm.nvvm.read.ptx.sreg.tid.x".into(),
+            Intrinsic::TidY => "llvm.nvvm.read.ptx.sreg.tid.y".into(),
+            Intrinsic::CtaidY => "llvm.nvvm.read.ptx.sreg.ctaid.y".into(),
+            Intrinsic::NctaidY => "llvm.nvvm.read.ptx.sreg.nctaid.y".into(),
             Intrinsic::CtaidX => "llvm.nvvm.read.ptx.sreg.ctaid.x".into(),
             Intrinsic::NtidX => "llvm.nvvm.read.ptx.sreg.ntid.x".into(),
             Intrinsic::NctaidX => "llvm.nvvm.read.ptx.sreg.nctaid.x".into(),
             Intrinsic::Barrier0 => "llvm.nvvm.barrier0".into(),
+            Intrinsic::MembarGl => "llvm.nvvm.membar.gl".into(),
             Intrinsic::Shuffle(kind) => format!("llvm.nvvm.shfl.sync.{}.i32", kind.name()),
             Intrinsic::FpToSiSat { int_bits, float } => {
                 format!("llvm.fptosi.sat.i{int_bits}.{}", float.suffix())
@@ -192,10 +204,14 @@ impl Intrinsic {
         }
         let i32t = context.i32_type();
         let fn_type = match self {
-            Intrinsic::TidX | Intrinsic::CtaidX | Intrinsic::NtidX | Intrinsic::NctaidX => {
-                i32t.fn_type(&[], false)
-            }
-            Intrinsic::Barrier0 => context.void_type().fn_type(&[], false),
+            Intrinsic::TidX
+            | Intrinsic::TidY
+            | Intrinsic::CtaidX
+            | Intrinsic::CtaidY
+            | Intrinsic::NtidX
+            | Intrinsic::NctaidX
+            | Intrinsic::NctaidY => i32t.fn_type(&[], false),
+            Intrinsic::Barrier0 | Intrinsic::MembarGl => context.void_type().fn_type(&[], false),
             // (membermask, value, lane or offset, clamp/segment mask)
             Intrinsic::Shuffle(_) => {
                 i32t.fn_type(&[i32t.into(), i32t.into(), i32t.into(), i32t.into()], false)

@@ -84,13 +84,24 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         let mode = Mode::Kernel {
             name: self.facts.name.clone(),
             block_size: self.facts.block_size,
+            block_rows: self.facts.block_rows,
+            grid_2d: kernel_ir.grid_2d.unwrap_or(false),
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
-        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| {
-            if let crate::kir::Stmt::Scatter { span, .. } = stmt {
+        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| match stmt {
+            crate::kir::Stmt::Scatter {
+                span, subscripts, ..
+            } => {
                 body.scatters.insert(*span);
+                if let Some(crate::kir::Subscript::TileRows { range, cols }) = subscripts.first() {
+                    body.tile_stores.insert(range.id, *cols);
+                }
             }
+            crate::kir::Stmt::Grid { span, .. } => {
+                body.grids.insert(*span);
+            }
+            _ => {}
         });
         body.registers = kernel_ir
             .register_vectors
@@ -98,6 +109,17 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             .ok_or_else(|| {
                 CodegenError::internal(
                     "kernel IR without its register vectors (kir-register-vectors did not run)",
+                    self.decl.name.span,
+                )
+            })?
+            .into_iter()
+            .collect();
+        body.indexed_vectors = kernel_ir
+            .indexed_copies
+            .clone()
+            .ok_or_else(|| {
+                CodegenError::internal(
+                    "kernel IR without its indexed copies (kir-indexed-copies did not run)",
                     self.decl.name.span,
                 )
             })?
@@ -178,7 +200,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             self.cx,
             &self.facts.name,
             self.decl.name.span,
-            self.facts.block_size,
+            (self.facts.block_size, self.facts.block_rows),
             &shared,
             register_vectors,
         )?;
@@ -192,7 +214,13 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
     fn annotate(&self, function: FunctionValue<'ctx>) -> Result<()> {
         let context = self.cx.context;
         let i32t = context.i32_type();
-        let entries: [(&str, u64); 2] = [("kernel", 1), ("reqntidx", self.facts.block_size as u64)];
+        let rows = u64::from(self.facts.block_rows.max(1));
+        let cols = u64::from(self.facts.block_size) / rows;
+        let mut entries: Vec<(&str, u64)> = vec![("kernel", 1), ("reqntidx", cols)];
+        // A two-dimensional block (`@blocksize(R, C)`): `.reqntid C, R, 1`, x the columns.
+        if rows > 1 {
+            entries.push(("reqntidy", rows));
+        }
         for (key, value) in entries {
             let fields: [BasicMetadataValueEnum; 3] = [
                 function.as_global_value().as_pointer_value().into(),

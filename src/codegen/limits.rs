@@ -32,7 +32,7 @@ pub fn check(
     cx: &Cx<'_, '_>,
     kernel: &str,
     kernel_span: Span,
-    block_size: u32,
+    (block_size, block_rows): (u32, u32),
     shared: &[SharedDecl],
     register_vectors: usize,
 ) -> Result<Remark> {
@@ -55,7 +55,14 @@ pub fn check(
         });
     }
     let mut facts = vec![
-        format!("{block_size} threads per block (`.reqntid {block_size}, 1, 1`)"),
+        match block_rows {
+            rows if rows > 1 => format!(
+                "{block_size} threads per block, {rows} rows of {} (`.reqntid {}, {rows}, 1`)",
+                block_size / rows,
+                block_size / rows
+            ),
+            _ => format!("{block_size} threads per block (`.reqntid {block_size}, 1, 1`)"),
+        },
         format!(
             "{total} bytes of static shared memory per block (limit on {}: {limit})",
             cx.arch

@@ -25,6 +25,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// The array `e` names: an array variable or parameter, or a row `a[i]` / `a[[i]]` of a
     /// two-dimensional one (a func's array argument, `pack(ca[B]) /~ range(0, cols)`).
     pub fn array(&mut self, e: &Expr) -> Result<ArrayRef<'ctx>> {
+        if let Some(copy) = self.indexed_copies.get(&e.id) {
+            return Ok(copy.clone());
+        }
         match &e.kind {
             ExprKind::Name(name) => match self.lookup(&name.name) {
                 Some(Var::Array(array)) => Ok(array.clone()),
@@ -40,13 +43,55 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             } if indices.len() == 1 && matches!(self.ty_of(&indices[0]), Ty::Scalar(_)) => {
                 self.row_array(base, &indices[0], *checked, e.span)
             }
-            // The checker types no other expression as an array (indexing a computed vector is
-            // E0205).
+            // The checker types no other expression as an array; an indexed computed vector
+            // was copied to shared memory when its statement was prepared.
             _ => Err(CodegenError::internal(
-                "an array that is neither a variable nor a row",
+                "an array that is neither a variable, a row nor an indexed vector's copy",
                 e.span,
             )),
         }
+    }
+
+    /// Before a statement indexes a computed vector (`(x[[r]] * 2.0)[[i]]`, `(f /: v)[[j]]`):
+    /// every element of it stored by its owner thread into a fresh `shared` array, which the
+    /// index then reads like any `shared` array (barrier placement separates the stores from
+    /// reads by other threads). An element may belong to any thread, so there is no cheaper
+    /// general way (a shuffle reaches only the own warp). `kir-indexed-copies` decides which
+    /// vectors are copied; vector variables need none: the ones a kernel indexes live in shared
+    /// memory already (`kir-register-vectors`).
+    pub fn copy_indexed_vector(&mut self, base: &Expr) -> Result<()> {
+        if self.indexed_copies.contains_key(&base.id) || !self.indexed_vectors.contains(&base.span)
+        {
+            return Ok(());
+        }
+        let (elem, n) = match self.ty_of(base) {
+            Ty::Vector {
+                elem,
+                len: crate::check::types::Len::Static(n),
+                cols: None,
+            } => ((**elem).clone(), *n),
+            _ => {
+                return Err(CodegenError::internal(
+                    "kir-indexed-copies listed a vector without a compile-time length",
+                    base.span,
+                ))
+            }
+        };
+        if self.lane_depth > 0 {
+            return Err(CodegenError::internal(
+                "a computed vector indexed in per-element code",
+                base.span,
+            ));
+        }
+        let copy = self.shared_array("indexed", &elem, &[n], base.span)?;
+        // The copy is a statement of its own inside this one's preparation: keep the element
+        // reads this statement noted so far apart from the copy's (as a reduction does).
+        let outer_reads = std::mem::take(&mut self.elem_reads);
+        let stored = self.init_array(copy.clone(), base, base.span);
+        self.elem_reads = outer_reads;
+        stored?;
+        self.indexed_copies.insert(base.id, copy);
+        Ok(())
     }
 
     /// Row `i` of two-dimensional `base` as a one-dimensional array of `cols` elements, at
@@ -283,6 +328,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 e.span,
             ));
         }
+        self.copy_indexed_vector(base)?;
         let array = self.array(base)?;
         let at = self.subscripts(&array, indices, checked, e.span)?;
         let location = self.location(&array, indices);

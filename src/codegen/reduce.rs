@@ -123,6 +123,19 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// `f /. v`.
     pub fn reduce(&mut self, e: &Expr) -> Result<BasicValueEnum<'ctx>> {
+        if let Some((id, total)) = self.grid_value {
+            if id == e.id {
+                return Ok(total);
+            }
+        }
+        // A reduction inside a grid-wide statement's uniform part reduces its whole operand.
+        let window = self.grid_window.take();
+        let result = self.reduce_whole(e);
+        self.grid_window = window;
+        result
+    }
+
+    fn reduce_whole(&mut self, e: &Expr) -> Result<BasicValueEnum<'ctx>> {
         let (f, bound_exprs, operand, _) = self.collective_parts(e)?;
         let result_ty = self.ty_of(e).clone();
         let zero = self.zero_of(&result_ty, e.span)?;
@@ -144,8 +157,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         })
     }
 
+    /// `f /. operand` for collective `e` (a reduce, or a grid-wide scan's aggregate: its
+    /// element type is the result's), `operand` prepared to `shape` with element reads `reads`.
     #[allow(clippy::too_many_arguments)]
-    fn reduce_prepared(
+    pub(super) fn reduce_prepared(
         &mut self,
         e: &Expr,
         f: Callee,
@@ -155,11 +170,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         shape: super::vector::Shape<'ctx>,
         reads: Vec<Access>,
     ) -> Result<BasicValueEnum<'ctx>> {
-        let zero = self.zero_of(self.ty_of(e), e.span)?;
-        let result_ty = self.ty_of(e).clone();
+        let zero = self.zero_of(self.ty_of(e).element(), e.span)?;
+        let result_ty = self.ty_of(e).element().clone();
         let block_size = self.block_size(e.span)?;
-        let per_thread = shape.bound.is_some_and(|n| n <= u64::from(block_size))
-            || super::commute::is_commutative(self.cx.checked, f, bound_count);
+        // Over a grid-wide chunk, tiles: they walk the chunk's positions (`sweep`).
+        let per_thread = self.grid_window.is_none()
+            && (shape.bound.is_some_and(|n| n <= u64::from(block_size))
+                || super::commute::is_commutative(self.cx.checked, f, bound_count));
         self.touch(reads)?;
         self.before_scans(operand)?;
         let shape = self.materialise_mixed_scans(&[operand], shape, e.span)?;
@@ -205,7 +222,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
-        let ty = self.ty_of(e).clone();
+        let ty = self.ty_of(e).element().clone();
         let reg_ty = self.reg_type(&ty, e.span)?;
         let acc = self.alloca(reg_ty, "acc")?;
         let sweep = self.plan(shape, false, e.span)?;
@@ -374,7 +391,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
-        let ty = self.ty_of(e).clone();
+        let ty = self.ty_of(e).element().clone();
         let reg_ty = self.reg_type(&ty, e.span)?;
         let zero = reg_ty.const_zero();
         let carry = self.alloca(reg_ty, "carry")?;

@@ -216,6 +216,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let carry = self.scan_carry(e, reg_ty)?;
         let c = self.b.build_load(reg_ty, carry, "carry")?;
         let not_first = self.b.build_not(pos.first, "")?;
+        // A grid-wide scan's carry starts at the block's prefix (`grid.rs`), if it has one.
+        let not_first = match self.grid_seed {
+            Some((id, has_prefix)) if id == e.id => {
+                self.b.build_or(not_first, has_prefix, "carried")?
+            }
+            _ => not_first,
+        };
         let carries = self.b.build_and(not_first, mine, "")?;
         let current = v;
         let v = self.value_when(carries, current, &mut |this| {
@@ -237,7 +244,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// The carry of scan `e` across tiles: one private variable per scan.
-    fn scan_carry(
+    pub(super) fn scan_carry(
         &mut self,
         e: &Expr,
         reg_ty: inkwell::types::BasicTypeEnum<'ctx>,

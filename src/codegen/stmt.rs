@@ -24,6 +24,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.tile_vals.clear();
         self.elem_reads.clear();
         self.materialised.clear();
+        self.indexed_copies.clear();
         self.set_location(stmt.span());
         match stmt {
             Stmt::Let {
@@ -33,6 +34,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 shared,
                 span,
             } => self.let_stmt(name, ty, init.as_ref(), *shared, *span),
+            Stmt::Assign {
+                target,
+                value,
+                span,
+            } if self.grids.contains(span) => self.grid_stmt(target, value, *span),
             Stmt::Assign {
                 target,
                 value,
@@ -120,6 +126,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let len = match self.cx.checked.locals.get(&name.span) {
             Some(Ty::Array { dims, .. }) => match dims.as_slice() {
                 [Len::Static(n)] => *n,
+                // A register tile: its elements row-major.
+                [Len::Static(r), Len::Static(c)] => r.saturating_mul(*c),
                 _ => 0,
             },
             _ => 0,
@@ -177,6 +185,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let len = init.map(|i| match self.ty_of(i) {
                 Ty::Vector { len, .. } => *len,
                 Ty::Array { dims, .. } if dims.len() == 1 => dims[0],
+                // `shared lane: Int32[] <- range(0, BLOCKSIZE)`: the range's indices.
+                Ty::Range => self.static_len(i).map_or(Len::Dynamic, Len::Static),
                 _ => Len::Dynamic,
             });
             match len {
@@ -198,7 +208,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    fn assign(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
+    pub(super) fn assign(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
         if matches!(self.ty_of(target), Ty::Vector { .. } | Ty::Array { .. }) {
             return self.assign_vector(target, value, span);
         }
@@ -301,7 +311,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             who: Who::Leader(location),
             span,
         }])?;
-        self.once_per_block(&mut |this| this.store_element(&array, &at, v, span))?;
+        // A grid-wide reduce: only the block of the last chunk holds the total.
+        let guard = self.grid_store_guard;
+        self.once_per_block(&mut |this| match guard {
+            Some(last) => this.when(last, &mut |this| this.store_element(&array, &at, v, span)),
+            None => this.store_element(&array, &at, v, span),
+        })?;
         self.sync
             .candidate(span, vec![(array.key.clone(), array.name.clone())]);
         Ok(())

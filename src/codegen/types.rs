@@ -82,9 +82,12 @@ impl<'ctx> Types<'ctx> {
         }
     }
 
-    /// How an array argument of a `func` travels: `{ptr addrspace(1), i32 x dims}`.
-    pub fn array_arg(&self, dims: usize) -> inkwell::types::StructType<'ctx> {
-        let mut fields: Vec<BasicTypeEnum> = vec![self.global_ptr()];
+    /// How an array argument of a `func` travels: `{ptr addrspace(space), i32 x dims}`, the
+    /// space being the argument's: [`GLOBAL`] or [`SHARED`] (a func called with a `shared`
+    /// array is specialised for it, `codegen::func`).
+    pub fn array_arg(&self, dims: usize, space: u16) -> inkwell::types::StructType<'ctx> {
+        let ptr = self.context.ptr_type(AddressSpace::from(space));
+        let mut fields: Vec<BasicTypeEnum> = vec![ptr.as_basic_type_enum()];
         fields.extend(std::iter::repeat_n(
             BasicTypeEnum::from(self.context.i32_type()),
             dims,

@@ -100,6 +100,14 @@ enum Dest<'ctx> {
         subscripts: Vec<Expr>,
         checked: bool,
     },
+    /// A two-dimensional slice `a[r, s]` (`kir::Subscript::TileRows`/`TileCols`): element `k`
+    /// at (`r.start + k / cols`, `s.start + k % cols`).
+    Tile {
+        // Boxed: two expressions would make this variant several times larger than the others.
+        ranges: Box<(Expr, Expr)>,
+        cols: u64,
+        checked: bool,
+    },
 }
 
 impl Dest<'_> {
@@ -157,6 +165,16 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     fn range_len(&self, lo: IntValue<'ctx>, hi: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
         let len = self.b.build_int_sub(hi, lo, "len")?;
         self.smax(len, self.i32(0))
+    }
+
+    /// `v` of `grid(v, scratch)`.
+    pub fn grid_operand<'e>(&self, e: &'e Expr) -> Option<&'e Expr> {
+        match &e.kind {
+            ExprKind::Call { args, .. } if crate::check::grid::is_grid_call(self.cx.checked, e) => {
+                args.first()
+            }
+            _ => None,
+        }
     }
 
     /// The length of vector expression `e` when the checker knows it at compile time.
@@ -231,6 +249,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     fn prepare_kind(&mut self, e: &Expr) -> Result<Shape<'ctx>> {
+        // `grid(v, scratch)` is `v`, walked over the block's chunk (`grid.rs`).
+        if let Some(v) = self.grid_operand(e) {
+            return self.prepare(v);
+        }
         if *self.ty_of(e) == Ty::Range {
             self.hoist(e)?;
             let (lo, hi) = self.range_bounds(self.hoisted[&e.id])?;
@@ -238,6 +260,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(self.shape(len));
         }
         match &e.kind {
+            // The threads' rows and columns: one element per thread of the block.
+            ExprKind::Name(name)
+                if (name.name == "ROW" || name.name == "COL")
+                    && self.lookup(&name.name).is_none() =>
+            {
+                let n = self.block_size_or_default();
+                Ok(self.shape(self.i32(i64::from(n))))
+            }
+            ExprKind::Call { args, .. } if self.is_transpose(e) => {
+                let [arg] = args.as_slice() else {
+                    return Err(CodegenError::internal(
+                        "`transpose` without one argument",
+                        e.span,
+                    ));
+                };
+                // Element `k` reads element `(k % r) * c + k / r` of the array: any thread's.
+                let array = self.array(arg)?;
+                self.note_read(&array, Who::Any, e.span);
+                let (r, c) = self.tile_dims(arg)?;
+                Ok(self.shape(self.i32((r * c) as i64)))
+            }
             ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
                 Some(Var::Registers(r)) => Ok(Shape {
                     registers: true,
@@ -309,7 +352,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// `a[r]`, `a[[r]]`, a row `a[i]` of a 2-D array, `a[i, r]`, and gathers `a[v]`.
     fn prepare_index(&mut self, e: &Expr, base: &Expr, indices: &[Expr]) -> Result<Shape<'ctx>> {
+        self.copy_indexed_vector(base)?;
         let array = self.array(base)?;
+        if let Some((r, c)) = self.slice_2d_shape(e, indices) {
+            // A two-dimensional slice: element `k` at (`r.start + k / c`, `s.start + k % c`),
+            // which no affine owner describes (another thread's row): any thread.
+            for index in indices {
+                self.hoist(index)?;
+            }
+            self.note_read(&array, Who::Any, e.span);
+            return Ok(self.shape(self.i32((r * c) as i64)));
+        }
         if let [index] = indices {
             if array.dims.len() == 2 && matches!(self.ty_of(index), Ty::Scalar(_)) {
                 // A row of a two-dimensional array: elements (i, 0..cols).
@@ -470,6 +523,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// Element `pos.k` of prepared vector expression `e` (or `e` itself when it is uniform).
     pub fn elem(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        // Each node's instructions (a read's bounds test, load and zero, an operator) carry
+        // its own line and column, not only the statement's.
+        self.located(e.point(), |this| this.elem_here(e, pos))
+    }
+
+    fn elem_here(&mut self, e: &Expr, pos: &Pos<'ctx>) -> Result<BasicValueEnum<'ctx>> {
         let k = pos.k;
         if *self.ty_of(e) == Ty::Range {
             let range = *self
@@ -485,7 +544,54 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if let Some(v) = self.tile_vals.get(&e.id) {
             return Ok(*v);
         }
+        if let Some(v) = self.grid_operand(e) {
+            return self.elem(v, pos);
+        }
         match &e.kind {
+            ExprKind::Name(name)
+                if (name.name == "ROW" || name.name == "COL")
+                    && self.lookup(&name.name).is_none() =>
+            {
+                let cols = self.i32(i64::from(self.block_shape().1));
+                Ok(if name.name == "ROW" {
+                    self.b.build_int_unsigned_div(k, cols, "row")?
+                } else {
+                    self.b.build_int_unsigned_rem(k, cols, "col")?
+                }
+                .into())
+            }
+            ExprKind::Call { args, .. } if self.is_transpose(e) => {
+                let [arg] = args.as_slice() else {
+                    return Err(CodegenError::internal(
+                        "`transpose` without one argument",
+                        e.span,
+                    ));
+                };
+                let array = self.array(arg)?;
+                let (r, c) = self.tile_dims(arg)?;
+                // Element (i, j) = (k / r, k % r) of the `c x r` result is t[j, i].
+                let rows = self.i32(r as i64);
+                let i = self.b.build_int_unsigned_div(k, rows, "t.i")?;
+                let j = self.b.build_int_unsigned_rem(k, rows, "t.j")?;
+                let j_row = self.b.build_int_nuw_mul(j, self.i32(c as i64), "t.row")?;
+                let flat = self.b.build_int_nuw_add(j_row, i, "t.k")?;
+                let k64 = self.index64(flat, true)?;
+                let at = Element {
+                    index: k64,
+                    in_bounds: None,
+                };
+                self.load_element(&array, &at, e.span)
+            }
+            ExprKind::Index {
+                base,
+                indices,
+                checked,
+            } if self.slice_2d_shape(e, indices).is_some() => {
+                let array = self.array(base)?;
+                let subscripts = self.tile_subscripts(e, indices, k)?;
+                let at = self.element(&array, &subscripts, *checked, e.span)?;
+                self.load_element(&array, &at, e.span)
+            }
             ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
                 Some(Var::Registers(r)) => {
                     let slot = pos.slot.ok_or_else(|| {
@@ -645,7 +751,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     in_bounds: None,
                 };
                 for (read, array) in reads.iter().zip(&arrays) {
-                    let v = this.load_element(array, &unchecked, read.expr.span)?;
+                    let span = read.expr.span;
+                    let v =
+                        this.located(span, |this| this.load_element(array, &unchecked, span))?;
                     this.tile_vals.insert(read.expr.id, v);
                 }
                 this.elem(value, pos)
@@ -712,6 +820,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let children: Vec<&Expr> = match &e.kind {
             ExprKind::Unary { operand, .. } => vec![operand],
             ExprKind::Binary { lhs, rhs, .. } => vec![lhs, rhs],
+            ExprKind::Call { args, .. } if self.grid_operand(e).is_some() => {
+                args.iter().take(1).collect()
+            }
             ExprKind::Call { args, .. } => args.iter().collect(),
             ExprKind::Field { base, .. } => vec![base],
             ExprKind::Index { indices, .. } => indices.iter().collect(),
@@ -760,7 +871,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     pub fn plan(&self, shape: &Shape<'ctx>, uniform_body: bool, span: Span) -> Result<Sweep> {
         let block_size = u64::from(self.block_size(span)?);
         let scans = shape.left_scan || shape.right_scan;
-        if let Some(bound) = shape.bound {
+        // A grid-wide chunk has a run-time length.
+        let bound = shape.bound.filter(|_| self.grid_window.is_none());
+        if let Some(bound) = bound {
             let slots = bound.div_ceil(block_size);
             if shape.registers || slots <= UNROLL_SLOTS {
                 if shape.left_scan && shape.right_scan && slots > 1 {
@@ -801,7 +914,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<()> {
         let block_size = self.block_size(span)?;
         let size = self.i32(block_size as i64);
-        let n = shape.len;
+        // A grid-wide statement walks its block's chunk `[lo, hi)`: positions `lo + k`.
+        let (n, offset) = match self.grid_window {
+            Some((lo, hi)) => (self.range_len(lo, hi)?, Some(lo)),
+            None => (shape.len, None),
+        };
+        let mut body = |this: &mut Self, pos: &Pos<'ctx>| -> Result<()> {
+            match offset {
+                Some(lo) => {
+                    let k = this.b.build_int_add(lo, pos.k, "grid.k")?;
+                    body(this, &Pos { k, ..*pos })
+                }
+                None => body(this, pos),
+            }
+        };
+        let body: &mut dyn FnMut(&mut Self, &Pos<'ctx>) -> Result<()> = &mut body;
         match sweep {
             Sweep::Unrolled { slots } => {
                 let tid = self.tid()?;
@@ -1001,6 +1128,28 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ));
         };
         let array = self.array(base)?;
+        let tile_cols = indices
+            .first()
+            .and_then(|rows| self.tile_stores.get(&rows.id).copied());
+        if let (Some(cols), [rows, columns]) = (tile_cols, indices.as_slice()) {
+            self.hoist(rows)?;
+            self.hoist(columns)?;
+            let n = self.static_len(target).ok_or_else(|| {
+                CodegenError::internal("a tile store without a compile-time length", target.span)
+            })?;
+            let shape = self.shape(self.i32(n as i64));
+            let dest = Dest::Tile {
+                ranges: Box::new((rows.clone(), columns.clone())),
+                cols,
+                checked: *checked,
+            };
+            let target = Target::Memory {
+                array,
+                dest,
+                who: Who::Any,
+            };
+            return Ok((target, shape));
+        }
         // The checker gives every element access one subscript per dimension (E0207).
         if indices.len() != array.dims.len() {
             return Err(CodegenError::internal(
@@ -1319,8 +1468,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let bound_of = |n: IntValue<'ctx>| n.get_sign_extended_constant().map(|n| n.max(0) as u64);
         match &target.kind {
             ExprKind::Name(name) => match self.lookup(&name.name).cloned() {
-                Some(Var::Array(array)) if array.dims.len() == 1 => {
-                    let n = self.length(&array);
+                Some(Var::Array(array)) if array.dims.len() <= 2 => {
+                    // A two-dimensional array is written whole in row-major order (a tile).
+                    let n = match array.dims.as_slice() {
+                        [rows, cols] => self.b.build_int_mul(*rows, *cols, "len")?,
+                        _ => self.length(&array),
+                    };
                     let who = Who::Owner(super::affine::Poly::default());
                     Ok((
                         Target::Memory {
@@ -1472,7 +1625,84 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 }
                 self.element(array, &indices, *checked, span)
             }
+            Dest::Tile {
+                ranges,
+                cols,
+                checked,
+            } => {
+                let (rows, columns) = ranges.as_ref();
+                let indices = self.tile_position(rows, columns, *cols, k)?;
+                self.element(array, &indices, *checked, span)
+            }
         }
+    }
+}
+
+impl<'ctx> Body<'_, 'ctx> {
+    /// Whether `e` is a call of `transpose`.
+    fn is_transpose(&self, e: &Expr) -> bool {
+        matches!(
+            self.cx.checked.callees.get(&e.id),
+            Some(Callee::Builtin(crate::check::Builtin::Transpose))
+        )
+    }
+
+    /// The compile-time shape of a two-dimensional array (the checker requires one for
+    /// `transpose`, E0218).
+    fn tile_dims(&self, array: &Expr) -> Result<(u64, u64)> {
+        self.ty_of(array).tile_shape().ok_or_else(|| {
+            CodegenError::internal("a tile without a compile-time shape", array.span)
+        })
+    }
+
+    /// The shape of a two-dimensional slice `a[r, s]` (two ranges, the checker's tile), or
+    /// `None` for any other indexing.
+    fn slice_2d_shape(&self, e: &Expr, indices: &[Expr]) -> Option<(u64, u64)> {
+        match indices {
+            [r, s] if *self.ty_of(r) == Ty::Range && *self.ty_of(s) == Ty::Range => {
+                self.ty_of(e).tile_shape()
+            }
+            _ => None,
+        }
+    }
+
+    /// The 64-bit subscripts of element `k` of the two-dimensional slice `e` = `a[r, s]`:
+    /// (`r.start + k / cols`, `s.start + k % cols`). The ranges are hoisted.
+    fn tile_subscripts(
+        &mut self,
+        e: &Expr,
+        indices: &[Expr],
+        k: IntValue<'ctx>,
+    ) -> Result<Vec<IntValue<'ctx>>> {
+        let (_, cols) = self.slice_2d_shape(e, indices).ok_or_else(|| {
+            CodegenError::internal("a two-dimensional slice without a tile shape", e.span)
+        })?;
+        self.tile_position(&indices[0], &indices[1], cols, k)
+    }
+
+    /// (`rows.start + k / cols`, `columns.start + k % cols`) as 64-bit subscripts; both ranges
+    /// hoisted.
+    fn tile_position(
+        &mut self,
+        rows: &Expr,
+        columns: &Expr,
+        cols: u64,
+        k: IntValue<'ctx>,
+    ) -> Result<Vec<IntValue<'ctx>>> {
+        let c = self.i32(cols as i64);
+        let i = self.b.build_int_unsigned_div(k, c, "tile.i")?;
+        let j = self.b.build_int_unsigned_rem(k, c, "tile.j")?;
+        let mut out = Vec::with_capacity(2);
+        for (range, offset) in [(rows, i), (columns, j)] {
+            let v = *self
+                .hoisted
+                .get(&range.id)
+                .ok_or_else(|| CodegenError::internal("a tile's range not prepared", range.span))?;
+            let (lo, _) = self.range_bounds(v)?;
+            let at = self.b.build_int_add(lo, offset, "tile.at")?;
+            out.push(self.index64(at, true)?);
+        }
+        Ok(out)
     }
 }
 

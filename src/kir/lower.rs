@@ -13,14 +13,24 @@ pub fn module(checked: &Checked) -> Module {
         .kernels
         .iter()
         .filter_map(|facts| match checked.program.items.get(facts.item) {
-            Some(Item::Kernel(decl)) => Some(kernel(checked, facts.item, facts.block_size, decl)),
+            Some(Item::Kernel(decl)) => Some(kernel(
+                checked,
+                facts.item,
+                (facts.block_size, facts.block_rows),
+                decl,
+            )),
             _ => None,
         })
         .collect();
     Module { kernels }
 }
 
-fn kernel(checked: &Checked, item: usize, block_size: u32, decl: &KernelDecl) -> Kernel {
+fn kernel(
+    checked: &Checked,
+    item: usize,
+    (block_size, block_rows): (u32, u32),
+    decl: &KernelDecl,
+) -> Kernel {
     let params = decl
         .params
         .iter()
@@ -37,10 +47,13 @@ fn kernel(checked: &Checked, item: usize, block_size: u32, decl: &KernelDecl) ->
         item,
         span: decl.name.span,
         block_size,
+        block_rows,
+        grid_2d: None,
         params,
         body: block(checked, &decl.body),
         register_vectors: None,
         recomputed_vectors: None,
+        indexed_copies: None,
     }
 }
 
@@ -49,6 +62,49 @@ fn block(checked: &Checked, block: &Block) -> Vec<Stmt> {
 }
 
 fn stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
+    use crate::syntax::ast::Stmt as Ast;
+    if let Ast::Assign {
+        target,
+        value,
+        span,
+    } = stmt
+    {
+        let found = crate::check::grid::find(checked, value)
+            .or_else(|| crate::check::grid::find(checked, target));
+        if let Some((collective, call)) = found {
+            return grid(checked, stmt, collective, call, *span);
+        }
+    }
+    plain_stmt(checked, stmt)
+}
+
+/// A grid-wide statement (`check/grid.rs` accepted it): the statement itself, wrapped with
+/// its collective, its scratch array and the stage that reduces a block's chunk.
+fn grid(
+    checked: &Checked,
+    stmt: &crate::syntax::ast::Stmt,
+    collective: &Expr,
+    call: &Expr,
+    span: crate::syntax::span::Span,
+) -> Stmt {
+    let (op, args) = match (&collective.kind, &call.kind) {
+        (ExprKind::Collective { op, .. }, ExprKind::Call { args, .. }) => (*op, &args[..]),
+        _ => return plain_stmt(checked, stmt),
+    };
+    let (Some(operand), Some(scratch)) = (args.first(), args.get(1)) else {
+        return plain_stmt(checked, stmt);
+    };
+    Stmt::Grid {
+        op,
+        collective: ExprRef::of(collective),
+        scratch: root_name(scratch),
+        aggregate: stage(checked, operand, None),
+        stmt: Box::new(plain_stmt(checked, stmt)),
+        span,
+    }
+}
+
+fn plain_stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
     use crate::syntax::ast::Stmt as Ast;
     if let Some(atomic) = super::atomic::lower(checked, stmt) {
         return atomic;
@@ -158,6 +214,31 @@ fn scatter_target(checked: &Checked, target: &Expr) -> Option<(Element, Vec<Subs
     };
     if !is_vector(checked.ty(target.id)) {
         return None;
+    }
+    if let (Some((_, cols)), [rows_range, cols_range]) =
+        (checked.ty(target.id).tile_shape(), indices.as_slice())
+    {
+        // A two-dimensional slice `a[r, s]`: row `r.start + k / cols`, column
+        // `s.start + k % cols`.
+        if *checked.ty(rows_range.id) == Ty::Range && *checked.ty(cols_range.id) == Ty::Range {
+            return Some((
+                Element {
+                    array: root_name(base),
+                    checked: *c,
+                    whole: false,
+                },
+                vec![
+                    Subscript::TileRows {
+                        range: ExprRef::of(rows_range),
+                        cols,
+                    },
+                    Subscript::TileCols {
+                        range: ExprRef::of(cols_range),
+                        cols,
+                    },
+                ],
+            ));
+        }
     }
     let last = indices.len().checked_sub(1)?;
     let contiguous = indices

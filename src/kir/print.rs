@@ -62,7 +62,15 @@ impl Printer<'_> {
     }
 
     fn kernel(&mut self, kernel: &Kernel) {
-        let header = format!("kernel {}  block_size {}", kernel.name, kernel.block_size);
+        let mut header = format!("kernel {}  block_size {}", kernel.name, kernel.block_size);
+        if kernel.block_rows > 1 {
+            let cols = kernel.block_size / kernel.block_rows;
+            let _ = write!(header, "  block {}x{cols}", kernel.block_rows);
+        }
+        // One-dimensional grids, the usual case, print nothing (`kir-grid`).
+        if kernel.grid_2d == Some(true) {
+            header.push_str("  grid 2-D");
+        }
         self.line(0, &header, Some(kernel.span));
         for param in &kernel.params {
             let mut text = format!("param {}: {}", param.name, self.quote(param.ty_span));
@@ -92,6 +100,18 @@ impl Printer<'_> {
                 names.join(", ")
             };
             self.line(1, &format!("recomputed-vectors {list}"), None);
+        }
+        if let Some(copies) = &kernel.indexed_copies {
+            let exprs: Vec<String> = copies
+                .iter()
+                .map(|s| format!("`{}`", self.quote(*s)))
+                .collect();
+            let list = if exprs.is_empty() {
+                "none".to_string()
+            } else {
+                exprs.join(", ")
+            };
+            self.line(1, &format!("indexed-copies {list}"), None);
         }
         self.stmts(1, &kernel.body);
         self.out.push('\n');
@@ -177,6 +197,16 @@ impl Printer<'_> {
                             self.line(depth + 1, &text, None);
                         }
                         Subscript::Vector(index) => self.stage(depth + 1, "at", index),
+                        Subscript::TileRows { range, cols } => {
+                            let text =
+                                format!("at tile-rows {} (start + k / {cols})", self.expr(*range));
+                            self.line(depth + 1, &text, None);
+                        }
+                        Subscript::TileCols { range, cols } => {
+                            let text =
+                                format!("at tile-cols {} (start + k % {cols})", self.expr(*range));
+                            self.line(depth + 1, &text, None);
+                        }
                     }
                 }
                 self.stage(depth + 1, "value", stage);
@@ -209,6 +239,45 @@ impl Printer<'_> {
                 self.stmts(depth + 1, body);
             }
             Stmt::Return { span } => self.line(depth, "return", Some(*span)),
+            Stmt::Grid {
+                op,
+                collective,
+                scratch,
+                aggregate,
+                stmt,
+                span,
+            } => {
+                let what = if *op == CollectiveOp::Reduce {
+                    "grid-reduce"
+                } else {
+                    "grid-scan"
+                };
+                let text = format!("{what} {}  scratch {scratch}", self.expr(*collective));
+                self.line(depth, &text, Some(*span));
+                self.line(
+                    depth + 1,
+                    &format!("ticket atomic-add {scratch}[0] once-per-block  chunk ceil(len / BLOCKS) rounded up to BLOCKSIZE"),
+                    None,
+                );
+                self.stage(depth + 1, "aggregate", aggregate);
+                self.line(
+                    depth + 1,
+                    &format!("look-back {scratch}[2 + ticket]  publish aggregate, wait on lower tickets, publish inclusive prefix"),
+                    None,
+                );
+                let last = if *op == CollectiveOp::Reduce {
+                    "stored by the block of the last chunk"
+                } else {
+                    "over the chunk, the scan's carry from the prefix"
+                };
+                self.line(depth + 1, &format!("statement {last}"), None);
+                self.stmt(depth + 2, stmt);
+                self.line(
+                    depth + 1,
+                    &format!("finish atomic-add {scratch}[1]  the last block zeroes {scratch}"),
+                    None,
+                );
+            }
             Stmt::Atomic {
                 op,
                 place: element,
@@ -244,6 +313,11 @@ impl Printer<'_> {
             self.expr(stage.expr),
             length(&stage.len)
         );
+        if let (Some(cols), Len::Static(n)) = (stage.cols, stage.len) {
+            if let Some(rows) = n.checked_div(cols) {
+                let _ = write!(text, "  tile {rows}x{cols}");
+            }
+        }
         if !stage.reads.is_empty() {
             let reads: Vec<String> = stage.reads.iter().map(place).collect();
             let _ = write!(text, "  reads {}", reads.join(", "));

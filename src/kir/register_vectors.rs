@@ -60,7 +60,15 @@ fn register_vectors(
                     ..
                 }) = checked.locals.get(&name.span)
                 {
-                    if let [Len::Static(n)] = dims.as_slice() {
+                    // A tile (`acc: Float32[16, 16] <- 0`) is a vector of its elements,
+                    // row-major: element (i, j) is slot `(i * cols + j) / BLOCKSIZE` of thread
+                    // `(i * cols + j) mod BLOCKSIZE`.
+                    let total = match dims.as_slice() {
+                        [Len::Static(n)] => Some(*n),
+                        [Len::Static(r), Len::Static(c)] => r.checked_mul(*c),
+                        _ => None,
+                    };
+                    if let Some(n) = total.as_ref() {
                         if *n > 0 && *n <= REGISTER_SLOTS * u64::from(block_size) {
                             candidates.push((name.name.clone(), name.span));
                         }

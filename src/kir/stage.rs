@@ -34,6 +34,7 @@ pub(super) fn stage(checked: &Checked, e: &Expr, reduce: Option<&Expr>) -> Stage
             .unwrap_or(Len::Dynamic),
         _ => Len::Dynamic,
     };
+    let cols = checked.ty(e.id).tile_shape().map(|(_, c)| c);
     let mut reads = Vec::new();
     let mut collectives = Vec::new();
     visit_expr(e, &mut |x| match &x.kind {
@@ -82,6 +83,7 @@ pub(super) fn stage(checked: &Checked, e: &Expr, reduce: Option<&Expr>) -> Stage
     Stage {
         expr: ExprRef::of(e),
         len,
+        cols,
         reads,
         collectives,
     }

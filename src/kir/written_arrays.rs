@@ -25,6 +25,10 @@ pub fn run(module: &mut Module, _checked: &Checked) {
             Stmt::Atomic { place, .. } => {
                 written.insert(place.array.clone());
             }
+            // Its ticket, flags and prefixes (the statement itself is visited on its own).
+            Stmt::Grid { scratch, .. } => {
+                written.insert(scratch.clone());
+            }
             _ => {}
         });
         for param in kernel.params.iter_mut().filter(|p| p.array) {

@@ -79,7 +79,8 @@ pub struct FuncDecl {
 pub struct KernelDecl {
     pub name: Ident,
     pub params: Vec<Param>,
-    /// `@blocksize(N)` on the line above the kernel: overrides `--block-size` for this kernel.
+    /// `@blocksize(N)` or `@blocksize(R, C)` on the line above the kernel: overrides
+    /// `--block-size` for this kernel.
     pub block_size: Option<BlockSizeAttr>,
     pub body: Block,
     pub span: Span,
@@ -87,8 +88,31 @@ pub struct KernelDecl {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct BlockSizeAttr {
+    /// `N` in `@blocksize(N)`; the rows `R` in `@blocksize(R, C)`.
     pub value: u64,
+    /// The columns `C` of a two-dimensional block shape `@blocksize(R, C)`.
+    pub cols: Option<u64>,
     pub span: Span,
+}
+
+impl BlockSizeAttr {
+    /// The threads per block: `N`, or `R * C` (saturating: the checker rejects anything over
+    /// 1024 anyway).
+    pub fn total(&self) -> u64 {
+        match self.cols {
+            Some(c) => self.value.saturating_mul(c),
+            None => self.value,
+        }
+    }
+
+    /// The block's rows: `R` for `@blocksize(R, C)`, 1 for `@blocksize(N)`.
+    pub fn rows(&self) -> u64 {
+        if self.cols.is_some() {
+            self.value
+        } else {
+            1
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -264,6 +288,20 @@ pub struct Expr {
     pub kind: ExprKind,
     /// Covers the whole expression, including enclosing parentheses.
     pub span: Span,
+}
+
+impl Expr {
+    /// Where the expression's own work is in the source, for debug locations: an operator's
+    /// symbol (`*` in `a * x`, `/.` in `sum /. v`), otherwise where the expression starts (an
+    /// access `x[[r]]` at its array, a call at its callee).
+    pub fn point(&self) -> Span {
+        match &self.kind {
+            ExprKind::Unary { op_span, .. }
+            | ExprKind::Binary { op_span, .. }
+            | ExprKind::Collective { op_span, .. } => *op_span,
+            _ => self.span,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -372,7 +372,7 @@ impl From<SyntaxError> for Diagnostic {
                 match ch {
                     ';' => diagnostic.help("statements end at the end of the line; remove the `;`"),
                     '"' | '\'' => diagnostic.help("LOOM has no string or character literals"),
-                    '@' => diagnostic.help("the only attribute is `@blocksize(N)`, on the line before a `kernel`"),
+                    '@' => diagnostic.help("the only attribute is `@blocksize(N)` (or `@blocksize(R, C)`), on the line before a `kernel`"),
                     '!' => diagnostic.help("write `not b` for negation and `!=` for inequality"),
                     '#' | '/' => diagnostic.help("comments start with `--`"),
                     '\r' => diagnostic.help("end lines with `\\n` or `\\r\\n`"),
@@ -511,7 +511,7 @@ impl From<SyntaxError> for Diagnostic {
             }
             SyntaxError::BadBlockSize { span } => Diagnostic::error(code, "invalid block size")
                 .primary(span, "expected a positive integer literal")
-                .help("write e.g. `@blocksize(128)`"),
+                .help("write e.g. `@blocksize(128)`, or `@blocksize(16, 16)` for 16 rows of 16 threads"),
             SyntaxError::Internal { span, what } => Diagnostic::error(code, format!("internal compiler error: {what}"))
                 .primary(span, "while parsing this")
                 .note("this is a bug in loomc, not in your program; please report it"),

@@ -547,11 +547,23 @@ impl Lowering {
             .map(|p| p.as_span().end())
             .last();
         let span = Span::new(self.file, start, end.unwrap_or(pair.as_span().end()));
-        let number = self
-            .children(&pair)
-            .expect(Rule::number, "block size literal")?;
-        let number_span = self.span(&number);
-        let value = match parse_number(number.as_str()) {
+        let numbers: Vec<Pair<'_, Rule>> = pair
+            .clone()
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::number)
+            .collect();
+        let Some(first) = numbers.first() else {
+            return Err(self.internal(&pair, "block size literal"));
+        };
+        let value = self.block_size_number(first);
+        let cols = numbers.get(1).map(|n| self.block_size_number(n));
+        Ok(BlockSizeAttr { value, cols, span })
+    }
+
+    /// One number of `@blocksize(...)`: a positive integer literal (0 after an error).
+    fn block_size_number(&mut self, number: &Pair<'_, Rule>) -> u64 {
+        let number_span = self.span(number);
+        match parse_number(number.as_str()) {
             Ok(Number::Int(0)) | Ok(Number::Float(_)) => {
                 self.errors
                     .push(SyntaxError::BadBlockSize { span: number_span });
@@ -571,8 +583,7 @@ impl Lowering {
                 self.errors.push(error.at(number_span));
                 0
             }
-        };
-        Ok(BlockSizeAttr { value, span })
+        }
     }
 
     fn func_decl(&mut self, pair: Pair<'_, Rule>) -> Lowered<FuncDecl> {

@@ -99,7 +99,11 @@ impl HostArg<'_> {
 /// The shape of a launch.
 #[derive(Debug, Clone, Default)]
 pub struct LaunchShape {
+    /// Blocks in the grid, all of them.
     pub blocks: u32,
+    /// The grid's columns (`%nctaid.x`) for a two-dimensional grid of `blocks / grid_cols`
+    /// rows; `None` for a one-dimensional grid.
+    pub grid_cols: Option<u32>,
     /// Threads per block; `None`: the kernel's `reqntidx`.
     pub block_size: Option<u32>,
     pub dynamic_shared_bytes: usize,
@@ -355,9 +359,20 @@ impl HostProgram {
             .iter_mut()
             .map(|s| s as *mut u64 as *mut c_void)
             .collect();
+        if let Some(cols) = shape.grid_cols {
+            if cols == 0 || shape.blocks % cols != 0 {
+                return Err(HostError::Launch(format!(
+                    "a grid of {} blocks has no {cols} columns",
+                    shape.blocks
+                ))
+                .into());
+            }
+        }
         let config = LaunchConfig {
             blocks: shape.blocks,
             block_size,
+            block_x: signature.block_x.unwrap_or(0),
+            grid_x: shape.grid_cols.unwrap_or(0),
             shared_bytes: (self.shared.static_bytes.div_ceil(16) * 16) as usize
                 + shape.dynamic_shared_bytes,
             needs_coroutines: self.needs_coroutines,

@@ -59,6 +59,19 @@ pub const LOOM_PASSES: &[LoomPass] = &[
         what: "which vector variables of run-time length are evaluated again at each use",
     },
     LoomPass {
+        name: crate::kir::GRID,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "whether a kernel runs on a two-dimensional grid (it names BROW, BCOL, GRIDROWS or GRIDCOLS)",
+    },
+    LoomPass {
+        name: crate::kir::INDEXED_COPIES,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which computed vectors each kernel indexes (each is stored into a `shared` array \
+               before its statement)",
+    },
+    LoomPass {
         name: LOWER,
         transforms: true,
         position: Position::BeforeOptimiser,

@@ -340,6 +340,7 @@ impl Inputs {
                 KERNEL,
                 &LaunchShape {
                     blocks: BLOCKS as u32,
+                    grid_cols: None,
                     block_size: None,
                     dynamic_shared_bytes: 0,
                     progress: None,

@@ -13,8 +13,10 @@
 //! twelve numeric types, 8- and 16-bit integers and floats included) with casts through the
 //! others, checked
 //! and unchecked slices, gathers, uniform element reads and stores, scatter stores (without
-//! collisions), register vectors, `shared` arrays, maps (with partial
-//! application), reduces and both scans with associative functions (commutative or not), records
+//! collisions), register vectors, vector variables of run-time length, `shared` arrays (also
+//! passed to funcs), computed vectors indexed at other positions, maps
+//! (with partial application), reduces and both scans with associative functions (commutative
+//! or not), tiles (2-D slices, shared and register tiles, `transpose`), records
 //! and a record reduction, `func`s with their own control flow, kernel `if`, `while`,
 //! sequential `for` loops and `for` loops the dependence tests may distribute, and atomics
 //! whose result does not depend on their order (`atomics.rs`).
@@ -177,6 +179,7 @@ pub fn generate(seed: u64) -> Program {
         items: Vec::new(),
         unary: Vec::new(),
         binary: Vec::new(),
+        pickers: Vec::new(),
         combiners: Vec::new(),
         sums_floats: false,
         record: None,
@@ -231,6 +234,9 @@ struct Gen {
     /// Element functions `T -> T`, and `T, T -> T`.
     unary: Vec<String>,
     binary: Vec<String>,
+    /// Functions `T[], Int32 -> T` reading their array at an index (checked): called with a
+    /// `shared` array or a row of `x`/`y`, elementwise on a vector of indices.
+    pickers: Vec<String>,
     /// Associative functions `T, T -> T` for reduces and scans.
     combiners: Vec<String>,
     /// Whether a reduction or scan sums floats (see [`Shape::block_size_dependent`]).
@@ -340,6 +346,13 @@ impl Gen {
                 body.join("\n")
             ));
             self.binary.push(name);
+        }
+        if self.chance(40) {
+            let name = self.fresh("pick");
+            self.items.push(format!(
+                "func {name}(t: {t}[], i: Int32): {t}\n  return t[[i]]"
+            ));
+            self.pickers.push(name);
         }
         self.combiners();
         if self.chance(40) {
@@ -569,7 +582,29 @@ impl Gen {
                 _ => format!("{}[B]", self.pick(&["x", "y", "out"])),
             };
         }
-        match self.rng.u32(0..14) {
+        match self.rng.u32(0..16) {
+            // A computed vector indexed at other positions (gone through a shared copy), some
+            // of them outside it (checked: zero).
+            14 => {
+                let v = self.vector(depth - 1);
+                let stride = self.rng.u32(1..4);
+                let offset = self.rng.i32(-3..=3);
+                format!("({v})[[(Int32 /~ range(0, {len})) * {stride} % {len} + {offset}]]")
+                    .replace("+ -", "- ")
+            }
+            // A func reading a shared array or a row of an input at other positions.
+            15 if !self.pickers.is_empty() => {
+                let f = self.pickers[self.rng.usize(..self.pickers.len())].clone();
+                let scope = self.visible();
+                let array = match scope.shared.first() {
+                    Some((name, _)) if self.chance(60) => name.clone(),
+                    _ => format!("{}[B]", self.pick(&["x", "y"])),
+                };
+                let stride = self.rng.u32(1..4);
+                let offset = self.rng.i32(-2..=2);
+                format!("{f}({array}, (Int32 /~ range(0, {len})) * {stride} + {offset})")
+                    .replace("+ -", "- ")
+            }
             0..=3 => {
                 let a = self.vector(depth - 1);
                 let op = self.binary_operator();
@@ -729,6 +764,12 @@ impl Gen {
                 let b = self.uniform(depth - 1);
                 format!("{g}({a}, {b})")
             }
+            7 if self.chance(30) => {
+                // One element of a computed vector (a shared copy), maybe outside it.
+                let v = self.vector(depth - 1);
+                let i = self.rng.i32(-1..=len as i32);
+                format!("({v})[[{i}]]")
+            }
             7 => self.cast_through(|g| g.uniform(depth - 1)),
             8 => {
                 let c = self.condition(depth - 1);
@@ -854,7 +895,9 @@ impl Gen {
     fn statement(&mut self, indent: usize, nesting: u32) {
         let t = self.t();
         let len = self.len;
-        match self.rng.u32(0..17) {
+        match self.rng.u32(0..19) {
+            18 => self.tiles(indent),
+            17 => self.run_time_vector(indent),
             16 if self.ty.size() >= 4 => self.atomic_statement(indent),
             // PTX has no 8- or 16-bit atomics (the checker's E0601): another statement instead.
             16 => self.statement(indent, nesting),
@@ -994,6 +1037,75 @@ impl Gen {
                 self.emit(indent, format!("out[B, {i}] <- {u}"));
             }
         }
+    }
+
+    /// Tiles (two-dimensional block vectors) in a one-dimensional block: a `1 x C` tile and a
+    /// `C x 1` tile read as 2-D slices of the inputs (rows of other blocks too, some outside:
+    /// checked, zero; `x` and `y` are never written, so that is the same for every block size),
+    /// a register tile, `transpose`, tile arithmetic, a reduction over a tile, and 2-D slice
+    /// stores into row `B` of `out`.
+    fn tiles(&mut self, indent: usize) {
+        let t = self.t();
+        let len = self.len;
+        let c = self.rng.usize(1..=len.min(40));
+        let o = self.rng.usize(0..=len - c);
+        let row = self.rng.i32(-1..=3);
+        let col = self.rng.i32(-1..=len as i32 - 1);
+        let (a, b) = (self.pick(&["x", "y"]), self.pick(&["x", "y"]));
+        let flat = self.fresh("t");
+        let column = self.fresh("t");
+        let c32 = c as i32;
+        self.emit(
+            indent,
+            format!("shared {flat}: {t}[1, {c}] <- {a}[[range({row}, {row} + 1), range({col}, {col} + {c32})]]"),
+        );
+        self.emit(
+            indent,
+            format!("shared {column}: {t}[{c}, 1] <- {b}[[range({row}, {row} + {c32}), range({col}, {col} + 1)]]"),
+        );
+        let u = self.uniform(1);
+        let op = self.binary_operator();
+        let target = format!("out[[range(B, B + 1), range({o}, {})]]", o + c);
+        let value = match self.rng.u32(0..3) {
+            0 => format!("{flat} {op} {u}"),
+            1 => format!("transpose({column}) {op} {flat}"),
+            _ => {
+                let reg = self.fresh("w");
+                let lit = self.literal();
+                self.emit(
+                    indent,
+                    format!("{reg}: {t}[1, {c}] <- transpose({column}) {op} {lit}"),
+                );
+                format!("{reg} {op} {flat}")
+            }
+        };
+        self.emit(indent, format!("{target} <- {value}"));
+        let f = self.combiner();
+        let total = self.fresh("u");
+        let tile = self.pick(&[flat.as_str(), column.as_str()]).to_string();
+        self.emit(indent, format!("{total}: {t} <- {f} /. {tile}"));
+        self.scopes.last_mut().unwrap().uniforms.push((total, true));
+    }
+
+    /// A vector variable of run-time length (recomputed at each use, docs/language.md): a
+    /// product of two checked slices of the input rows, 1 to `L` elements long as the scalar
+    /// parameter says, reduced at once into a new uniform. Its initializer reads only `x`, `y`
+    /// and `s`, which no statement writes, so the checker may always recompute it.
+    fn run_time_vector(&mut self, indent: usize) {
+        let t = self.t();
+        let name = self.fresh("w");
+        let a = self.pick(&["x", "y"]);
+        let b = self.pick(&["x", "y"]);
+        let m = format!("(1 + max(0, Int32(s) % {}))", self.len);
+        let op = self.pick(&["+", "*", "-"]);
+        self.emit(
+            indent,
+            format!("{name}: {t}[] <- {a}[[B, range(0, {m})]] {op} {b}[[B, range(1, {m} + 1)]]"),
+        );
+        let f = self.combiner();
+        let total = self.fresh("u");
+        self.emit(indent, format!("{total}: {t} <- {f} /. {name}"));
+        self.scopes.last_mut().unwrap().uniforms.push((total, true));
     }
 
     /// A `for` over the row's elements: distributed over the threads when the dependence tests

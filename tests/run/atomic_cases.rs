@@ -1,4 +1,4 @@
-//! The atomics' execution cases (`examples/histogram.loom`, `examples/grid_sum.loom`,
+//! The atomics' execution cases (`examples/histogram.loom`,
 //! `tests/run/programs/atomics.loom`), listed in `cases.rs`. Blocks run concurrently on the CPU
 //! backend, so these check that no update is lost. Results that depend on the order of the
 //! atomics (tickets, the winner of a race) are checked for what every order gives, and what
@@ -37,31 +37,6 @@ pub fn histogram(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Ve
     .map_err(|e| e.to_string())?;
     exact("hist", &hist, &expected)?;
     Ok(bytes(&hist))
-}
-
-pub fn grid_sum(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    // Small integers: every partial sum is exact in Float32, so the order of the blocks'
-    // additions does not change the result.
-    let mut x: Vec<f32> = rng
-        .i32s(n, -100, 100)
-        .into_iter()
-        .map(|v| v as f32)
-        .collect();
-    let mut total = vec![0.0f32];
-    let expected: f32 = x.iter().sum();
-    launch(
-        p,
-        "gridSum",
-        blocks_for(n, bs) as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("total", &mut total),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("total", &total, &[expected])?;
-    Ok(bytes(&total))
 }
 
 pub fn atomics(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {

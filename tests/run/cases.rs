@@ -4,6 +4,7 @@
 
 use super::atomic_cases;
 use super::elementwise_cases;
+use super::grid_cases;
 use super::support::{array, bytes, close, exact, launch, widen, Rng};
 use loomc::target::host::{HostArg, HostProgram};
 
@@ -205,6 +206,20 @@ pub const CASES: &[Case] = &[
         run: row_func_arg,
     },
     Case {
+        name: "shared_func_arg",
+        file: "tests/run/programs/shared_func_arg.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: shared_func_arg,
+    },
+    Case {
+        name: "indexed_vectors",
+        file: "tests/run/programs/indexed_vectors.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: indexed_vectors,
+    },
+    Case {
         name: "scatter_stores",
         file: "tests/run/programs/scatter_stores.loom",
         block_size: None,
@@ -247,12 +262,41 @@ pub const CASES: &[Case] = &[
         sizes: ELEMENTS,
         run: atomic_cases::histogram,
     },
+    // The grid-wide collectives and the bitonic sort (tests/run/grid_cases.rs).
     Case {
         name: "grid_sum",
         file: "examples/grid_sum.loom",
         block_size: None,
         sizes: ELEMENTS,
-        run: atomic_cases::grid_sum,
+        run: grid_cases::grid_sum,
+    },
+    Case {
+        name: "exclusive_scan",
+        file: "examples/exclusive_scan.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::exclusive_scan,
+    },
+    Case {
+        name: "compaction",
+        file: "examples/compaction.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::compaction,
+    },
+    Case {
+        name: "grid_programs",
+        file: "tests/run/programs/grid.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::grid_programs,
+    },
+    Case {
+        name: "bitonic_sort",
+        file: "examples/bitonic_sort.loom",
+        block_size: None,
+        sizes: ELEMENTS,
+        run: grid_cases::bitonic_sort,
     },
     Case {
         name: "atomics",
@@ -1057,6 +1101,96 @@ fn row_func_arg(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Ve
     let mut all = bytes(&o);
     all.extend(bytes(&s));
     all.extend(bytes(&h));
+    Ok(all)
+}
+
+/// `shared` arrays passed to funcs (tests/run/programs/shared_func_arg.loom): block `b`'s tile
+/// holds `x[b * bs ..]`, zero past `n`; a read outside the tile is zero.
+fn shared_func_arg(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let bs = bs as usize;
+    let blocks = blocks_for(n, bs as u32);
+    let mut x = rng.i32s(n, -1000, 1000);
+    let mut rot = vec![i32::MIN; n];
+    let mut win = vec![i32::MIN; n];
+    let mut ends = vec![i32::MIN; blocks];
+    let tile = |b: usize, j: i64| -> i32 {
+        if j < 0 || j >= bs as i64 {
+            return 0;
+        }
+        x.get(b * bs + j as usize).copied().unwrap_or(0)
+    };
+    let expected_rot: Vec<i32> = (0..n)
+        .map(|i| tile(i / bs, ((i % bs + 1) % bs) as i64))
+        .collect();
+    let expected_win: Vec<i32> = (0..n)
+        .map(|i| {
+            let (b, j) = (i / bs, (i % bs) as i64);
+            tile(b, j - 1) + tile(b, j) + tile(b, j + 1)
+        })
+        .collect();
+    let expected_ends: Vec<i32> = (0..blocks)
+        .map(|b| tile(b, 0) + tile(b, bs as i64 - 1))
+        .collect();
+    launch(
+        p,
+        "sharedFuncArg",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("rot", &mut rot),
+            array("win", &mut win),
+            array("ends", &mut ends),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("rot", &rot, &expected_rot)?;
+    exact("win", &win, &expected_win)?;
+    exact("ends", &ends, &expected_ends)?;
+    let mut all = bytes(&rot);
+    all.extend(bytes(&win));
+    all.extend(bytes(&ends));
+    Ok(all)
+}
+
+/// Indexed vectors (tests/run/programs/indexed_vectors.loom). Small whole numbers, so that the
+/// scan's sums are exact in any order.
+fn indexed_vectors(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let bs = bs as usize;
+    let blocks = blocks_for(n, bs as u32);
+    let mut x: Vec<f32> = rng
+        .i32s(n, -100, 100)
+        .into_iter()
+        .map(|v| v as f32)
+        .collect();
+    let mut out = vec![f32::NAN; n];
+    let mut ends = vec![f32::NAN; blocks];
+    let tile = |b: usize, j: usize| -> f32 { x.get(b * bs + j).copied().unwrap_or(0.0) };
+    let expected_out: Vec<f32> = (0..n)
+        .map(|i| {
+            let (b, j) = (i / bs, i % bs);
+            tile(b, (j + 1) % bs) * 2.0 + (tile(b, bs - 1 - j) + 1.0)
+        })
+        .collect();
+    let expected_ends: Vec<f32> = (0..blocks)
+        .map(|b| (0..bs).map(|j| tile(b, j)).sum::<f32>() + 5.0)
+        .collect();
+    launch(
+        p,
+        "indexedVectors",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("out", &mut out),
+            array("ends", &mut ends),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    exact("out", &out, &expected_out)?;
+    exact("ends", &ends, &expected_ends)?;
+    let mut all = bytes(&out);
+    all.extend(bytes(&ends));
     Ok(all)
 }
 

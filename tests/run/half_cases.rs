@@ -153,7 +153,51 @@ fn half_floats(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<
     out.extend(casts(p, blocks, n, rng, &f16, &bf16)?);
     out.extend(reductions(p, n, rng, &f16, &bf16)?);
     out.extend(shared(p, blocks, bs as usize, n, rng, &bf16)?);
+    out.extend(grid(p, blocks, n, rng, &f16)?);
     Ok(out)
+}
+
+/// Grid-wide reductions of a `Float16` array: a `Float32` sum of a cast (exact here: quarters
+/// below 64) and a maximum in the type.
+fn grid(
+    p: &HostProgram,
+    blocks: u32,
+    n: usize,
+    rng: &mut Rng,
+    f16: &Format,
+) -> Result<Vec<u8>, String> {
+    let mut x: Vec<u16> = (0..n)
+        .map(|_| f16.round((rng.next_u64() % 256) as f64 / 4.0 - 32.0))
+        .collect();
+    let ex = x.clone();
+    let mut total = vec![0f32; 1];
+    let mut top = vec![0u16; 1];
+    let mut scratch = vec![0u64; blocks as usize + 2];
+    let mut scratch2 = vec![0u64; blocks as usize + 2];
+    launch(
+        p,
+        "halfGrid",
+        blocks,
+        &mut [
+            HostArg::I32(n as i32),
+            array("x", &mut x),
+            array("total", &mut total),
+            array("top", &mut top),
+            array("scratch", &mut scratch),
+            array("scratch2", &mut scratch2),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let sum: f64 = ex.iter().map(|h| f16.decode(*h)).sum();
+    if f64::from(total[0]) != sum {
+        return Err(format!("grid total = {}, expected {sum}", total[0]));
+    }
+    let largest = ex
+        .iter()
+        .map(|h| f16.decode(*h))
+        .fold(f64::NEG_INFINITY, f64::max);
+    same(f16, "grid top", &top, &[f16.round(largest)])?;
+    Ok([bytes(&total), bytes(&top)].concat())
 }
 
 fn arithmetic(

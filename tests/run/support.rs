@@ -66,10 +66,23 @@ pub fn launch(
     blocks: u32,
     args: &mut [HostArg<'_>],
 ) -> Result<(), RunError> {
+    launch_grid(program, kernel, blocks, None, args)
+}
+
+/// [`launch`] on a grid of `blocks` blocks in rows of `grid_cols` (a two-dimensional grid) when
+/// given.
+pub fn launch_grid(
+    program: &HostProgram,
+    kernel: &str,
+    blocks: u32,
+    grid_cols: Option<u32>,
+    args: &mut [HostArg<'_>],
+) -> Result<(), RunError> {
     program.launch(
         kernel,
         &LaunchShape {
             blocks,
+            grid_cols,
             block_size: None,
             dynamic_shared_bytes: 0,
             progress: None,

@@ -43,8 +43,10 @@ impl ParamType {
 pub struct KernelSignature {
     pub name: String,
     pub params: Vec<ParamType>,
-    /// `reqntidx`: the block size the kernel requires, if it says.
+    /// The block size the kernel requires, if it says (`reqntidx`, times `reqntidy`).
     pub block_size: Option<u32>,
+    /// `reqntidx` when the kernel also gives `reqntidy`: a two-dimensional block's columns.
+    pub block_x: Option<u32>,
 }
 
 pub const ENTRY_PREFIX: &str = "loom.entry.";
@@ -58,7 +60,7 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
     let count = LLVMGetNamedMetadataNumOperands(module, name.as_ptr());
     let mut nodes = vec![std::ptr::null_mut(); count as usize];
     LLVMGetNamedMetadataOperands(module, name.as_ptr(), nodes.as_mut_ptr());
-    let mut found: BTreeMap<String, (bool, Option<u32>, ir::Value)> = BTreeMap::new();
+    let mut found: BTreeMap<String, (bool, Option<u32>, ir::Value, Option<u32>)> = BTreeMap::new();
     for node in nodes {
         let n = LLVMGetMDNodeNumOperands(node);
         if n < 3 {
@@ -85,18 +87,24 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
         };
         let entry = found
             .entry(ir::name(function))
-            .or_insert((false, None, function));
+            .or_insert((false, None, function, None));
         match key.as_str() {
             "kernel" if value == 1 => entry.0 = true,
             "reqntidx" => entry.1 = u32::try_from(value).ok(),
+            "reqntidy" => entry.3 = u32::try_from(value).ok(),
             _ => {}
         }
     }
     let mut out = Vec::new();
-    for (name, (is_kernel, block_size, function)) in found {
+    for (name, (is_kernel, x, function, y)) in found {
         if !is_kernel {
             continue;
         }
+        // A two-dimensional block: `x * y` threads, numbered x fastest.
+        let (block_size, block_x) = match (x, y) {
+            (Some(x), Some(y)) if y > 1 => (x.checked_mul(y), Some(x)),
+            (x, _) => (x, None),
+        };
         let fn_type = LLVMGlobalGetValueType(function);
         let n = LLVMCountParamTypes(fn_type) as usize;
         let mut types = vec![std::ptr::null_mut(); n];
@@ -125,6 +133,7 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
             name,
             params,
             block_size,
+            block_x,
         });
     }
     Ok(out)

@@ -13,6 +13,7 @@ fn run_i32_kernel(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Result
             kernel,
             &LaunchShape {
                 blocks,
+                grid_cols: None,
                 block_size: None,
                 dynamic_shared_bytes: 0,
                 progress: None,
@@ -167,6 +168,7 @@ fn launches_check_their_arguments() {
     let program = HostProgram::compile(WARP_OPS, &HostOptions::default()).unwrap();
     let shape = LaunchShape {
         blocks: 1,
+        grid_cols: None,
         block_size: None,
         dynamic_shared_bytes: 0,
         progress: None,
