@@ -98,6 +98,8 @@ fn scalar(checked: &Checked, ty: &TypeExpr) -> Option<ScalarType> {
         "Int64" => ScalarType::Int64,
         "UInt32" => ScalarType::UInt32,
         "UInt64" => ScalarType::UInt64,
+        "Float16" => ScalarType::Float16,
+        "BFloat16" => ScalarType::BFloat16,
         "Float32" => ScalarType::Float32,
         "Float64" => ScalarType::Float64,
         "Bool" => ScalarType::Bool,

@@ -18,6 +18,8 @@ mod cli;
 mod elementwise_cases;
 #[path = "run/grid_cases.rs"]
 mod grid_cases;
+#[path = "run/half_cases.rs"]
+mod half_cases;
 #[path = "support/mutation.rs"]
 mod mutation;
 #[path = "run/number_cases.rs"]
@@ -43,6 +45,7 @@ fn main() {
         .iter()
         .chain(number_cases::CASES)
         .chain(tile_cases::CASES)
+        .chain(half_cases::CASES)
     {
         let sizes: Vec<u32> = match case.block_size {
             Some(fixed) => vec![fixed],
@@ -61,6 +64,7 @@ fn main() {
     trials.extend(sanitizer::trials());
     trials.extend(cli::trials());
     trials.extend(number_cases::trials());
+    trials.extend(half_cases::trials());
     trials.extend(bounds::trials());
     libtest_mimic::run(&args, trials).exit();
 }

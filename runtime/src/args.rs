@@ -15,6 +15,10 @@ pub enum Scalar {
     Int64(i64),
     UInt32(u32),
     UInt64(u64),
+    /// The encoding (binary16): Rust has no stable 16-bit float.
+    Float16(u16),
+    /// The encoding (the upper half of an `f32`).
+    BFloat16(u16),
     Float32(f32),
     Float64(f64),
     Bool(bool),
@@ -31,6 +35,8 @@ impl Scalar {
             Scalar::Int64(_) => ScalarType::Int64,
             Scalar::UInt32(_) => ScalarType::UInt32,
             Scalar::UInt64(_) => ScalarType::UInt64,
+            Scalar::Float16(_) => ScalarType::Float16,
+            Scalar::BFloat16(_) => ScalarType::BFloat16,
             Scalar::Float32(_) => ScalarType::Float32,
             Scalar::Float64(_) => ScalarType::Float64,
             Scalar::Bool(_) => ScalarType::Bool,
@@ -87,6 +93,12 @@ impl Scalar {
                 text.parse()
                     .map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
             ),
+            ScalarType::Float16 => Scalar::Float16(
+                parse_half(crate::half::F16, text).ok_or_else(|| bad(String::new()))?,
+            ),
+            ScalarType::BFloat16 => Scalar::BFloat16(
+                parse_half(crate::half::BF16, text).ok_or_else(|| bad(String::new()))?,
+            ),
             ScalarType::Float32 => Scalar::Float32(
                 text.parse()
                     .map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,
@@ -101,6 +113,19 @@ impl Scalar {
                 _ => return Err(format!("`{text}` is not a Bool (true or false)")),
             },
         })
+    }
+}
+
+/// A 16-bit float from a command line: a decimal rounded once (as a LOOM literal is), or what
+/// Rust's `f64` parser accepts besides (`inf`, `NaN`) converted.
+fn parse_half(format: crate::half::Format, text: &str) -> Option<u16> {
+    let (sign, magnitude) = match text.strip_prefix('-') {
+        Some(rest) => (0x8000, rest),
+        None => (0, text.strip_prefix('+').unwrap_or(text)),
+    };
+    match format.from_decimal(magnitude) {
+        Some(bits) => Some(sign | bits),
+        None => text.parse::<f64>().ok().map(|v| format.from_f64(v)),
     }
 }
 

@@ -85,10 +85,13 @@ fn kernel_methods(kernel: &KernelMetadata, wait: &str, on: &str) -> String {
                 signature.push(format!("{}: {}", param.name, ty.name()));
             }
             ParamKind::Array { element, dims, .. } => {
-                params.push(format!(
-                    "{name}: &mut DeviceBuffer<{}>",
-                    rust_type(*element)
-                ));
+                // A buffer's element type says which 16-bit type it holds.
+                let rust = match element {
+                    ScalarType::Float16 => "loom_runtime::F16",
+                    ScalarType::BFloat16 => "loom_runtime::BF16",
+                    other => rust_type(*other),
+                };
+                params.push(format!("{name}: &mut DeviceBuffer<{rust}>"));
                 args.push(format!("KernelArg::Array({name})"));
                 let dims: Vec<&str> = dims.iter().map(|d| d.text.as_str()).collect();
                 signature.push(format!(
@@ -174,6 +177,10 @@ fn rust_type(ty: ScalarType) -> &'static str {
         ScalarType::Int64 => "i64",
         ScalarType::UInt32 => "u32",
         ScalarType::UInt64 => "u64",
+        // Rust has no stable 16-bit float: a scalar is its encoding (a `half::f16` or
+        // `half::bf16`'s `to_bits()`), which is what the kernel's parameter holds; an array's
+        // elements are `loom_runtime::F16` and `BF16`, which wrap it.
+        ScalarType::Float16 | ScalarType::BFloat16 => "u16",
         ScalarType::Float32 => "f32",
         ScalarType::Float64 => "f64",
         // One byte, nonzero meaning true (docs/abi.md): Rust's `bool` is exactly that.
@@ -308,6 +315,25 @@ mod tests {
                 "stream_",
             ]
         );
+    }
+
+    #[test]
+    fn sixteen_bit_floats_are_encodings_and_typed_buffers() {
+        // `loomc --emit=metadata` of `kernel scale(g: BFloat16, h: Float16[THREADS], b:
+        // BFloat16[THREADS])`.
+        let metadata =
+            ModuleMetadata::from_json(include_str!("../tests/half_floats.json")).unwrap();
+        let source = rust_source(&metadata, "");
+        for line in [
+            "        g: u16,",
+            "        h: &mut DeviceBuffer<loom_runtime::F16>,",
+            "        b: &mut DeviceBuffer<loom_runtime::BF16>,",
+            "                KernelArg::Scalar(Scalar::BFloat16(g)),",
+        ] {
+            assert!(source.lines().any(|l| l == line), "no `{line}` in {source}");
+        }
+        assert_eq!(<crate::F16 as crate::Element>::TYPE, ScalarType::Float16);
+        assert_eq!(<crate::BF16 as crate::Element>::TYPE, ScalarType::BFloat16);
     }
 
     #[test]

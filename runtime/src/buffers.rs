@@ -29,8 +29,28 @@ macro_rules! element {
 
 element!(
     i8 => Int8, i16 => Int16, u8 => UInt8, u16 => UInt16,
-    i32 => Int32, i64 => Int64, u32 => UInt32, u64 => UInt64, f32 => Float32, f64 => Float64
+    i32 => Int32, i64 => Int64, u32 => UInt32, u64 => UInt64, f32 => Float32, f64 => Float64,
+    F16 => Float16, BF16 => BFloat16
 );
+
+/// A `Float16` element, as its encoding: Rust has no stable 16-bit float (`half::f16::to_bits`
+/// and `crate::half::F16` convert). A type of its own, not `u16`, so that a buffer says which
+/// of `UInt16`, `Float16` and `BFloat16` it holds.
+#[repr(transparent)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct F16(pub u16);
+
+/// A `BFloat16` element, as its encoding (the upper half of an `f32`'s bits).
+#[repr(transparent)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BF16(pub u16);
+
+// SAFETY: both are a `u16` (repr(transparent)), which the device reads as the 16-bit float's
+// encoding, and for which zero bits are a value (+0.0).
+unsafe impl cudarc::driver::DeviceRepr for F16 {}
+unsafe impl cudarc::driver::ValidAsZeroBits for F16 {}
+unsafe impl cudarc::driver::DeviceRepr for BF16 {}
+unsafe impl cudarc::driver::ValidAsZeroBits for BF16 {}
 
 /// An array on the device with its shape (row-major, as LOOM lays out `T[rows, cols]`).
 pub struct DeviceBuffer<T: Element> {

@@ -159,6 +159,8 @@ impl Gpu {
                 (GpuArg::Scalar(Scalar::Int64(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::UInt32(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::UInt64(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::Float16(v)), None) => builder.arg(v),
+                (GpuArg::Scalar(Scalar::BFloat16(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::Float32(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::Float64(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::Bool(v)), None) => builder.arg(v),

@@ -17,11 +17,12 @@ pub mod args;
 pub mod bindings;
 pub mod buffers;
 pub mod cuda;
+pub mod half;
 pub mod metadata;
 pub mod stream;
 
 pub use args::{ArgShape, Scalar};
-pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg};
+pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg, BF16, F16};
 pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
 pub use metadata::{GridShape, KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
 pub use stream::Stream;

@@ -140,6 +140,10 @@ pub enum ScalarType {
     Int64,
     UInt32,
     UInt64,
+    /// IEEE binary16.
+    Float16,
+    /// bfloat16: the upper half of a `Float32`.
+    BFloat16,
     Float32,
     Float64,
     /// One byte, non-zero meaning true.
@@ -150,7 +154,9 @@ impl ScalarType {
     pub fn size(self) -> usize {
         match self {
             ScalarType::Bool | ScalarType::Int8 | ScalarType::UInt8 => 1,
-            ScalarType::Int16 | ScalarType::UInt16 => 2,
+            ScalarType::Int16 | ScalarType::UInt16 | ScalarType::Float16 | ScalarType::BFloat16 => {
+                2
+            }
             ScalarType::Int32 | ScalarType::UInt32 | ScalarType::Float32 => 4,
             ScalarType::Int64 | ScalarType::UInt64 | ScalarType::Float64 => 8,
         }
@@ -166,6 +172,8 @@ impl ScalarType {
             ScalarType::Int64 => "Int64",
             ScalarType::UInt32 => "UInt32",
             ScalarType::UInt64 => "UInt64",
+            ScalarType::Float16 => "Float16",
+            ScalarType::BFloat16 => "BFloat16",
             ScalarType::Float32 => "Float32",
             ScalarType::Float64 => "Float64",
             ScalarType::Bool => "Bool",

@@ -149,6 +149,8 @@ fn enqueue(
             KernelArg::Scalar(Scalar::Int64(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::UInt32(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::UInt64(v)) => _ = launch.arg(&*v),
+            KernelArg::Scalar(Scalar::Float16(v)) => _ = launch.arg(&*v),
+            KernelArg::Scalar(Scalar::BFloat16(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::Float32(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::Float64(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::Bool(v)) => _ = launch.arg(&*v),

@@ -179,3 +179,24 @@ fn two_dimensional_grids_and_blocks_give_cuda_dimensions() {
         None
     );
 }
+
+/// A 16-bit float argument is a decimal rounded once (as a LOOM literal is), or what Rust's
+/// float parser takes besides (`inf`); anything else is an error that names the type.
+#[test]
+fn sixteen_bit_float_arguments_round_once() {
+    use ScalarType::{BFloat16, Float16};
+    let parse = |ty, text| Scalar::parse(ty, text);
+    assert_eq!(parse(Float16, "0.1"), Ok(Scalar::Float16(0x2e66)));
+    assert_eq!(parse(Float16, "-65504"), Ok(Scalar::Float16(0xfbff)));
+    // Just above the midpoint 1 + 2^-11, which it is as an f64: up, once.
+    assert_eq!(
+        parse(Float16, "1.00048828125000001"),
+        Ok(Scalar::Float16(0x3c01))
+    );
+    assert_eq!(parse(Float16, "inf"), Ok(Scalar::Float16(0x7c00)));
+    assert_eq!(parse(BFloat16, "1.5"), Ok(Scalar::BFloat16(0x3fc0)));
+    assert_eq!(parse(BFloat16, "+2"), Ok(Scalar::BFloat16(0x4000)));
+    assert!(parse(BFloat16, "one")
+        .unwrap_err()
+        .contains("is not a BFloat16"));
+}

@@ -65,7 +65,8 @@ impl AtomicOp {
     }
 
     /// Whether the operation is defined on elements of type `s`: every operation on the 32-
-    /// and 64-bit integers, `add` and `exch` on the floats too (what PTX's `atom` offers).
+    /// and 64-bit integers, `add` and `exch` on `Float32` and `Float64` too (what PTX's `atom`
+    /// offers on every target loomc accepts; there is no 16-bit float atomic yet).
     pub fn accepts(self, s: Scalar) -> bool {
         // PTX's `atom` works on 32- and 64-bit elements (any narrower type a later change adds
         // needs its own lowering first).

@@ -605,7 +605,7 @@ impl CheckError {
             }
             UnknownType { name, span, suggestion } => {
                 let d = Diagnostic::error(code, format!("cannot find type `{name}`")).primary(span, "unknown type").note(
-                    "the types are Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float32, Float64, Bool, Range, records and `type` aliases",
+                    "the types are Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64, Float16, BFloat16, Float32, Float64, Bool, Range, records and `type` aliases",
                 );
                 did_you_mean(d, &suggestion)
             }
@@ -871,7 +871,7 @@ impl CheckError {
                 let (message, note) = match context {
                     TypeContext::ArrayElement => (
                         format!("{shown} cannot be an array element"),
-                        "array elements are scalars (Int8 to Int64, UInt8 to UInt64, Float32, Float64, Bool) or records",
+                        "array elements are scalars (Int8 to Int64, UInt8 to UInt64, Float16, BFloat16, Float32, Float64, Bool) or records",
                     ),
                     TypeContext::RecordField => {
                         (format!("{shown} cannot be a record field"), "record fields are scalars, Ranges or records")
@@ -1160,6 +1160,14 @@ fn literal_range_hint(ty: Scalar, text: &str) -> String {
         Scalar::Float32 if !is_integer => "the largest finite `Float32` is 3.4028235e38 (a literal \
              rounds to infinity from about 3.4028235678e38 on); use `Float64` for larger magnitudes, \
              e.g. `x: Float64 <- ...`"
+            .to_string(),
+        Scalar::Float16 if !is_integer || any_integer_holds => "the largest finite `Float16` is \
+             65504 (a literal rounds to infinity from 65520 on); use `Float32` or `BFloat16` (the \
+             range of `Float32`, with 8 bits of precision) for larger magnitudes"
+            .to_string(),
+        Scalar::BFloat16 if !is_integer || any_integer_holds => "the largest finite `BFloat16` is \
+             3.3895314e38 (a literal rounds to infinity from about 3.3961775e38 on); use \
+             `Float64` for larger magnitudes"
             .to_string(),
         _ if is_integer && !any_integer_holds => "LOOM's integers are at most 64 bits (`Int64` \
              from -9223372036854775808, `UInt64` up to 18446744073709551615); for a larger float \

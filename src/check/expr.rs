@@ -10,6 +10,7 @@ use super::types::{Len, RecordField, Scalar, Space, Ty};
 use super::Callee;
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, FloatLit, Ident, UnaryOp};
 use crate::syntax::span::Span;
+use loom_runtime::half::{BF16, F16};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum LitKind {
@@ -188,7 +189,13 @@ impl FnCtx<'_, '_> {
         let (min, max) = target
             .int_range()
             .unwrap_or((i128::from(i64::MIN), i128::from(u64::MAX)));
-        if !signed.is_some_and(|v| (min..=max).contains(&v)) {
+        // An integer that fits but rounds to infinity as a 16-bit float (70000 as a `Float16`).
+        let infinite = signed.is_some_and(|v| match target {
+            Scalar::Float16 => F16.from_integer(v) & 0x7fff == F16.infinity(),
+            Scalar::BFloat16 => BF16.from_integer(v) & 0x7fff == BF16.infinity(),
+            _ => false,
+        });
+        if infinite || !signed.is_some_and(|v| (min..=max).contains(&v)) {
             let text = if negative {
                 format!("-{value}")
             } else {
@@ -203,7 +210,7 @@ impl FnCtx<'_, '_> {
         Ty::Scalar(target)
     }
 
-    /// A float literal is `Float32` or `Float64`: `Float32` unless its context asks for `Float64`.
+    /// A float literal is of any float type, `Float32` unless its context asks for another.
     /// It is rounded once, from its decimal value, to its type; one that rounds to infinity (at or
     /// beyond the largest finite value plus half an ulp) is an error.
     fn float_literal(&mut self, lit: &FloatLit, span: Span, expect: Option<&Ty>) -> Ty {
@@ -216,6 +223,8 @@ impl FnCtx<'_, '_> {
             _ => Scalar::Float32,
         };
         let infinite = match target {
+            Scalar::Float16 => lit.f16() == F16.infinity(),
+            Scalar::BFloat16 => lit.bf16() == BF16.infinity(),
             Scalar::Float32 => lit.f32().is_infinite(),
             _ => lit.f64().is_infinite(),
         };

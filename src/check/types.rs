@@ -14,13 +14,15 @@ pub enum Scalar {
     UInt16,
     UInt32,
     UInt64,
+    Float16,
+    BFloat16,
     Float32,
     Float64,
     Bool,
 }
 
 impl Scalar {
-    pub const ALL: [Scalar; 11] = [
+    pub const ALL: [Scalar; 13] = [
         Scalar::Int8,
         Scalar::Int16,
         Scalar::Int32,
@@ -29,6 +31,8 @@ impl Scalar {
         Scalar::UInt16,
         Scalar::UInt32,
         Scalar::UInt64,
+        Scalar::Float16,
+        Scalar::BFloat16,
         Scalar::Float32,
         Scalar::Float64,
         Scalar::Bool,
@@ -44,6 +48,8 @@ impl Scalar {
             Scalar::Int64 => "Int64",
             Scalar::UInt32 => "UInt32",
             Scalar::UInt64 => "UInt64",
+            Scalar::Float16 => "Float16",
+            Scalar::BFloat16 => "BFloat16",
             Scalar::Float32 => "Float32",
             Scalar::Float64 => "Float64",
             Scalar::Bool => "Bool",
@@ -76,7 +82,10 @@ impl Scalar {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Scalar::Float32 | Scalar::Float64)
+        matches!(
+            self,
+            Scalar::Float16 | Scalar::BFloat16 | Scalar::Float32 | Scalar::Float64
+        )
     }
 
     pub fn is_numeric(self) -> bool {
@@ -100,7 +109,7 @@ impl Scalar {
         match self {
             Scalar::Bool => 1,
             Scalar::Int8 | Scalar::UInt8 => 8,
-            Scalar::Int16 | Scalar::UInt16 => 16,
+            Scalar::Int16 | Scalar::UInt16 | Scalar::Float16 | Scalar::BFloat16 => 16,
             Scalar::Int32 | Scalar::UInt32 | Scalar::Float32 => 32,
             Scalar::Int64 | Scalar::UInt64 | Scalar::Float64 => 64,
         }

@@ -485,6 +485,7 @@ fn run_cpu(
                     Scalar::UInt32(v) => HostArg::I32(v as i32),
                     Scalar::Int64(v) => HostArg::I64(v),
                     Scalar::UInt64(v) => HostArg::I64(v as i64),
+                    Scalar::Float16(v) | Scalar::BFloat16(v) => HostArg::F16(v),
                     Scalar::Float32(v) => HostArg::F32(v),
                     Scalar::Float64(v) => HostArg::F64(v),
                     Scalar::Bool(v) => HostArg::I8(v as i8),

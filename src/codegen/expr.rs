@@ -13,7 +13,7 @@
 
 use super::body::{Body, Result, Var};
 use super::error::CodegenError;
-use super::intrinsics::{FloatWidth, Intrinsic, LlvmMath};
+use super::intrinsics::{FloatWidth, IntMath, Intrinsic, LlvmMath};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Builtin, Callee};
 use crate::syntax::ast::{BinaryOp, Expr, ExprKind, FieldInit, FloatLit, Ident, UnaryOp};
@@ -51,6 +51,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             (None, None) => return Ok(None),
         };
         let scalar = self.scalar_of(c)?;
+        // Not the 16-bit floats: an `fma` of them is computed in `Float32` on targets without
+        // one (sm_75's `BFloat16`) and would round twice there.
         let width = match scalar {
             Scalar::Float32 => FloatWidth::F32,
             Scalar::Float64 => FloatWidth::F64,
@@ -161,6 +163,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             // even): through `f64` first, 2^60 + 2^36 + 1 would become 2^60, not 2^60 + 2^37.
             Ty::Scalar(Scalar::Float32) => self.f32_const(v as f32),
             Ty::Scalar(Scalar::Float64) => self.f64_const(v as f64),
+            // The checker rejects a literal that does not fit `Int64` or `UInt64`.
+            Ty::Scalar(s @ (Scalar::Float16 | Scalar::BFloat16)) => {
+                self.half_const(*s, half_format(*s).from_integer(v as i128))
+            }
             Ty::Scalar(Scalar::Bool) => c.bool_type().const_int((v != 0) as u64, false).into(),
             Ty::Scalar(s) if s.is_integer() => self
                 .cx
@@ -178,8 +184,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     fn float_literal(&self, e: &Expr, lit: &FloatLit) -> Result<BasicValueEnum<'ctx>> {
         Ok(match self.ty_of(e).element() {
             Ty::Scalar(Scalar::Float64) => self.f64_const(lit.f64()),
+            Ty::Scalar(Scalar::Float16) => self.half_const(Scalar::Float16, lit.f16()),
+            Ty::Scalar(Scalar::BFloat16) => self.half_const(Scalar::BFloat16, lit.bf16()),
             _ => self.f32_const(lit.f32()),
         })
+    }
+
+    /// A `Float16` or `BFloat16` constant of the encoding `bits` (its exact value as an `f64`,
+    /// so LLVM has nothing left to round).
+    fn half_const(&self, s: Scalar, bits: u16) -> BasicValueEnum<'ctx> {
+        let ty = self.cx.types.scalar(s).into_float_type();
+        ty.const_float(half_format(s).to_f64(bits)).into()
     }
 
     /// A `Float32` constant holding exactly `v` (widening to `f64` is exact, so LLVM has nothing
@@ -758,6 +773,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     v.into()
                 }
             }
+            (f, Scalar::BFloat16) if !f.is_float() && f.bits() >= 32 => {
+                self.int_to_bfloat16(v.into_int_value(), f.is_signed())?
+            }
             (f, _) if !f.is_float() => {
                 let v = v.into_int_value();
                 let float = to_ty.into_float_type();
@@ -768,15 +786,19 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 }
             }
             (f, t) if !t.is_float() => {
+                let float = FloatWidth::of(f).ok_or_else(|| CodegenError::Internal {
+                    message: format!("a float cast from {}", f.name()),
+                    span: None,
+                })?;
                 let intrinsic = if t.is_signed() {
                     Intrinsic::FpToSiSat {
                         int_bits: t.bits(),
-                        float_bits: f.bits(),
+                        float,
                     }
                 } else {
                     Intrinsic::FpToUiSat {
                         int_bits: t.bits(),
-                        float_bits: f.bits(),
+                        float,
                     }
                 };
                 let call = b.build_call(self.intrinsic(intrinsic), &[v.into()], "cast")?;
@@ -787,13 +809,85 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         span: None,
                     })?
             }
-            (Scalar::Float32, _) => b
+            // Between the two 16-bit floats, through `Float32`: widening is exact, so the value
+            // is rounded once (LLVM has no cast between `half` and `bfloat`).
+            (Scalar::Float16, Scalar::BFloat16) | (Scalar::BFloat16, Scalar::Float16) => {
+                let wide = b.build_float_ext(
+                    v.into_float_value(),
+                    self.cx.context.f32_type(),
+                    "cast.wide",
+                )?;
+                b.build_float_trunc(wide, to_ty.into_float_type(), "cast")?
+                    .into()
+            }
+            (f, t) if f.bits() < t.bits() => b
                 .build_float_ext(v.into_float_value(), to_ty.into_float_type(), "cast")?
                 .into(),
             _ => b
                 .build_float_trunc(v.into_float_value(), to_ty.into_float_type(), "cast")?
                 .into(),
         })
+    }
+
+    /// A 32- or 64-bit integer to `BFloat16`, rounded once. LLVM converts to `float` first and
+    /// then to `bfloat` on targets without `cvt.rn.bf16.s32` (before sm_90, and the CPU): twice
+    /// rounded, 2^24 + 2^16 + 1 would become 2^24 instead of 2^24 + 2^17. Here the magnitude is
+    /// first cut to its 24 leading bits, with a sticky bit for the rest (rounding to odd, so no
+    /// midpoint of `BFloat16` is made or lost); that converts to `float` exactly, and the one
+    /// `float` to `bfloat` rounding is the only one.
+    fn int_to_bfloat16(&self, v: IntValue<'ctx>, signed: bool) -> Result<BasicValueEnum<'ctx>> {
+        let b = &self.b;
+        let ty = v.get_type();
+        let width = ty.get_bit_width();
+        let zero = ty.const_zero();
+        let negative = if signed {
+            b.build_int_compare(IntPredicate::SLT, v, zero, "bf16.neg")?
+        } else {
+            self.cx.context.bool_type().const_zero()
+        };
+        // |MIN| is MIN's bit pattern, right as an unsigned magnitude.
+        let flipped = b.build_int_neg(v, "")?;
+        let magnitude = b
+            .build_select(negative, flipped, v, "bf16.mag")?
+            .into_int_value();
+        let ctlz = self.intrinsic(Intrinsic::Int(IntMath::Ctlz, width));
+        let leading = b
+            .build_call(
+                ctlz,
+                &[magnitude.into(), self.bool_const(false).into()],
+                "bf16.lz",
+            )?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| CodegenError::Internal {
+                message: "llvm.ctlz has no value".into(),
+                span: None,
+            })?
+            .into_int_value();
+        // Bits below the leading 24: width - 24 - leading, or none.
+        let spare = b.build_int_sub(ty.const_int(u64::from(width) - 24, false), leading, "")?;
+        let positive = b.build_int_compare(IntPredicate::SGT, spare, zero, "")?;
+        let shift = b
+            .build_select(positive, spare, zero, "bf16.shift")?
+            .into_int_value();
+        let one = ty.const_int(1, false);
+        let unit = b.build_left_shift(one, shift, "")?;
+        let below = b.build_int_sub(unit, one, "")?;
+        let rest = b.build_and(magnitude, below, "")?;
+        let kept = b.build_and(magnitude, b.build_not(below, "")?, "")?;
+        let inexact = b.build_int_compare(IntPredicate::NE, rest, zero, "")?;
+        let sticky = b.build_select(inexact, unit, zero, "")?.into_int_value();
+        let odd = b.build_or(kept, sticky, "bf16.odd")?;
+        let f32t = self.cx.context.f32_type();
+        let exact = b.build_unsigned_int_to_float(odd, f32t, "")?;
+        let minus = b.build_float_neg(exact, "")?;
+        let signed_value = b
+            .build_select(negative, minus, exact, "")?
+            .into_float_value();
+        Ok(
+            b.build_float_trunc(signed_value, self.cx.context.bf16_type(), "cast")?
+                .into(),
+        )
     }
 
     // ---- records ----
@@ -893,5 +987,14 @@ fn product_factors(e: &Expr) -> Option<(&Expr, &Expr)> {
             ..
         } => Some((lhs.as_ref(), rhs.as_ref())),
         _ => None,
+    }
+}
+
+/// The encoding of a 16-bit float type (`Float16` or `BFloat16`).
+fn half_format(s: Scalar) -> loom_runtime::half::Format {
+    if s == Scalar::BFloat16 {
+        loom_runtime::half::BF16
+    } else {
+        loom_runtime::half::F16
     }
 }

@@ -289,6 +289,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let i64t = self.cx.context.i64_type();
         let bits = match ty {
             Ty::Scalar(Scalar::Float32) => self.b.build_bit_cast(v, i32t, "")?.into_int_value(),
+            // `Float16` and `BFloat16`: their 16 bits.
+            Ty::Scalar(Scalar::Float16 | Scalar::BFloat16) => {
+                let i16t = self.cx.context.i16_type();
+                let half = self.b.build_bit_cast(v, i16t, "")?.into_int_value();
+                self.b.build_int_z_extend(half, i32t, "")?
+            }
             Ty::Scalar(s) if s.is_integer() || *s == Scalar::Bool => {
                 let v = v.into_int_value();
                 if v.get_type().get_bit_width() < 32 {
@@ -320,6 +326,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let low = self.b.build_int_truncate(word, i32t, "")?;
         Ok(match ty {
             Ty::Scalar(Scalar::Float32) => self.b.build_bit_cast(low, reg_ty, "")?,
+            Ty::Scalar(Scalar::Float16 | Scalar::BFloat16) => {
+                let i16t = self.cx.context.i16_type();
+                let half = self.b.build_int_truncate(low, i16t, "")?;
+                self.b.build_bit_cast(half, reg_ty, "")?
+            }
             _ => {
                 let int = reg_ty.into_int_type();
                 if int.get_bit_width() < 32 {

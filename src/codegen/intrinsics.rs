@@ -7,6 +7,7 @@
 //! implements: the special registers, `llvm.nvvm.barrier0` and `llvm.nvvm.shfl.sync.*.i32`.
 //! Everything wider or narrower than 32 bits is shuffled as `i32` pieces (`warp.rs`).
 
+use crate::check::types::Scalar;
 use inkwell::context::Context;
 use inkwell::module::Module;
 use inkwell::types::{BasicMetadataTypeEnum, BasicTypeEnum, FloatType};
@@ -36,13 +37,30 @@ impl ShuffleKind {
 /// A floating-point width.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FloatWidth {
+    /// `half`: `Float16`.
+    F16,
+    /// `bfloat`: `BFloat16`.
+    BF16,
     F32,
     F64,
 }
 
 impl FloatWidth {
+    /// The LLVM float type of a float scalar; `None` for the others.
+    pub fn of(s: Scalar) -> Option<FloatWidth> {
+        match s {
+            Scalar::Float16 => Some(FloatWidth::F16),
+            Scalar::BFloat16 => Some(FloatWidth::BF16),
+            Scalar::Float32 => Some(FloatWidth::F32),
+            Scalar::Float64 => Some(FloatWidth::F64),
+            _ => None,
+        }
+    }
+
     fn suffix(self) -> &'static str {
         match self {
+            FloatWidth::F16 => "f16",
+            FloatWidth::BF16 => "bf16",
             FloatWidth::F32 => "f32",
             FloatWidth::F64 => "f64",
         }
@@ -50,6 +68,8 @@ impl FloatWidth {
 
     fn ty(self, context: &Context) -> FloatType<'_> {
         match self {
+            FloatWidth::F16 => context.f16_type(),
+            FloatWidth::BF16 => context.bf16_type(),
             FloatWidth::F32 => context.f32_type(),
             FloatWidth::F64 => context.f64_type(),
         }
@@ -99,6 +119,8 @@ pub enum IntMath {
     UMax,
     /// `llvm.abs` with `is_int_min_poison = false`: `abs(MIN) == MIN`, wrapping.
     Abs,
+    /// `llvm.ctlz` (called with `is_zero_poison = false`: `ctlz(0)` is the width).
+    Ctlz,
 }
 
 impl IntMath {
@@ -109,6 +131,7 @@ impl IntMath {
             IntMath::UMin => "umin",
             IntMath::UMax => "umax",
             IntMath::Abs => "abs",
+            IntMath::Ctlz => "ctlz",
         }
     }
 }
@@ -136,9 +159,9 @@ pub enum Intrinsic {
     /// `shfl.sync.{idx,up,down}.b32 d, a, b, c, membermask` on an `i32`.
     Shuffle(ShuffleKind),
     /// `llvm.fptosi.sat`: float to signed integer, saturating, NaN to 0 (PTX `cvt.rzi.sat`).
-    FpToSiSat { int_bits: u32, float_bits: u32 },
+    FpToSiSat { int_bits: u32, float: FloatWidth },
     /// `llvm.fptoui.sat`: float to unsigned integer, saturating, NaN to 0.
-    FpToUiSat { int_bits: u32, float_bits: u32 },
+    FpToUiSat { int_bits: u32, float: FloatWidth },
     /// `llvm.sqrt.f32` and friends.
     Math(LlvmMath, FloatWidth),
     /// `llvm.smin.i32` and friends; `bits` is 8, 16, 32 or 64.
@@ -158,14 +181,12 @@ impl Intrinsic {
             Intrinsic::Barrier0 => "llvm.nvvm.barrier0".into(),
             Intrinsic::MembarGl => "llvm.nvvm.membar.gl".into(),
             Intrinsic::Shuffle(kind) => format!("llvm.nvvm.shfl.sync.{}.i32", kind.name()),
-            Intrinsic::FpToSiSat {
-                int_bits,
-                float_bits,
-            } => format!("llvm.fptosi.sat.i{int_bits}.f{float_bits}"),
-            Intrinsic::FpToUiSat {
-                int_bits,
-                float_bits,
-            } => format!("llvm.fptoui.sat.i{int_bits}.f{float_bits}"),
+            Intrinsic::FpToSiSat { int_bits, float } => {
+                format!("llvm.fptosi.sat.i{int_bits}.{}", float.suffix())
+            }
+            Intrinsic::FpToUiSat { int_bits, float } => {
+                format!("llvm.fptoui.sat.i{int_bits}.{}", float.suffix())
+            }
             Intrinsic::Math(op, width) => format!("llvm.{}.{}", op.stem(), width.suffix()),
             Intrinsic::Int(op, bits) => format!("llvm.{}.i{bits}", op.stem()),
         }
@@ -195,27 +216,15 @@ impl Intrinsic {
             Intrinsic::Shuffle(_) => {
                 i32t.fn_type(&[i32t.into(), i32t.into(), i32t.into(), i32t.into()], false)
             }
-            Intrinsic::FpToSiSat {
-                int_bits,
-                float_bits,
-            }
-            | Intrinsic::FpToUiSat {
-                int_bits,
-                float_bits,
-            } => {
-                let float: BasicMetadataTypeEnum = if float_bits == 32 {
-                    context.f32_type().into()
-                } else {
-                    context.f64_type().into()
-                };
-                int_type(context, int_bits).fn_type(&[float], false)
+            Intrinsic::FpToSiSat { int_bits, float } | Intrinsic::FpToUiSat { int_bits, float } => {
+                int_type(context, int_bits).fn_type(&[float.ty(context).into()], false)
             }
             Intrinsic::Math(op, width) => {
                 let f = width.ty(context);
                 let params: Vec<BasicMetadataTypeEnum> = vec![f.into(); op.arity()];
                 f.fn_type(&params, false)
             }
-            Intrinsic::Int(IntMath::Abs, bits) => {
+            Intrinsic::Int(IntMath::Abs | IntMath::Ctlz, bits) => {
                 let int = int_type(context, bits);
                 int.fn_type(&[int.into(), context.bool_type().into()], false)
             }

@@ -74,12 +74,18 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     fn float_math(&self, op: MathFn, s: Scalar) -> Option<FunctionValue<'ctx>> {
-        let width = match s {
-            Scalar::Float32 => FloatWidth::F32,
-            Scalar::Float64 => FloatWidth::F64,
-            _ => return None,
-        };
+        let width = FloatWidth::of(s)?;
         let llvm = |m: LlvmMath| Some(self.intrinsic(Intrinsic::Math(m, width)));
+        if matches!(width, FloatWidth::F16 | FloatWidth::BF16) {
+            // The library computes the other functions of 16-bit floats in `Float32`
+            // (stdlib/math.loom): only these primitives reach code generation with them.
+            return match op {
+                MathFn::Abs => llvm(LlvmMath::Fabs),
+                MathFn::Min => llvm(LlvmMath::MinNum),
+                MathFn::Max => llvm(LlvmMath::MaxNum),
+                _ => None,
+            };
+        }
         let fast = self.cx.options.fast_math && width == FloatWidth::F32;
         let stem = match op {
             MathFn::Sqrt if !fast => return llvm(LlvmMath::Sqrt),
@@ -105,6 +111,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         );
         let name = match width {
             FloatWidth::F64 => format!("__nv_{stem}"),
+            FloatWidth::F16 | FloatWidth::BF16 => return None,
             FloatWidth::F32 if fast && has_fast_variant => format!("__nv_fast_{stem}f"),
             FloatWidth::F32 => format!("__nv_{stem}f"),
         };

@@ -38,6 +38,8 @@ impl<'ctx> Types<'ctx> {
             Scalar::Int16 | Scalar::UInt16 => c.i16_type().into(),
             Scalar::Int32 | Scalar::UInt32 => c.i32_type().into(),
             Scalar::Int64 | Scalar::UInt64 => c.i64_type().into(),
+            Scalar::Float16 => c.f16_type().into(),
+            Scalar::BFloat16 => c.bf16_type().into(),
             Scalar::Float32 => c.f32_type().into(),
             Scalar::Float64 => c.f64_type().into(),
             Scalar::Bool => c.bool_type().into(),

@@ -91,6 +91,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             BasicTypeEnum::IntType(t) if t.get_bit_width() == 64 => self
                 .shuffle_i64(kind, v.into_int_value(), arg, lanes)?
                 .into(),
+            // `Float16` and `BFloat16`: their 16 bits, widened to an `i32` piece.
+            BasicTypeEnum::FloatType(t)
+                if t == self.cx.context.f16_type() || t == self.cx.context.bf16_type() =>
+            {
+                let i16t = self.cx.context.i16_type();
+                let bits = b.build_bit_cast(v, i16t, "")?.into_int_value();
+                let wide = b.build_int_z_extend(bits, i32t, "")?;
+                let moved = self.shuffle_i32(kind, wide, arg, lanes)?;
+                let narrow = self.b.build_int_truncate(moved, i16t, "")?;
+                self.b.build_bit_cast(narrow, t, "")?
+            }
             BasicTypeEnum::FloatType(t) if t == self.cx.context.f32_type() => {
                 let bits = b.build_bit_cast(v, i32t, "")?.into_int_value();
                 let moved = self.shuffle_i32(kind, bits, arg, lanes)?;

@@ -256,6 +256,23 @@ impl FloatLit {
     pub fn f32(&self) -> f32 {
         self.text.parse().unwrap_or(f32::NAN)
     }
+
+    /// The nearest `Float16`'s encoding, rounded once from the decimal value (infinity beyond
+    /// the largest finite value plus half an ulp).
+    pub fn f16(&self) -> u16 {
+        let nan = loom_runtime::half::F16.infinity() | 0x200;
+        loom_runtime::half::F16
+            .from_decimal(&self.text)
+            .unwrap_or(nan)
+    }
+
+    /// The nearest `BFloat16`'s encoding, rounded once from the decimal value.
+    pub fn bf16(&self) -> u16 {
+        let nan = loom_runtime::half::BF16.infinity() | 0x40;
+        loom_runtime::half::BF16
+            .from_decimal(&self.text)
+            .unwrap_or(nan)
+    }
 }
 
 /// The AST's JSON gives a float literal as its `Float64` value, as before it kept its text.

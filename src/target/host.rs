@@ -22,6 +22,7 @@ mod entry;
 mod error;
 mod intrinsics;
 mod ir;
+mod libcalls;
 mod locations;
 mod sanitize;
 mod shared;
@@ -65,6 +66,8 @@ pub struct HostOptions {
 pub enum HostArg<'a> {
     I8(i8),
     I16(i16),
+    /// A `Float16` or `BFloat16`, as its encoding.
+    F16(u16),
     I32(i32),
     I64(i64),
     F32(f32),
@@ -85,6 +88,7 @@ impl HostArg<'_> {
             HostArg::I16(_) => "a 16-bit integer",
             HostArg::I32(_) => "a 32-bit integer",
             HostArg::I64(_) => "a 64-bit integer",
+            HostArg::F16(_) => "a 16-bit float",
             HostArg::F32(_) => "a Float32",
             HostArg::F64(_) => "a Float64",
             HostArg::Array { .. } => "an array",
@@ -187,6 +191,7 @@ impl HostProgram {
         module
             .run_passes("always-inline", &machine, PassBuilderOptions::create())
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
+        declare_libcalls(&module);
         module
             .verify()
             .map_err(|e| HostError::Llvm(format!("the lowered module does not verify: {e}")))?;
@@ -306,6 +311,7 @@ impl HostProgram {
                 (ParamType::Int(16), HostArg::I16(v)) => *v as u16 as u64,
                 (ParamType::Int(32), HostArg::I32(v)) => *v as u32 as u64,
                 (ParamType::Int(64), HostArg::I64(v)) => *v as u64,
+                (ParamType::F16 | ParamType::BF16, HostArg::F16(v)) => u64::from(*v),
                 (ParamType::F32, HostArg::F32(v)) => v.to_bits() as u64,
                 (ParamType::F64, HostArg::F64(v)) => v.to_bits(),
                 (
@@ -473,11 +479,28 @@ fn host_machine() -> Result<TargetMachine, HostError> {
         .ok_or_else(|| HostError::Llvm("no target machine for the host".to_string()))
 }
 
+/// Declares the conversion helpers the x86 backend may call (`libcalls.rs`), so that
+/// `bind_runtime` binds them by name: a call the backend makes up is resolved through the
+/// engine's mappings like any other (an unused declaration costs nothing).
+fn declare_libcalls(module: &Module<'_>) {
+    let context = module.get_context();
+    let f32t = context.f32_type();
+    let fn_type = f32t.fn_type(&[f32t.into()], false);
+    for (name, _) in libcalls::symbols() {
+        if module.get_function(name).is_none() {
+            module.add_function(name, fn_type, None);
+        }
+    }
+}
+
 /// Binds every runtime function the module declares to its address; any other declared
 /// function that is not an LLVM intrinsic is an error now, rather than a crash when the JIT
 /// cannot resolve it.
 fn bind_runtime(module: &Module<'_>, engine: &ExecutionEngine<'_>) -> Result<(), HostError> {
-    let table: HashMap<&'static str, usize> = loom_simt::all_symbols().into_iter().collect();
+    let table: HashMap<&'static str, usize> = loom_simt::all_symbols()
+        .into_iter()
+        .chain(libcalls::symbols())
+        .collect();
     let mut function = module.get_first_function();
     while let Some(f) = function {
         function = f.get_next_function();

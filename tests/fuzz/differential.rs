@@ -141,6 +141,10 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
     let tolerance = match shape.ty {
         Ty::F32 => 1e-3,
         Ty::F64 => 1e-9,
+        // Each operation rounds to 11 or 8 bits: a different grouping of a sum moves the result
+        // by several of their ulps.
+        Ty::F16 => 1e-2,
+        Ty::BF16 => 5e-2,
         _ => 0.0,
     };
     if let Some((ptx, metadata)) = gpu_code {
@@ -322,6 +326,7 @@ impl Inputs {
             Ty::I64 | Ty::U64 => HostArg::I64(self.s as i64),
             Ty::F32 => HostArg::F32(f32::from_bits(self.s as u32)),
             Ty::F64 => HostArg::F64(f64::from_bits(self.s)),
+            Ty::F16 | Ty::BF16 => HostArg::F16(self.s as u16),
         };
         let mut args = [
             scalar,
@@ -384,6 +389,8 @@ impl Inputs {
             Ty::U64 => Scalar::UInt64(self.s),
             Ty::F32 => Scalar::Float32(f32::from_bits(self.s as u32)),
             Ty::F64 => Scalar::Float64(f64::from_bits(self.s)),
+            Ty::F16 => Scalar::Float16(self.s as u16),
+            Ty::BF16 => Scalar::BFloat16(self.s as u16),
         };
         let (mut x, mut y, mut out, mut acc) = (
             self.x.clone(),
@@ -441,6 +448,10 @@ fn element(ty: Ty, rng: &mut Rng) -> Vec<u8> {
         Ty::I64 | Ty::U64 => int.to_le_bytes().to_vec(),
         Ty::F32 => ((rng.i32(-32..=32) as f32) / 8.0).to_le_bytes().to_vec(),
         Ty::F64 => ((rng.i32(-32..=32) as f64) / 8.0).to_le_bytes().to_vec(),
+        Ty::F16 | Ty::BF16 => format_of(ty)
+            .from_f64(f64::from(rng.i32(-32..=32)) / 8.0)
+            .to_le_bytes()
+            .to_vec(),
     }
 }
 
@@ -457,8 +468,14 @@ pub fn compare(ty: Ty, a: &[u8], b: &[u8], tolerance: f64) -> Result<(), String>
     for i in 0..elements {
         let (ea, eb) = (&a[i * size..(i + 1) * size], &b[i * size..(i + 1) * size]);
         let same = match ty {
-            Ty::F32 | Ty::F64 => {
-                let (fa, fb) = if ty == Ty::F32 {
+            Ty::F32 | Ty::F64 | Ty::F16 | Ty::BF16 => {
+                let (fa, fb) = if matches!(ty, Ty::F16 | Ty::BF16) {
+                    let f = format_of(ty);
+                    (
+                        f.to_f64(u16::from_le_bytes(ea.try_into().unwrap())),
+                        f.to_f64(u16::from_le_bytes(eb.try_into().unwrap())),
+                    )
+                } else if ty == Ty::F32 {
                     (
                         f32::from_le_bytes(ea.try_into().unwrap()) as f64,
                         f32::from_le_bytes(eb.try_into().unwrap()) as f64,
@@ -508,5 +525,18 @@ fn show(ty: Ty, bytes: &[u8]) -> String {
         Ty::U64 => u64::from_le_bytes(bytes.try_into().unwrap()).to_string(),
         Ty::F32 => format!("{:?}", f32::from_le_bytes(bytes.try_into().unwrap())),
         Ty::F64 => format!("{:?}", f64::from_le_bytes(bytes.try_into().unwrap())),
+        Ty::F16 | Ty::BF16 => {
+            let bits = u16::from_le_bytes(bytes.try_into().unwrap());
+            format!("{:?} ({bits:#06x})", format_of(ty).to_f64(bits))
+        }
+    }
+}
+
+/// The encoding of a 16-bit float element type.
+fn format_of(ty: Ty) -> loom_runtime::half::Format {
+    if ty == Ty::BF16 {
+        loom_runtime::half::BF16
+    } else {
+        loom_runtime::half::F16
     }
 }

@@ -10,7 +10,8 @@
 //! program names `BLOCKSIZE` or `THREADS`: so the result is the same at every block size, up to
 //! the grouping of float reductions and scans (the language leaves it unspecified). Inside that
 //! frame the generator draws uniform and vector arithmetic on the element type `T` (any of the
-//! ten numeric types, 8- and 16-bit integers included) with casts through the others, checked
+//! twelve numeric types, 8- and 16-bit integers and floats included) with casts through the
+//! others, checked
 //! and unchecked slices, gathers, uniform element reads and stores, scatter stores (without
 //! collisions), register vectors, vector variables of run-time length, `shared` arrays (also
 //! passed to funcs), computed vectors indexed at other positions, maps
@@ -40,10 +41,12 @@ pub enum Ty {
     I16,
     U8,
     U16,
+    F16,
+    BF16,
 }
 
 impl Ty {
-    pub const ALL: [Ty; 10] = [
+    pub const ALL: [Ty; 12] = [
         Ty::I32,
         Ty::I64,
         Ty::U32,
@@ -54,6 +57,8 @@ impl Ty {
         Ty::I16,
         Ty::U8,
         Ty::U16,
+        Ty::F16,
+        Ty::BF16,
     ];
 
     pub fn name(self) -> &'static str {
@@ -68,6 +73,8 @@ impl Ty {
             Ty::I16 => "Int16",
             Ty::U8 => "UInt8",
             Ty::U16 => "UInt16",
+            Ty::F16 => "Float16",
+            Ty::BF16 => "BFloat16",
         }
     }
 
@@ -76,7 +83,7 @@ impl Ty {
     }
 
     pub fn is_float(self) -> bool {
-        matches!(self, Ty::F32 | Ty::F64)
+        matches!(self, Ty::F32 | Ty::F64 | Ty::F16 | Ty::BF16)
     }
 
     pub fn is_unsigned(self) -> bool {
@@ -97,7 +104,7 @@ impl Ty {
     pub fn size(self) -> usize {
         match self {
             Ty::I8 | Ty::U8 => 1,
-            Ty::I16 | Ty::U16 => 2,
+            Ty::I16 | Ty::U16 | Ty::F16 | Ty::BF16 => 2,
             Ty::I32 | Ty::U32 | Ty::F32 => 4,
             Ty::I64 | Ty::U64 | Ty::F64 => 8,
         }

@@ -1,7 +1,7 @@
 //! The diagnostics of misused atomics (E0600-E0605), as data.
 
 use crate::check::atomic_op::AtomicOp;
-use crate::check::types::{RecordTable, Ty};
+use crate::check::types::{RecordTable, Scalar, Ty};
 use crate::diagnostics::Diagnostic;
 use crate::syntax::span::Span;
 
@@ -70,6 +70,9 @@ impl AtomicError {
             .primary(span, format!("an element of type `{}`", ty.display(records)))
             .note(format!("`{}` works on {}", op.name(), op.accepted()))
             .help(match ty {
+                Ty::Scalar(Scalar::Float16 | Scalar::BFloat16) => {
+                    "loomc has no 16-bit float atomics yet (PTX has only `atom.add` for them, for `BFloat16` from sm_90 on): accumulate in a `Float32` array, `atomic_add(total[i], Float32(h))`"
+                }
                 Ty::Scalar(s) if s.is_float() => {
                     "only `atomic_add` and `atomic_exch` take floats, as in CUDA: keep these values in an integer array (fixed point, or a flag per element)"
                 }

@@ -16,6 +16,10 @@ pub fn descr(ty: ScalarType) -> &'static str {
         ScalarType::Int64 => "<i8",
         ScalarType::UInt32 => "<u4",
         ScalarType::UInt64 => "<u8",
+        ScalarType::Float16 => "<f2",
+        // NumPy has no bfloat16: the arrays travel as their encodings, `uint16` (ml_dtypes'
+        // `bfloat16` arrays convert with `.view(numpy.uint16)` and back).
+        ScalarType::BFloat16 => "<u2",
         ScalarType::Float32 => "<f4",
         ScalarType::Float64 => "<f8",
         ScalarType::Bool => "|b1",

@@ -15,6 +15,10 @@ use std::collections::BTreeMap;
 pub enum ParamType {
     /// An integer of this many bits (`Bool` is 8).
     Int(u32),
+    /// `half`.
+    F16,
+    /// `bfloat`.
+    BF16,
     F32,
     F64,
     /// A pointer into this address space (1: global memory).
@@ -25,6 +29,8 @@ impl ParamType {
     pub fn describe(self) -> String {
         match self {
             ParamType::Int(bits) => format!("i{bits}"),
+            ParamType::F16 => "half".to_string(),
+            ParamType::BF16 => "bfloat".to_string(),
             ParamType::F32 => "float".to_string(),
             ParamType::F64 => "double".to_string(),
             ParamType::Pointer(0) => "ptr".to_string(),
@@ -107,6 +113,8 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
         for ty in types {
             params.push(match ir::type_kind(ty) {
                 LLVMTypeKind::LLVMIntegerTypeKind => ParamType::Int(LLVMGetIntTypeWidth(ty)),
+                LLVMTypeKind::LLVMHalfTypeKind => ParamType::F16,
+                LLVMTypeKind::LLVMBFloatTypeKind => ParamType::BF16,
                 LLVMTypeKind::LLVMFloatTypeKind => ParamType::F32,
                 LLVMTypeKind::LLVMDoubleTypeKind => ParamType::F64,
                 LLVMTypeKind::LLVMPointerTypeKind => {

@@ -1,0 +1,69 @@
+//! The conversion helpers LLVM's x86 backend calls for `half` (`Float16`) and `bfloat`
+//! (`BFloat16`) on a CPU without F16C or AVX-512 conversions: the host target is `generic`, so
+//! every 16-bit float operation is computed in `float` and converted with these (as compiler-rt
+//! and libgcc name them). GCC 12's libgcc has the `half` ones but not the `bfloat` ones; a helper
+//! the JIT cannot resolve would be called at address 0, so all five are bound here, to
+//! conversions that round once to nearest even, as PTX's `cvt.rn` does.
+//!
+//! The x86-64 calling convention passes and returns `half` and `bfloat` in the low 16 bits of
+//! `xmm0`, where an `f32` travels too: each helper takes or returns an `f32` whose low 16 bits
+//! are the encoding (the upper ones are not defined on the way in).
+
+use loom_runtime::half::{BF16, F16};
+
+fn encoding(register: f32) -> u16 {
+    register.to_bits() as u16
+}
+
+fn register(bits: u16) -> f32 {
+    f32::from_bits(u32::from(bits))
+}
+
+extern "C" fn extend_hf_sf(h: f32) -> f32 {
+    F16.to_f64(encoding(h)) as f32
+}
+
+extern "C" fn trunc_sf_hf(x: f32) -> f32 {
+    register(F16.from_f64(f64::from(x)))
+}
+
+extern "C" fn trunc_df_hf(x: f64) -> f32 {
+    register(F16.from_f64(x))
+}
+
+extern "C" fn trunc_sf_bf(x: f32) -> f32 {
+    register(BF16.from_f64(f64::from(x)))
+}
+
+extern "C" fn trunc_df_bf(x: f64) -> f32 {
+    register(BF16.from_f64(x))
+}
+
+/// Each helper's name and address.
+pub fn symbols() -> Vec<(&'static str, usize)> {
+    vec![
+        ("__extendhfsf2", extend_hf_sf as *const () as usize),
+        ("__truncsfhf2", trunc_sf_hf as *const () as usize),
+        ("__truncdfhf2", trunc_df_hf as *const () as usize),
+        ("__truncsfbf2", trunc_sf_bf as *const () as usize),
+        ("__truncdfbf2", trunc_df_bf as *const () as usize),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn helpers_read_and_write_the_low_16_bits() {
+        // Garbage above the encoding is ignored: 1.5 as a half is 0x3e00.
+        assert_eq!(extend_hf_sf(f32::from_bits(0xdead_3e00)), 1.5);
+        assert_eq!(trunc_sf_hf(1.5).to_bits(), 0x3e00);
+        assert_eq!(trunc_df_hf(65520.0).to_bits(), 0x7c00);
+        assert_eq!(trunc_sf_bf(1.5).to_bits(), 0x3fc0);
+        // 1 + 2^-8 + 2^-30 is just above a BFloat16 midpoint: up, from the double, not down
+        // (as through a float it would be).
+        let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
+        assert_eq!(trunc_df_bf(x).to_bits(), 0x3f81);
+    }
+}
