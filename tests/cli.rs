@@ -33,7 +33,11 @@ fn loomc(args: &[&str], dir: &Path, stdin: Option<&str>) -> Output {
     // A run that stops before reading its input (a usage error) closes the pipe first: what it
     // was not given does not matter then, and the test looks at its exit status.
     if let Err(e) = input.write_all(stdin.unwrap_or("").as_bytes()) {
-        assert_eq!(e.kind(), std::io::ErrorKind::BrokenPipe, "stdin takes the source: {e}");
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "stdin takes the source: {e}"
+        );
     }
     drop(input);
     child.wait_with_output().expect("loomc finishes")
