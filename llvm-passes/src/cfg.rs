@@ -44,6 +44,7 @@ impl Cfg {
     }
 
     /// The facts of a graph given by its edges; node 0 is the entry.
+    #[cfg(test)]
     pub fn from_edges(succs: Vec<Vec<BlockId>>, preds: Vec<Vec<BlockId>>) -> Cfg {
         let dead_end = vec![false; succs.len()];
         Cfg::from_edges_with_dead_ends(succs, preds, dead_end)
