@@ -780,6 +780,7 @@ impl Preparation<'_> {
             ranges: HashMap::new(),
             invariant: HashMap::new(),
             steps: 0,
+            loop_guards: Vec::new(),
         };
         let address = address_of(&mut linearizer, access)?;
         let (mut guards, opaque_guard) = guards_of(
@@ -806,6 +807,7 @@ impl Preparation<'_> {
                 }
             }
         }
+        guards.append(&mut linearizer.loop_guards);
         if let Some(failure) = linearizer.unchosen_sequence.take() {
             return Err(failure);
         }
