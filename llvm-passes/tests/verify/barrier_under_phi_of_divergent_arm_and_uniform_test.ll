@@ -2,7 +2,7 @@
 ; arm's edge brings 1, not 0, when %inside is false. Threads 0 to 51 take the arm and get 1, the
 ; others 0: the phi differs between threads and so does the branch to the barrier. Expected: a
 ; divergent barrier.
-; ERROR: barrier not reached
+; ERROR: divergent barrier
 ; OPTIONS: single-block
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
