@@ -312,6 +312,7 @@ impl Stages<'_> {
                     .map_err(|d| vec![d]),
                 diagnostics,
             )?;
+            let found = crate::verify::without_repeats_of_racy_updates(found, diagnostics);
             let failed = found.iter().any(Diagnostic::is_error);
             diagnostics.extend(found);
             if failed {

@@ -1,6 +1,13 @@
 //! Control-flow facts about one function: dominators, post-dominators (with a virtual exit, so
 //! that several `ret`s and `unreachable`s have one common post-dominator), and the blocks a
 //! branch controls until its paths join again.
+//!
+//! A block that holds nothing but `unreachable` is a *dead end*: reaching it is undefined
+//! behaviour, so no thread enters it (SimplifyCFG sends the default of a `switch` whose cases
+//! cover every value of its condition there, `%x.unreachabledefault`, and clang `-O0` compiles
+//! `__builtin_unreachable()` to it). Post-dominance ignores the edges into dead ends, so that
+//! such an edge is not a way out of the kernel that makes the branch's paths never meet again.
+//! A block with more before its `unreachable` (a `trap`) still counts as leaving the kernel.
 
 use crate::ir::{BlockId, Function, Op, Val};
 use crate::node_set::{self, NodeSet};
@@ -15,6 +22,8 @@ pub struct Cfg {
     ipdom: Vec<Option<BlockId>>,
     /// Reverse post-order of the reachable blocks.
     pub rpo: Vec<BlockId>,
+    /// Blocks that hold only `unreachable` (module comment): no thread enters them.
+    dead_end: Vec<bool>,
     /// Per block: when a depth-first walk of the dominator tree enters and leaves it, so that
     /// dominance is two comparisons instead of a walk up a tree as deep as the kernel is long.
     dom_span: Vec<Option<(u32, u32)>>,
@@ -26,12 +35,31 @@ impl Cfg {
     pub fn new(function: &Function) -> Cfg {
         let succs: Vec<Vec<BlockId>> = function.blocks.iter().map(|b| b.succs.clone()).collect();
         let preds: Vec<Vec<BlockId>> = function.blocks.iter().map(|b| b.preds.clone()).collect();
-        Cfg::from_edges(succs, preds)
+        let dead_end = function
+            .blocks
+            .iter()
+            .map(|b| matches!(b.insts.as_slice(), [only] if function.inst(*only).op == Op::Unreachable))
+            .collect();
+        Cfg::from_edges_with_dead_ends(succs, preds, dead_end)
     }
 
     /// The facts of a graph given by its edges; node 0 is the entry.
+    #[cfg(test)]
     pub fn from_edges(succs: Vec<Vec<BlockId>>, preds: Vec<Vec<BlockId>>) -> Cfg {
+        let dead_end = vec![false; succs.len()];
+        Cfg::from_edges_with_dead_ends(succs, preds, dead_end)
+    }
+
+    /// The same, with the nodes no thread enters (`dead_end`, module comment): post-dominance
+    /// leaves out the edges into them, unless every successor of a node is one (then the node
+    /// itself is where threads stop, as a block without successors is).
+    pub fn from_edges_with_dead_ends(
+        succs: Vec<Vec<BlockId>>,
+        preds: Vec<Vec<BlockId>>,
+        dead_end: Vec<bool>,
+    ) -> Cfg {
         let n = succs.len();
+        let dead = |b: BlockId| dead_end.get(b).copied().unwrap_or(false);
         let rpo = reverse_post_order(&succs, 0);
         let mut reachable = vec![false; n];
         for b in &rpo {
@@ -46,11 +74,15 @@ impl Cfg {
         let mut rsuccs: Vec<Vec<BlockId>> = vec![Vec::new(); n + 1];
         let mut rpreds: Vec<Vec<BlockId>> = vec![Vec::new(); n + 1];
         for b in 0..n {
-            for s in &succs[b] {
+            if dead(b) {
+                continue;
+            }
+            let live: Vec<BlockId> = succs[b].iter().copied().filter(|s| !dead(*s)).collect();
+            for s in &live {
                 rsuccs[*s].push(b);
                 rpreds[b].push(*s);
             }
-            if succs[b].is_empty() {
+            if live.is_empty() {
                 rsuccs[exit].push(b);
                 rpreds[b].push(exit);
             }
@@ -60,7 +92,7 @@ impl Cfg {
             reaches_exit[b] = true;
         }
         for b in 0..n {
-            if !reaches_exit[b] {
+            if !reaches_exit[b] && !dead(b) {
                 rsuccs[exit].push(b);
                 rpreds[b].push(exit);
             }
@@ -75,6 +107,7 @@ impl Cfg {
             idom,
             ipdom,
             rpo,
+            dead_end,
             dom_span,
             scc: std::cell::OnceCell::new(),
         }
@@ -153,7 +186,9 @@ impl Cfg {
     /// some threads of the block run and others do not (or run a different number of times).
     pub fn influence_region(&self, branch: BlockId) -> NodeSet {
         let join = self.ipdom(branch).unwrap_or(self.exit());
-        node_set::reachable(&self.succs, &self.succs[branch], |b| b == join)
+        node_set::reachable(&self.succs, &self.succs[branch], |b| {
+            b == join || self.dead_end.get(b).copied().unwrap_or(false)
+        })
     }
 }
 
@@ -400,5 +435,41 @@ mod tests {
         assert_eq!(region, NodeSet::from_nodes(vec![4, 5]));
         let scc = components(&cfg.succs);
         assert!(scc.cyclic[5] && !scc.cyclic[3]);
+    }
+
+    /// A switch whose default holds only `unreachable`: without the dead end the default is a
+    /// way out and the switch's paths meet only at the virtual exit; with it they meet at the
+    /// join, and the region leaves the dead end out. A node whose successors are all dead ends
+    /// is where threads stop.
+    #[test]
+    fn dead_ends_are_not_ways_out() {
+        // 0 -> 1, 2, 3 (dead); 1 -> 4; 2 -> 4; 4 -> 5 (ret), 6; 6 -> 3
+        let succs = vec![
+            vec![3, 1, 2],
+            vec![4],
+            vec![4],
+            vec![],
+            vec![5, 6],
+            vec![],
+            vec![3],
+        ];
+        let preds = |succs: &[Vec<usize>]| {
+            let mut p = vec![Vec::new(); succs.len()];
+            for (b, s) in succs.iter().enumerate() {
+                for t in s {
+                    p[*t].push(b);
+                }
+            }
+            p
+        };
+        let plain = Cfg::from_edges(succs.clone(), preds(&succs));
+        assert_eq!(plain.ipdom(0), Some(plain.exit()));
+        let dead = vec![false, false, false, true, false, false, false];
+        let cfg = Cfg::from_edges_with_dead_ends(succs.clone(), preds(&succs), dead);
+        assert_eq!(cfg.ipdom(0), Some(4));
+        assert_eq!(cfg.influence_region(0), NodeSet::from_nodes(vec![1, 2]));
+        assert_eq!(cfg.ipdom(4), Some(cfg.exit()));
+        assert_eq!(cfg.ipdom(6), Some(cfg.exit()));
+        assert_eq!(cfg.ipdom(3), None);
     }
 }

@@ -198,6 +198,50 @@ fn analyse_with(
                 .or_insert_with(|| cfg.influence_region(block))
                 .clone();
             let join = cfg.ipdom(block).filter(|j| *j < function.blocks.len());
+            // Merges: phis where paths from different successors of the branch meet (the
+            // threads that went one way and those that went the other).
+            let mut merged = Vec::new();
+            for b in joins(cfg, block, &region, join) {
+                for &id in &function.blocks[b].insts {
+                    if matches!(function.inst(id).op, Op::Phi(_))
+                        && !one_value_on_every_edge(
+                            module,
+                            function,
+                            id,
+                            (block, &region),
+                            &unwritten,
+                        )
+                        && !decided_by_uniform_branches(
+                            module,
+                            function,
+                            cfg,
+                            &info,
+                            id,
+                            (block, &region),
+                            &unwritten,
+                        )
+                    {
+                        merged.push(id);
+                    }
+                }
+            }
+            // (Phis among them, the value of a uniform branch's way as above.)
+            let outside_users: Vec<InstId> = users_outside(function, &users, &region)
+                .into_iter()
+                .filter(|&user| {
+                    !(one_value_on_every_edge(module, function, user, (block, &region), &unwritten)
+                        || matches!(function.inst(user).op, Op::Phi(_))
+                            && decided_by_uniform_branches(
+                                module,
+                                function,
+                                cfg,
+                                &info,
+                                user,
+                                (block, &region),
+                                &unwritten,
+                            ))
+                })
+                .collect();
             let mut taint = |id: InstId, forced: &mut Vec<(Divergence, Option<InstId>)>| {
                 if !info.controlled_by[id].contains(&condition) {
                     info.controlled_by[id].push(condition);
@@ -209,31 +253,14 @@ fn analyse_with(
                     false
                 }
             };
-            // Merges: phis where paths from different successors of the branch meet (the
-            // threads that went one way and those that went the other).
-            for b in joins(cfg, block, &region, join) {
-                for &id in &function.blocks[b].insts {
-                    if matches!(function.inst(id).op, Op::Phi(_))
-                        && !one_value_on_every_edge(
-                            module,
-                            function,
-                            id,
-                            (block, &region),
-                            &unwritten,
-                        )
-                    {
-                        grew |= taint(id, &mut forced);
-                    }
-                }
+            for id in merged {
+                grew |= taint(id, &mut forced);
             }
             // Values defined under the branch and used after the join: a loop with a divergent
             // exit hands out the value of a thread-dependent iteration. Inside the loop the
             // value is the same for the threads still running it; its uses outside differ
             // ("temporal divergence"), so the users are tainted, not the value.
-            for user in users_outside(function, &users, &region) {
-                if one_value_on_every_edge(module, function, user, (block, &region), &unwritten) {
-                    continue;
-                }
+            for user in outside_users {
                 grew |= taint(user, &mut forced);
             }
             branches.push(DivergentBranch {
@@ -336,6 +363,112 @@ fn one_value_on_every_edge(
         return true;
     };
     values.all(|a| same_value(module, function, region, unwritten, first, a, 0))
+}
+
+/// How many (block, branch outcomes) states [`decided_by_uniform_branches`] visits at most.
+const MAX_DECIDED_STATES: usize = 4096;
+
+/// Whether the value a phi takes after a divergent branch depends only on uniform branches: on
+/// every way from the branch to the phi, the uniform branches on one condition computed outside
+/// loops go the same way for every thread (that condition has one value in the kernel), and the
+/// ways that agree on them bring the phi the same value. SimplifyCFG threads a uniform test
+/// through the arms of a divergent `if` (`then: br i1 %inside, ...` straight to the block after
+/// a later `br i1 %inside`): the phi there merges `0` from the edges where `%inside` is false,
+/// from either arm, and a load from the edge where it is true (fuzz seed 38038114364).
+fn decided_by_uniform_branches(
+    module: &Module,
+    function: &Function,
+    cfg: &Cfg,
+    info: &DivergenceInfo,
+    phi: InstId,
+    (branch, region): (BlockId, &NodeSet),
+    unwritten: &[bool],
+) -> bool {
+    let inst = function.inst(phi);
+    let (Op::Phi(incoming), Some(at)) = (&inst.op, inst.block) else {
+        return false;
+    };
+    let scc = cfg.components();
+    // A condition with one value in the kernel: uniform, and computed outside every loop.
+    let fixed = |c: Val| {
+        info.of(c) == Divergence::Uniform
+            && match c {
+                Val::Inst(i) => function.insts[i].block.is_some_and(|b| !scc.cyclic[b]),
+                _ => true,
+            }
+    };
+    type Outcomes = Vec<(Val, bool)>;
+    let mut arrivals: Vec<(Outcomes, Val)> = Vec::new();
+    let mut seen: HashSet<(BlockId, Outcomes)> = HashSet::new();
+    let mut stack: Vec<(BlockId, BlockId, Outcomes)> = cfg.succs[branch]
+        .iter()
+        .map(|s| (branch, *s, Vec::new()))
+        .collect();
+    while let Some((from, b, outcomes)) = stack.pop() {
+        if b == at {
+            let values: Vec<Val> = inst
+                .args
+                .iter()
+                .zip(incoming)
+                .filter(|(_, f)| **f == from)
+                .map(|(v, _)| *v)
+                .collect();
+            arrivals.extend(values.into_iter().map(|v| (outcomes.clone(), v)));
+            continue;
+        }
+        if b >= function.blocks.len() || b == branch || !region.contains(b) {
+            continue;
+        }
+        if !seen.insert((b, outcomes.clone())) {
+            continue;
+        }
+        if seen.len() > MAX_DECIDED_STATES {
+            return false;
+        }
+        let Some(term) = function.terminator(b) else {
+            continue;
+        };
+        let term = function.inst(term);
+        let succs = &cfg.succs[b];
+        match (term.op == Op::CondBr, succs.as_slice(), term.args.first()) {
+            (true, [yes, no], Some(&c)) if yes != no && fixed(c) => {
+                let known = outcomes.iter().find(|(v, _)| *v == c).map(|(_, o)| *o);
+                for (s, outcome) in [(*yes, true), (*no, false)] {
+                    if known.is_some_and(|k| k != outcome) {
+                        continue;
+                    }
+                    let mut next = outcomes.clone();
+                    if known.is_none() {
+                        next.push((c, outcome));
+                        next.sort_by_key(|(v, o)| (format!("{v:?}"), *o));
+                    }
+                    stack.push((b, s, next));
+                }
+            }
+            _ => stack.extend(succs.iter().map(|s| (b, *s, outcomes.clone()))),
+        }
+    }
+    let compatible = |x: &Outcomes, y: &Outcomes| {
+        x.iter()
+            .all(|(c, o)| y.iter().all(|(d, p)| c != d || o == p))
+    };
+    // The same value in two threads that come by these edges: one from outside the region, or
+    // one uniform value computed once on the way (outside loops), or the same computation.
+    let one_value = |a: Val, b: Val| {
+        (a == b
+            && match a {
+                Val::Inst(i) => function.insts[i].block.is_some_and(|d| {
+                    !region.contains(d) || (info.of(a) == Divergence::Uniform && !scc.cyclic[d])
+                }),
+                _ => true,
+            })
+            || same_value(module, function, region, unwritten, a, b, 0)
+    };
+    arrivals.iter().enumerate().all(|(i, (x, a))| {
+        arrivals[i + 1..]
+            .iter()
+            .all(|(y, b)| !compatible(x, y) || one_value(*a, *b))
+    })
 }
 
 /// Whether `a` and `b` compute the same value in any one thread: one value from outside

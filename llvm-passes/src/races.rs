@@ -842,6 +842,7 @@ impl Preparation<'_> {
             ranges: HashMap::new(),
             invariant: HashMap::new(),
             steps: 0,
+            loop_guards: Vec::new(),
         };
         let affine = address_of(&mut linearizer, access);
         // An address that is not affine may still be a two-dimensional index into an array of
@@ -896,6 +897,7 @@ impl Preparation<'_> {
                 }
             }
         }
+        guards.append(&mut linearizer.loop_guards);
         if let Some(failure) = linearizer.unchosen_sequence.take() {
             return Err(failure);
         }

@@ -172,7 +172,9 @@ pub fn generate(seed: u64) -> Program {
         rng.usize(1..=320)
     };
     let rng_scan = rng.bool();
+    let [first, second] = crate::differential::block_sizes(seed);
     let mut gen = Gen {
+        self_read_limit: SELF_READ_SLOTS * first.min(second) as usize,
         rng,
         ty,
         len,
@@ -226,7 +228,14 @@ struct Scope {
     counters: Vec<String>,
 }
 
+/// How many elements per thread a vector assignment that reads its own target buffers in
+/// registers (docs/language.md: E0811 beyond).
+const SELF_READ_SLOTS: usize = 64;
+
 struct Gen {
+    /// The longest vector an assignment that reads its own target may have at the smaller of
+    /// the two block sizes the program is checked at ([`SELF_READ_SLOTS`] per thread).
+    self_read_limit: usize,
     rng: Rng,
     ty: Ty,
     len: usize,
@@ -854,6 +863,24 @@ impl Gen {
         }
     }
 
+    /// `target <- v`, where `target` is the vector of `L` elements of the variable or array
+    /// `base`. When `v` reads `base` and the row is longer than [`Gen::self_read_limit`], the
+    /// value is computed into a fresh vector variable first: an assignment that reads its own
+    /// target at other positions buffers the value in registers, at most 64 elements per thread
+    /// (E0811 beyond, a documented limit: `out[B] <- sum /: out[[B, range(1, 258)]]` at block
+    /// size 4, seed 7000096). Draws nothing from the generator's random numbers, so every other
+    /// seed's program stays the same.
+    fn assign_vector(&mut self, indent: usize, target: &str, base: &str, v: String) {
+        if self.len > self.self_read_limit && mentions(&v, base) {
+            let t = self.t();
+            let name = self.fresh("v");
+            self.emit(indent, format!("{name}: {t}[] <- {v}"));
+            self.emit(indent, format!("{target} <- {name}"));
+        } else {
+            self.emit(indent, format!("{target} <- {v}"));
+        }
+    }
+
     fn emit(&mut self, indent: usize, line: String) {
         self.lines.push(format!("{}{line}", "  ".repeat(indent)));
     }
@@ -940,7 +967,7 @@ impl Gen {
             }
             5 => {
                 let v = self.vector(2);
-                self.emit(indent, format!("out[B] <- {v}"));
+                self.assign_vector(indent, "out[B]", "out", v);
             }
             6 => self.scatter(indent),
             7 => {
@@ -962,7 +989,8 @@ impl Gen {
                 }
                 let target = targets[self.rng.usize(..targets.len())].clone();
                 let v = self.vector(2);
-                self.emit(indent, format!("{target} <- {v}"));
+                let base = target.split('[').next().unwrap_or(&target).to_string();
+                self.assign_vector(indent, &target, &base, v);
             }
             8 => {
                 let scope = self.visible();
@@ -1165,4 +1193,15 @@ fn negate(ty: Ty, a: &str) -> String {
     } else {
         format!("(-{a})")
     }
+}
+
+/// Whether the LOOM expression `text` names the identifier `name` (not merely a longer one that
+/// starts or ends with it: `t1` is not in `t12`).
+fn mentions(text: &str, name: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + name.len()..].chars().next();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
 }

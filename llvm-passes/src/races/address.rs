@@ -446,6 +446,9 @@ pub struct Linearizer<'a> {
     pub invariant: HashMap<InstId, bool>,
     /// Values linearised so far, against [`MAX_STEPS`].
     pub steps: usize,
+    /// What the exit tests of the barrier-free loops met say of their counters
+    /// ([`exit_guards`]), filled in as the counters are met: guards of the access.
+    pub loop_guards: Vec<super::guards::Guard>,
 }
 
 /// How many values one access's linearisation may visit.
@@ -873,7 +876,22 @@ impl Linearizer<'_> {
                     };
                     let bound = self.iteration_bound(id, &induction);
                     self.ranges.insert(key, (0, bound));
-                    return Ok(start.add(Lin::var(key).scale(induction.step)));
+                    let counter = start.add(Lin::var(key).scale(induction.step));
+                    for (pred, limit, offset, bits) in
+                        exit_guards(self.cx, self.cfg, id, &induction)
+                    {
+                        let signed = !matches!(pred, Pred::Ult | Pred::Ule);
+                        if let Ok(limit) = self.int(limit, signed, depth + 1) {
+                            self.loop_guards.push(super::guards::Guard {
+                                lhs: counter.clone(),
+                                rhs: limit.add(Lin::constant(offset)),
+                                pred,
+                                bits,
+                                holds: true,
+                            });
+                        }
+                    }
+                    return Ok(counter);
                 }
             }
             // A stride that halves or doubles: each thread sees any of its values.
@@ -1554,6 +1572,123 @@ fn bound(
         }
     }
     best
+}
+
+/// What a rotated loop's exit test says of every value its counter takes: `phi <pred> limit +
+/// offset` (with the comparison's width), for the tests `bound` reads, of a counter that grows
+/// (`<`, `<=`) or shrinks (`>`, `>=`) towards a limit defined outside the loop. A thread comes
+/// round the back edge only when the test let it stay: with the test on the next value, the new
+/// value passed it; with the test on the counter itself, the previous value did, so the new one
+/// passes it shifted by one step (`i < 75` tested at the latch, `i = tid + 16 + 16j`: every value
+/// is below 91, so thread 11 never reaches `i = 91`, though thread 0 goes round once more). The
+/// first value came from outside, untested: each test is kept only when every thread's start
+/// passes it too. Unlike [`bound`], which bounds the iteration count by its largest over the
+/// threads, this keeps each thread to its own last value. (A test before the access in the
+/// same iteration is among the access's dominating conditions already.)
+fn exit_guards(
+    cx: &Context<'_>,
+    cfg: &Cfg,
+    phi: InstId,
+    induction: &Induction,
+) -> Vec<(Pred, Val, i128, u32)> {
+    let function = cx.function;
+    let mut out = Vec::new();
+    let Some(header) = function.inst(phi).block else {
+        return out;
+    };
+    if induction.step == 0 {
+        return out;
+    }
+    let scc = cfg.components();
+    let in_loop = |b: usize| b < function.blocks.len() && scc.id[b] == scc.id[header];
+    let latches: Vec<usize> = function.blocks[header]
+        .preds
+        .iter()
+        .copied()
+        .filter(|p| in_loop(*p))
+        .collect();
+    if latches.is_empty() {
+        return out;
+    }
+    let Some(starts) = cx.threads.values(induction.start) else {
+        return out;
+    };
+    for (b, block) in function.blocks.iter().enumerate() {
+        if !in_loop(b) || !latches.iter().all(|l| cfg.dominates(b, *l)) {
+            continue;
+        }
+        let Some(term) = block.insts.last() else {
+            continue;
+        };
+        let term = function.inst(*term);
+        if term.op != Op::CondBr || block.succs.len() != 2 {
+            continue;
+        }
+        let stay_on_true = in_loop(block.succs[0]);
+        if stay_on_true == in_loop(block.succs[1]) {
+            continue;
+        }
+        let Val::Inst(condition) = term.args[0] else {
+            continue;
+        };
+        let condition = function.inst(condition);
+        let Op::ICmp(pred) = condition.op else {
+            continue;
+        };
+        let (x, limit, mut pred) = if induction_operand(condition.args[0], phi, induction) {
+            (condition.args[0], condition.args[1], pred)
+        } else if induction_operand(condition.args[1], phi, induction) {
+            (condition.args[1], condition.args[0], pred.swapped())
+        } else {
+            continue;
+        };
+        if let Val::Inst(l) = limit {
+            if function.inst(l).block.is_none_or(in_loop) {
+                continue;
+            }
+        }
+        if !stay_on_true {
+            pred = pred.inverted();
+        }
+        let towards = match pred {
+            Pred::Ult | Pred::Ule | Pred::Slt | Pred::Sle => induction.step > 0,
+            Pred::Ugt | Pred::Uge | Pred::Sgt | Pred::Sge => induction.step < 0,
+            _ => false,
+        };
+        let (Some(bits), Some(limits)) = (function.bits(x), cx.threads.values(limit)) else {
+            continue;
+        };
+        if !towards {
+            continue;
+        }
+        let offset = if x == Val::Inst(phi) {
+            induction.step
+        } else {
+            0
+        };
+        let unsigned = matches!(pred, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge);
+        let read = |v: u64| {
+            if unsigned {
+                i128::from(v)
+            } else {
+                i128::from(crate::threads::signed(v, bits))
+            }
+        };
+        let holds = |a: i128, b: i128| match pred {
+            Pred::Ult | Pred::Slt => a < b,
+            Pred::Ule | Pred::Sle => a <= b,
+            Pred::Ugt | Pred::Sgt => a > b,
+            _ => a >= b,
+        };
+        if starts
+            .iter()
+            .zip(limits.iter())
+            .all(|(s, l)| holds(read(*s), read(*l) + offset))
+        {
+            out.push((pred, limit, offset, bits));
+        }
+    }
+    out
 }
 
 fn induction_operand(value: Val, phi: InstId, induction: &Induction) -> bool {
