@@ -246,11 +246,6 @@ pub fn verify(module: &Module<'_>) -> Result<(), Diagnostic> {
     })
 }
 
-/// The LLVM name of a `func`: `loom.func.` and its own name, with the item index when it is
-/// overloaded. No user name can collide with it: LOOM names have no `.`, while the names that
-/// share the module with funcs do not start with `loom.func.` (libdevice's `__nv_*`, LLVM's
-/// intrinsics, the CPU backend's runtime, kernels). A func called `__nv_sinf` once replaced
-/// libdevice's, and so the standard library's `sin`.
 impl<'ctx> Cx<'_, 'ctx> {
     /// The function to call for `func` number `item` with these argument values: the func as
     /// declared, or (an array argument being `shared`) its copy specialised for that, declared
@@ -295,6 +290,11 @@ impl<'ctx> Cx<'_, 'ctx> {
     }
 }
 
+/// The LLVM name of a `func`: `loom.func.` and its own name, with the item index when it is
+/// overloaded. No user name can collide with it: LOOM names have no `.`, while the names that
+/// share the module with funcs do not start with `loom.func.` (libdevice's `__nv_*`, LLVM's
+/// intrinsics, the CPU backend's runtime, kernels). A func called `__nv_sinf` once replaced
+/// libdevice's, and so the standard library's `sin`.
 fn func_symbol(checked: &Checked, item: usize) -> String {
     let name = &checked.program.items[item].name().name;
     let overloaded = checked.program.items.iter().enumerate().any(|(i, other)| {
