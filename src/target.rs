@@ -466,6 +466,14 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
         target.link_libdevice(&module, Some(&path)).unwrap();
         let expf = module.get_function("__nv_expf").unwrap();
         assert!(expf.count_basic_blocks() > 0);
+        // Only what the module calls comes in (libdevice defines some 350 functions).
+        assert!(module.get_function("__nv_sinf").is_none());
+        let linked: Vec<String> = module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0 && f.get_name().to_bytes().starts_with(b"__nv"))
+            .map(|f| f.get_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(linked, ["__nv_expf"], "linked for one `__nv_expf`");
         assert_eq!(
             expf.as_global_value().get_linkage(),
             inkwell::module::Linkage::Internal

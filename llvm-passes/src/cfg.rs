@@ -9,7 +9,7 @@
 //! such an edge is not a way out of the kernel that makes the branch's paths never meet again.
 //! A block with more before its `unreachable` (a `trap`) still counts as leaving the kernel.
 
-use crate::ir::{BlockId, Function, Op, Val};
+use crate::ir::{BlockId, Function, Op, Pred, Val};
 use crate::node_set::{self, NodeSet};
 
 pub struct Cfg {
@@ -472,4 +472,89 @@ mod tests {
         assert_eq!(cfg.ipdom(6), Some(cfg.exit()));
         assert_eq!(cfg.ipdom(3), None);
     }
+}
+
+/// An exit test of a loop: the conditional branch of a block that dominates every latch, one
+/// edge staying in the loop, an integer comparison of the loop's counter (`x`: the counter's
+/// phi or its next value) with `limit`; `pred` is oriented to hold when the thread stays.
+pub struct ExitTest {
+    /// The staying edge's block.
+    pub stay: usize,
+    pub x: Val,
+    pub limit: Val,
+    pub pred: Pred,
+    /// `limit` is defined outside the loop (or is not an instruction).
+    pub limit_outside: bool,
+}
+
+/// Every [`ExitTest`] of the loop `header` heads whose compared value `counter` recognises (the
+/// race analysis's iteration bounds, its counters' exit guards, and enumerated strides read
+/// them).
+pub fn exit_tests(
+    function: &Function,
+    cfg: &Cfg,
+    header: BlockId,
+    counter: &dyn Fn(Val) -> bool,
+) -> Vec<ExitTest> {
+    let mut out = Vec::new();
+    // The components are computed once per kernel (`Cfg::components`), not per call: a
+    // generated program asked for thousands of bounds.
+    let scc = cfg.components();
+    let in_loop = |b: usize| b < function.blocks.len() && scc.id[b] == scc.id[header];
+    let latches: Vec<usize> = function.blocks[header]
+        .preds
+        .iter()
+        .copied()
+        .filter(|p| in_loop(*p))
+        .collect();
+    if latches.is_empty() {
+        return out;
+    }
+    for (b, block) in function.blocks.iter().enumerate() {
+        if !in_loop(b) || !latches.iter().all(|l| cfg.dominates(b, *l)) {
+            continue;
+        }
+        let Some(term) = block.insts.last() else {
+            continue;
+        };
+        let term = function.inst(*term);
+        if term.op != Op::CondBr || block.succs.len() != 2 {
+            continue;
+        }
+        let stay_on_true = in_loop(block.succs[0]);
+        if stay_on_true == in_loop(block.succs[1]) {
+            continue;
+        }
+        let stay = if stay_on_true {
+            block.succs[0]
+        } else {
+            block.succs[1]
+        };
+        let Val::Inst(condition) = term.args[0] else {
+            continue;
+        };
+        let condition = function.inst(condition);
+        let Op::ICmp(pred) = condition.op else {
+            continue;
+        };
+        let (x, limit, pred) = if counter(condition.args[0]) {
+            (condition.args[0], condition.args[1], pred)
+        } else if counter(condition.args[1]) {
+            (condition.args[1], condition.args[0], pred.swapped())
+        } else {
+            continue;
+        };
+        let limit_outside = match limit {
+            Val::Inst(l) => !function.inst(l).block.is_none_or(in_loop),
+            _ => true,
+        };
+        out.push(ExitTest {
+            stay,
+            x,
+            limit,
+            pred: if stay_on_true { pred } else { pred.inverted() },
+            limit_outside,
+        });
+    }
+    out
 }

@@ -5,7 +5,7 @@ use super::ctx::{BodyKind, FnCtx};
 use super::elementwise::{fits_elementwise, VectorArgs};
 use super::error::{CheckError, CollectiveFuncProblem, UniformContext};
 use super::expr::{literal_kind, LitKind};
-use super::items::{Lookup, BUILTIN_FUNCS};
+use super::items::{builtin_funcs, Lookup};
 use super::scope::suggest;
 use super::types::{cast_allowed, Len, Scalar, Space, Ty};
 use super::{fold, Builtin, CallEdge, Callee, MathFn, Signature};
@@ -115,7 +115,7 @@ impl FnCtx<'_, '_> {
             .into_iter()
             .map(str::to_string)
             .collect();
-        names.extend(BUILTIN_FUNCS.iter().map(|s| s.to_string()));
+        names.extend(builtin_funcs().map(str::to_string));
         names.extend(Scalar::ALL.iter().map(|s| s.name().to_string()));
         names
     }
@@ -839,7 +839,7 @@ impl FnCtx<'_, '_> {
                 None => Ty::Error,
             };
         }
-        if BUILTIN_FUNCS.contains(&name) {
+        if builtin_funcs().any(|b| b == name) {
             self.check_args_unhinted(bound);
             let problem = CollectiveFuncProblem::Builtin;
             self.error(CheckError::BadCollectiveFunc {

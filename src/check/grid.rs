@@ -342,17 +342,10 @@ impl FnCtx<'_, '_> {
             return None;
         };
         let arg = args.get(1)?;
-        let ExprKind::Name(id) = &arg.kind else {
-            self.error(CheckError::Grid(GridError::Scratch {
-                span: arg.span,
-                problem: ScratchProblem::NotAParameter,
-                other: None,
-                ty: String::new(),
-            }));
-            return None;
-        };
-        let param = match self.cx.program.items.get(self.item) {
-            Some(Item::Kernel(k)) => k.params.iter().find(|p| p.name.name == id.name).cloned(),
+        let param = match (&arg.kind, self.cx.program.items.get(self.item)) {
+            (ExprKind::Name(id), Some(Item::Kernel(k))) => {
+                k.params.iter().find(|p| p.name.name == id.name).cloned()
+            }
             _ => None,
         };
         let Some(param) = param else {
@@ -402,7 +395,7 @@ impl FnCtx<'_, '_> {
                 ty: String::new(),
             }));
         }
-        Some((id.name.clone(), id.span))
+        Some((param.name.name.clone(), arg.span))
     }
 }
 

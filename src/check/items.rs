@@ -1,5 +1,6 @@
 //! Items: the global namespace, the standard library's overloads, type aliases and signatures.
 
+use super::atomic_op::AtomicOp;
 use super::ctx::{BodyKind, FnCtx};
 use super::error::{CheckError, TypeContext};
 use super::scope::{suggest, BLOCK_CONSTANTS};
@@ -9,28 +10,17 @@ use crate::syntax::ast::{FieldType, Item, Program, TypeExpr};
 use crate::syntax::span::Span;
 use std::collections::HashMap;
 
-/// Names that no item, parameter or variable may take.
-pub(super) const BUILTIN_FUNCS: [&str; 14] = [
-    "block",
-    "range",
-    "select",
-    "transpose",
-    "grid",
-    // The atomics (`check/atomic.rs`, `AtomicOp::NAMES`).
-    "atomic_add",
-    "atomic_sub",
-    "atomic_min",
-    "atomic_max",
-    "atomic_and",
-    "atomic_or",
-    "atomic_xor",
-    "atomic_exch",
-    "atomic_cas",
-];
+/// The builtin functions besides the atomics (`AtomicOp::NAMES`).
+const BUILTINS: [&str; 5] = ["block", "range", "select", "transpose", "grid"];
+
+/// Every builtin function's name: names that no item, parameter or variable may take.
+pub(super) fn builtin_funcs() -> impl Iterator<Item = &'static str> {
+    BUILTINS.into_iter().chain(AtomicOp::NAMES)
+}
 
 pub(super) fn is_reserved(name: &str) -> bool {
     BLOCK_CONSTANTS.contains(&name)
-        || BUILTIN_FUNCS.contains(&name)
+        || builtin_funcs().any(|b| b == name)
         || name == "Range"
         || Scalar::from_name(name).is_some()
 }

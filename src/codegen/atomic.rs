@@ -358,7 +358,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// `atomicrmw OP ptr, value monotonic`, for integers and floats (inkwell's builder takes
     /// integers only).
-    fn atomicrmw(
+    pub(super) fn atomicrmw(
         &self,
         op: LLVMAtomicRMWBinOp,
         ptr: inkwell::values::PointerValue<'ctx>,

@@ -38,8 +38,8 @@ use super::sync::{Access, AccessKind, Who};
 use crate::check::types::{Scalar, Ty};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
-use inkwell::llvm_sys::core::{LLVMBuildAtomicRMW, LLVMSetVolatile};
-use inkwell::llvm_sys::{LLVMAtomicOrdering, LLVMAtomicRMWBinOp};
+use inkwell::llvm_sys::core::LLVMSetVolatile;
+use inkwell::llvm_sys::LLVMAtomicRMWBinOp;
 use inkwell::values::{AsValueRef, BasicValueEnum, IntValue, PointerValue};
 use inkwell::IntPredicate;
 
@@ -246,21 +246,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         ptr: PointerValue<'ctx>,
         value: IntValue<'ctx>,
     ) -> Result<IntValue<'ctx>> {
-        // SAFETY: the builder is positioned in a function, `ptr` points at an `i64` element of
-        // the scratch array, and LLVM returns the instruction, an `i64`.
-        let old = unsafe {
-            let raw = LLVMBuildAtomicRMW(
-                self.b.as_mut_ptr(),
-                op,
-                ptr.as_value_ref(),
-                value.as_value_ref(),
-                LLVMAtomicOrdering::LLVMAtomicOrderingMonotonic,
-                0,
-            );
-            LLVMSetVolatile(raw, 1);
-            IntValue::new(raw)
-        };
-        Ok(old)
+        let old = self.atomicrmw(op, ptr, value.into())?;
+        // SAFETY: `old` is the `atomicrmw` instruction just built.
+        unsafe { LLVMSetVolatile(old.as_value_ref(), 1) };
+        Ok(old.into_int_value())
     }
 
     /// Publishes `word` at `ptr` (an atomic exchange: one indivisible 64-bit write).

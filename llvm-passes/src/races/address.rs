@@ -14,7 +14,7 @@
 //! loaded by each thread, a product of two unknowns) cannot be expressed, and the access is
 //! reported as one the analysis could not decide.
 
-use crate::cfg::Cfg;
+use crate::cfg::{exit_tests, Cfg};
 use crate::divergence::{Divergence, DivergenceInfo};
 use crate::intervals::Intervals;
 use crate::ir::{BinOp, BlockId, CastOp, Function, GepIndex, InstId, Op, Pred, Ty, Val};
@@ -1492,60 +1492,16 @@ fn bound(
     if induction.step == 0 {
         return Some(0);
     }
-    // Once per kernel, not per call: a generated program asked for thousands of bounds, and
-    // recomputing the components each time ran the verifier for more than 300 s.
-    let scc = cfg.components();
-    let in_loop = |b: usize| scc.id[b] == scc.id[header];
-    let latches: Vec<usize> = function.blocks[header]
-        .preds
-        .iter()
-        .copied()
-        .filter(|p| in_loop(*p))
-        .collect();
     let starts = cx.threads.values(induction.start)?;
     let start_bits = function.bits(induction.start)?;
     let mut best: Option<i128> = None;
-    for (b, block) in function.blocks.iter().enumerate() {
-        if !in_loop(b) || !latches.iter().all(|l| cfg.dominates(b, *l)) {
-            continue;
-        }
-        let Some(term) = block.insts.last() else {
+    let counter = |v: Val| induction_operand(v, phi, induction);
+    for test in exit_tests(function, cfg, header, &counter) {
+        let Some(limits) = cx.threads.values(test.limit) else {
             continue;
         };
-        let term = function.inst(*term);
-        if term.op != Op::CondBr || block.succs.len() != 2 {
-            continue;
-        }
-        let stay_on_true = in_loop(block.succs[0]);
-        if stay_on_true == in_loop(block.succs[1]) {
-            continue;
-        }
-        let stay = if stay_on_true {
-            block.succs[0]
-        } else {
-            block.succs[1]
-        };
-        let Val::Inst(condition) = term.args[0] else {
-            continue;
-        };
-        let condition = function.inst(condition);
-        let Op::ICmp(pred) = condition.op else {
-            continue;
-        };
-        let (x, limit, mut pred) = if induction_operand(condition.args[0], phi, induction) {
-            (condition.args[0], condition.args[1], pred)
-        } else if induction_operand(condition.args[1], phi, induction) {
-            (condition.args[1], condition.args[0], pred.swapped())
-        } else {
-            continue;
-        };
-        let Some(limits) = cx.threads.values(limit) else {
-            continue;
-        };
-        if !stay_on_true {
-            pred = pred.inverted();
-        }
-        let tests_next = x != Val::Inst(phi);
+        let pred = test.pred;
+        let tests_next = test.x != Val::Inst(phi);
         let unsigned = matches!(pred, Pred::Ult | Pred::Ule | Pred::Ugt | Pred::Uge);
         let read = |v: u64| {
             if unsigned {
@@ -1560,11 +1516,12 @@ fn bound(
             let count = passes(pred, first, read(*l), induction.step)?;
             // Values of j the phi takes: with the test on the phi, 0..=count (the last one
             // exits); with the test on the next value, the body runs for j = 0..=count.
-            let seen = if !tests_next && cfg.dominates(stay, access_block) && stay != header {
-                count - 1
-            } else {
-                count
-            };
+            let seen =
+                if !tests_next && cfg.dominates(test.stay, access_block) && test.stay != header {
+                    count - 1
+                } else {
+                    count
+                };
             most = Some(most.map_or(seen, |m: i128| m.max(seen)));
         }
         if let Some(m) = most {
@@ -1593,75 +1550,34 @@ fn exit_guards(
 ) -> Vec<(Pred, Val, i128, u32)> {
     let function = cx.function;
     let mut out = Vec::new();
-    let Some(header) = function.inst(phi).block else {
-        return out;
-    };
     if induction.step == 0 {
-        return out;
-    }
-    let scc = cfg.components();
-    let in_loop = |b: usize| b < function.blocks.len() && scc.id[b] == scc.id[header];
-    let latches: Vec<usize> = function.blocks[header]
-        .preds
-        .iter()
-        .copied()
-        .filter(|p| in_loop(*p))
-        .collect();
-    if latches.is_empty() {
         return out;
     }
     let Some(starts) = cx.threads.values(induction.start) else {
         return out;
     };
-    for (b, block) in function.blocks.iter().enumerate() {
-        if !in_loop(b) || !latches.iter().all(|l| cfg.dominates(b, *l)) {
+    let Some(header) = function.inst(phi).block else {
+        return out;
+    };
+    let counter = |v: Val| induction_operand(v, phi, induction);
+    for test in exit_tests(function, cfg, header, &counter) {
+        if !test.limit_outside {
             continue;
         }
-        let Some(term) = block.insts.last() else {
-            continue;
-        };
-        let term = function.inst(*term);
-        if term.op != Op::CondBr || block.succs.len() != 2 {
-            continue;
-        }
-        let stay_on_true = in_loop(block.succs[0]);
-        if stay_on_true == in_loop(block.succs[1]) {
-            continue;
-        }
-        let Val::Inst(condition) = term.args[0] else {
-            continue;
-        };
-        let condition = function.inst(condition);
-        let Op::ICmp(pred) = condition.op else {
-            continue;
-        };
-        let (x, limit, mut pred) = if induction_operand(condition.args[0], phi, induction) {
-            (condition.args[0], condition.args[1], pred)
-        } else if induction_operand(condition.args[1], phi, induction) {
-            (condition.args[1], condition.args[0], pred.swapped())
-        } else {
-            continue;
-        };
-        if let Val::Inst(l) = limit {
-            if function.inst(l).block.is_none_or(in_loop) {
-                continue;
-            }
-        }
-        if !stay_on_true {
-            pred = pred.inverted();
-        }
+        let pred = test.pred;
         let towards = match pred {
             Pred::Ult | Pred::Ule | Pred::Slt | Pred::Sle => induction.step > 0,
             Pred::Ugt | Pred::Uge | Pred::Sgt | Pred::Sge => induction.step < 0,
             _ => false,
         };
-        let (Some(bits), Some(limits)) = (function.bits(x), cx.threads.values(limit)) else {
+        let (Some(bits), Some(limits)) = (function.bits(test.x), cx.threads.values(test.limit))
+        else {
             continue;
         };
         if !towards {
             continue;
         }
-        let offset = if x == Val::Inst(phi) {
+        let offset = if test.x == Val::Inst(phi) {
             induction.step
         } else {
             0
@@ -1685,7 +1601,7 @@ fn exit_guards(
             .zip(limits.iter())
             .all(|(s, l)| holds(read(*s), read(*l) + offset))
         {
-            out.push((pred, limit, offset, bits));
+            out.push((pred, test.limit, offset, bits));
         }
     }
     out

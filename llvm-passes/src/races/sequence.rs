@@ -8,7 +8,7 @@
 //! [`MAX_VALUES`] of them; the race analysis decides each value (or each pair of values, one
 //! per thread, when two threads may be in different iterations) as a case of its own.
 
-use crate::cfg::Cfg;
+use crate::cfg::{exit_tests, Cfg};
 use crate::ir::{BinOp, Function, InstId, Op, Pred, Val};
 use crate::Context;
 
@@ -100,55 +100,16 @@ pub fn values(
         Some(access) => Some(function.inst(access).block?),
         None => None,
     };
-    let scc = cfg.components();
-    let in_loop = |b: usize| scc.id[b] == scc.id[header];
-    let latches: Vec<usize> = function.blocks[header]
-        .preds
-        .iter()
-        .copied()
-        .filter(|p| in_loop(*p))
-        .collect();
+    let ours = |v: Val| v == Val::Inst(phi) || v == next;
     let mut best: Option<Vec<i128>> = None;
-    for (b, block) in function.blocks.iter().enumerate() {
-        if !in_loop(b) || !latches.iter().all(|l| cfg.dominates(b, *l)) {
-            continue;
-        }
-        let Some(term) = block.insts.last() else {
-            continue;
-        };
-        let term = function.inst(*term);
-        if term.op != Op::CondBr || block.succs.len() != 2 {
-            continue;
-        }
-        let stay_on_true = in_loop(block.succs[0]);
-        if stay_on_true == in_loop(block.succs[1]) {
-            continue;
-        }
-        let stay = block.succs[if stay_on_true { 0 } else { 1 }];
-        let Val::Inst(condition) = term.args[0] else {
-            continue;
-        };
-        let condition = function.inst(condition);
-        let Op::ICmp(pred) = condition.op else {
-            continue;
-        };
-        let ours = |v: Val| v == Val::Inst(phi) || v == next;
-        let (x, limit, mut pred) = if ours(condition.args[0]) {
-            (condition.args[0], condition.args[1], pred)
-        } else if ours(condition.args[1]) {
-            (condition.args[1], condition.args[0], pred.swapped())
-        } else {
-            continue;
-        };
-        let Some(limit) = uniform_value(cx, limit) else {
+    for test in exit_tests(function, cfg, header, &ours) {
+        let Some(limit) = uniform_value(cx, test.limit) else {
             continue;
         };
         if !non_negative(limit, bits) {
             continue;
         }
-        if !stay_on_true {
-            pred = pred.inverted();
-        }
+        let (x, pred, stay) = (test.x, test.pred, test.stay);
         let tests_next = x != Val::Inst(phi);
         // With the test on the phi, its exit value is seen only off the staying edge.
         let exit_seen = access_block.is_none_or(|at| !(cfg.dominates(stay, at) && stay != header));
