@@ -406,74 +406,6 @@ pub fn dominating_conditions(function: &Function, cfg: &Cfg, block: BlockId) -> 
     conditions
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Post-dominators with two returns and a loop: the diamond's join post-dominates the branch,
-    /// the early return makes the virtual exit the branch's post-dominator.
-    #[test]
-    fn post_dominators_and_regions() {
-        // 0 -> 1, 2; 1 -> 3; 2 -> 3; 3 -> 4 (ret), 5; 5 -> 5 (infinite loop)
-        let succs = vec![vec![1, 2], vec![3], vec![3], vec![4, 5], vec![], vec![5]];
-        let preds = {
-            let mut p = vec![Vec::new(); succs.len()];
-            for (b, s) in succs.iter().enumerate() {
-                for t in s {
-                    p[*t].push(b);
-                }
-            }
-            p
-        };
-        let cfg = Cfg::from_edges(succs, preds);
-        assert_eq!(cfg.ipdom(0), Some(3));
-        assert_eq!(cfg.ipdom(3), Some(cfg.exit()));
-        assert!(cfg.dominates(0, 3) && !cfg.dominates(1, 3));
-        let region = cfg.influence_region(0);
-        assert_eq!(region, NodeSet::from_nodes(vec![1, 2]));
-        let region = cfg.influence_region(3);
-        assert_eq!(region, NodeSet::from_nodes(vec![4, 5]));
-        let scc = components(&cfg.succs);
-        assert!(scc.cyclic[5] && !scc.cyclic[3]);
-    }
-
-    /// A switch whose default holds only `unreachable`: without the dead end the default is a
-    /// way out and the switch's paths meet only at the virtual exit; with it they meet at the
-    /// join, and the region leaves the dead end out. A node whose successors are all dead ends
-    /// is where threads stop.
-    #[test]
-    fn dead_ends_are_not_ways_out() {
-        // 0 -> 1, 2, 3 (dead); 1 -> 4; 2 -> 4; 4 -> 5 (ret), 6; 6 -> 3
-        let succs = vec![
-            vec![3, 1, 2],
-            vec![4],
-            vec![4],
-            vec![],
-            vec![5, 6],
-            vec![],
-            vec![3],
-        ];
-        let preds = |succs: &[Vec<usize>]| {
-            let mut p = vec![Vec::new(); succs.len()];
-            for (b, s) in succs.iter().enumerate() {
-                for t in s {
-                    p[*t].push(b);
-                }
-            }
-            p
-        };
-        let plain = Cfg::from_edges(succs.clone(), preds(&succs));
-        assert_eq!(plain.ipdom(0), Some(plain.exit()));
-        let dead = vec![false, false, false, true, false, false, false];
-        let cfg = Cfg::from_edges_with_dead_ends(succs.clone(), preds(&succs), dead);
-        assert_eq!(cfg.ipdom(0), Some(4));
-        assert_eq!(cfg.influence_region(0), NodeSet::from_nodes(vec![1, 2]));
-        assert_eq!(cfg.ipdom(4), Some(cfg.exit()));
-        assert_eq!(cfg.ipdom(6), Some(cfg.exit()));
-        assert_eq!(cfg.ipdom(3), None);
-    }
-}
-
 /// An exit test of a loop: the conditional branch of a block that dominates every latch, one
 /// edge staying in the loop, an integer comparison of the loop's counter (`x`: the counter's
 /// phi or its next value) with `limit`; `pred` is oriented to hold when the thread stays.
@@ -557,4 +489,72 @@ pub fn exit_tests(
         });
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Post-dominators with two returns and a loop: the diamond's join post-dominates the branch,
+    /// the early return makes the virtual exit the branch's post-dominator.
+    #[test]
+    fn post_dominators_and_regions() {
+        // 0 -> 1, 2; 1 -> 3; 2 -> 3; 3 -> 4 (ret), 5; 5 -> 5 (infinite loop)
+        let succs = vec![vec![1, 2], vec![3], vec![3], vec![4, 5], vec![], vec![5]];
+        let preds = {
+            let mut p = vec![Vec::new(); succs.len()];
+            for (b, s) in succs.iter().enumerate() {
+                for t in s {
+                    p[*t].push(b);
+                }
+            }
+            p
+        };
+        let cfg = Cfg::from_edges(succs, preds);
+        assert_eq!(cfg.ipdom(0), Some(3));
+        assert_eq!(cfg.ipdom(3), Some(cfg.exit()));
+        assert!(cfg.dominates(0, 3) && !cfg.dominates(1, 3));
+        let region = cfg.influence_region(0);
+        assert_eq!(region, NodeSet::from_nodes(vec![1, 2]));
+        let region = cfg.influence_region(3);
+        assert_eq!(region, NodeSet::from_nodes(vec![4, 5]));
+        let scc = components(&cfg.succs);
+        assert!(scc.cyclic[5] && !scc.cyclic[3]);
+    }
+
+    /// A switch whose default holds only `unreachable`: without the dead end the default is a
+    /// way out and the switch's paths meet only at the virtual exit; with it they meet at the
+    /// join, and the region leaves the dead end out. A node whose successors are all dead ends
+    /// is where threads stop.
+    #[test]
+    fn dead_ends_are_not_ways_out() {
+        // 0 -> 1, 2, 3 (dead); 1 -> 4; 2 -> 4; 4 -> 5 (ret), 6; 6 -> 3
+        let succs = vec![
+            vec![3, 1, 2],
+            vec![4],
+            vec![4],
+            vec![],
+            vec![5, 6],
+            vec![],
+            vec![3],
+        ];
+        let preds = |succs: &[Vec<usize>]| {
+            let mut p = vec![Vec::new(); succs.len()];
+            for (b, s) in succs.iter().enumerate() {
+                for t in s {
+                    p[*t].push(b);
+                }
+            }
+            p
+        };
+        let plain = Cfg::from_edges(succs.clone(), preds(&succs));
+        assert_eq!(plain.ipdom(0), Some(plain.exit()));
+        let dead = vec![false, false, false, true, false, false, false];
+        let cfg = Cfg::from_edges_with_dead_ends(succs.clone(), preds(&succs), dead);
+        assert_eq!(cfg.ipdom(0), Some(4));
+        assert_eq!(cfg.influence_region(0), NodeSet::from_nodes(vec![1, 2]));
+        assert_eq!(cfg.ipdom(4), Some(cfg.exit()));
+        assert_eq!(cfg.ipdom(6), Some(cfg.exit()));
+        assert_eq!(cfg.ipdom(3), None);
+    }
 }
