@@ -5,7 +5,9 @@
 //! host's). Without one the comparison is skipped, and each run says so.
 
 use loom_runtime::{Gpu, GpuArg, ModuleMetadata, Scalar};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
 
 /// GPU 0, opened on first use; `Err` says why there is none. One launch at a time: the workers
 /// share it.
@@ -50,9 +52,11 @@ pub fn launch(
     arrays: Vec<ArrayArg<'_>>,
 ) -> Result<(), String> {
     let gpu = device().as_ref().map_err(Clone::clone)?;
+    let waited = Instant::now();
     let gpu = gpu
         .lock()
         .map_err(|_| "the GPU's lock was poisoned".to_string())?;
+    let held = Progress::start(waited);
     let metadata = ModuleMetadata::from_json(metadata)?;
     // Generated kernels' arrays have the scalar parameter's element type.
     let element = scalar.ty();
@@ -63,5 +67,42 @@ pub fn launch(
         element,
         data: a.data,
     }));
-    gpu.launch(&module, kernel, blocks, &mut args).map(|_| ())
+    let launched = gpu.launch(&module, kernel, blocks, &mut args).map(|_| ());
+    held.finish();
+    launched
+}
+
+/// Every hundredth launch prints how many ran and where the time went: the first GPU run (on an
+/// H100, 2026-11-27) went past its 240 s with nothing printed, so a cut-off log must say how far
+/// it got and whether the workers queue for the one GPU (the module is the driver's to JIT-compile
+/// from PTX, under the lock).
+struct Progress {
+    locked: Instant,
+    waited_us: u64,
+}
+
+static LAUNCHES: AtomicU64 = AtomicU64::new(0);
+static WAITED_US: AtomicU64 = AtomicU64::new(0);
+static HELD_US: AtomicU64 = AtomicU64::new(0);
+
+impl Progress {
+    fn start(waited: Instant) -> Progress {
+        Progress {
+            locked: Instant::now(),
+            waited_us: waited.elapsed().as_micros() as u64,
+        }
+    }
+
+    fn finish(self) {
+        let held = HELD_US.fetch_add(self.locked.elapsed().as_micros() as u64, Ordering::Relaxed);
+        let waited = WAITED_US.fetch_add(self.waited_us, Ordering::Relaxed);
+        let n = LAUNCHES.fetch_add(1, Ordering::Relaxed) + 1;
+        if n % 100 == 0 {
+            eprintln!(
+                "gpu: {n} programs launched; {:.1} s loading and running, {:.1} s waiting for the GPU",
+                held as f64 / 1e6,
+                waited as f64 / 1e6
+            );
+        }
+    }
 }
