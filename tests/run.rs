@@ -66,6 +66,7 @@ fn main() {
     trials.extend(number_cases::trials());
     trials.extend(half_cases::trials());
     trials.extend(bounds::trials());
+    trials.extend(grid_cases::trials());
     libtest_mimic::run(&args, trials).exit();
 }
 

@@ -15,8 +15,9 @@
 //! 4. **Look-back** (thread 0). The block publishes `(AGGREGATE, aggregate)` in
 //!    `scratch[2 + ticket]` (flag and value in one 64-bit word, written by one atomic exchange, so
 //!    no reader sees one without the other), then reads the words of tickets `ticket - 1`,
-//!    `ticket - 2`, ... (atomic reads, spinning while a word is still zero), combining their
-//!    values in front of its running prefix, until it meets an `INCLUSIVE` word; it publishes
+//!    `ticket - 2`, ... (atomic reads, spinning while a word is still zero) back to the nearest
+//!    `INCLUSIVE` word, and folds forward from it to `ticket - 1`, so that the prefix is the left
+//!    fold of the aggregates whatever the timing (a `Float32` sum keeps its bits); it publishes
 //!    `(INCLUSIVE, f(prefix, aggregate))` and broadcasts the prefix (a shared slot, a barrier).
 //!    Ticket 0 publishes its aggregate as inclusive at once.
 //! 5. **The statement**, over the chunk: a scan's carry starts at the prefix (blocks after the
@@ -331,8 +332,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         })
     }
 
-    /// Thread 0's look-back from `ticket - 1`: the fold, in vector order, of the values
-    /// published by the tickets before it, down to the first inclusive one.
+    /// Thread 0's look-back from `ticket - 1`: the left fold, in vector order, of the values of
+    /// every ticket before it, `f(...f(f(a0, a1), a2)..., a(ticket - 1))`, bit for bit whatever
+    /// the timing. It walks back to the nearest inclusive word (spinning on words still empty),
+    /// then folds forward from it: a word met on the way forward that has become inclusive
+    /// meanwhile is taken as the fold so far. Folding backwards as the walk goes (`f(v, acc)`)
+    /// would group a `Float32` sum by how many aggregates the timing left before the inclusive
+    /// word, and the total would change from run to run on a GPU (it did, 2026-11-27); each
+    /// inclusive word, by induction, is the left fold, so the forward fold from any of them is
+    /// the same left fold.
     #[allow(clippy::too_many_arguments)]
     fn look_back(
         &mut self,
@@ -348,59 +356,70 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         ) -> Result<BasicValueEnum<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let context = self.cx.context;
-        let i64t = context.i64_type();
+        let i32t = context.i32_type();
         let acc = self.alloca(reg_ty, "lookback.acc")?;
-        let index = self.alloca(context.i32_type().into(), "lookback.index")?;
-        let started = self.alloca(context.bool_type().into(), "lookback.started")?;
+        let index = self.alloca(i32t.into(), "lookback.index")?;
         let from = self.b.build_int_sub(ticket, self.i32(1), "")?;
         self.b.build_store(index, from)?;
-        self.b.build_store(started, self.bool_const(false))?;
         let spin = context.append_basic_block(self.function, "lookback.spin");
         let ready = context.append_basic_block(self.function, "lookback.ready");
-        let done = context.append_basic_block(self.function, "lookback.done");
+        let found = context.append_basic_block(self.function, "lookback.found");
         self.b.build_unconditional_branch(spin)?;
 
-        // Spin until the word of ticket `index` holds a flag.
+        // Back: spin until the word of ticket `index` holds a flag; stop at an inclusive one.
         self.b.position_at_end(spin);
-        let i = self
-            .b
-            .build_load(context.i32_type(), index, "i")?
-            .into_int_value();
-        let slot = self.b.build_int_add(i, self.i32(2), "")?;
-        let ptr = self.scratch_word(scratch, slot, span)?;
-        let word = self.atomic_word(LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpOr, ptr, 0)?;
-        let flag = self
-            .b
-            .build_right_shift(word, i64t.const_int(32, false), false, "flag")?;
+        let i = self.b.build_load(i32t, index, "i")?.into_int_value();
+        let (word, flag) = self.read_word(scratch, i, span)?;
         let empty = self
             .b
             .build_int_compare(IntPredicate::EQ, flag, self.i64(0), "")?;
         self.b.build_conditional_branch(empty, spin, ready)?;
-
-        // Combine its value in front of the running prefix.
         self.b.position_at_end(ready);
-        let v = self.unpack(word, ty, reg_ty)?;
-        let was = self
-            .b
-            .build_load(context.bool_type(), started, "")?
-            .into_int_value();
-        let a = self.b.build_load(reg_ty, acc, "")?;
-        let combined = self.value_when(was, v, &mut |this| combine(this, v, a))?;
-        self.b.build_store(acc, combined)?;
-        self.b.build_store(started, self.bool_const(true))?;
-        let inclusive = self.b.build_int_compare(
-            IntPredicate::EQ,
-            flag,
-            i64t.const_int(INCLUSIVE, false),
-            "",
-        )?;
+        let inclusive = self.is_inclusive(flag)?;
         let next = self.b.build_int_sub(i, self.i32(1), "")?;
         self.b.build_store(index, next)?;
         // Ticket 0 always publishes an inclusive word, so the walk stops there at the latest.
-        self.b.build_conditional_branch(inclusive, done, spin)?;
+        self.b.build_conditional_branch(inclusive, found, spin)?;
 
-        self.b.position_at_end(done);
+        // Forward: from the inclusive word of ticket `i` to `ticket - 1`, every word already
+        // published (the walk back saw each one).
+        self.b.position_at_end(found);
+        let v = self.unpack(word, ty, reg_ty)?;
+        self.b.build_store(acc, v)?;
+        let after = self.b.build_int_add(i, self.i32(1), "")?;
+        self.build_counted_loop(after, ticket, self.i32(1), &mut |this, k| {
+            let (word, flag) = this.read_word(scratch, k, span)?;
+            let v = this.unpack(word, ty, reg_ty)?;
+            let inclusive = this.is_inclusive(flag)?;
+            let so_far = this.b.build_load(reg_ty, acc, "")?;
+            let folded = combine(this, so_far, v)?;
+            let next = this.b.build_select(inclusive, v, folded, "")?;
+            this.b.build_store(acc, next)?;
+            Ok(())
+        })?;
         Ok(self.b.build_load(reg_ty, acc, "lookback")?)
+    }
+
+    /// The word of ticket `i` (an atomic read) and its flag.
+    fn read_word(
+        &self,
+        scratch: &super::body::ArrayRef<'ctx>,
+        i: IntValue<'ctx>,
+        span: Span,
+    ) -> Result<(IntValue<'ctx>, IntValue<'ctx>)> {
+        let slot = self.b.build_int_add(i, self.i32(2), "")?;
+        let ptr = self.scratch_word(scratch, slot, span)?;
+        let word = self.atomic_word(LLVMAtomicRMWBinOp::LLVMAtomicRMWBinOpOr, ptr, 0)?;
+        let shift = self.cx.context.i64_type().const_int(32, false);
+        let flag = self.b.build_right_shift(word, shift, false, "flag")?;
+        Ok((word, flag))
+    }
+
+    fn is_inclusive(&self, flag: IntValue<'ctx>) -> Result<IntValue<'ctx>> {
+        let inclusive = self.cx.context.i64_type().const_int(INCLUSIVE, false);
+        Ok(self
+            .b
+            .build_int_compare(IntPredicate::EQ, flag, inclusive, "inclusive")?)
     }
 
     /// A value computed by thread 0 (`compute`), broadcast to every thread through a
