@@ -33,6 +33,7 @@ mod support;
 mod tile_cases;
 
 use libtest_mimic::{Arguments, Failed, Trial};
+use loomc::target::host::HostOptions;
 use loomc::target::OptLevel;
 
 // Below 32, a block is part of one warp: collectives shuffle within the block's own lanes only.
@@ -73,6 +74,20 @@ fn main() {
 fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
     let o0 = support::compile(case.file, bs, OptLevel::O0, false)?;
     let o3 = support::compile(case.file, bs, OptLevel::O3, false)?;
+    // Kernels that never synchronise run as compiled loops over a block's threads; the same IR
+    // with one call per thread must give the same bits.
+    let per_thread = match o3.has_thread_loops() {
+        true => Some(support::compile_with(
+            case.file,
+            bs,
+            OptLevel::O3,
+            &HostOptions {
+                per_thread_calls: true,
+                ..HostOptions::default()
+            },
+        )?),
+        false => None,
+    };
     for (i, &n) in case.sizes.iter().enumerate() {
         let seed = 0x5eed ^ ((bs as u64) << 32) ^ i as u64;
         let at = |opt: &str, e: String| {
@@ -84,6 +99,18 @@ fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
             (case.run)(&o3, bs, n, &mut support::Rng::new(seed)).map_err(|e| at("O3", e))?;
         if bits0 != bits3 {
             return Err(at("O0 and -O3", "the results differ".to_string()).into());
+        }
+        if let Some(per_thread) = &per_thread {
+            let bits = (case.run)(per_thread, bs, n, &mut support::Rng::new(seed))
+                .map_err(|e| at("O3 (a call per thread)", e))?;
+            if bits != bits3 {
+                return Err(at(
+                    "O3",
+                    "a loop over the threads and a call per thread give different results"
+                        .to_string(),
+                )
+                .into());
+            }
         }
     }
     Ok(())

@@ -112,6 +112,17 @@ extern "C" fn barrier0_and(p: i32, loc: u32) -> i32 {
 extern "C" fn barrier0_or(p: i32, loc: u32) -> i32 {
     barrier(0, 0, BarrierReduce::Or, p != 0, loc) as i32
 }
+/// A compiled loop over a block's threads (`ThreadsFn`), which runs them all under one
+/// context, says which thread runs before a check that failed reports it.
+extern "C" fn thread(t: i32) {
+    let ctx = current();
+    if !ctx.is_null() {
+        // SAFETY: the context is the loop's own, live while it runs, and only this OS thread
+        // touches it.
+        unsafe { (*ctx).tid = t as u32 };
+    }
+}
+
 /// Memory fences: threads of a block run one at a time on one OS thread, so only other blocks
 /// (other OS threads) can observe an order, and a sequentially consistent fence gives it.
 extern "C" fn fence(_loc: u32) {
@@ -471,6 +482,7 @@ symbol_table! {
     "loom_simt_match_all_sync_i32p" => match_all_i32p as extern "C" fn(i32, i32, u32) -> i64,
     "loom_simt_match_all_sync_i64p" => match_all_i64p as extern "C" fn(i32, i64, u32) -> i64,
     "loom_simt_shared_base" => shared_base as extern "C" fn(u32) -> *mut u8,
+    "loom_simt_thread" => thread as extern "C" fn(i32),
     "loom_simt_check_access" => check_access as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
     "loom_simt_check_bounds" => check_bounds as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
 }

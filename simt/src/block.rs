@@ -86,7 +86,12 @@ impl Worker {
             abort: ptr::null(),
         };
         let block_ptr: *mut BlockCtx = &mut block_ctx;
-        let mut threads: Vec<ThreadCtx> = (0..config.block_size)
+        // A compiled loop over the threads needs one context, whose `tid` it sets before a
+        // report (`loom_simt_thread`); building one per thread cost about as much as running
+        // saxpy's 256.
+        let looped = config.threads_entry.is_some() && !config.needs_coroutines && !config.sanitize;
+        let contexts = if looped { 1 } else { config.block_size };
+        let mut threads: Vec<ThreadCtx> = (0..contexts)
             .map(|t| ThreadCtx::new(t, block_ptr))
             .collect();
         let result = if config.needs_coroutines || config.sanitize {
@@ -161,16 +166,32 @@ impl Worker {
         let first = threads.as_mut_ptr() as usize;
         let count = threads.len();
         let block_addr = block as usize;
+        let threads_entry = launch.config.threads_entry;
         let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
             let block = block_addr as *mut BlockCtx;
             let first = first as *mut ThreadCtx;
             // SAFETY: the block context and the threads outlive the coroutine (it is driven to
-            // its end or reset below), and `entry` takes the launch's parameters.
+            // its end or reset below), and `entry` and `threads_entry` take the launch's
+            // parameters.
             unsafe {
                 (*block).abort = yielder;
-                for t in 0..count {
-                    context::set_current(first.add(t));
-                    entry(params as *const *mut c_void);
+                match threads_entry {
+                    Some(all) => {
+                        // The loop reads only block-wide values from the context and names
+                        // the thread itself before a failing check.
+                        context::set_current(first);
+                        all(
+                            params as *const *mut c_void,
+                            (*block).ntid_x as i32,
+                            ((*block).ntid / (*block).ntid_x) as i32,
+                        );
+                    }
+                    None => {
+                        for t in 0..count {
+                            context::set_current(first.add(t));
+                            entry(params as *const *mut c_void);
+                        }
+                    }
                 }
                 (*block).abort = ptr::null();
             }

@@ -41,6 +41,11 @@ use std::sync::Mutex;
 /// `cuLaunchKernel`).
 pub type EntryFn = unsafe extern "C" fn(*const *mut c_void);
 
+/// A whole block at once: `loom.threads.<kernel>(params, ntid_x, ntid_y)` runs the kernel for
+/// every thread of the block, `ntid_x` fastest, in loops the host lowering compiled
+/// (`src/target/host/thread_loop.rs`); only for kernels that never suspend.
+pub type ThreadsFn = unsafe extern "C" fn(*const *mut c_void, i32, i32);
+
 /// Address space reserved for each thread's stack; pages are committed only when touched.
 pub const STACK_BYTES: usize = 256 * 1024;
 
@@ -76,6 +81,9 @@ pub struct LaunchConfig {
     /// False when the kernel has no barrier and no warp collective: its threads then run one
     /// after another without coroutines.
     pub needs_coroutines: bool,
+    /// The kernel's compiled loop over a block's threads, where it has one: used instead of one
+    /// call of the entry per thread when the block needs no coroutines.
+    pub threads_entry: Option<ThreadsFn>,
     pub sanitize: bool,
     /// OS threads to spread blocks over; 0 means one per available core.
     pub workers: usize,

@@ -58,6 +58,7 @@ fn config(blocks: u32, block_size: u32, shared_bytes: usize, sanitize: bool) -> 
         block_size,
         shared_bytes,
         needs_coroutines: true,
+        threads_entry: None,
         sanitize,
         workers: 0,
         progress: None,

@@ -50,6 +50,11 @@ pub struct RunArgs {
     /// Check shared-memory races, barriers and out-of-bounds accesses while running (CPU only).
     #[arg(long)]
     sanitize: bool,
+    /// Run every GPU thread as its own call of the kernel (CPU only), not a block's threads as
+    /// one compiled loop, which kernels without barriers and warp collectives get: slower; for
+    /// comparing the two.
+    #[arg(long)]
+    one_call_per_thread: bool,
     /// Optimisation level, -O0 to -O3.
     #[arg(short = 'O', value_name = "LEVEL", default_value = "3", value_parser = ["0", "1", "2", "3"])]
     opt_level: String,
@@ -455,6 +460,7 @@ fn run_cpu(
         ir,
         &HostOptions {
             sanitize: cli.sanitize,
+            per_thread_calls: cli.one_call_per_thread,
             workers: 0,
             ..HostOptions::default()
         },

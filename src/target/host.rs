@@ -11,8 +11,11 @@
 //!    indexing past its arrays stops with a report instead of corrupting the host;
 //! 7. in sanitizer mode, instrument memory accesses (`sanitize.rs`): after 5, so that shared
 //!    accesses are seen at their per-block addresses, and after 6, whose checks it leaves alone;
-//! 8. add one entry function per kernel (`entry.rs`);
-//! 9. JIT-compile with every runtime function bound to its address.
+//! 8. add one entry function per kernel (`entry.rs`), and, for kernels that never suspend and
+//!    outside sanitizer mode, one loop over a block's threads around it (`thread_loop.rs`);
+//! 9. inline (the bounds checks, and each entry into its loop), give the loops their threads'
+//!    ids (`thread_loop::specialise`);
+//! 10. JIT-compile with every runtime function bound to its address.
 //!
 //! Address spaces stay as they are: on x86-64 every address space below 256 is an ordinary
 //! 64-bit pointer, so `addrspace(1)` and `addrspace(3)` loads and stores compile as plain ones.
@@ -26,6 +29,7 @@ mod libcalls;
 mod locations;
 mod sanitize;
 mod shared;
+mod thread_loop;
 
 pub use entry::{KernelSignature, ParamType};
 pub use error::HostError;
@@ -56,6 +60,10 @@ pub struct HostOptions {
     pub sanitize: bool,
     /// OS threads to run blocks on; 0: one per core.
     pub workers: usize,
+    /// Run each thread as its own call of the kernel even where the kernel has a compiled loop
+    /// over its block's threads (`host/thread_loop.rs`): the faithful mode, which the tests
+    /// compare the loops with.
+    pub per_thread_calls: bool,
     /// Leave out the bounds checks of global accesses: only for measuring what they cost
     /// (`bench/cpu_backend.rs`). An out-of-bounds access then corrupts the host's memory.
     pub skip_bounds_checks: bool,
@@ -141,6 +149,8 @@ impl From<HostError> for RunError {
 struct HostKernel {
     signature: KernelSignature,
     entry: loom_simt::EntryFn,
+    /// `loom.threads.<kernel>`, where the kernel has one.
+    threads: Option<loom_simt::ThreadsFn>,
     /// `loom.bounds.<kernel>` in the JIT's memory: one byte length per parameter, written by each
     /// launch for the inline bounds checks; null without them.
     lengths: *mut u64,
@@ -191,6 +201,11 @@ impl HostProgram {
         module
             .run_passes("always-inline", &machine, PassBuilderOptions::create())
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
+        // SAFETY: the module belongs to `ctx`, and the inliner has run.
+        let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
+        if !looped.is_empty() {
+            thread_loop::optimise(&module, &machine)?;
+        }
         declare_libcalls(&module);
         module
             .verify()
@@ -207,6 +222,17 @@ impl HostProgram {
                 .map_err(|e| HostError::Llvm(format!("{entry_name}: {e}")))?;
             // SAFETY: `entry_name` was built by `entry::add_entry` with exactly this type.
             let entry: loom_simt::EntryFn = unsafe { std::mem::transmute(address) };
+            let threads = match looped.contains(&signature.name) {
+                true => {
+                    let name = thread_loop::function_name(&signature.name);
+                    let address = engine
+                        .get_function_address(&name)
+                        .map_err(|e| HostError::Llvm(format!("{name}: {e}")))?;
+                    // SAFETY: `thread_loop::add` built it with exactly this type.
+                    Some(unsafe { std::mem::transmute::<usize, loom_simt::ThreadsFn>(address) })
+                }
+                false => None,
+            };
             let lengths_name = ir::c_name(&format!("{}{}", bounds::LENGTHS_PREFIX, signature.name));
             // SAFETY: the engine has compiled the module; an absent global gives 0.
             let lengths =
@@ -215,6 +241,7 @@ impl HostProgram {
             kernels.push(HostKernel {
                 signature,
                 entry,
+                threads,
                 lengths,
             });
         }
@@ -239,6 +266,11 @@ impl HostProgram {
 
     pub fn shared_layout(&self) -> &SharedLayout {
         &self.shared
+    }
+
+    /// Whether some kernel runs a block's threads as a compiled loop (unless `per_thread_calls`).
+    pub fn has_thread_loops(&self) -> bool {
+        self.kernels.iter().any(|k| k.threads.is_some())
     }
 
     /// Whether the kernels synchronise (barriers or warp collectives): they then run as
@@ -376,6 +408,7 @@ impl HostProgram {
             shared_bytes: (self.shared.static_bytes.div_ceil(16) * 16) as usize
                 + shape.dynamic_shared_bytes,
             needs_coroutines: self.needs_coroutines,
+            threads_entry: kernel.threads.filter(|_| !self.options.per_thread_calls),
             sanitize: self.options.sanitize,
             workers: self.options.workers,
             progress: shape.progress.clone(),
@@ -453,7 +486,10 @@ fn lower(
             .run()?;
         }
         for kernel in &kernels {
-            entry::add_entry(raw_context, raw_module, kernel)?;
+            let entry = entry::add_entry(raw_context, raw_module, kernel)?;
+            if !needs_coroutines && !options.sanitize {
+                thread_loop::add(raw_context, raw_module, &kernel.name, entry);
+            }
         }
         Ok(Lowered {
             kernels,

@@ -16,7 +16,13 @@ const HANG: Duration = Duration::from_secs(120);
 /// Indices of a 4-element array, all outside it: near, far, negative, and past any allocation.
 const BAD_INDICES: [i64; 7] = [4, 5, 100, 100_000, -1, -3, 100_000_000];
 
-const MODES: [(&str, &[&str]); 2] = [("plain", &[]), ("sanitize", &["--sanitize"])];
+/// Plain runs of these kernels (no barrier) are compiled loops over a block's threads; with
+/// `--one-call-per-thread`, one call per thread; with `--sanitize`, coroutines.
+const MODES: [(&str, &[&str]); 3] = [
+    ("plain", &[]),
+    ("calls", &["--one-call-per-thread"]),
+    ("sanitize", &["--sanitize"]),
+];
 
 pub fn trials() -> Vec<Trial> {
     let mut trials = Vec::new();

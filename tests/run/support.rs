@@ -48,16 +48,25 @@ pub fn compile(
     opt: OptLevel,
     sanitize: bool,
 ) -> Result<HostProgram, String> {
-    let ir = nvptx_ir(file, block_size, opt)?;
-    HostProgram::compile(
-        &ir,
+    compile_with(
+        file,
+        block_size,
+        opt,
         &HostOptions {
             sanitize,
-            workers: 0,
             ..HostOptions::default()
         },
     )
-    .map_err(|e| format!("{file}: {e}"))
+}
+
+pub fn compile_with(
+    file: &str,
+    block_size: u32,
+    opt: OptLevel,
+    options: &HostOptions,
+) -> Result<HostProgram, String> {
+    let ir = nvptx_ir(file, block_size, opt)?;
+    HostProgram::compile(&ir, options).map_err(|e| format!("{file}: {e}"))
 }
 
 pub fn launch(

@@ -139,7 +139,7 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
     Ok(out)
 }
 
-/// Adds `loom.entry.<kernel>` for `kernel`.
+/// Adds `loom.entry.<kernel>` for `kernel`, and returns it.
 ///
 /// # Safety
 /// `context` and `module` must be live, the module owned by `context`, and `kernel` one of its
@@ -148,7 +148,7 @@ pub unsafe fn add_entry(
     context: LLVMContextRef,
     module: LLVMModuleRef,
     kernel: &KernelSignature,
-) -> Result<(), HostError> {
+) -> Result<LLVMValueRef, HostError> {
     let c_kernel = ir::c_name(&kernel.name);
     let function = LLVMGetNamedFunction(module, c_kernel.as_ptr());
     if function.is_null() {
@@ -186,5 +186,5 @@ pub unsafe fn add_entry(
     }
     builder.call(fn_type, function, &mut args);
     LLVMBuildRetVoid(b);
-    Ok(())
+    Ok(entry)
 }

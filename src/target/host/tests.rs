@@ -296,3 +296,108 @@ fn a_global_access_of_unknown_origin_must_stay_in_some_array() {
         );
     }
 }
+
+/// A 2-D block (8 x 4, `reqntidx`/`reqntidy`) without barriers: out[block * 32 + t] gets the
+/// thread's x, y, lane, warp and lane masks packed; the compiled loop over the threads and a
+/// call per thread must give the same, and the loop must exist.
+const THREAD_IDS: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define void @ids(ptr addrspace(1) %out) {
+entry:
+  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %y = call i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+  %nx = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %lane = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
+  %lt = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
+  %gt = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.gt()
+  %row = mul i32 %y, %nx
+  %t = add i32 %row, %x
+  %base = mul i32 %b, 32
+  %i = add i32 %base, %t
+  %i64 = zext i32 %i to i64
+  %slot = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %i64
+  %y8 = shl i32 %y, 8
+  %xy = or i32 %x, %y8
+  %l16 = shl i32 %lane, 16
+  %xyl = or i32 %xy, %l16
+  %masks = xor i32 %lt, %gt
+  %m = and i32 %masks, 1
+  %m24 = shl i32 %m, 24
+  %v = or i32 %xyl, %m24
+  store i32 %v, ptr addrspace(1) %slot
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.laneid()
+declare i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
+declare i32 @llvm.nvvm.read.ptx.sreg.lanemask.gt()
+!nvvm.annotations = !{!0, !1, !2}
+!0 = !{ptr @ids, !"kernel", i32 1}
+!1 = !{ptr @ids, !"reqntidx", i32 8}
+!2 = !{ptr @ids, !"reqntidy", i32 4}
+"#;
+
+fn run_ids(ir: &str, options: &HostOptions) -> Result<(Vec<i32>, bool), String> {
+    let program = HostProgram::compile(ir, options).map_err(|e| e.to_string())?;
+    let mut out = vec![0i32; 96];
+    // SAFETY: i32 is plain data; the byte view borrows `out` exclusively.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, 96 * 4) };
+    let shape = LaunchShape {
+        blocks: 3,
+        ..LaunchShape::default()
+    };
+    let mut args = [HostArg::Array {
+        name: "out".into(),
+        data: bytes,
+        elem_size: 4,
+    }];
+    program
+        .launch("ids", &shape, &mut args)
+        .map_err(|e| e.to_string())?;
+    Ok((out, program.has_thread_loops()))
+}
+
+#[test]
+fn a_loop_over_the_threads_gives_each_its_ids() {
+    let (looped, has_loop) = run_ids(THREAD_IDS, &HostOptions::default()).unwrap();
+    assert!(
+        has_loop,
+        "a kernel without barriers gets a loop over its threads"
+    );
+    let calls = HostOptions {
+        per_thread_calls: true,
+        ..HostOptions::default()
+    };
+    let (per_thread, _) = run_ids(THREAD_IDS, &calls).unwrap();
+    let expected: Vec<i32> = (0..96)
+        .map(|i| {
+            let t = i % 32;
+            // Lane t's `lt ^ gt` has every bit but its own: bit 0 is set except for lane 0.
+            (t % 8) | (t / 8) << 8 | t << 16 | i32::from(t != 0) << 24
+        })
+        .collect();
+    assert_eq!(looped, expected);
+    assert_eq!(per_thread, expected);
+}
+
+#[test]
+fn a_call_left_after_inlining_keeps_one_call_per_thread() {
+    // The thread's x read in a function of its own that is never inlined: a loop could not
+    // give it the thread, so the kernel keeps one call per thread (and stays right).
+    let ir = THREAD_IDS
+        .replace(
+            "  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n",
+            "  %x = call i32 @own_x()\n",
+        )
+        .replace(
+            "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n",
+            "define i32 @own_x() noinline {\n  %x = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n  ret i32 %x\n}\ndeclare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n",
+        );
+    let (out, has_loop) = run_ids(&ir, &HostOptions::default()).unwrap();
+    assert!(!has_loop);
+    assert_eq!(out[9], 1 | 1 << 8 | 9 << 16 | 1 << 24);
+}

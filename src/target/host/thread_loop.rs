@@ -1,0 +1,369 @@
+//! A kernel that never suspends (no barrier, no warp collective) compiled as one loop over its
+//! block's threads, in the manner of PoCL's work-group functions: `loom.threads.<kernel>(params,
+//! ntid_x, ntid_y)` runs the kernel's body for `tid.y` in `0..ntid_y` and `tid.x` in `0..ntid_x`
+//! (x fastest, as CUDA numbers threads), with the body inlined, the thread's ids taken from the
+//! loop counters and the block-wide ones read once before the loops. Without it every thread is
+//! one call of the entry, whose ids are calls into the runtime; with it LLVM sees a loop it can
+//! optimise across threads.
+//!
+//! Two steps, around the always-inliner: [`add`] builds the loops around an `alwaysinline` call
+//! of the kernel's entry; after inlining, [`specialise`] replaces the runtime calls in the body:
+//! thread ids by the counters, block-wide values by one call each in the function's entry
+//! block, and before each failing bounds check it names the thread (`loom_simt_thread`), so that
+//! the report is right. A body that calls anything else of the runtime (nothing LOOM emits for
+//! such kernels, but IR from elsewhere may) loses its loop function and runs one call per thread
+//! as before.
+
+use super::bounds::CHECK_BOUNDS;
+use super::error::HostError;
+use super::ir::{self, Builder};
+use inkwell::llvm_sys::core::*;
+use inkwell::llvm_sys::prelude::*;
+use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMIntPredicate};
+use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::TargetMachine;
+use std::collections::HashMap;
+
+/// What the loops get from the optimiser: the parameters and bounds read once per block
+/// (`licm`: the parameter slots are `noalias`, the lengths `invariant.load`), and vector code
+/// where the body allows it. No `instcombine`: it folds the bounds checks' `ptrtoint`/`inttoptr`
+/// pairs into bitcasts between address spaces, which do not verify.
+const LOOP_PASSES: &str =
+    "function(simplifycfg,early-cse,loop-mssa(licm),loop-vectorize,simplifycfg)";
+
+pub const THREADS_PREFIX: &str = "loom.threads.";
+const SET_THREAD: &str = "loom_simt_thread";
+/// The loop counters' names, found again after inlining.
+const X: &str = "thread.x";
+const Y: &str = "thread.y";
+
+/// Runtime reads that are the same for every thread of a block: read once per block.
+const BLOCK_WIDE: [&str; 13] = [
+    "loom_simt_read_ptx_sreg_ntid_x",
+    "loom_simt_read_ptx_sreg_ntid_y",
+    "loom_simt_read_ptx_sreg_ntid_z",
+    "loom_simt_read_ptx_sreg_ctaid_x",
+    "loom_simt_read_ptx_sreg_ctaid_y",
+    "loom_simt_read_ptx_sreg_ctaid_z",
+    "loom_simt_read_ptx_sreg_nctaid_x",
+    "loom_simt_read_ptx_sreg_nctaid_y",
+    "loom_simt_read_ptx_sreg_nctaid_z",
+    "loom_simt_read_ptx_sreg_nwarpid",
+    "loom_simt_read_ptx_sreg_warpsize",
+    "loom_simt_read_ptx_sreg_tid_z",
+    "loom_simt_shared_base",
+];
+
+/// Runtime calls a loop over threads keeps as they are.
+const KEPT: [&str; 3] = [
+    "loom_simt_membar_cta",
+    "loom_simt_membar_gl",
+    "loom_simt_membar_sys",
+];
+
+/// Adds `loom.threads.<kernel>`, calling the kernel's entry (`entry`) once per thread.
+///
+/// # Safety
+/// `context` and `module` must be live, the module owned by `context`; `entry` is the kernel's
+/// entry function, `fn(ptr)`.
+pub unsafe fn add(
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
+    kernel: &str,
+    entry: LLVMValueRef,
+) {
+    let ptr = LLVMPointerTypeInContext(context, 0);
+    let i32t = LLVMInt32TypeInContext(context);
+    let mut params = [ptr, i32t, i32t];
+    let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 3, 0);
+    let name = ir::c_name(&function_name(kernel));
+    let function = LLVMAddFunction(module, name.as_ptr(), fn_type);
+    // Nothing the kernel stores through its arrays lands in the parameter slots, so the loop may
+    // read its parameters once.
+    let kind = LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), "noalias".len());
+    LLVMAddAttributeAtIndex(function, 1, LLVMCreateEnumAttribute(context, kind, 0));
+    let (args, nx, ny) = (
+        LLVMGetParam(function, 0),
+        LLVMGetParam(function, 1),
+        LLVMGetParam(function, 2),
+    );
+    let block =
+        |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(context, function, name.as_ptr());
+    let (start, rows, body, row_end, done) = (
+        block(c"entry"),
+        block(c"rows"),
+        block(c"threads"),
+        block(c"row.end"),
+        block(c"done"),
+    );
+    let builder = Builder::new(context);
+    let b = builder.raw();
+    let zero = LLVMConstInt(i32t, 0, 0);
+    let one = LLVMConstInt(i32t, 1, 0);
+    LLVMPositionBuilderAtEnd(b, start);
+    LLVMBuildBr(b, rows);
+
+    LLVMPositionBuilderAtEnd(b, rows);
+    let y = LLVMBuildPhi(b, i32t, ir::c_name(Y).as_ptr());
+    LLVMBuildBr(b, body);
+
+    LLVMPositionBuilderAtEnd(b, body);
+    let x = LLVMBuildPhi(b, i32t, ir::c_name(X).as_ptr());
+    let entry_type = LLVMGlobalGetValueType(entry);
+    let call = builder.call(entry_type, entry, &mut [args]);
+    always_inline(context, call);
+    let next_x = LLVMBuildAdd(b, x, one, c"".as_ptr());
+    let more_x = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULT, next_x, nx, c"".as_ptr());
+    LLVMBuildCondBr(b, more_x, body, row_end);
+
+    LLVMPositionBuilderAtEnd(b, row_end);
+    let next_y = LLVMBuildAdd(b, y, one, c"".as_ptr());
+    let more_y = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULT, next_y, ny, c"".as_ptr());
+    LLVMBuildCondBr(b, more_y, rows, done);
+
+    LLVMPositionBuilderAtEnd(b, done);
+    LLVMBuildRetVoid(b);
+
+    LLVMAddIncoming(x, [zero, next_x].as_mut_ptr(), [rows, body].as_mut_ptr(), 2);
+    LLVMAddIncoming(
+        y,
+        [zero, next_y].as_mut_ptr(),
+        [start, row_end].as_mut_ptr(),
+        2,
+    );
+
+    // The entry's call of the kernel is inlined too, so that the loop holds the body itself.
+    for inst in ir::instructions(entry) {
+        if ir::is_call(inst) {
+            always_inline(context, inst);
+        }
+    }
+}
+
+unsafe fn always_inline(context: LLVMContextRef, call: LLVMValueRef) {
+    let kind = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), "alwaysinline".len());
+    let attribute = LLVMCreateEnumAttribute(context, kind, 0);
+    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, attribute);
+}
+
+/// After inlining: gives each `loom.threads.*` function its threads' ids, or deletes it where
+/// its body calls the runtime for something a loop over threads cannot do. Returns the kernels
+/// that keep one.
+///
+/// # Safety
+/// `context` and `module` must be live, the module owned by `context`, the always-inliner run.
+pub unsafe fn specialise(context: LLVMContextRef, module: LLVMModuleRef) -> Vec<String> {
+    let mut kept = Vec::new();
+    for function in ir::functions(module) {
+        let name = ir::name(function);
+        let Some(kernel) = name.strip_prefix(THREADS_PREFIX) else {
+            continue;
+        };
+        if specialise_one(context, module, function) {
+            kept.push(kernel.to_string());
+        } else {
+            LLVMDeleteFunction(function);
+        }
+    }
+    kept
+}
+
+unsafe fn specialise_one(
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
+    function: LLVMValueRef,
+) -> bool {
+    let instructions = ir::instructions(function);
+    let counter = |name: &str| {
+        instructions
+            .iter()
+            .copied()
+            .find(|i| ir::is_phi(*i) && ir::name(*i) == name)
+    };
+    let (Some(x), Some(y)) = (counter(X), counter(Y)) else {
+        return false;
+    };
+    // (call, callee, callee's name) of every call into the runtime.
+    let calls: Vec<(LLVMValueRef, LLVMValueRef, String)> = instructions
+        .iter()
+        .copied()
+        .filter(|i| ir::is_call(*i))
+        .filter_map(|i| ir::callee(i).map(|f| (i, f, ir::name(f))))
+        .filter(|(_, _, callee)| callee.starts_with("loom_simt_"))
+        .collect();
+    // A call the inliner left (a function with a body, or through a pointer) may read the
+    // thread's ids in a frame of its own, where the counters do not reach.
+    let all_direct = instructions
+        .iter()
+        .copied()
+        .filter(|i| ir::is_call(*i))
+        .all(|i| ir::callee(i).is_some_and(|f| ir::is_declaration(f)));
+    if !all_direct {
+        return false;
+    }
+    let thread_dependent = |callee: &str| thread_value_name(callee).is_some();
+    if !calls.iter().all(|(_, _, callee)| {
+        thread_dependent(callee)
+            || BLOCK_WIDE.contains(&callee.as_str())
+            || KEPT.contains(&callee.as_str())
+            || callee == CHECK_BOUNDS
+    }) {
+        return false;
+    }
+    let builder = Builder::new(context);
+    let b = builder.raw();
+    let i32t = LLVMInt32TypeInContext(context);
+    let entry_block = LLVMGetEntryBasicBlock(function);
+    let first = LLVMGetFirstInstruction(entry_block);
+
+    // Block-wide values: one call each, at the top.
+    let mut once: HashMap<String, LLVMValueRef> = HashMap::new();
+    for (call, f, callee) in &calls {
+        if !BLOCK_WIDE.contains(&callee.as_str()) {
+            continue;
+        }
+        let hoisted = match once.get(callee) {
+            Some(v) => *v,
+            None => {
+                builder.before(first);
+                let mut args = ir::call_args(*call);
+                let v = builder.call(LLVMGlobalGetValueType(*f), *f, &mut args);
+                once.insert(callee.clone(), v);
+                v
+            }
+        };
+        LLVMReplaceAllUsesWith(*call, hoisted);
+        LLVMInstructionEraseFromParent(*call);
+    }
+    let ntid_x = LLVMGetParam(function, 1);
+
+    // Thread ids: from the counters, computed where each was read.
+    let set_thread = set_thread_function(context, module);
+    for (call, _, callee) in &calls {
+        if callee == CHECK_BOUNDS {
+            builder.before(*call);
+            let linear = linear_thread(b, x, y, ntid_x);
+            builder.call(
+                LLVMGlobalGetValueType(set_thread),
+                set_thread,
+                &mut [linear],
+            );
+            continue;
+        }
+        let Some(value) = thread_value_name(callee) else {
+            continue;
+        };
+        builder.before(*call);
+        let linear = linear_thread(b, x, y, ntid_x);
+        let lane = LLVMBuildAnd(b, linear, LLVMConstInt(i32t, 31, 0), c"lane".as_ptr());
+        let bit = LLVMBuildShl(b, LLVMConstInt(i32t, 1, 0), lane, c"".as_ptr());
+        let below = LLVMBuildSub(b, bit, LLVMConstInt(i32t, 1, 0), c"".as_ptr());
+        let v = match value {
+            ThreadValue::TidX => x,
+            ThreadValue::TidY => y,
+            ThreadValue::Lane => lane,
+            ThreadValue::Warp => LLVMBuildLShr(b, linear, LLVMConstInt(i32t, 5, 0), c"".as_ptr()),
+            ThreadValue::MaskEq => bit,
+            ThreadValue::MaskLt => below,
+            ThreadValue::MaskLe => LLVMBuildOr(b, below, bit, c"".as_ptr()),
+            ThreadValue::MaskGt => {
+                let le = LLVMBuildOr(b, below, bit, c"".as_ptr());
+                LLVMBuildNot(b, le, c"".as_ptr())
+            }
+            ThreadValue::MaskGe => LLVMBuildNot(b, below, c"".as_ptr()),
+        };
+        LLVMReplaceAllUsesWith(*call, v);
+        LLVMInstructionEraseFromParent(*call);
+    }
+    true
+}
+
+/// Runs [`LOOP_PASSES`] over the loops alone: every other function is `optnone` meanwhile, so
+/// that the kernels and entries stay the code the tests compare the loops with.
+pub fn optimise(module: &Module<'_>, machine: &TargetMachine) -> Result<(), HostError> {
+    let context = module.get_context();
+    let kind = |name: &str| inkwell::attributes::Attribute::get_named_enum_kind_id(name);
+    let (optnone, noinline) = (kind("optnone"), kind("noinline"));
+    let shielded: Vec<_> = module
+        .get_functions()
+        .filter(|f| f.count_basic_blocks() > 0)
+        .filter(|f| !f.get_name().to_string_lossy().starts_with(THREADS_PREFIX))
+        .collect();
+    let index = inkwell::attributes::AttributeLoc::Function;
+    let mut added = Vec::new();
+    for f in &shielded {
+        let had_noinline = f.get_enum_attribute(index, noinline).is_some();
+        f.add_attribute(index, context.create_enum_attribute(optnone, 0));
+        if !had_noinline {
+            f.add_attribute(index, context.create_enum_attribute(noinline, 0));
+        }
+        added.push((*f, had_noinline));
+    }
+    let result = module
+        .run_passes(LOOP_PASSES, machine, PassBuilderOptions::create())
+        .map_err(|e| HostError::Llvm(format!("optimising the loops over threads: {e}")));
+    for (f, had_noinline) in added {
+        f.remove_enum_attribute(index, optnone);
+        if !had_noinline {
+            f.remove_enum_attribute(index, noinline);
+        }
+    }
+    result
+}
+
+/// `y * ntid_x + x`: the thread's index in its block.
+unsafe fn linear_thread(
+    b: LLVMBuilderRef,
+    x: LLVMValueRef,
+    y: LLVMValueRef,
+    ntid_x: LLVMValueRef,
+) -> LLVMValueRef {
+    let row = LLVMBuildMul(b, y, ntid_x, c"".as_ptr());
+    LLVMBuildAdd(b, row, x, c"thread".as_ptr())
+}
+
+unsafe fn set_thread_function(context: LLVMContextRef, module: LLVMModuleRef) -> LLVMValueRef {
+    let name = ir::c_name(SET_THREAD);
+    let existing = LLVMGetNamedFunction(module, name.as_ptr());
+    if !existing.is_null() {
+        return existing;
+    }
+    let mut params = [LLVMInt32TypeInContext(context)];
+    let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 1, 0);
+    LLVMAddFunction(module, name.as_ptr(), fn_type)
+}
+
+#[derive(Clone, Copy)]
+enum ThreadValue {
+    TidX,
+    TidY,
+    Lane,
+    Warp,
+    MaskEq,
+    MaskLt,
+    MaskLe,
+    MaskGt,
+    MaskGe,
+}
+
+fn thread_value_name(callee: &str) -> Option<ThreadValue> {
+    let sreg = callee.strip_prefix("loom_simt_read_ptx_sreg_")?;
+    Some(match sreg {
+        "tid_x" => ThreadValue::TidX,
+        "tid_y" => ThreadValue::TidY,
+        "laneid" => ThreadValue::Lane,
+        "warpid" => ThreadValue::Warp,
+        "lanemask_eq" => ThreadValue::MaskEq,
+        "lanemask_lt" => ThreadValue::MaskLt,
+        "lanemask_le" => ThreadValue::MaskLe,
+        "lanemask_gt" => ThreadValue::MaskGt,
+        "lanemask_ge" => ThreadValue::MaskGe,
+        _ => return None,
+    })
+}
+
+/// The name of `kernel`'s loop over its threads.
+pub fn function_name(kernel: &str) -> String {
+    format!("{THREADS_PREFIX}{kernel}")
+}
