@@ -112,6 +112,7 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
     let mut results = Vec::new();
     let on_gpu = crate::gpu::present();
     let mut gpu_code = None;
+    let mut o3_ir = None;
     for (block_size, opt) in [
         (first, OptLevel::O0),
         (first, OptLevel::O3),
@@ -130,6 +131,26 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
             message: format!("block size {block_size}, {opt:?}: {}", f.message),
         });
         results.push(result?);
+        if block_size == first && opt == OptLevel::O3 {
+            o3_ir = Some(ir);
+        }
+    }
+    // The sanitizer runs every thread as a coroutine; without it, a kernel that never
+    // synchronises runs as a compiled loop over a block's threads, which must give the same bits.
+    if let Some(ir) = o3_ir {
+        let fast = run_unsanitized(&ir, &inputs).map_err(|f| Failure {
+            kind: f.kind,
+            message: format!(
+                "block size {first}, O3 without the sanitizer: {}",
+                f.message
+            ),
+        })?;
+        compare(shape.ty, &results[1], &fast, 0.0).or_else(|e| {
+            fail(
+                Kind::OptMismatch,
+                format!("block size {first}, -O3: with and without the sanitizer: {e}"),
+            )
+        })?;
     }
     compare(shape.ty, &results[0], &results[1], 0.0).or_else(|e| {
         fail(
@@ -184,6 +205,22 @@ fn run_on_cpu(ir: &str, inputs: &Inputs, config: &Config) -> Result<Vec<u8>, Fai
         },
     )
     .or_else(|e| {
+        fail(
+            Kind::Crash,
+            format!("the CPU backend cannot compile the IR: {e}"),
+        )
+    })?;
+    inputs.run(&program)
+}
+
+/// `ir` on the CPU backend as `loomc run` runs it: bounds checks, no sanitizer (a loop over a
+/// block's threads where the kernel never synchronises).
+fn run_unsanitized(ir: &str, inputs: &Inputs) -> Result<Vec<u8>, Failure> {
+    let options = HostOptions {
+        workers: 1,
+        ..HostOptions::default()
+    };
+    let program = HostProgram::compile(ir, &options).or_else(|e| {
         fail(
             Kind::Crash,
             format!("the CPU backend cannot compile the IR: {e}"),
