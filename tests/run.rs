@@ -74,9 +74,10 @@ fn main() {
 fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
     let o0 = support::compile(case.file, bs, OptLevel::O0, false)?;
     let o3 = support::compile(case.file, bs, OptLevel::O3, false)?;
-    // Kernels that never synchronise run as compiled loops over a block's threads; the same IR
-    // with one call per thread must give the same bits.
-    let per_thread = match o3.has_thread_loops() {
+    // Kernels that never synchronise run as compiled loops over a block's threads, the others as
+    // compiled coroutines; the same IR with one call (and one stack) per thread must give the
+    // same bits.
+    let per_thread = match o3.has_thread_loops() || o3.has_compiled_coroutines() {
         true => Some(support::compile_with(
             case.file,
             bs,
@@ -106,8 +107,7 @@ fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
             if bits != bits3 {
                 return Err(at(
                     "O3",
-                    "a loop over the threads and a call per thread give different results"
-                        .to_string(),
+                    "compiled threads and a call per thread give different results".to_string(),
                 )
                 .into());
             }

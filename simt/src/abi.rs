@@ -123,6 +123,48 @@ extern "C" fn thread(t: i32) {
     }
 }
 
+/// A compiled coroutine's frame (`CompiledCoroutine`): `size` bytes for the running thread, from
+/// the worker's frames. Every thread of a kernel asks the same size; thread 0 asks first, before
+/// any frame is in use, and sizes the block's frames.
+extern "C" fn frame(size: u64) -> *mut u8 {
+    let ctx = current();
+    if ctx.is_null() {
+        return std::ptr::null_mut();
+    }
+    // SAFETY: the context and its block are live while the thread runs; `frames` is the
+    // worker's, used by this block alone.
+    unsafe {
+        let block = &mut *(*ctx).block;
+        let tid = (*ctx).tid as usize;
+        let stride = (size as usize).div_ceil(16) * 16;
+        if tid == 0 || block.frame_bytes == 0 {
+            block.frame_bytes = stride;
+            let frames = &mut *block.frames;
+            let words = stride / 16 * block.ntid as usize;
+            if frames.len() < words {
+                frames.resize(words, 0);
+            }
+        }
+        if stride > block.frame_bytes {
+            context::fail(SimtError::Internal(format!(
+                "a coroutine frame of {size} bytes, past the block's {} per thread",
+                block.frame_bytes
+            )));
+            return std::ptr::null_mut();
+        }
+        ((*block.frames).as_mut_ptr() as *mut u8).add(tid * block.frame_bytes)
+    }
+}
+
+/// A compiled coroutine ran to its end.
+extern "C" fn exit() {
+    let ctx = current();
+    if !ctx.is_null() {
+        // SAFETY: the running thread's context, live while it runs.
+        unsafe { (*ctx).exited = true };
+    }
+}
+
 /// Memory fences: threads of a block run one at a time on one OS thread, so only other blocks
 /// (other OS threads) can observe an order, and a sequentially consistent fence gives it.
 extern "C" fn fence(_loc: u32) {
@@ -483,6 +525,8 @@ symbol_table! {
     "loom_simt_match_all_sync_i64p" => match_all_i64p as extern "C" fn(i32, i64, u32) -> i64,
     "loom_simt_shared_base" => shared_base as extern "C" fn(u32) -> *mut u8,
     "loom_simt_thread" => thread as extern "C" fn(i32),
+    "loom_simt_frame" => frame as extern "C" fn(u64) -> *mut u8,
+    "loom_simt_exit" => exit as extern "C" fn(),
     "loom_simt_check_access" => check_access as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
     "loom_simt_check_bounds" => check_bounds as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
 }

@@ -5,7 +5,7 @@
 //! A kernel with no barrier and no collective needs no coroutines: its threads run one after the
 //! other on the worker's own stack.
 
-use crate::context::{self, BarrierReduce, BlockCtx, Request, ThreadCtx};
+use crate::context::{self, BarrierReduce, BlockCtx, Pending, Request, ThreadCtx};
 use crate::report::{SimtError, ThreadId, Whereabouts};
 use crate::sanitizer::Sanitizer;
 use crate::warp::{self, LaneInput, LaneOutput, WarpOp, WARP_SIZE};
@@ -30,6 +30,8 @@ pub struct Worker {
     /// Shared memory, 16-byte aligned.
     shared: Vec<u128>,
     sanitizer: Option<Sanitizer>,
+    /// Compiled coroutines' frames, one after another (`BlockCtx::frames`).
+    frames: Vec<u128>,
 }
 
 /// The pattern uninitialised shared memory holds: NaN as a float, -1 as an integer, so that a
@@ -40,6 +42,7 @@ impl Worker {
     pub fn new(launch: &LaunchShared) -> Worker {
         Worker {
             stacks: Vec::new(),
+            frames: Vec::new(),
             shared: vec![0; launch.config.shared_bytes.div_ceil(16)],
             sanitizer: launch.config.sanitize.then(|| {
                 Sanitizer::new(
@@ -84,6 +87,8 @@ impl Worker {
             scratch: [0; 8],
             launch,
             abort: ptr::null(),
+            frames: &mut self.frames,
+            frame_bytes: 0,
         };
         let block_ptr: *mut BlockCtx = &mut block_ctx;
         // A compiled loop over the threads needs one context, whose `tid` it sets before a
@@ -94,7 +99,16 @@ impl Worker {
         let mut threads: Vec<ThreadCtx> = (0..contexts)
             .map(|t| ThreadCtx::new(t, block_ptr))
             .collect();
-        let result = if config.needs_coroutines || config.sanitize {
+        let result = if let (true, false, Some(compiled)) = (
+            config.needs_coroutines,
+            config.sanitize,
+            config.compiled_coroutine,
+        ) {
+            for t in threads.iter_mut() {
+                t.compiled = true;
+            }
+            self.run_compiled(launch, block_ptr, &mut threads, compiled)
+        } else if config.needs_coroutines || config.sanitize {
             self.run_coroutines(launch, block_ptr, &mut threads)
         } else {
             self.run_direct(launch, block_ptr, &mut threads)
@@ -137,7 +151,10 @@ impl Worker {
             block,
             sanitizer: launch.config.sanitize,
         };
-        let outcome = scheduler.run(&mut coroutines);
+        let outcome = scheduler.run(&mut |t| match coroutines[t].resume(()) {
+            CoroutineResult::Yield(()) => false,
+            CoroutineResult::Return(()) => true,
+        });
         for mut coroutine in coroutines {
             if !coroutine.done() {
                 // SAFETY: a suspended thread's stack holds JIT-compiled frames and the runtime's
@@ -206,6 +223,61 @@ impl Worker {
         Ok(())
     }
 
+    /// Runs a synchronising block's threads as compiled coroutines, under the same scheduler as
+    /// stackful ones, all inside one stackful coroutine for the block so that an error can stop
+    /// the block at once (as `run_direct` does).
+    fn run_compiled(
+        &mut self,
+        launch: &LaunchShared,
+        block: *mut BlockCtx,
+        threads: &mut [ThreadCtx],
+        compiled: crate::CompiledCoroutine,
+    ) -> Result<(), SimtError> {
+        let stack = self.stack()?;
+        let params = launch.params.0 as usize;
+        let block_addr = block as usize;
+        let threads_addr = threads.as_mut_ptr() as usize;
+        let count = threads.len();
+        let sanitizer = launch.config.sanitize;
+        let mut outcome = Ok(());
+        let outcome_addr = &mut outcome as *mut Result<(), SimtError> as usize;
+        let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
+            let block = block_addr as *mut BlockCtx;
+            // SAFETY: the block context, the threads and `outcome` outlive the coroutine (it is
+            // driven to its end or reset below); the ramp takes the launch's parameters and the
+            // resume function the frames the ramp returned.
+            unsafe {
+                (*block).abort = yielder;
+                let threads = std::slice::from_raw_parts_mut(threads_addr as *mut ThreadCtx, count);
+                let mut frames = vec![ptr::null_mut::<c_void>(); count];
+                let mut scheduler = Scheduler {
+                    threads,
+                    states: vec![State::Runnable; count],
+                    block,
+                    sanitizer,
+                };
+                let result = scheduler.run(&mut |t| {
+                    if frames[t].is_null() {
+                        frames[t] = (compiled.ramp)(params as *const *mut c_void);
+                    } else {
+                        (compiled.resume)(frames[t]);
+                    }
+                    (*(threads_addr as *mut ThreadCtx).add(t)).exited
+                });
+                *(outcome_addr as *mut Result<(), SimtError>) = result;
+                (*block).abort = ptr::null();
+            }
+        });
+        if let CoroutineResult::Yield(()) = coroutine.resume(()) {
+            // SAFETY: as in `run_coroutines`: the suspended frames own nothing to drop.
+            unsafe { coroutine.force_reset() };
+            // SAFETY: the coroutine no longer runs; the block context is live.
+            unsafe { (*block).abort = ptr::null() };
+        }
+        self.stacks.push(coroutine.into_stack());
+        outcome
+    }
+
     /// A coroutine stack: a spare one, or a new one.
     fn stack(&mut self) -> Result<DefaultStack, SimtError> {
         match self.stacks.pop() {
@@ -243,18 +315,19 @@ impl Scheduler<'_> {
         }
     }
 
-    fn run(&mut self, coroutines: &mut [Thread]) -> Result<(), SimtError> {
+    /// Runs the block: `resume(t)` runs thread `t` until it waits (false) or ends (true).
+    fn run(&mut self, resume: &mut dyn FnMut(usize) -> bool) -> Result<(), SimtError> {
         loop {
-            for (t, coroutine) in coroutines.iter_mut().enumerate() {
+            for t in 0..self.threads.len() {
                 if self.states[t] != State::Runnable {
                     continue;
                 }
                 context::set_current(&mut self.threads[t]);
-                let step = coroutine.resume(());
+                let ended = resume(t);
                 context::set_current(ptr::null_mut());
-                self.states[t] = match step {
-                    CoroutineResult::Yield(()) => State::Waiting,
-                    CoroutineResult::Return(()) => State::Exited,
+                self.states[t] = match ended {
+                    false => State::Waiting,
+                    true => State::Exited,
                 };
                 if let Some(error) = self.take_error() {
                     return Err(error);
@@ -348,6 +421,7 @@ impl Scheduler<'_> {
             for (l, output) in outputs.iter().enumerate() {
                 if inputs[l].is_some() {
                     self.threads[warp_start + l].result = *output;
+                    self.threads[warp_start + l].pending = Pending::Done;
                     self.states[warp_start + l] = State::Runnable;
                 }
             }
@@ -439,6 +513,7 @@ impl Scheduler<'_> {
         };
         for &t in &same_barrier {
             self.threads[t].result = LaneOutput { value, pred: false };
+            self.threads[t].pending = Pending::Done;
             self.states[t] = State::Runnable;
         }
         let sanitizer = self.block().sanitizer;

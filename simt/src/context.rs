@@ -72,6 +72,9 @@ pub struct BlockCtx {
     /// When the block's threads run one after another (no coroutine each), they run inside one
     /// coroutine for the block, so that an error can stop the block at once: its yielder.
     pub abort: *const Yielder<(), ()>,
+    /// Compiled coroutines' frames: `frame_bytes` for each thread, from `frames`.
+    pub frames: *mut Vec<u128>,
+    pub frame_bytes: usize,
 }
 
 impl BlockCtx {
@@ -98,6 +101,25 @@ pub struct ThreadCtx {
     pub request: Request,
     /// What the collective the thread waited for gave it.
     pub result: LaneOutput,
+    /// The thread is a compiled coroutine (`CompiledCoroutine`): a runtime function that
+    /// synchronises is called twice, once to ask and, after the thread is resumed, once to get
+    /// the result; it never suspends the OS thread's stack.
+    pub compiled: bool,
+    /// For a compiled coroutine: where its request stands.
+    pub pending: Pending,
+    /// For a compiled coroutine: it ran to its end.
+    pub exited: bool,
+}
+
+/// Where a compiled coroutine's request stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pending {
+    /// None asked.
+    None,
+    /// Asked; the scheduler has not completed it.
+    Asked,
+    /// Completed: the next call of the runtime function returns `result`.
+    Done,
 }
 
 impl ThreadCtx {
@@ -108,6 +130,9 @@ impl ThreadCtx {
             yielder: ptr::null(),
             request: Request::None,
             result: LaneOutput::default(),
+            compiled: false,
+            pending: Pending::None,
+            exited: false,
         }
     }
 }
@@ -137,6 +162,16 @@ pub fn wait(request: Request) -> LaneOutput {
     // SAFETY: the scheduler set `ctx` to a live context before resuming this thread, and does not
     // touch it until the thread suspends.
     unsafe {
+        if (*ctx).compiled {
+            if (*ctx).pending == Pending::Done {
+                (*ctx).pending = Pending::None;
+                (*ctx).request = Request::None;
+                return (*ctx).result;
+            }
+            (*ctx).request = request;
+            (*ctx).pending = Pending::Asked;
+            return LaneOutput::default();
+        }
         (*ctx).request = request;
         let yielder = (*ctx).yielder;
         if yielder.is_null() {

@@ -46,6 +46,15 @@ pub type EntryFn = unsafe extern "C" fn(*const *mut c_void);
 /// (`src/target/host/thread_loop.rs`); only for kernels that never suspend.
 pub type ThreadsFn = unsafe extern "C" fn(*const *mut c_void, i32, i32);
 
+/// A kernel compiled into an LLVM coroutine per thread (`src/target/host/coro.rs`): `ramp`
+/// (`loom.coro.<kernel>(params)`) runs a thread to its first synchronisation and returns its
+/// frame, `resume` (`loom.coro.resume(frame)`) runs it on to the next.
+#[derive(Debug, Clone, Copy)]
+pub struct CompiledCoroutine {
+    pub ramp: unsafe extern "C" fn(*const *mut c_void) -> *mut c_void,
+    pub resume: unsafe extern "C" fn(*mut c_void),
+}
+
 /// Address space reserved for each thread's stack; pages are committed only when touched.
 pub const STACK_BYTES: usize = 256 * 1024;
 
@@ -84,6 +93,9 @@ pub struct LaunchConfig {
     /// The kernel's compiled loop over a block's threads, where it has one: used instead of one
     /// call of the entry per thread when the block needs no coroutines.
     pub threads_entry: Option<ThreadsFn>,
+    /// The kernel's threads as compiled coroutines, where it has them: used instead of a
+    /// stack per thread when the block synchronises and no sanitizer runs.
+    pub compiled_coroutine: Option<CompiledCoroutine>,
     pub sanitize: bool,
     /// OS threads to spread blocks over; 0 means one per available core.
     pub workers: usize,

@@ -21,6 +21,7 @@
 //! 64-bit pointer, so `addrspace(1)` and `addrspace(3)` loads and stores compile as plain ones.
 
 mod bounds;
+mod coro;
 mod entry;
 mod error;
 mod intrinsics;
@@ -151,6 +152,8 @@ struct HostKernel {
     entry: loom_simt::EntryFn,
     /// `loom.threads.<kernel>`, where the kernel has one.
     threads: Option<loom_simt::ThreadsFn>,
+    /// `loom.coro.<kernel>` and the resume function, where the kernel has them.
+    compiled: Option<loom_simt::CompiledCoroutine>,
     /// `loom.bounds.<kernel>` in the JIT's memory: one byte length per parameter, written by each
     /// launch for the inline bounds checks; null without them.
     lengths: *mut u64,
@@ -206,6 +209,8 @@ impl HostProgram {
         if !looped.is_empty() {
             thread_loop::optimise(&module, &machine)?;
         }
+        // SAFETY: as above.
+        let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
         declare_libcalls(&module);
         module
             .verify()
@@ -233,6 +238,30 @@ impl HostProgram {
                 }
                 false => None,
             };
+            let compiled = match coroutines.contains(&signature.name) {
+                true => {
+                    let address = |name: &str| {
+                        engine
+                            .get_function_address(name)
+                            .map_err(|e| HostError::Llvm(format!("{name}: {e}")))
+                    };
+                    let ramp = address(&coro::function_name(&signature.name))?;
+                    let resume = address(coro::RESUME)?;
+                    // SAFETY: `coro::add` built both with exactly these types.
+                    Some(unsafe {
+                        loom_simt::CompiledCoroutine {
+                            ramp: std::mem::transmute::<
+                                usize,
+                                unsafe extern "C" fn(*const *mut c_void) -> *mut c_void,
+                            >(ramp),
+                            resume: std::mem::transmute::<usize, unsafe extern "C" fn(*mut c_void)>(
+                                resume,
+                            ),
+                        }
+                    })
+                }
+                false => None,
+            };
             let lengths_name = ir::c_name(&format!("{}{}", bounds::LENGTHS_PREFIX, signature.name));
             // SAFETY: the engine has compiled the module; an absent global gives 0.
             let lengths =
@@ -242,6 +271,7 @@ impl HostProgram {
                 signature,
                 entry,
                 threads,
+                compiled,
                 lengths,
             });
         }
@@ -271,6 +301,11 @@ impl HostProgram {
     /// Whether some kernel runs a block's threads as a compiled loop (unless `per_thread_calls`).
     pub fn has_thread_loops(&self) -> bool {
         self.kernels.iter().any(|k| k.threads.is_some())
+    }
+
+    /// Whether some kernel runs its threads as compiled coroutines (unless `per_thread_calls`).
+    pub fn has_compiled_coroutines(&self) -> bool {
+        self.kernels.iter().any(|k| k.compiled.is_some())
     }
 
     /// Whether the kernels synchronise (barriers or warp collectives): they then run as
@@ -409,6 +444,7 @@ impl HostProgram {
                 + shape.dynamic_shared_bytes,
             needs_coroutines: self.needs_coroutines,
             threads_entry: kernel.threads.filter(|_| !self.options.per_thread_calls),
+            compiled_coroutine: kernel.compiled.filter(|_| !self.options.per_thread_calls),
             sanitize: self.options.sanitize,
             workers: self.options.workers,
             progress: shape.progress.clone(),
@@ -487,7 +523,12 @@ fn lower(
         }
         for kernel in &kernels {
             let entry = entry::add_entry(raw_context, raw_module, kernel)?;
-            if !needs_coroutines && !options.sanitize {
+            if options.sanitize {
+                continue;
+            }
+            if needs_coroutines {
+                coro::add(raw_context, raw_module, &kernel.name, entry);
+            } else {
                 thread_loop::add(raw_context, raw_module, &kernel.name, entry);
             }
         }

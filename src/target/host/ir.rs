@@ -67,6 +67,27 @@ pub unsafe fn instructions(function: Value) -> Vec<Value> {
     out
 }
 
+/// The basic blocks of a function, in order.
+pub unsafe fn blocks(function: Value) -> Vec<LLVMBasicBlockRef> {
+    let mut out = Vec::new();
+    let mut block = LLVMGetFirstBasicBlock(function);
+    while !block.is_null() {
+        out.push(block);
+        block = LLVMGetNextBasicBlock(block);
+    }
+    out
+}
+
+pub unsafe fn block_name(block: LLVMBasicBlockRef) -> String {
+    let name = LLVMGetBasicBlockName(block);
+    if name.is_null() {
+        return String::new();
+    }
+    std::ffi::CStr::from_ptr(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// The users of a value (instructions or constants), collected first.
 pub unsafe fn users(value: Value) -> Vec<Value> {
     let mut out = Vec::new();
