@@ -55,6 +55,28 @@ pub fn trials() -> Vec<Trial> {
                 )
             }));
         }
+        trials.push(Trial::test(
+            format!("bounds/{mode}/reduction_past_the_end"),
+            move || {
+                expect_stop(
+                    &[
+                        "sum_past_the_end.loom",
+                        "--kernel",
+                        "blockSums",
+                        "--blocks",
+                        "40",
+                    ],
+                    &["n=1000"],
+                    &["x", "out"],
+                    flags,
+                    &[
+                        "kernel `blockSums` stopped: out-of-bounds read of 4 bytes by thread 232 of block 3",
+                        "sum_past_the_end.loom:7:",
+                        "index 1000 of `x`, an array of 1000 elements",
+                    ],
+                )
+            },
+        ));
         trials.push(Trial::test(format!("bounds/{mode}/in_range"), move || {
             in_range(flags)
         }));
