@@ -2,8 +2,12 @@
 //! collective or its end; then the collectives whose participants have all arrived complete, and
 //! the released threads run again. No runnable thread while some wait is a deadlock, reported.
 //!
+//! A thread is a stackful coroutine (corosensei), or, for a kernel the host lowering compiled
+//! into LLVM coroutines (`CompiledCoroutine`, outside sanitizer mode), a frame that a resume
+//! function runs on: the same scheduler drives both (`Scheduler::run` takes the way to resume).
+//!
 //! A kernel with no barrier and no collective needs no coroutines: its threads run one after the
-//! other on the worker's own stack.
+//! other on the worker's own stack, or all in the kernel's compiled loop over them.
 
 use crate::context::{self, BarrierReduce, BlockCtx, Pending, Request, ThreadCtx};
 use crate::report::{SimtError, ThreadId, Whereabouts};
