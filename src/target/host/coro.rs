@@ -40,25 +40,10 @@ pub fn function_name(kernel: &str) -> String {
     format!("{CORO_PREFIX}{kernel}")
 }
 
-unsafe fn declare(module: LLVMModuleRef, name: &str, fn_type: LLVMTypeRef) -> LLVMValueRef {
-    let c_name = ir::c_name(name);
-    let existing = LLVMGetNamedFunction(module, c_name.as_ptr());
-    if !existing.is_null() {
-        return existing;
-    }
-    LLVMAddFunction(module, c_name.as_ptr(), fn_type)
-}
-
 unsafe fn enum_attribute(context: LLVMContextRef, function: LLVMValueRef, name: &str) {
     let kind = LLVMGetEnumAttributeKindForName(name.as_ptr() as *const _, name.len());
     let attribute = LLVMCreateEnumAttribute(context, kind, 0);
     LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
-}
-
-unsafe fn always_inline_call(context: LLVMContextRef, call: LLVMValueRef) {
-    let kind = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), "alwaysinline".len());
-    let attribute = LLVMCreateEnumAttribute(context, kind, 0);
-    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, attribute);
 }
 
 /// Adds `loom.coro.<kernel>` around an `alwaysinline` call of the kernel's entry (`entry`), and
@@ -82,32 +67,32 @@ pub unsafe fn add(
     let builder = Builder::new(context);
     let b = builder.raw();
 
-    let coro_id = declare(
+    let coro_id = ir::declare(
         module,
         "llvm.coro.id",
         LLVMFunctionType(token, [i32t, ptr, ptr, ptr].as_mut_ptr(), 4, 0),
     );
-    let coro_size = declare(
+    let coro_size = ir::declare(
         module,
         "llvm.coro.size.i64",
         LLVMFunctionType(i64t, [].as_mut_ptr(), 0, 0),
     );
-    let coro_begin = declare(
+    let coro_begin = ir::declare(
         module,
         "llvm.coro.begin",
         LLVMFunctionType(ptr, [token, ptr].as_mut_ptr(), 2, 0),
     );
-    let coro_end = declare(
+    let coro_end = ir::declare(
         module,
         "llvm.coro.end",
         LLVMFunctionType(i1, [ptr, i1, token].as_mut_ptr(), 3, 0),
     );
-    let frame = declare(
+    let frame = ir::declare(
         module,
         FRAME,
         LLVMFunctionType(ptr, [i64t].as_mut_ptr(), 1, 0),
     );
-    let exit = declare(module, EXIT, LLVMFunctionType(void, [].as_mut_ptr(), 0, 0));
+    let exit = ir::declare(module, EXIT, LLVMFunctionType(void, [].as_mut_ptr(), 0, 0));
 
     let fn_type = LLVMFunctionType(ptr, [ptr].as_mut_ptr(), 1, 0);
     let name = ir::c_name(&function_name(kernel));
@@ -134,7 +119,7 @@ pub unsafe fn add(
         entry,
         &mut [LLVMGetParam(function, 0)],
     );
-    always_inline_call(context, call);
+    ir::always_inline_call(context, call);
     builder.call(LLVMGlobalGetValueType(exit), exit, &mut []);
     LLVMBuildBr(b, leave);
     LLVMPositionBuilderAtEnd(b, leave);
@@ -146,13 +131,13 @@ pub unsafe fn add(
     LLVMBuildRet(b, handle);
     for inst in ir::instructions(entry) {
         if ir::is_call(inst) {
-            always_inline_call(context, inst);
+            ir::always_inline_call(context, inst);
         }
     }
 
     let resume_name = ir::c_name(RESUME);
     if LLVMGetNamedFunction(module, resume_name.as_ptr()).is_null() {
-        let coro_resume = declare(
+        let coro_resume = ir::declare(
             module,
             "llvm.coro.resume",
             LLVMFunctionType(void, [ptr].as_mut_ptr(), 1, 0),
@@ -218,7 +203,7 @@ pub unsafe fn split(
                 }
             };
             LLVMSetOperand(inst, LLVMGetNumOperands(inst) as u32 - 1, wrapper);
-            always_inline_call(context, inst);
+            ir::always_inline_call(context, inst);
         }
     }
     module
@@ -284,12 +269,12 @@ unsafe fn wrapper(
     let i1 = LLVMInt1TypeInContext(context);
     let i8t = LLVMInt8TypeInContext(context);
     let token = LLVMTokenTypeInContext(context);
-    let suspend = declare(
+    let suspend = ir::declare(
         module,
         "llvm.coro.suspend",
         LLVMFunctionType(i8t, [token, i1].as_mut_ptr(), 2, 0),
     );
-    let marker = declare(
+    let marker = ir::declare(
         module,
         LEAVE_MARKER,
         LLVMFunctionType(void, [].as_mut_ptr(), 0, 0),

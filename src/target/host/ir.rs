@@ -67,6 +67,27 @@ pub unsafe fn instructions(function: Value) -> Vec<Value> {
     out
 }
 
+/// Asks the always-inliner to inline this call.
+pub unsafe fn always_inline_call(context: LLVMContextRef, call: Value) {
+    let kind = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), "alwaysinline".len());
+    let attribute = LLVMCreateEnumAttribute(context, kind, 0);
+    LLVMAddCallSiteAttribute(
+        call,
+        inkwell::llvm_sys::LLVMAttributeFunctionIndex,
+        attribute,
+    );
+}
+
+/// The module's function `name`, declared with `fn_type` if it has none.
+pub unsafe fn declare(module: LLVMModuleRef, name: &str, fn_type: LLVMTypeRef) -> Value {
+    let c_name = c_name(name);
+    let existing = LLVMGetNamedFunction(module, c_name.as_ptr());
+    if !existing.is_null() {
+        return existing;
+    }
+    LLVMAddFunction(module, c_name.as_ptr(), fn_type)
+}
+
 /// The basic blocks of a function, in order.
 pub unsafe fn blocks(function: Value) -> Vec<LLVMBasicBlockRef> {
     let mut out = Vec::new();

@@ -19,7 +19,7 @@ use super::error::HostError;
 use super::ir::{self, Builder};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMIntPredicate};
+use inkwell::llvm_sys::LLVMIntPredicate;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::TargetMachine;
@@ -112,7 +112,7 @@ pub unsafe fn add(
     let x = LLVMBuildPhi(b, i32t, ir::c_name(X).as_ptr());
     let entry_type = LLVMGlobalGetValueType(entry);
     let call = builder.call(entry_type, entry, &mut [args]);
-    always_inline(context, call);
+    ir::always_inline_call(context, call);
     let next_x = LLVMBuildAdd(b, x, one, c"".as_ptr());
     let more_x = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULT, next_x, nx, c"".as_ptr());
     LLVMBuildCondBr(b, more_x, body, row_end);
@@ -136,15 +136,9 @@ pub unsafe fn add(
     // The entry's call of the kernel is inlined too, so that the loop holds the body itself.
     for inst in ir::instructions(entry) {
         if ir::is_call(inst) {
-            always_inline(context, inst);
+            ir::always_inline_call(context, inst);
         }
     }
-}
-
-unsafe fn always_inline(context: LLVMContextRef, call: LLVMValueRef) {
-    let kind = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), "alwaysinline".len());
-    let attribute = LLVMCreateEnumAttribute(context, kind, 0);
-    LLVMAddCallSiteAttribute(call, LLVMAttributeFunctionIndex, attribute);
 }
 
 /// After inlining: gives each `loom.threads.*` function its threads' ids, or deletes it where
@@ -324,14 +318,9 @@ unsafe fn linear_thread(
 }
 
 unsafe fn set_thread_function(context: LLVMContextRef, module: LLVMModuleRef) -> LLVMValueRef {
-    let name = ir::c_name(SET_THREAD);
-    let existing = LLVMGetNamedFunction(module, name.as_ptr());
-    if !existing.is_null() {
-        return existing;
-    }
     let mut params = [LLVMInt32TypeInContext(context)];
     let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 1, 0);
-    LLVMAddFunction(module, name.as_ptr(), fn_type)
+    ir::declare(module, SET_THREAD, fn_type)
 }
 
 #[derive(Clone, Copy)]
