@@ -4,9 +4,8 @@
 //! runs a thread until its first synchronisation and returns its frame; `loom.coro.resume(frame)`
 //! runs it on to the next. The runtime's scheduler (`loom-simt`) completes the barriers and
 //! collectives between resumptions, as it does for the stackful coroutines: only the way a thread
-//! stops and goes on changes. Stackful coroutines cost a switch of stacks, each stack cold in the
-//! cache by the time its turn comes again, and that was most of the time of a kernel such as
-//! sumOfSquares.
+//! stops and goes on changes. With a stack per thread, the suspensions were most of the time of a
+//! kernel such as sumOfSquares (perf: the stack switch in `context::wait` and the scheduler).
 //!
 //! How a synchronisation becomes a suspension: after the kernel is inlined into its coroutine,
 //! each call of a runtime function that suspends (`loom_simt::suspends`) becomes a call of an
