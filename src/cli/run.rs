@@ -50,9 +50,10 @@ pub struct RunArgs {
     /// Check shared-memory races, barriers and out-of-bounds accesses while running (CPU only).
     #[arg(long)]
     sanitize: bool,
-    /// Run every GPU thread as its own call of the kernel (CPU only), not a block's threads as
-    /// one compiled loop, which kernels without barriers and warp collectives get: slower; for
-    /// comparing the two.
+    /// Run every GPU thread as its own call of the kernel, with a stack of its own where the
+    /// kernel synchronises (CPU only), not a block's threads as one compiled loop (kernels
+    /// without barriers and warp collectives) or as compiled coroutines (the others): slower;
+    /// for comparing the two.
     #[arg(long)]
     one_call_per_thread: bool,
     /// Optimisation level, -O0 to -O3.

@@ -11,10 +11,12 @@
 //!    indexing past its arrays stops with a report instead of corrupting the host;
 //! 7. in sanitizer mode, instrument memory accesses (`sanitize.rs`): after 5, so that shared
 //!    accesses are seen at their per-block addresses, and after 6, whose checks it leaves alone;
-//! 8. add one entry function per kernel (`entry.rs`), and, for kernels that never suspend and
-//!    outside sanitizer mode, one loop over a block's threads around it (`thread_loop.rs`);
-//! 9. inline (the bounds checks, and each entry into its loop), give the loops their threads'
-//!    ids (`thread_loop::specialise`);
+//! 8. add one entry function per kernel (`entry.rs`), and, outside sanitizer mode, around it a
+//!    loop over a block's threads for kernels that never suspend (`thread_loop.rs`), a coroutine
+//!    per thread for the others (`coro.rs`);
+//! 9. inline (the bounds checks, and each entry into its loop or coroutine), give the loops
+//!    their threads' ids (`thread_loop::specialise`), split the coroutines at their
+//!    synchronisations (`coro::split`);
 //! 10. JIT-compile with every runtime function bound to its address.
 //!
 //! Address spaces stay as they are: on x86-64 every address space below 256 is an ordinary
@@ -61,9 +63,10 @@ pub struct HostOptions {
     pub sanitize: bool,
     /// OS threads to run blocks on; 0: one per core.
     pub workers: usize,
-    /// Run each thread as its own call of the kernel even where the kernel has a compiled loop
-    /// over its block's threads (`host/thread_loop.rs`): the faithful mode, which the tests
-    /// compare the loops with.
+    /// Run each thread as its own call of the kernel (with a stack of its own where the kernel
+    /// synchronises) even where the kernel has a compiled loop over its block's threads
+    /// (`host/thread_loop.rs`) or compiled coroutines (`host/coro.rs`): the mode before those,
+    /// which the tests compare them with.
     pub per_thread_calls: bool,
     /// Leave out the bounds checks of global accesses: only for measuring what they cost
     /// (`bench/cpu_backend.rs`). An out-of-bounds access then corrupts the host's memory.
