@@ -123,10 +123,11 @@ extern "C" fn thread(t: i32) {
     }
 }
 
-/// A compiled coroutine's frame (`CompiledCoroutine`): `size` bytes for the running thread, from
-/// the worker's frames. Every thread of a kernel asks the same size; thread 0 asks first, before
-/// any frame is in use, and sizes the block's frames.
-extern "C" fn frame(size: u64) -> *mut u8 {
+/// A compiled coroutine's frame (`CompiledCoroutine`): `size` bytes aligned to `align` for the
+/// running thread, from the worker's frames (16-byte aligned, every frame a multiple of 16 bytes
+/// from the first). Every thread of a kernel asks the same size; thread 0 asks first, before any
+/// frame is in use, and sizes the block's frames.
+extern "C" fn frame(size: u64, align: u64) -> *mut u8 {
     let ctx = current();
     if ctx.is_null() {
         return std::ptr::null_mut();
@@ -136,6 +137,12 @@ extern "C" fn frame(size: u64) -> *mut u8 {
     unsafe {
         let block = &mut *(*ctx).block;
         let tid = (*ctx).tid as usize;
+        if align > 16 {
+            context::fail(SimtError::Internal(format!(
+                "a coroutine frame aligned to {align} bytes; the runtime's frames are aligned to 16"
+            )));
+            return std::ptr::null_mut();
+        }
         let stride = (size as usize).div_ceil(16) * 16;
         if tid == 0 || block.frame_bytes == 0 {
             block.frame_bytes = stride;
@@ -525,7 +532,7 @@ symbol_table! {
     "loom_simt_match_all_sync_i64p" => match_all_i64p as extern "C" fn(i32, i64, u32) -> i64,
     "loom_simt_shared_base" => shared_base as extern "C" fn(u32) -> *mut u8,
     "loom_simt_thread" => thread as extern "C" fn(i32),
-    "loom_simt_frame" => frame as extern "C" fn(u64) -> *mut u8,
+    "loom_simt_frame" => frame as extern "C" fn(u64, u64) -> *mut u8,
     "loom_simt_exit" => exit as extern "C" fn(),
     "loom_simt_check_access" => check_access as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
     "loom_simt_check_bounds" => check_bounds as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,

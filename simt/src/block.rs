@@ -242,7 +242,6 @@ impl Worker {
         let block_addr = block as usize;
         let threads_addr = threads.as_mut_ptr() as usize;
         let count = threads.len();
-        let sanitizer = launch.config.sanitize;
         let mut outcome = Ok(());
         let outcome_addr = &mut outcome as *mut Result<(), SimtError> as usize;
         let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
@@ -258,7 +257,8 @@ impl Worker {
                     threads,
                     states: vec![State::Runnable; count],
                     block,
-                    sanitizer,
+                    // Compiled coroutines run only without the sanitizer.
+                    sanitizer: false,
                 };
                 let result = scheduler.run(&mut |t| {
                     if frames[t].is_null() {

@@ -45,26 +45,31 @@ pub fn grid_sum(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec
     for blocks in block_counts(n, bs) {
         let mut s = scratch(blocks);
         for _ in 0..2 {
-            let mut x = x.clone();
-            let mut total = vec![f32::NAN];
-            launch(
-                p,
-                "gridSum",
-                blocks as u32,
-                &mut [
-                    HostArg::I32(n as i32),
-                    array("x", &mut x),
-                    array("total", &mut total),
-                    array("scratch", &mut s),
-                ],
-            )
-            .map_err(|e| e.to_string())?;
+            let total = [grid_sum_total(p, &x, blocks, &mut s)?];
             exact(&format!("total at {blocks} blocks"), &total, &[expected])?;
-            zeroed("scratch", &s)?;
             out.extend(bytes(&total));
         }
     }
     Ok(out)
+}
+
+/// `gridSum` over `x` at `blocks` blocks with scratch `s`, which it must leave zero: the total.
+fn grid_sum_total(p: &HostProgram, x: &[f32], blocks: usize, s: &mut [u64]) -> Result<f32, String> {
+    let (mut x, mut total) = (x.to_vec(), vec![f32::NAN]);
+    launch(
+        p,
+        "gridSum",
+        blocks as u32,
+        &mut [
+            HostArg::I32(x.len() as i32),
+            array("x", &mut x),
+            array("total", &mut total),
+            array("scratch", s),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    zeroed("scratch", s)?;
+    Ok(total[0])
 }
 
 pub fn exclusive_scan(
@@ -277,23 +282,7 @@ fn float_sum_same_bits_at_any_timing() -> Result<(), Failed> {
             sign * rng.f32_in(1.0, 2.0) * 2f32.powi(exponent)
         })
         .collect();
-    let total = |program: &HostProgram| -> Result<f32, String> {
-        let (mut x, mut total, mut s) = (x.clone(), vec![f32::NAN], scratch(blocks));
-        launch(
-            program,
-            "gridSum",
-            blocks as u32,
-            &mut [
-                HostArg::I32(n as i32),
-                array("x", &mut x),
-                array("total", &mut total),
-                array("scratch", &mut s),
-            ],
-        )
-        .map_err(|e| e.to_string())?;
-        zeroed("scratch", &s)?;
-        Ok(total[0])
-    };
+    let total = |program: &HostProgram| grid_sum_total(program, &x, blocks, &mut scratch(blocks));
     let sequential = total(&one)?;
     for run in 0..40 {
         let interleaved = total(&many)?;

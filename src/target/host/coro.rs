@@ -71,6 +71,11 @@ pub unsafe fn add(
         "llvm.coro.id",
         LLVMFunctionType(token, [i32t, ptr, ptr, ptr].as_mut_ptr(), 4, 0),
     );
+    let coro_align = ir::declare(
+        module,
+        "llvm.coro.align.i64",
+        LLVMFunctionType(i64t, [].as_mut_ptr(), 0, 0),
+    );
     let coro_size = ir::declare(
         module,
         "llvm.coro.size.i64",
@@ -89,7 +94,7 @@ pub unsafe fn add(
     let frame = ir::declare(
         module,
         FRAME,
-        LLVMFunctionType(ptr, [i64t].as_mut_ptr(), 1, 0),
+        LLVMFunctionType(ptr, [i64t, i64t].as_mut_ptr(), 2, 0),
     );
     let exit = ir::declare(module, EXIT, LLVMFunctionType(void, [].as_mut_ptr(), 0, 0));
 
@@ -107,7 +112,8 @@ pub unsafe fn add(
         &mut [LLVMConstInt(i32t, 0, 0), null, null, null],
     );
     let size = builder.call(LLVMGlobalGetValueType(coro_size), coro_size, &mut []);
-    let memory = builder.call(LLVMGlobalGetValueType(frame), frame, &mut [size]);
+    let align = builder.call(LLVMGlobalGetValueType(coro_align), coro_align, &mut []);
+    let memory = builder.call(LLVMGlobalGetValueType(frame), frame, &mut [size, align]);
     let handle = builder.call(
         LLVMGlobalGetValueType(coro_begin),
         coro_begin,

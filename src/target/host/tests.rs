@@ -5,7 +5,18 @@
 use super::*;
 
 fn run_i32_kernel(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Result<Vec<i32>, String> {
-    let program = HostProgram::compile(ir, &HostOptions::default()).map_err(|e| e.to_string())?;
+    run_i32_kernel_with(ir, kernel, blocks, out_len, &HostOptions::default()).map(|(out, _)| out)
+}
+
+/// [`run_i32_kernel`] with `options`; also the compiled program.
+fn run_i32_kernel_with(
+    ir: &str,
+    kernel: &str,
+    blocks: u32,
+    out_len: usize,
+    options: &HostOptions,
+) -> Result<(Vec<i32>, HostProgram), String> {
+    let program = HostProgram::compile(ir, options).map_err(|e| e.to_string())?;
     let mut out = vec![0i32; out_len];
     let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, out_len * 4) };
     program
@@ -25,7 +36,7 @@ fn run_i32_kernel(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Result
             }],
         )
         .map_err(|e| e.to_string())?;
-    Ok(out)
+    Ok((out, program))
 }
 
 /// Each thread stores tid*3 into shared[tid], barrier, then reads shared[(tid + 1) % 64] and
@@ -124,6 +135,32 @@ declare i32 @llvm.ctpop.i32(i32)
 !0 = !{ptr @w, !"kernel", i32 1}
 !1 = !{ptr @w, !"reqntidx", i32 32}
 "#;
+
+/// The barrier kernel's threads are compiled coroutines by default, stackful ones with
+/// `per_thread_calls`; both give the same.
+#[test]
+fn a_kernel_with_a_barrier_runs_as_compiled_coroutines() {
+    let (compiled, program) =
+        run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &HostOptions::default()).unwrap();
+    assert!(program.has_compiled_coroutines());
+    assert!(!program.has_thread_loops());
+    let stackful = HostOptions {
+        per_thread_calls: true,
+        ..HostOptions::default()
+    };
+    let (per_thread, _) = run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &stackful).unwrap();
+    assert_eq!(compiled, per_thread);
+    let sanitized = HostOptions {
+        sanitize: true,
+        ..HostOptions::default()
+    };
+    // (Compiled only: the sanitizer finds the threads' common store of 7 a race, rightly.)
+    let program = HostProgram::compile(SHARED_CONSTEXPR, &sanitized).unwrap();
+    assert!(
+        !program.has_compiled_coroutines(),
+        "the sanitizer keeps stackful coroutines"
+    );
+}
 
 #[test]
 fn shuffles_votes_and_predicated_results() {
@@ -342,22 +379,7 @@ declare i32 @llvm.nvvm.read.ptx.sreg.lanemask.gt()
 "#;
 
 fn run_ids(ir: &str, options: &HostOptions) -> Result<(Vec<i32>, bool), String> {
-    let program = HostProgram::compile(ir, options).map_err(|e| e.to_string())?;
-    let mut out = vec![0i32; 96];
-    // SAFETY: i32 is plain data; the byte view borrows `out` exclusively.
-    let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, 96 * 4) };
-    let shape = LaunchShape {
-        blocks: 3,
-        ..LaunchShape::default()
-    };
-    let mut args = [HostArg::Array {
-        name: "out".into(),
-        data: bytes,
-        elem_size: 4,
-    }];
-    program
-        .launch("ids", &shape, &mut args)
-        .map_err(|e| e.to_string())?;
+    let (out, program) = run_i32_kernel_with(ir, "ids", 3, 96, options)?;
     Ok((out, program.has_thread_loops()))
 }
 

@@ -196,7 +196,7 @@ unsafe fn specialise_one(
     if !all_direct {
         return false;
     }
-    let thread_dependent = |callee: &str| thread_value_name(callee).is_some();
+    let thread_dependent = |callee: &str| thread_value(callee).is_some();
     if !calls.iter().all(|(_, _, callee)| {
         thread_dependent(callee)
             || BLOCK_WIDE.contains(&callee.as_str())
@@ -245,7 +245,7 @@ unsafe fn specialise_one(
             );
             continue;
         }
-        let Some(value) = thread_value_name(callee) else {
+        let Some(value) = thread_value(callee) else {
             continue;
         };
         builder.before(*call);
@@ -336,7 +336,7 @@ enum ThreadValue {
     MaskGe,
 }
 
-fn thread_value_name(callee: &str) -> Option<ThreadValue> {
+fn thread_value(callee: &str) -> Option<ThreadValue> {
     let sreg = callee.strip_prefix("loom_simt_read_ptx_sreg_")?;
     Some(match sreg {
         "tid_x" => ThreadValue::TidX,
