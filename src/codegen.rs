@@ -7,7 +7,6 @@
 //! - `stmt.rs`, `expr.rs`, `memory.rs`: statements, uniform expressions, arrays;
 //! - `vector.rs`: block vectors, fusion, register vectors, vector assignment;
 //! - `reduce.rs`, `scan.rs`, `warp.rs`: reductions and scans with warp shuffles;
-//! - `commute.rs`: which combining functions are commutative;
 //! - `sync.rs`: barrier placement and removal; `affine.rs`: subscripts as polynomials;
 //! - `distribute.rs`: dependence tests that spread `for` loops over the block's threads;
 //! - `math.rs`: the standard library's math primitives; `debug.rs`: debug locations;
@@ -15,7 +14,8 @@
 //! - `types.rs`, `intrinsics.rs`: LLVM types and NVVM intrinsics.
 //!
 //! The kernel IR (`crate::kir`) comes in with the checked program: code generation takes the
-//! decisions its passes made (which arrays a kernel writes, which vectors live in registers).
+//! decisions its passes made (which arrays a kernel writes, which vectors live in registers,
+//! how each consumer sweeps a block vector and how each reduction combines).
 //!
 //! Execution model (design §1): every thread of a block runs the kernel body. Uniform values are
 //! computed redundantly by every thread; a uniform store happens once per block (thread 0); a
@@ -24,7 +24,6 @@
 mod affine;
 mod atomic;
 mod body;
-mod commute;
 mod debug;
 mod distribute;
 mod error;

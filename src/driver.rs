@@ -397,7 +397,17 @@ fn kernel_ir(
             kir::Moment::After(pass) => printer.after_kir(pass, print),
         }
     });
-    stop_on_error(built.map_err(|d| vec![d]), diagnostics)
+    let module = stop_on_error(built.map_err(|d| vec![d]), diagnostics)?;
+    // What the passes found no code can be generated for (`E0811`), with spans.
+    let limits = module.limits();
+    stop_on_error(
+        if limits.is_empty() {
+            Ok(module)
+        } else {
+            Err(limits)
+        },
+        diagnostics,
+    )
 }
 
 /// `--time-passes`: laps recorded as the stages end; kept in the reports when asked for.

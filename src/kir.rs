@@ -18,13 +18,19 @@
 //! - `kir-grid`: whether a kernel runs on a two-dimensional grid (`B` and `BLOCKS` are then
 //!   computed over both of its dimensions);
 //! - `kir-indexed-copies`: which computed vectors a kernel indexes, each stored into a `shared`
-//!   array before its statement.
+//!   array before its statement;
+//! - `kir-sweeps`: how each consumer of a block vector walks its positions (unrolled slots, a
+//!   block-stride loop, tiles), how each reduction combines, which statements compute mixed
+//!   scans ahead; reports the statements that would need a run-time number of registers
+//!   (`E0811`).
 //!
-//! Code generation reads the written arrays, the register vectors and the scatters from here. It still makes
-//! its other decisions while it emits (the sweeps, barrier placement, loop distribution, guards,
-//! the expansion of reductions and scans); `docs/kernel-ir.md` says how they move here.
+//! Code generation reads the written arrays, the register vectors, the scatters and the sweeps
+//! from here. It still makes its other decisions while it emits (barrier placement, loop
+//! distribution, guards, the expansion of reductions and scans); `docs/kernel-ir.md` says how
+//! they move here.
 
 mod atomic;
+pub mod commute;
 mod grid;
 mod indexed_copies;
 mod lower;
@@ -32,13 +38,15 @@ mod print;
 mod recomputed_vectors;
 mod register_vectors;
 mod stage;
+mod sweeps;
 mod written_arrays;
 
 use crate::check::types::Len;
 use crate::check::{AtomicOp, Checked};
+use crate::diagnostics::Diagnostic;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId};
 use crate::syntax::span::Span;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use print::print;
 pub use recomputed_vectors::substitute as substitute_recomputed_vectors;
@@ -96,6 +104,120 @@ pub struct Kernel {
     /// `kir-indexed-copies`: the computed vectors the kernel indexes, stored into `shared`
     /// arrays before their statements, by their spans; `None` until the pass ran.
     pub indexed_copies: Option<BTreeSet<Span>>,
+    /// `kir-sweeps`: how each consumer of a block vector walks its positions; `None` until the
+    /// pass ran.
+    pub sweeps: Option<BTreeMap<Consumer, SweepPlan>>,
+    /// What the passes found the kernel cannot be compiled with (E0811), reported by the driver
+    /// before code generation.
+    pub limits: Vec<Limit>,
+}
+
+/// A consumer of a block vector, by the span code generation knows it by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Consumer {
+    /// A vector assignment (a scatter, a grid-wide scan's statement over its chunk) or a vector
+    /// variable's initializer: the statement's span.
+    Store(Span),
+    /// The `shared` copy of an indexed computed vector (`kir-indexed-copies`): the vector's span.
+    Copy(Span),
+    /// A reduction `f /. v` (a grid-wide statement's: the aggregate of its chunk): its span.
+    Reduce(Span),
+    /// A per-element atomic: the statement's span.
+    Atomic(Span),
+}
+
+impl Consumer {
+    pub fn span(self) -> Span {
+        match self {
+            Consumer::Store(s) | Consumer::Copy(s) | Consumer::Reduce(s) | Consumer::Atomic(s) => s,
+        }
+    }
+}
+
+/// How a consumer walks the positions of a block vector (`kir/sweeps.rs` says when each).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sweep {
+    /// Straight-line code, one copy per slot `s` (`k = t + s * BLOCKSIZE`).
+    Unrolled { slots: u32 },
+    /// A block-stride loop: each thread runs only its valid positions.
+    Stride,
+    /// A loop over tiles of `BLOCKSIZE` positions that every thread runs the same number of
+    /// times.
+    Tiles,
+}
+
+/// How a reduction combines its elements.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Combine {
+    /// Each thread folds the elements it owns, then the threads' results are combined in order
+    /// (a commutative function, or at most one element per thread).
+    PerThread,
+    /// Each tile combined by the whole block, the tiles' results folded in order.
+    ByTiles,
+}
+
+/// `kir-sweeps`' decision for one consumer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SweepPlan {
+    pub sweep: Sweep,
+    /// Why this sweep, in a few words (printed).
+    pub why: &'static str,
+    /// For a reduction: how it combines.
+    pub combine: Option<Combine>,
+    /// A left and a right scan over more than one tile, computed ahead into this many slots
+    /// per thread before the consumer's sweep.
+    pub scans_ahead: Option<u32>,
+    /// For a store: the unrolled slots per thread if it must compute every element before it
+    /// stores any (it reads its own target at other positions); `Some(None)` when that would need
+    /// a run-time number of registers.
+    pub buffer: Option<Option<u32>>,
+}
+
+/// Something a kernel-IR pass found that no code can be generated for: `E0811` (or, with
+/// `what` = "internal", a case a pass before it should have ruled out: an internal error).
+#[derive(Debug, Clone)]
+pub struct Limit {
+    pub what: &'static str,
+    pub why: &'static str,
+    pub span: Span,
+}
+
+/// A `shared` array, vector variable or scan whose length is not known at compile time.
+pub const NEEDS_STATIC_LENGTH: &str = "E0811";
+
+impl Limit {
+    pub fn diagnostic(&self) -> Diagnostic {
+        if self.what == "internal" {
+            return Diagnostic::error(
+                crate::diagnostics::INTERNAL_ERROR,
+                format!("internal error in the kernel IR: {}", self.why),
+            )
+            .primary(self.span, "while compiling this")
+            .note("this is a bug in loomc; please report it with the program that triggered it");
+        }
+        Diagnostic::error(
+            NEEDS_STATIC_LENGTH,
+            format!("{} needs a length known at compile time", self.what),
+        )
+        .primary(
+            self.span,
+            "its length depends on run-time values, or is more than 64 elements per thread",
+        )
+        .note(self.why)
+        .help(
+            "use a length made of literals and `BLOCKSIZE`, or store the values to a global array",
+        )
+    }
+}
+
+impl Module {
+    /// The limits every kernel's passes found, as diagnostics.
+    pub fn limits(&self) -> Vec<Diagnostic> {
+        self.kernels
+            .iter()
+            .flat_map(|k| k.limits.iter().map(Limit::diagnostic))
+            .collect()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -287,6 +409,10 @@ pub const PASSES: &[Pass] = &[
         name: INDEXED_COPIES,
         run: indexed_copies::run,
     },
+    Pass {
+        name: SWEEPS,
+        run: sweeps::run,
+    },
 ];
 
 pub const LOWER: &str = "kir-lower";
@@ -295,6 +421,7 @@ pub const REGISTER_VECTORS: &str = "kir-register-vectors";
 pub const RECOMPUTED_VECTORS: &str = "kir-recomputed-vectors";
 pub const GRID: &str = "kir-grid";
 pub const INDEXED_COPIES: &str = "kir-indexed-copies";
+pub const SWEEPS: &str = "kir-sweeps";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.
 pub fn lower(checked: &Checked) -> Module {

@@ -15,7 +15,8 @@
 //! Environment: `LOOM_FUZZ_SEED` (base seed, default 0), `LOOM_FUZZ_PROGRAMS` (default 2000),
 //! `LOOM_FUZZ_INPUTS` (crash inputs of each kind, default 7000), `LOOM_FUZZ_ONE=SEED` (check the
 //! one generated program of that seed and print it), `LOOM_FUZZ_SAVE=1` (write shrunk failures to
-//! `tests/regressions/`).
+//! `tests/regressions/`), `LOOM_FUZZ_DUMP=DIR` (write the generated programs, `SEED.loom`, into
+//! `DIR` and check nothing: a corpus for comparing two builds of loomc).
 
 #[path = "support/mod.rs"]
 mod support;
@@ -76,6 +77,11 @@ fn main() {
         }),
     ];
     trials.extend(large::trials());
+    if let Ok(dir) = std::env::var("LOOM_FUZZ_DUMP") {
+        trials.push(Trial::test("generated::dump", move || {
+            dump_programs(&PathBuf::from(dir), seed, programs)
+        }));
+    }
     if let Ok(one) = std::env::var("LOOM_FUZZ_ONE") {
         trials.push(Trial::test("generated::one", move || {
             let seed: u64 = one.parse().map_err(|_| "LOOM_FUZZ_ONE takes a seed")?;
@@ -187,6 +193,17 @@ fn crash_trial(
     report(outcome.ran, outcome.failures, |failure| {
         save_crash(kind, failure)
     })
+}
+
+/// Writes the generated programs of seeds `base ..` into `dir`, one file each.
+fn dump_programs(dir: &std::path::Path, base: u64, count: usize) -> Result<(), Failed> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for seed in base..base + count as u64 {
+        let path = dir.join(format!("{seed}.loom"));
+        std::fs::write(&path, generator::generate(seed).source)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
 }
 
 /// Shrinks and saves a crash input when `LOOM_FUZZ_SAVE` is set; returns the note to print.

@@ -210,7 +210,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         });
         self.touch(accesses)?;
         self.before_scans(whole)?;
-        let sweep = self.plan(&shape, false, span)?;
+        let plan = self.planned(crate::kir::Consumer::Atomic(span))?;
+        let shape = self.materialise_mixed_scans(&vectors, shape, &plan, span)?;
+        let sweep = plan.sweep;
+        self.check_sweep(sweep, &shape, span)?;
         let mut signed = Vec::with_capacity(call.indices.len());
         for index in call.indices {
             signed.push(self.scalar_of(index)?.is_signed());

@@ -121,6 +121,8 @@ pub struct Body<'a, 'ctx> {
     pub indexed_copies: HashMap<ExprId, ArrayRef<'ctx>>,
     /// `kir-indexed-copies`: the spans of the computed vectors to copy (kernels only).
     pub indexed_vectors: std::collections::HashSet<Span>,
+    /// `kir-sweeps`: how each consumer of a block vector walks its positions (kernels only).
+    pub sweeps: std::collections::BTreeMap<crate::kir::Consumer, crate::kir::SweepPlan>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -168,6 +170,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             materialised: HashMap::new(),
             indexed_copies: HashMap::new(),
             indexed_vectors: std::collections::HashSet::new(),
+            sweeps: std::collections::BTreeMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,

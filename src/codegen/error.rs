@@ -7,8 +7,9 @@ use inkwell::builder::BuilderError;
 // E0810 ("not implemented by code generation yet") is retired: whatever the checker accepts is
 // either built or rejected by the checker with a code of its own, and a code generation path
 // that a checked program cannot reach is an internal error naming the checker rule.
-/// A `shared` array, vector variable or scan whose length is not known at compile time.
-pub const NEEDS_STATIC_LENGTH: &str = "E0811";
+/// A `shared` array, vector variable or scan whose length is not known at compile time (also
+/// found by `kir-sweeps`, which renders it the same way).
+pub use crate::kir::NEEDS_STATIC_LENGTH;
 
 /// A kernel's shared memory exceeds what one block may have on the target.
 pub const SHARED_MEMORY_LIMIT: &str = "E0812";
@@ -63,16 +64,9 @@ impl From<BuilderError> for CodegenError {
 impl From<CodegenError> for Diagnostic {
     fn from(error: CodegenError) -> Diagnostic {
         match error {
-            CodegenError::NeedsStaticLength { what, why, span } => Diagnostic::error(
-                NEEDS_STATIC_LENGTH,
-                format!("{what} needs a length known at compile time"),
-            )
-            .primary(
-                span,
-                "its length depends on run-time values, or is more than 64 elements per thread",
-            )
-            .note(why)
-            .help("use a length made of literals and `BLOCKSIZE`, or store the values to a global array"),
+            CodegenError::NeedsStaticLength { what, why, span } => {
+                crate::kir::Limit { what, why, span }.diagnostic()
+            }
             CodegenError::SharedMemoryLimit {
                 kernel,
                 kernel_span,
@@ -97,18 +91,24 @@ impl From<CodegenError> for Diagnostic {
                     .help("make the arrays shorter (or the block smaller with `@blocksize(N)`), or keep the data in a global array")
             }
             CodegenError::Internal { message, span } => {
-                let d = Diagnostic::error(INTERNAL_ERROR, format!("internal error in code generation: {message}"))
-                    .note("this is a bug in loomc; please report it with the program that triggered it");
+                let d = Diagnostic::error(
+                    INTERNAL_ERROR,
+                    format!("internal error in code generation: {message}"),
+                )
+                .note(
+                    "this is a bug in loomc; please report it with the program that triggered it",
+                );
                 match span {
                     Some(span) => d.primary(span, "while compiling this"),
                     None => d,
                 }
             }
-            CodegenError::InvalidModule { llvm_message } => {
-                Diagnostic::error(INTERNAL_ERROR, "code generation produced invalid LLVM IR")
-                    .note(format!("LLVM's verifier says: {}", llvm_message.trim()))
-                    .note("this is a bug in loomc; please report it with the program that triggered it")
-            }
+            CodegenError::InvalidModule { llvm_message } => Diagnostic::error(
+                INTERNAL_ERROR,
+                "code generation produced invalid LLVM IR",
+            )
+            .note(format!("LLVM's verifier says: {}", llvm_message.trim()))
+            .note("this is a bug in loomc; please report it with the program that triggered it"),
         }
     }
 }

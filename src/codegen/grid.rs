@@ -118,7 +118,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         };
         self.grid_window = Some((lo, hi));
         let aggregate = self.located(span, |this| {
-            this.reduce_prepared(collective, f, &bound, bound.len(), operand, shape, reads)
+            this.reduce_prepared(collective, f, &bound, operand, shape, reads)
         });
         self.grid_window = None;
         let aggregate = aggregate?;

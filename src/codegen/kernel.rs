@@ -114,6 +114,12 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             })?
             .into_iter()
             .collect();
+        body.sweeps = kernel_ir.sweeps.clone().ok_or_else(|| {
+            CodegenError::internal(
+                "kernel IR without its sweeps (kir-sweeps did not run)",
+                self.decl.name.span,
+            )
+        })?;
         body.indexed_vectors = kernel_ir
             .indexed_copies
             .clone()

@@ -87,7 +87,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         // The copy is a statement of its own inside this one's preparation: keep the element
         // reads this statement noted so far apart from the copy's (as a reduction does).
         let outer_reads = std::mem::take(&mut self.elem_reads);
-        let stored = self.init_array(copy.clone(), base, base.span);
+        let stored = self.init_array(
+            crate::kir::Consumer::Copy(base.span),
+            copy.clone(),
+            base,
+            base.span,
+        );
         self.elem_reads = outer_reads;
         stored?;
         self.indexed_copies.insert(base.id, copy);

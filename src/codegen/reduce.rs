@@ -4,12 +4,12 @@
 //! operands swapped, and elements are only grouped, never reordered, so any associative `f`
 //! works (matrix products, "first non-zero", ...).
 //!
-//! 1. **Per thread.** When `f` is provably commutative (`commute.rs`: `sum`, `prod`, `min`,
+//! 1. **Per thread.** When `f` is provably commutative (`kir/commute.rs`: `sum`, `prod`, `min`,
 //!    `max`, `x + y`, ...) or every thread holds at most one element (length ≤ `BLOCKSIZE`),
 //!    thread `t` folds its elements `t, t + BLOCKSIZE, ...` sequentially: coalesced loads, one
 //!    `f` per element, as in hand-written CUDA. Otherwise the vector is cut into tiles of
 //!    `BLOCKSIZE` elements, each tile is combined by the whole block (steps 2-3) and the tile
-//!    results are folded in tile order.
+//!    results are folded in tile order. `kir-sweeps` decides which (`Combine`) and the sweep.
 //! 2. **Warp.** A shuffle-down tree (`shfl.sync.down`, offsets 1, 2, 4, 8, 16) combines lane `i`
 //!    with lane `i + offset` as `f(mine, theirs)`, so lane 0 ends with its warp's fold in lane
 //!    order.
@@ -20,13 +20,12 @@
 //!    memory and no barrier at all.
 //!
 //! Threads without elements take part in the shuffles; their values are never combined, except
-//! where `f`'s identity is known (`sum`, `prod`, `min`, `max`: `commute.rs`, `combining`) and the
+//! where `f`'s identity is known (`sum`, `prod`, `min`, `max`: `kir/commute.rs`, `combining`) and the
 //! vector is walked by a block-stride loop: then every thread starts from the identity, which
 //! combines to the same bits, and the shuffle trees need no test of which lanes hold a value.
 //! The reduction of an empty vector is zero of the element type.
 
 use super::body::{ArrayRef, Body, Result};
-use super::commute::Combining;
 use super::error::CodegenError;
 use super::intrinsics::ShuffleKind;
 use super::memory::Element;
@@ -35,6 +34,7 @@ use super::vector::{Pos, Sweep};
 use super::warp::Lanes;
 use crate::check::types::Ty;
 use crate::check::Callee;
+use crate::kir::commute::Combining;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue};
@@ -153,7 +153,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(zero);
         }
         self.located(e.span, |this| {
-            this.reduce_prepared(e, f, &bound, bound_exprs.len(), operand, shape, reads)
+            this.reduce_prepared(e, f, &bound, operand, shape, reads)
         })
     }
 
@@ -165,21 +165,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         e: &Expr,
         f: Callee,
         bound: &[BasicValueEnum<'ctx>],
-        bound_count: usize,
         operand: &Expr,
         shape: super::vector::Shape<'ctx>,
         reads: Vec<Access>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let zero = self.zero_of(self.ty_of(e).element(), e.span)?;
         let result_ty = self.ty_of(e).element().clone();
-        let block_size = self.block_size(e.span)?;
-        // Over a grid-wide chunk, tiles: they walk the chunk's positions (`sweep`).
-        let per_thread = self.grid_window.is_none()
-            && (shape.bound.is_some_and(|n| n <= u64::from(block_size))
-                || super::commute::is_commutative(self.cx.checked, f, bound_count));
+        // kir-sweeps: per thread (commutative, or one element per thread) or by tiles (over a
+        // grid-wide chunk too: tiles walk the chunk's positions).
+        let plan = self.planned(crate::kir::Consumer::Reduce(e.span))?;
+        let per_thread = plan.combine == Some(crate::kir::Combine::PerThread);
         self.touch(reads)?;
         self.before_scans(operand)?;
-        let shape = self.materialise_mixed_scans(&[operand], shape, e.span)?;
+        let shape = self.materialise_mixed_scans(&[operand], shape, &plan, e.span)?;
+        self.check_sweep(plan.sweep, &shape, e.span)?;
         let lanes = self.lanes(e.span)?;
         let scratch = if lanes.warps > 1 {
             // Two halves: tiles alternate between them. (A single pass uses one; the other
@@ -192,9 +191,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             None
         };
         let result = if per_thread {
-            self.reduce_per_thread(e, f, bound, operand, &shape, &lanes, scratch.as_ref())?
+            self.reduce_per_thread(
+                e,
+                f,
+                bound,
+                operand,
+                &shape,
+                plan.sweep,
+                &lanes,
+                scratch.as_ref(),
+            )?
         } else {
-            self.reduce_by_tiles(e, f, bound, operand, &shape, &lanes, scratch.as_ref())?
+            self.reduce_by_tiles(
+                e,
+                f,
+                bound,
+                operand,
+                &shape,
+                plan.sweep,
+                &lanes,
+                scratch.as_ref(),
+            )?
         };
         self.after_scans(operand);
         if let Some(array) = &scratch {
@@ -219,13 +236,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         bound: &[BasicValueEnum<'ctx>],
         operand: &Expr,
         shape: &super::vector::Shape<'ctx>,
+        sweep: Sweep,
         lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let ty = self.ty_of(e).element().clone();
         let reg_ty = self.reg_type(&ty, e.span)?;
         let acc = self.alloca(reg_ty, "acc")?;
-        let sweep = self.plan(shape, false, e.span)?;
         let block_size = self.block_size(e.span)?;
         if sweep == Sweep::Stride {
             if let Some(identity) = self.reduction_identity(f, bound, &ty, e.span)? {
@@ -333,7 +350,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.block_fold(e, f, bound, v, holders, parity, lanes, scratch, true)
     }
 
-    /// `f`'s identity for a reduction's accumulator, where it is proven (commute.rs,
+    /// `f`'s identity for a reduction's accumulator, where it is proven (kir/commute.rs,
     /// `combining`): `f(identity, x)` is `x` for every `x`, bit for bit. Floats: `-0.0` for `+`
     /// (`-0.0 + x` is `x`, `+0.0` included), `1.0` for `*`, and NaN for `min`/`max` (IEEE
     /// minNum/maxNum return the other operand when one is NaN, NaN only for two). Integers: `0`,
@@ -345,7 +362,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         ty: &Ty,
         span: crate::syntax::span::Span,
     ) -> Result<Option<BasicValueEnum<'ctx>>> {
-        let Some(op) = super::commute::combining(self.cx.checked, f, bound.len()) else {
+        let Some(op) = crate::kir::commute::combining(self.cx.checked, f, bound.len()) else {
             return Ok(None);
         };
         let Ty::Scalar(scalar) = ty else {
@@ -388,6 +405,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         bound: &[BasicValueEnum<'ctx>],
         operand: &Expr,
         shape: &super::vector::Shape<'ctx>,
+        sweep: Sweep,
         lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
@@ -396,7 +414,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let zero = reg_ty.const_zero();
         let carry = self.alloca(reg_ty, "carry")?;
         self.b.build_store(carry, zero)?;
-        let sweep = self.plan(shape, true, e.span)?;
         // A right scan's tiles are visited from the last: each tile then comes before the
         // carry in the vector's order, so it is `f`'s first operand.
         let reverse = shape.right_scan;

@@ -24,7 +24,8 @@ use super::error::CodegenError;
 use super::intrinsics::ShuffleKind;
 use super::reduce::scratch_access;
 use super::sync::AccessKind;
-use super::vector::{Pos, Shape, Sweep, BUFFER_SLOTS};
+use super::vector::{Pos, Shape, Sweep};
+use crate::kir::SweepPlan;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
 use inkwell::values::BasicValueEnum;
@@ -295,33 +296,23 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// sweep cannot serve both (a left scan's carry needs the tiles in increasing order, a right
     /// scan's in decreasing order). Each scan is computed ahead, innermost first, in a sweep of
     /// its own direction, into a private array of one slot per tile (`materialised`); the
-    /// consumer's sweep then reads them like register vectors. Needs a compile-time bound of at
-    /// most `BUFFER_SLOTS` tiles (`E0811` otherwise). Returns the consumer's shape: no scans
-    /// left, walked by unrolled slots.
+    /// consumer's sweep then reads them like register vectors. `kir-sweeps` decides the number
+    /// of slots (`scans ahead`, at most `BUFFER_SLOTS`; E0811 beyond). Returns the consumer's
+    /// shape: no scans left, walked by unrolled slots.
     pub fn materialise_mixed_scans(
         &mut self,
         exprs: &[&Expr],
         shape: Shape<'ctx>,
+        plan: &SweepPlan,
         span: Span,
     ) -> Result<Shape<'ctx>> {
         if !(shape.left_scan && shape.right_scan) {
             return Ok(shape);
         }
-        let block_size = u64::from(self.block_size(span)?);
-        let slots = shape.bound.map(|b| b.div_ceil(block_size));
-        if slots.is_some_and(|s| s <= 1) {
-            // One tile: the one sweep computes both (nothing is carried between tiles).
+        // kir-sweeps decided it (and reported E0811 where it needs more than BUFFER_SLOTS); one
+        // tile needs nothing ahead: the one sweep computes both.
+        let Some(slots) = plan.scans_ahead else {
             return Ok(shape);
-        }
-        let Some(slots) = slots
-            .filter(|s| *s <= BUFFER_SLOTS)
-            .and_then(|s| u32::try_from(s).ok())
-        else {
-            return Err(CodegenError::NeedsStaticLength {
-                what: "a statement with both a left and a right scan over more than one block's worth of elements",
-                why: "it computes each scan into registers first, in the scan's own direction, and each thread's number of registers is fixed when the kernel is compiled (at most 64 elements per thread)",
-                span,
-            });
         };
         let mut scans = Vec::new();
         for e in exprs {

@@ -203,7 +203,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let array = self.shared_array(&name.name, &elem, &dims, span)?;
         self.bind(&name.name, Var::Array(array.clone()));
         match init {
-            Some(init) => self.init_array(array, init, span),
+            Some(init) => self.init_array(crate::kir::Consumer::Store(span), array, init, span),
             None => Ok(()),
         }
     }

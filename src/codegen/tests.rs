@@ -326,7 +326,7 @@ kernel k(out: Int32[1])
             .unwrap_or_else(|| panic!("no func {name}"))
     };
     let commutative = |name: &str, arity: usize| {
-        super::commute::is_commutative(
+        crate::kir::commute::is_commutative(
             &checked,
             crate::check::Callee::Func(item(name, arity)),
             arity - 2,

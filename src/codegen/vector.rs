@@ -10,10 +10,10 @@
 //!
 //! **Positions.** Element `k` belongs to thread `k mod BLOCKSIZE` everywhere: thread `t` handles
 //! `k = t, t + BLOCKSIZE, ...` (coalesced: a warp touches 32 consecutive elements at a time). A
-//! consumer walks the positions with a [`Sweep`]:
-//! - `Unrolled`: the length has a small compile-time bound (or a register vector is involved):
-//!   one straight-line copy per slot `s` (`k = t + s * BLOCKSIZE`), so register vectors are
-//!   indexed with constants and stay in registers;
+//! consumer walks the positions with the [`Sweep`] that `kir-sweeps` chose for it
+//! (`kir/sweeps.rs` says when each), checked against the shape here ([`Body::check_sweep`]):
+//! - `Unrolled`: one straight-line copy per slot `s` (`k = t + s * BLOCKSIZE`), so register
+//!   vectors are indexed with constants and stay in registers;
 //! - `Stride`: a block-stride loop, thread-divergent (the usual CUDA loop);
 //! - `Tiles`: a loop over tiles of `BLOCKSIZE` elements that every thread runs the same number of
 //!   times, for consumers that need the whole block at every tile (scans, order-preserving
@@ -32,13 +32,6 @@ use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
-
-/// Up to this many slots per thread, a vector with a compile-time length bound is walked with
-/// straight-line code instead of a loop.
-const UNROLL_SLOTS: u64 = 4;
-
-/// A vector assignment that reads its own target buffers at most this many elements per thread.
-pub const BUFFER_SLOTS: u64 = 64;
 
 /// What [`Body::prepare`] learnt about a vector expression.
 #[derive(Debug, Clone, Copy)]
@@ -72,13 +65,9 @@ pub struct Pos<'ctx> {
     pub single: bool,
 }
 
-/// How a consumer walks the positions of a vector (see the module comment).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sweep {
-    Unrolled { slots: u32 },
-    Stride,
-    Tiles,
-}
+/// How a consumer walks the positions of a vector: decided by `kir-sweeps`.
+pub use crate::kir::Sweep;
+use crate::kir::{Consumer, SweepPlan};
 
 /// Where a vector assignment writes element `k`.
 #[derive(Clone)]
@@ -866,40 +855,52 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     // ---- sweeps ----
 
-    /// How a consumer should walk a vector of this shape. `uniform_body`: the consumer needs
-    /// every thread at every position (block-wide combining).
-    pub fn plan(&self, shape: &Shape<'ctx>, uniform_body: bool, span: Span) -> Result<Sweep> {
-        let block_size = u64::from(self.block_size(span)?);
-        let scans = shape.left_scan || shape.right_scan;
-        // A grid-wide chunk has a run-time length.
-        let bound = shape.bound.filter(|_| self.grid_window.is_none());
-        if let Some(bound) = bound {
-            let slots = bound.div_ceil(block_size);
-            if shape.registers || slots <= UNROLL_SLOTS {
-                if shape.left_scan && shape.right_scan && slots > 1 {
-                    return Err(mixed_scans(span));
-                }
-                return Ok(Sweep::Unrolled {
-                    slots: u32::try_from(slots).map_err(|_| {
-                        CodegenError::internal("too many slots for a register vector", span)
-                    })?,
-                });
-            }
-        }
-        if shape.registers {
-            return Err(CodegenError::internal(
-                "a register vector without a compile-time length",
-                span,
-            ));
-        }
-        if shape.left_scan && shape.right_scan {
-            return Err(mixed_scans(span));
-        }
-        Ok(if uniform_body || scans {
-            Sweep::Tiles
-        } else {
-            Sweep::Stride
+    /// What `kir-sweeps` decided for `consumer`. Each use checks it against what code
+    /// generation knows of the vector's shape ([`Body::check_sweep`]): a disagreement is a
+    /// loomc bug.
+    pub fn planned(&self, consumer: Consumer) -> Result<SweepPlan> {
+        self.sweeps.get(&consumer).copied().ok_or_else(|| {
+            CodegenError::internal(
+                "kir-sweeps planned no sweep for this consumer",
+                consumer.span(),
+            )
         })
+    }
+
+    /// `sweep` visits every position of `shape` as the consumer needs: unrolled slots cover
+    /// its compile-time length, and registers and mixed scans are only ever unrolled.
+    pub fn check_sweep(&self, sweep: Sweep, shape: &Shape<'ctx>, span: Span) -> Result<()> {
+        let block_size = u64::from(self.block_size(span)?);
+        match sweep {
+            Sweep::Unrolled { slots } => {
+                let known = shape
+                    .len
+                    .get_sign_extended_constant()
+                    .filter(|_| self.grid_window.is_none());
+                if self.grid_window.is_some()
+                    || known.is_some_and(|n| n.max(0) as u64 > u64::from(slots) * block_size)
+                    || (shape.left_scan && shape.right_scan && slots > 1)
+                {
+                    return Err(CodegenError::internal(
+                        format!("kir-sweeps unrolled {slots} slots for a vector it does not cover"),
+                        span,
+                    ));
+                }
+                Ok(())
+            }
+            Sweep::Stride | Sweep::Tiles if shape.registers => Err(CodegenError::internal(
+                "kir-sweeps loops over a register vector",
+                span,
+            )),
+            Sweep::Stride | Sweep::Tiles if shape.left_scan && shape.right_scan => Err(
+                CodegenError::internal("kir-sweeps left mixed scans in a loop", span),
+            ),
+            Sweep::Stride if shape.left_scan || shape.right_scan => Err(CodegenError::internal(
+                "kir-sweeps walks a scan with a block-stride loop",
+                span,
+            )),
+            _ => Ok(()),
+        }
     }
 
     /// Walks the positions `0 .. shape.len` the way `sweep` says, calling `body` at each;
@@ -1098,7 +1099,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             (target_kind, self.dest_shape(n_dest, bound))
         };
         let dest_reads = std::mem::take(&mut self.elem_reads);
-        self.store_vector(target_kind, dest_shape, dest_reads, value, span)
+        self.store_vector(
+            Consumer::Store(span),
+            target_kind,
+            dest_shape,
+            dest_reads,
+            value,
+            span,
+        )
     }
 
     /// The shape of a contiguous destination of `n` elements.
@@ -1192,7 +1200,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// The initializer of a freshly declared array variable.
     /// A two-dimensional array is filled in row-major order: element `k` is `(k / cols, k % cols)`.
-    pub fn init_array(&mut self, array: ArrayRef<'ctx>, value: &Expr, span: Span) -> Result<()> {
+    /// `consumer`: the declaration's statement, or the indexed vector a copy is for.
+    pub fn init_array(
+        &mut self,
+        consumer: Consumer,
+        array: ArrayRef<'ctx>,
+        value: &Expr,
+        span: Span,
+    ) -> Result<()> {
         let n = match array.dims.as_slice() {
             [rows, cols] => self.b.build_int_mul(*rows, *cols, "len")?,
             _ => self.length(&array),
@@ -1205,19 +1220,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             who,
         };
         let shape = self.dest_shape(n, bound);
-        self.store_vector(target, shape, Vec::new(), value, span)
+        self.store_vector(consumer, target, shape, Vec::new(), value, span)
     }
 
     /// The initializer of a freshly declared register vector.
     pub fn init_registers(&mut self, r: RegVector<'ctx>, value: &Expr, span: Span) -> Result<()> {
         let shape = self.dest_shape(self.i32(r.len as i64), Some(r.len));
-        self.store_vector(Target::Registers(r), shape, Vec::new(), value, span)
+        self.store_vector(
+            Consumer::Store(span),
+            Target::Registers(r),
+            shape,
+            Vec::new(),
+            value,
+            span,
+        )
     }
 
     /// `dest_shape`: the destination's (for a scatter, its vector subscripts'), whose element
     /// reads are `dest_reads`.
     fn store_vector(
         &mut self,
+        consumer: Consumer,
         target: Target<'ctx>,
         dest_shape: Shape<'ctx>,
         dest_reads: Vec<Access>,
@@ -1238,14 +1261,16 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         };
         let mut reads = std::mem::take(&mut self.elem_reads);
         reads.extend(dest_reads);
+        let plan = self.planned(consumer)?;
         match target {
             Target::Registers(r) => {
                 // Private to each thread: no memory, no barrier. Every slot is read before it
                 // is written, and no slot reads another's element.
                 self.touch(reads)?;
                 self.before_scans(value)?;
-                let shape = self.materialise_mixed_scans(&[value], shape, span)?;
-                let sweep = self.plan(&shape, false, span)?;
+                let shape = self.materialise_mixed_scans(&[value], shape, &plan, span)?;
+                let sweep = plan.sweep;
+                self.check_sweep(sweep, &shape, span)?;
                 let elem_ty = self.reg_type(&r.elem, span)?;
                 self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
                     this.tile_prepare(value, pos)?;
@@ -1290,8 +1315,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         self.before_scans(subscript)?;
                     }
                     let all: Vec<&Expr> = std::iter::once(value).chain(&subscripts).collect();
-                    let shape = self.materialise_mixed_scans(&all, shape, span)?;
-                    let sweep = self.plan(&shape, false, span)?;
+                    let shape = self.materialise_mixed_scans(&all, shape, &plan, span)?;
+                    let sweep = plan.sweep;
+                    self.check_sweep(sweep, &shape, span)?;
                     self.sweep(&shape, sweep, shape.right_scan, span, &mut |this, pos| {
                         this.tile_prepare(value, pos)?;
                         for subscript in &subscripts {
@@ -1309,8 +1335,36 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         self.before_scans(subscript)?;
                     }
                     let all: Vec<&Expr> = std::iter::once(value).chain(&subscripts).collect();
-                    let shape = self.materialise_mixed_scans(&all, shape, span)?;
-                    self.store_buffered(&array, &dest, &subscripts, write, &shape, value, span)?;
+                    let shape = self.materialise_mixed_scans(&all, shape, &plan, span)?;
+                    let buffer = plan.buffer.ok_or_else(|| {
+                        CodegenError::internal(
+                            "kir-sweeps planned a store without its buffer",
+                            span,
+                        )
+                    })?;
+                    let Some(slots) = buffer else {
+                        return Err(CodegenError::NeedsStaticLength {
+                            what: "a vector assignment that reads its own target",
+                            why: "it computes every element into registers before it writes any, and each thread's number of registers is fixed when the kernel is compiled (at most 64 elements per thread)",
+                            span,
+                        });
+                    };
+                    let buffered = Shape {
+                        registers: true,
+                        ..shape
+                    };
+                    self.check_sweep(Sweep::Unrolled { slots }, &buffered, span)?;
+                    let sweep = Sweep::Unrolled { slots };
+                    self.store_buffered(
+                        &array,
+                        &dest,
+                        &subscripts,
+                        write,
+                        &shape,
+                        sweep,
+                        value,
+                        span,
+                    )?;
                 }
                 self.after_scans(value);
                 for subscript in &subscripts {
@@ -1363,29 +1417,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         subscripts: &[Expr],
         write: Access,
         shape: &Shape<'ctx>,
+        sweep: Sweep,
         value: &Expr,
         span: Span,
     ) -> Result<()> {
         // Every element is computed before any is stored, into slots of the thread's own: a
-        // compile-time length gives their number, unrolled however many there are (up to
-        // BUFFER_SLOTS per thread).
-        let buffered = Shape {
-            registers: true,
-            ..*shape
-        };
-        let block_size = u64::from(self.block_size(span)?);
-        let sweep = match shape.bound {
-            Some(bound) if bound.div_ceil(block_size) <= BUFFER_SLOTS => {
-                self.plan(&buffered, false, span)?
-            }
-            _ => self.plan(shape, false, span)?,
-        };
+        // compile-time length gives their number (kir-sweeps' `buffer`).
         let Sweep::Unrolled { slots } = sweep else {
-            return Err(CodegenError::NeedsStaticLength {
-                what: "a vector assignment that reads its own target",
-                why: "it computes every element into registers before it writes any, and each thread's number of registers is fixed when the kernel is compiled (at most 64 elements per thread)",
+            return Err(CodegenError::internal(
+                "a buffered store that is not unrolled",
                 span,
-            });
+            ));
         };
         let elem_ty = self.reg_type(&array.elem, span)?;
         let buffer = self.alloca_array(elem_ty, slots, "buffer")?;
@@ -1704,15 +1746,6 @@ impl<'ctx> Body<'_, 'ctx> {
         }
         Ok(out)
     }
-}
-
-/// Every consumer computes mixed scans over more than one tile ahead of its sweep
-/// (`Body::materialise_mixed_scans`), so its own sweep has none left.
-fn mixed_scans(span: Span) -> CodegenError {
-    CodegenError::internal(
-        "a left and a right scan left in one sweep over more than one tile",
-        span,
-    )
 }
 
 impl<'ctx> ArrayRef<'ctx> {

@@ -54,6 +54,8 @@ fn kernel(
         register_vectors: None,
         recomputed_vectors: None,
         indexed_copies: None,
+        sweeps: None,
+        limits: Vec::new(),
     }
 }
 

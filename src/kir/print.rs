@@ -12,7 +12,9 @@
 //!     stage value `a * x[[r]] + y[[r]]`  len 256  reads x checked, y checked
 //! ```
 
-use super::{Element, ExprRef, Kernel, Module, Stage, Stmt, Subscript};
+use super::{
+    Combine, Consumer, Element, ExprRef, Kernel, Module, Stage, Stmt, Subscript, Sweep, SweepPlan,
+};
 use crate::check::types::Len;
 use crate::diagnostics::SourceFiles;
 use crate::syntax::ast::CollectiveOp;
@@ -114,7 +116,51 @@ impl Printer<'_> {
             self.line(1, &format!("indexed-copies {list}"), None);
         }
         self.stmts(1, &kernel.body);
+        if let Some(sweeps) = &kernel.sweeps {
+            // In source order, after the statements they belong to.
+            let mut sweeps: Vec<(&Consumer, &SweepPlan)> = sweeps.iter().collect();
+            sweeps.sort_by_key(|(c, _)| (c.span().file, c.span().start, c.span().end));
+            for (consumer, plan) in sweeps {
+                self.sweep(*consumer, plan);
+            }
+        }
         self.out.push('\n');
+    }
+
+    /// `kir-sweeps`' decision for one consumer, in source order: `sweep store unrolled 1
+    /// buffer 1 (compile-time length)`.
+    fn sweep(&mut self, consumer: Consumer, plan: &SweepPlan) {
+        let what = match consumer {
+            Consumer::Store(_) => "store".to_string(),
+            Consumer::Atomic(_) => "atomic".to_string(),
+            Consumer::Copy(span) => format!("copy `{}`", self.quote(span)),
+            Consumer::Reduce(span) => format!("reduce `{}`", self.quote(span)),
+        };
+        let mut text = format!("sweep {what} ");
+        match plan.combine {
+            Some(Combine::PerThread) => text.push_str("per-thread "),
+            Some(Combine::ByTiles) => text.push_str("by-tiles "),
+            None => {}
+        }
+        match plan.sweep {
+            Sweep::Unrolled { slots } => {
+                let _ = write!(text, "unrolled {slots}");
+            }
+            Sweep::Stride => text.push_str("stride"),
+            Sweep::Tiles => text.push_str("tiles"),
+        }
+        if let Some(slots) = plan.scans_ahead {
+            let _ = write!(text, "  scans-ahead {slots}");
+        }
+        match plan.buffer {
+            Some(Some(slots)) => {
+                let _ = write!(text, "  buffer {slots}");
+            }
+            Some(None) => text.push_str("  buffer none"),
+            None => {}
+        }
+        let _ = write!(text, "  ({})", plan.why);
+        self.line(1, &text, Some(consumer.span()));
     }
 
     fn stmts(&mut self, depth: usize, stmts: &[Stmt]) {

@@ -4,7 +4,7 @@
 use crate::syntax::ast::{Block, Expr, ExprKind, Stmt};
 
 /// Calls `f` on `expr` and every expression inside it.
-pub fn visit_expr(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub fn visit_expr<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(expr);
     match &expr.kind {
         ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}

@@ -72,6 +72,13 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                before its statement)",
     },
     LoomPass {
+        name: crate::kir::SWEEPS,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "how each consumer of a block vector walks its positions (unrolled slots, block-stride \
+               loop, tiles) and how each reduction combines",
+    },
+    LoomPass {
         name: LOWER,
         transforms: true,
         position: Position::BeforeOptimiser,
