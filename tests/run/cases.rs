@@ -144,14 +144,7 @@ pub const CASES: &[Case] = &[
         sizes: ELEMENTS,
         run: atomic_cases::atomics,
     },
-    // Elementwise calls of funcs on block vectors (tests/run/elementwise_cases.rs).
-    Case {
-        name: "elementwise_call",
-        file: "tests/run/programs/elementwise_call.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: elementwise_cases::elementwise_call,
-    },
+    // The first maximum of each block (tests/run/elementwise_cases.rs).
     Case {
         name: "argmax",
         file: "examples/argmax.loom",
