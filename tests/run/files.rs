@@ -295,9 +295,11 @@ pub fn trials() -> Vec<Trial> {
     let mut trials = Vec::new();
     for spec in specs() {
         match spec {
-            Err(e) => trials.push(Trial::test(format!("{DIR} (unreadable)"), move || {
-                Err(e.into())
-            })),
+            // Named after the file (or the directory) the error names.
+            Err(e) => {
+                let name = format!("{} (unusable)", e.split(':').next().unwrap_or(DIR));
+                trials.push(Trial::test(name, move || Err(e.into())))
+            }
             Ok(spec) => {
                 let spec = std::sync::Arc::new(spec);
                 let name = spec
