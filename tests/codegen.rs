@@ -1,14 +1,18 @@
 //! Codegen tests: one named test per `tests/codegen/*.loom` file, checked with LLVM's FileCheck.
 //!
-//! The file's first line says how to compile it: `-- RUN: --emit=llvm -O0` (the arguments given to
-//! loomc; the output goes to standard output; with `--remarks` or `--print-*`, what they write to
-//! standard error follows it). Its `-- CHECK:`, `-- CHECK-NEXT:`, `-- CHECK-NOT:`, `-- CHECK-LABEL:` (any
-//! FileCheck directive) lines are matched against that output.
+//! The file's directives, in the shared header syntax (`tests/support/header.rs`): one
+//! `-- RUN: --emit=llvm -O0` says how to compile it (the arguments given to loomc; the output goes
+//! to standard output; with `--remarks` or `--print-*`, what they write to standard error follows
+//! it), by convention on the first line. Its `-- CHECK:`, `-- CHECK-NEXT:`, `-- CHECK-NOT:`,
+//! `-- CHECK-LABEL:` (any FileCheck directive) lines are matched against that output; any other
+//! `-- KEY:` is an error.
 //!
 //! Every PTX that loomc produces for these files, for the examples and for the programs under
 //! every UI case that expects no diagnostic must also be accepted by ptxas for each of
 //! `PTXAS_ARCHS`: one more test each.
 
+#[path = "support/header.rs"]
+mod header;
 #[path = "support/mod.rs"]
 mod support;
 
@@ -77,30 +81,24 @@ fn run_filecheck_case(path: &Path) -> Result<(), Failed> {
     let root = support::repo_root();
     let source =
         std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
-    let run_line = source
-        .lines()
-        .next()
-        .and_then(|l| l.strip_prefix("-- RUN:"));
-    let Some(run_line) = run_line else {
-        return Err(format!(
-            "{}: the first line must be `-- RUN: <loomc arguments>`",
-            path.display()
-        )
-        .into());
+    let file = path.display().to_string();
+    let directives = header::parse(&file, &source, &["RUN", "CHECK*"])?;
+    let Some(run_line) = header::single(&file, &directives, "RUN")? else {
+        return Err(format!("{file}: no `-- RUN: <loomc arguments>` line").into());
     };
-    let args: Vec<String> = run_line.split_whitespace().map(String::from).collect();
-    let checks: String = source
-        .lines()
-        .filter_map(|l| l.trim_start().strip_prefix("-- "))
-        .filter(|l| l.starts_with("CHECK"))
-        .map(|l| format!("{l}\n"))
+    let args: Vec<String> = run_line
+        .value
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    // FileCheck reads its own directives: give it every `CHECK*` line as written.
+    let checks: String = directives
+        .iter()
+        .filter(|d| d.key.starts_with("CHECK"))
+        .map(|d| format!("{}: {}\n", d.key, d.value))
         .collect();
     if checks.is_empty() {
-        return Err(format!(
-            "{}: no `-- CHECK` lines: the test would assert nothing",
-            path.display()
-        )
-        .into());
+        return Err(format!("{file}: no `-- CHECK` lines: the test would assert nothing").into());
     }
     let run = loomc(&args, path)?;
     let mut output = expect_success(&run, path)?;

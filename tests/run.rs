@@ -1,6 +1,8 @@
 //! Execution tests on the CPU backend: every example and canonical program runs on random inputs
 //! of several sizes (some not multiples of `BLOCKSIZE`) at block sizes 2, 16, 32, 64, 256 and 1024,
-//! against a reference computed in plain Rust (`run/cases.rs`); `-O0` and `-O3` must give the
+//! against a reference: a case file under `run/cases/` (`run/files.rs`: its launch, inputs and
+//! reference are directives, docs/testing.md "Run cases"), or, where the reference needs code,
+//! a Rust case (`run/cases.rs` and the `*_cases.rs` beside it); `-O0` and `-O3` must give the
 //! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports; `run/bounds.rs`
 //! checks that out-of-bounds accesses stop a run cleanly in every mode.
 //!
@@ -16,21 +18,24 @@ mod cases;
 mod cli;
 #[path = "run/elementwise_cases.rs"]
 mod elementwise_cases;
+#[path = "run/files.rs"]
+mod files;
 #[path = "run/grid_cases.rs"]
 mod grid_cases;
 #[path = "run/half_cases.rs"]
 mod half_cases;
+#[path = "support/header.rs"]
+mod header;
 #[path = "support/mutation.rs"]
 mod mutation;
 #[path = "run/number_cases.rs"]
 mod number_cases;
+#[path = "run/reference.rs"]
+mod reference;
 #[path = "run/sanitizer.rs"]
 mod sanitizer;
 #[path = "run/support.rs"]
 mod support;
-
-#[path = "run/tile_cases.rs"]
-mod tile_cases;
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use loomc::target::host::HostOptions;
@@ -45,7 +50,6 @@ fn main() {
     for case in cases::CASES
         .iter()
         .chain(number_cases::CASES)
-        .chain(tile_cases::CASES)
         .chain(half_cases::CASES)
     {
         let sizes: Vec<u32> = match case.block_size {
@@ -58,6 +62,7 @@ fn main() {
             }));
         }
     }
+    trials.extend(files::trials());
     trials.push(Trial::test(
         "every_example_and_ok_program_has_a_case",
         every_program_has_a_case,
@@ -118,6 +123,11 @@ fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
 
 /// A new example or canonical program must come with an execution case.
 fn every_program_has_a_case() -> Result<(), Failed> {
+    let in_files: Vec<String> = files::specs()
+        .into_iter()
+        .flatten()
+        .map(|spec| spec.program)
+        .collect();
     let mut missing = Vec::new();
     for dir in ["examples", "tests/ui/ok"] {
         let entries =
@@ -125,10 +135,8 @@ fn every_program_has_a_case() -> Result<(), Failed> {
         for entry in entries.flatten() {
             let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
             if path.ends_with(".loom")
-                && !cases::CASES
-                    .iter()
-                    .chain(tile_cases::CASES)
-                    .any(|c| c.file == path)
+                && !cases::CASES.iter().any(|c| c.file == path)
+                && !in_files.contains(&path)
             {
                 missing.push(path);
             }
@@ -137,6 +145,10 @@ fn every_program_has_a_case() -> Result<(), Failed> {
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(format!("programs without an execution case in tests/run/cases.rs: {missing:?}").into())
+        Err(format!(
+            "programs without an execution case (a file under {}, or tests/run/cases.rs): {missing:?}",
+            files::DIR
+        )
+        .into())
     }
 }

@@ -7,10 +7,13 @@
 //! diagnostic must appear and every error or warning that appears must be expected, so a file
 //! without annotations must compile cleanly all the way to PTX. The rendered diagnostics are
 //! also compared with the sibling `.stderr` snapshot; `LOOM_BLESS=1` rewrites the snapshots.
-//! A first-line directive `--! block-size: N` or `--! arch: sm_XX` sets that option;
-//! `--! mutate: remove-barrier N` (or `guard-barrier N`, `opaque-guard-barrier N`) seeds a bug
-//! in the optimised IR for the kernel verifier to find (`tests/support/mutation.rs`).
+//! Directives in the shared header syntax (`tests/support/header.rs`): `-- BLOCK-SIZE: N` or
+//! `-- ARCH: sm_XX` sets that option; `-- MUTATE: remove-barrier N` (or `guard-barrier N`,
+//! `opaque-guard-barrier N`) seeds a bug in the optimised IR for the kernel verifier to find
+//! (`tests/support/mutation.rs`).
 
+#[path = "support/header.rs"]
+mod header;
 #[path = "support/mutation.rs"]
 mod mutation;
 #[path = "support/mod.rs"]
@@ -49,69 +52,9 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-#[derive(Debug, Clone, PartialEq)]
-struct Expectation {
-    line: usize,
-    severity: Severity,
-    code: Option<String>,
-    substring: String,
-}
-
-fn parse_expectations(source: &str) -> Result<Vec<Expectation>, String> {
-    let mut expectations = Vec::new();
-    for (index, text) in source.lines().enumerate() {
-        let Some(at) = text.find("--~") else { continue };
-        let rest = &text[at + 3..];
-        let (unlocated, rest) = match rest.strip_prefix('?') {
-            Some(rest) => (true, rest),
-            None => (false, rest),
-        };
-        let carets = rest.chars().take_while(|c| *c == '^').count();
-        let rest = rest[carets..].trim();
-        let (severity, rest) = if let Some(r) = rest.strip_prefix("ERROR") {
-            (Severity::Error, r)
-        } else if let Some(r) = rest.strip_prefix("WARNING") {
-            (Severity::Warning, r)
-        } else {
-            return Err(format!(
-                "line {}: annotation must say ERROR or WARNING: `{text}`",
-                index + 1
-            ));
-        };
-        let rest = rest.trim();
-        let (code, substring) = match rest.split_once(' ').unwrap_or((rest, "")) {
-            (first, tail) if is_code(first) => (Some(first.to_string()), tail.trim().to_string()),
-            _ => (None, rest.to_string()),
-        };
-        let line = if unlocated {
-            NO_LOCATION
-        } else {
-            (index + 1)
-                .checked_sub(carets)
-                .filter(|l| *l >= 1)
-                .ok_or(format!("line {}: `^` points above the file", index + 1))?
-        };
-        expectations.push(Expectation {
-            line,
-            severity,
-            code,
-            substring,
-        });
-    }
-    Ok(expectations)
-}
-
-/// The "line" of a diagnostic without a primary label.
-const NO_LOCATION: usize = 0;
-
-fn is_code(word: &str) -> bool {
-    word.len() == 5
-        && (word.starts_with('E') || word.starts_with('W'))
-        && word[1..].chars().all(|c| c.is_ascii_digit())
-}
-
-/// The options a case's directives ask for, and the bugs it seeds.
-fn options_for(source: &str) -> Result<(Options, Vec<Mutation>), String> {
+/// The options a case's directives ask for (`-- BLOCK-SIZE: N`, `-- ARCH: sm_XX`), and the bugs
+/// it seeds (`-- MUTATE: remove-barrier N`).
+fn options_for(file: &str, source: &str) -> Result<(Options, Vec<Mutation>), String> {
     let mut options = Options {
         emit: vec![Emit::Ptx],
         opt: OptLevel::O3,
@@ -120,23 +63,18 @@ fn options_for(source: &str) -> Result<(Options, Vec<Mutation>), String> {
         ..Options::default()
     };
     let mut mutations = Vec::new();
-    for line in source.lines().take_while(|l| l.starts_with("--!")) {
-        let (key, value) = line[3..]
-            .split_once(':')
-            .ok_or(format!("bad directive `{line}`"))?;
-        match key.trim() {
-            "block-size" => {
-                options.block_size = value
-                    .trim()
+    for d in header::parse(file, source, &["BLOCK-SIZE", "ARCH", "MUTATE"])? {
+        let at = format!("{file}:{}", d.line);
+        match d.key.as_str() {
+            "BLOCK-SIZE" => {
+                options.block_size = d
+                    .value
                     .parse()
-                    .map_err(|_| format!("bad block size in `{line}`"))?
+                    .map_err(|_| format!("{at}: bad block size `{}`", d.value))?
             }
-            "arch" => options.arch = value.trim().to_string(),
+            "ARCH" => options.arch = d.value.clone(),
             // A seeded bug for the kernel verifier: `remove-barrier N` or `guard-barrier N`.
-            "mutate" => {
-                mutations.push(Mutation::parse(value).map_err(|e| format!("in `{line}`: {e}"))?)
-            }
-            other => return Err(format!("unknown directive `{other}`")),
+            _ => mutations.push(Mutation::parse(&d.value).map_err(|e| format!("{at}: {e}"))?),
         }
     }
     Ok((options, mutations))
@@ -153,9 +91,9 @@ fn run_case(path: &Path) -> Result<(), Failed> {
     let root = support::repo_root();
     let source =
         std::fs::read_to_string(root.join(path)).map_err(|e| format!("{}: {e}", path.display()))?;
-    let expectations = parse_expectations(&source)?;
-    let (options, mutations) = options_for(&source)?;
     let name = path.display().to_string();
+    let expectations = header::expectations(&source).map_err(|e| format!("{name}: {e}"))?;
+    let (options, mutations) = options_for(&name, &source)?;
     let mut files = SourceFiles::default();
     let compilation = mutation::compile_mutated(&mut files, &name, &source, &options, &mutations);
 
@@ -168,7 +106,7 @@ fn run_case(path: &Path) -> Result<(), Failed> {
     {
         let line = match diagnostic.primary_span() {
             Some(span) if files.name(span.file) == name => files.line_col(span.file, span.start).0,
-            None => NO_LOCATION,
+            None => header::NO_LOCATION,
             Some(_) => {
                 problems.push(format!(
                     "diagnostic outside the test file: [{}] {}",
@@ -415,7 +353,7 @@ fn every_id_has_a_case(files: &[PathBuf]) -> Result<(), Failed> {
     let mut tested = BTreeSet::new();
     for path in files {
         let source = std::fs::read_to_string(root.join(path)).map_err(|e| e.to_string())?;
-        for expectation in parse_expectations(&source)? {
+        for expectation in header::expectations(&source)? {
             tested.extend(expectation.code);
         }
     }

@@ -5,7 +5,7 @@
 use super::atomic_cases;
 use super::elementwise_cases;
 use super::grid_cases;
-use super::support::{array, bytes, close, exact, launch, widen, Rng};
+use super::support::{array, bytes, exact, launch, Rng};
 use loomc::target::host::{HostArg, HostProgram};
 
 pub type Run = fn(&HostProgram, u32, usize, &mut Rng) -> Result<Vec<u8>, String>;
@@ -24,81 +24,11 @@ const ELEMENTS: &[usize] = &[1, 31, 1000, 4097];
 
 pub const CASES: &[Case] = &[
     Case {
-        name: "shift_left",
-        file: "examples/shift_left.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: shift_left,
-    },
-    Case {
-        name: "shift_left1",
-        file: "examples/shift_left1.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: shift_left1,
-    },
-    Case {
-        name: "sum_of_squares",
-        file: "examples/sum_of_squares.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: sum_of_squares,
-    },
-    Case {
-        name: "row_max",
-        file: "examples/row_max.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: row_max,
-    },
-    Case {
-        name: "softmax",
-        file: "examples/softmax.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: softmax,
-    },
-    Case {
-        name: "recomputed_scan",
-        file: "tests/run/programs/recomputed_scan.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: recomputed_scan,
-    },
-    Case {
-        name: "run_time_vector_recomputed",
-        file: "tests/ui/ok/run_time_vector_recomputed.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: run_time_vector_recomputed,
-    },
-    Case {
-        name: "row_two_statements",
-        file: "tests/ui/ok/row_two_statements.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: row_two_statements,
-    },
-    Case {
-        name: "row_sum_small_block",
-        file: "tests/ui/ok/row_sum_small_block.loom",
-        block_size: Some(2),
-        sizes: ELEMENTS,
-        run: row_sum_small_block,
-    },
-    Case {
         name: "mul_matr_vec",
         file: "bench/kernels/mul_matr_vec.loom",
         block_size: None,
         sizes: ELEMENTS,
         run: mul_matr_vec,
-    },
-    Case {
-        name: "saxpy",
-        file: "examples/saxpy.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: saxpy,
     },
     Case {
         name: "collatz",
@@ -113,83 +43,6 @@ pub const CASES: &[Case] = &[
         block_size: None,
         sizes: &[1, 31, 100],
         run: scalar_control,
-    },
-    Case {
-        name: "dot_product",
-        file: "tests/ui/ok/dot_product.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: dot_product,
-    },
-    Case {
-        name: "matvec",
-        file: "tests/ui/ok/matvec.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: matvec,
-    },
-    Case {
-        name: "newton_sqrt",
-        file: "tests/ui/ok/newton_sqrt.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: newton_sqrt,
-    },
-    Case {
-        name: "prefix_sum",
-        file: "tests/ui/ok/prefix_sum.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: prefix_sum,
-    },
-    Case {
-        name: "suffix_sum",
-        file: "tests/ui/ok/suffix_sum.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: suffix_sum,
-    },
-    Case {
-        name: "elementwise",
-        file: "tests/ui/ok/elementwise.loom",
-        block_size: Some(128),
-        sizes: ELEMENTS,
-        run: elementwise,
-    },
-    Case {
-        name: "ok/shift_left",
-        file: "tests/ui/ok/shift_left.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: shift_left,
-    },
-    Case {
-        name: "ok/shift_left1",
-        file: "tests/ui/ok/shift_left1.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: shift_left1,
-    },
-    Case {
-        name: "ok/sum_of_squares",
-        file: "tests/ui/ok/sum_of_squares.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: sum_of_squares,
-    },
-    Case {
-        name: "ok/row_max",
-        file: "tests/ui/ok/row_max.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: row_max,
-    },
-    Case {
-        name: "ok/saxpy",
-        file: "tests/ui/ok/saxpy.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: saxpy,
     },
     Case {
         name: "first_nonzero",
@@ -211,13 +64,6 @@ pub const CASES: &[Case] = &[
         block_size: None,
         sizes: ELEMENTS,
         run: shared_func_arg,
-    },
-    Case {
-        name: "indexed_vectors",
-        file: "tests/run/programs/indexed_vectors.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: indexed_vectors,
     },
     Case {
         name: "scatter_stores",
@@ -246,13 +92,6 @@ pub const CASES: &[Case] = &[
         block_size: None,
         sizes: ELEMENTS,
         run: row_slice_store,
-    },
-    Case {
-        name: "math_libdevice",
-        file: "tests/codegen/math_libdevice.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: math_libdevice,
     },
     // The atomics (tests/run/atomic_cases.rs).
     Case {
@@ -305,14 +144,7 @@ pub const CASES: &[Case] = &[
         sizes: ELEMENTS,
         run: atomic_cases::atomics,
     },
-    // Elementwise calls of funcs on block vectors (tests/run/elementwise_cases.rs).
-    Case {
-        name: "elementwise_call",
-        file: "tests/run/programs/elementwise_call.loom",
-        block_size: None,
-        sizes: ELEMENTS,
-        run: elementwise_cases::elementwise_call,
-    },
+    // The first maximum of each block (tests/run/elementwise_cases.rs).
     Case {
         name: "argmax",
         file: "examples/argmax.loom",
@@ -324,190 +156,6 @@ pub const CASES: &[Case] = &[
 
 fn blocks_for(n: usize, bs: u32) -> usize {
     n.div_ceil(bs as usize).max(1)
-}
-
-fn shift(
-    p: &HostProgram,
-    kernel: &str,
-    bs: u32,
-    n: usize,
-    rng: &mut Rng,
-) -> Result<Vec<u8>, String> {
-    let blocks = blocks_for(n, bs);
-    let len = blocks * bs as usize;
-    let mut input = rng.f32s(len, -10.0, 10.0);
-    let mut out = rng.f32s(len, 100.0, 200.0);
-    let expected: Vec<f32> = (0..len)
-        .map(|i| {
-            if i >= bs as usize {
-                input[i - bs as usize]
-            } else {
-                0.0
-            }
-        })
-        .collect();
-    launch(
-        p,
-        kernel,
-        blocks as u32,
-        &mut [array("in", &mut input), array("out", &mut out)],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("out", &out, &expected)?;
-    Ok(bytes(&out))
-}
-
-fn shift_left(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    shift(p, "shiftLeft", bs, n, rng)
-}
-
-fn shift_left1(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    shift(p, "shiftLeft1", bs, n, rng)
-}
-
-fn sum_of_squares(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let blocks = blocks_for(n, bs);
-    let bs = bs as usize;
-    let mut input = rng.f32s(blocks * bs, -2.0, 2.0);
-    let mut out = vec![f32::NAN; blocks];
-    let expected: Vec<f64> = input
-        .chunks(bs)
-        .map(|c| c.iter().map(|x| (*x as f64) * (*x as f64)).sum())
-        .collect();
-    launch(
-        p,
-        "sumOfSquares",
-        blocks as u32,
-        &mut [array("in", &mut input), array("out", &mut out)],
-    )
-    .map_err(|e| e.to_string())?;
-    // f32 sums of at most 1024 positive terms: relative error well under 1e-5.
-    close("out", &widen(&out), &expected, 1e-5, 0.0)?;
-    Ok(bytes(&out))
-}
-
-fn row_max(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let (rows, cols) = (3usize, n);
-    let mut a = rng.f32s(rows * cols, -100.0, 100.0);
-    if cols > 1 {
-        // maxNum ignores a NaN unless every element is one (stdlib/reduce.loom); f32::max too.
-        a[cols] = f32::NAN;
-    }
-    let mut out = vec![f32::NAN; rows];
-    let expected: Vec<f32> = a
-        .chunks(cols)
-        .map(|r| r.iter().copied().fold(f32::NEG_INFINITY, f32::max))
-        .collect();
-    launch(
-        p,
-        "rowMax",
-        rows as u32,
-        &mut [
-            HostArg::I32(rows as i32),
-            HostArg::I32(cols as i32),
-            array("a", &mut a),
-            array("out", &mut out),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("out", &out, &expected)?;
-    Ok(bytes(&out))
-}
-
-/// Softmax of each row, one row per block, over a run-time row length (`e` is recomputed at
-/// each use). The reference works in f64; the kernel's `exp` and its sum round in f32.
-fn softmax(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let (rows, cols) = (3usize, n);
-    let mut a = rng.f32s(rows * cols, -20.0, 20.0);
-    let mut out = vec![f32::NAN; rows * cols];
-    let mut expected = Vec::with_capacity(rows * cols);
-    for row in a.chunks(cols) {
-        let m = row.iter().copied().fold(f32::NEG_INFINITY, f32::max) as f64;
-        let e: Vec<f64> = row.iter().map(|&x| (x as f64 - m).exp()).collect();
-        let total: f64 = e.iter().sum();
-        expected.extend(e.iter().map(|v| v / total));
-    }
-    launch(
-        p,
-        "softmax",
-        rows as u32,
-        &mut [
-            HostArg::I32(rows as i32),
-            HostArg::I32(cols as i32),
-            array("a", &mut a),
-            array("out", &mut out),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    // exp within a few ulp and an f32 sum of at most 4097 positive terms: relative error well
-    // under 1e-4; terms that underflow to zero in f32 are below 1e-30 in f64.
-    close("out", &widen(&out), &expected, 1e-4, 1e-30)?;
-    Ok(bytes(&out))
-}
-
-/// Recomputed vectors over the whole array, in one block: `y = 2x + 1`, and
-/// `out[0] = (0 + 1 + 2) * sum(2x + 1) + max(2x)` (float sums: within a relative tolerance).
-fn run_time_vector_recomputed(
-    p: &HostProgram,
-    _bs: u32,
-    n: usize,
-    rng: &mut Rng,
-) -> Result<Vec<u8>, String> {
-    let mut x = rng.f32s(n, -1.0, 1.0);
-    let mut y = vec![f32::NAN; n];
-    let mut out = vec![f32::NAN; 1];
-    let s: Vec<f64> = x.iter().map(|&v| f64::from(v * 2.0 + 1.0)).collect();
-    let max_r = x
-        .iter()
-        .map(|&v| f64::from(v * 2.0))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let total = 3.0 * s.iter().sum::<f64>() + max_r;
-    launch(
-        p,
-        "k",
-        1,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("y", &mut y),
-            array("out", &mut out),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    close("y", &widen(&y), &s, 0.0, 0.0)?;
-    // The sums run over up to 4,097 elements of magnitude up to 3: absolute error, not relative.
-    close("out", &widen(&out), &[total], 1e-4, 1e-2)?;
-    let mut result = bytes(&y);
-    result.extend(bytes(&out));
-    Ok(result)
-}
-
-/// `3 * (inclusive prefix sum of x)` over the whole array, in one block, from a recomputed
-/// scan used twice in one statement.
-fn recomputed_scan(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let mut x = rng.i32s(n, -1_000_000, 1_000_000);
-    let mut out = vec![i32::MIN; n];
-    let mut acc = 0i32;
-    let expected: Vec<i32> = x
-        .iter()
-        .map(|&v| {
-            acc = acc.wrapping_add(v);
-            acc.wrapping_mul(3)
-        })
-        .collect();
-    launch(
-        p,
-        "recomputedScan",
-        1,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("out", &mut out),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("out", &out, &expected)?;
-    Ok(bytes(&out))
 }
 
 /// y = A x, one row per block (`sum /.` over a run-time length: each thread's accumulator starts
@@ -563,29 +211,6 @@ fn shuffle_down_tree(lanes: &[f32]) -> f32 {
         offset *= 2;
     }
     v[0]
-}
-
-fn saxpy(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let a = rng.f32_in(-3.0, 3.0);
-    let mut x = rng.f32s(n, -10.0, 10.0);
-    let mut y = rng.f32s(n, -10.0, 10.0);
-    // Rust rounds `a * x` and then the sum, as LOOM does by default (no contraction into an fma:
-    // docs/language.md), so the CPU backend and the PTX give these bits exactly.
-    let expected: Vec<f32> = x.iter().zip(&y).map(|(x, y)| a * x + y).collect();
-    launch(
-        p,
-        "saxpy",
-        blocks_for(n, bs) as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            HostArg::F32(a),
-            array("x", &mut x),
-            array("y", &mut y),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("y", &y, &expected)?;
-    Ok(bytes(&y))
 }
 
 fn collatz_steps(mut n: i64) -> i32 {
@@ -651,194 +276,6 @@ fn scalar_control(
     exact("half", &half, &expected_half)?;
     let mut all = bytes(&out);
     all.extend(bytes(&half));
-    Ok(all)
-}
-
-/// Partial sums of products per block, with the tolerance scaled by the sum of magnitudes.
-fn check_dot_like(what: &str, got: &[f32], pairs: &[Vec<(f32, f32)>]) -> Result<(), String> {
-    for (i, (g, terms)) in got.iter().zip(pairs).enumerate() {
-        let e: f64 = terms.iter().map(|(a, b)| *a as f64 * *b as f64).sum();
-        let magnitude: f64 = terms
-            .iter()
-            .map(|(a, b)| (*a as f64 * *b as f64).abs())
-            .sum();
-        let tolerance = 1e-5 * magnitude + 1e-6;
-        if ((*g as f64) - e).abs() > tolerance {
-            return Err(format!(
-                "{what}[{i}] = {g}, expected {e} (tolerance {tolerance:e})"
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn dot_product(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let blocks = blocks_for(n, bs);
-    let mut x = rng.f32s(n, -1.0, 1.0);
-    let mut y = rng.f32s(n, -1.0, 1.0);
-    let mut partial = vec![f32::NAN; blocks];
-    let pairs: Vec<Vec<(f32, f32)>> = (0..blocks)
-        .map(|b| {
-            (b * bs as usize..((b + 1) * bs as usize).min(n))
-                .map(|i| (x[i], y[i]))
-                .collect()
-        })
-        .collect();
-    launch(
-        p,
-        "dot",
-        blocks as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("y", &mut y),
-            array("partial", &mut partial),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    check_dot_like("partial", &partial, &pairs)?;
-    Ok(bytes(&partial))
-}
-
-fn matvec(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let (rows, cols) = (4usize, n);
-    let mut a = rng.f32s(rows * cols, -1.0, 1.0);
-    let mut x = rng.f32s(cols, -1.0, 1.0);
-    let mut y = vec![f32::NAN; rows];
-    let pairs: Vec<Vec<(f32, f32)>> = a
-        .chunks(cols)
-        .map(|row| row.iter().copied().zip(x.iter().copied()).collect())
-        .collect();
-    launch(
-        p,
-        "matvec",
-        rows as u32,
-        &mut [
-            HostArg::I32(rows as i32),
-            HostArg::I32(cols as i32),
-            array("a", &mut a),
-            array("x", &mut x),
-            array("y", &mut y),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    check_dot_like("y", &y, &pairs)?;
-    Ok(bytes(&y))
-}
-
-fn newton_sqrt(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let mut x = rng.f32s(n, 0.5, 100.0);
-    let mut out = vec![f32::NAN; n];
-    let expected: Vec<f64> = x.iter().map(|v| (*v as f64).sqrt()).collect();
-    launch(
-        p,
-        "newtonSqrt",
-        blocks_for(n, bs) as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("out", &mut out),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    // 20 Newton steps from (x + 1) / 2 converge to the f32 square root within a few ulps.
-    close("out", &widen(&out), &expected, 1e-6, 0.0)?;
-    Ok(bytes(&out))
-}
-
-fn prefix_sum(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let mut x = rng.i32s(n, -1_000_000, 1_000_000);
-    let mut out = vec![i32::MIN; n];
-    let mut expected = vec![0i32; n];
-    for block in (0..n).collect::<Vec<_>>().chunks(bs as usize) {
-        let mut acc = 0i32;
-        for &i in block {
-            acc = acc.wrapping_add(x[i]);
-            expected[i] = acc;
-        }
-    }
-    launch(
-        p,
-        "prefixSum",
-        blocks_for(n, bs) as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("out", &mut out),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("out", &out, &expected)?;
-    Ok(bytes(&out))
-}
-
-fn suffix_sum(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let mut x: Vec<f64> = (0..n).map(|_| rng.f32_in(-1.0, 1.0) as f64 * 1e3).collect();
-    let mut out = vec![f64::NAN; n];
-    let mut expected = vec![0f64; n];
-    for block in (0..n).collect::<Vec<_>>().chunks(bs as usize) {
-        let mut acc = 0f64;
-        for &i in block.iter().rev() {
-            acc += x[i];
-            expected[i] = acc;
-        }
-    }
-    launch(
-        p,
-        "suffixSum",
-        blocks_for(n, bs) as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("out", &mut out),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    // Float64 sums of at most 1024 terms of magnitude 1e3, in another grouping.
-    close("out", &out, &expected, 1e-12, 1e-9)?;
-    Ok(bytes(&out))
-}
-
-fn elementwise(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let blocks = blocks_for(n, bs);
-    let bs = bs as usize;
-    let mut x = rng.f32s(n, -1.0, 1.0);
-    let mut ix = rng.i32s(n, -50, 50);
-    let mut out = vec![f32::NAN; n];
-    let mut stats = vec![f64::NAN; blocks];
-    let t = |i: usize| if i < n && x[i] > 0.0 { x[i] } else { 0.0 };
-    let expected_out: Vec<f64> = (0..n).map(|i| (2.0 * t(i) + ix[i] as f32) as f64).collect();
-    let expected_stats: Vec<f64> = (0..blocks)
-        .map(|b| {
-            let slice = b * bs..(b + 1) * bs;
-            let max = slice
-                .clone()
-                .map(|i| t(i) as f64)
-                .fold(f64::NEG_INFINITY, f64::max);
-            let min = slice
-                .map(|i| if i < n { ix[i] } else { 0 })
-                .min()
-                .unwrap_or(0);
-            max + min as f64
-        })
-        .collect();
-    launch(
-        p,
-        "activations",
-        blocks as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("ix", &mut ix),
-            array("out", &mut out),
-            array("stats", &mut stats),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    close("out", &widen(&out), &expected_out, 1e-6, 1e-6)?;
-    close("stats", &stats, &expected_stats, 1e-12, 0.0)?;
-    let mut all = bytes(&out);
-    all.extend(bytes(&stats));
     Ok(all)
 }
 
@@ -952,104 +389,6 @@ fn row_slice_store(p: &HostProgram, _bs: u32, n: usize, rng: &mut Rng) -> Result
     Ok(all)
 }
 
-/// The standard library's math functions, which the GPU takes from libdevice and the CPU backend
-/// from the host's libm.
-fn math_libdevice(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let threads = blocks_for(n, bs) * bs as usize;
-    // Positive inputs, so that `sqrt` and `log` are defined.
-    let mut x = rng.f32s(threads, 0.1, 4.0);
-    let mut y: Vec<f64> = rng
-        .f32s(threads, 0.1, 4.0)
-        .into_iter()
-        .map(f64::from)
-        .collect();
-    let mut out = vec![f32::NAN; threads];
-    let mut out64 = vec![f64::NAN; threads];
-    let expected: Vec<f64> = x
-        .iter()
-        .map(|&e| (e.sqrt() + 2.0f32.mul_add(1.0, e) + e.floor() + e.exp() + e.sin()) as f64)
-        .collect();
-    let expected64: Vec<f64> = y
-        .iter()
-        .map(|&e| e.sqrt() + e.ceil() + e.abs() + e.ln() + 3.0f64.powf(e))
-        .collect();
-    launch(
-        p,
-        "math",
-        blocks_for(n, bs) as u32,
-        &mut [
-            array("x", &mut x),
-            array("y", &mut y),
-            array("out", &mut out),
-            array("out64", &mut out64),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    // libdevice and the host's libm each round within a few ulp of the true value.
-    close("out", &widen(&out), &expected, 1e-5, 1e-6)?;
-    close("out64", &out64, &expected64, 1e-12, 1e-12)?;
-    let mut result = bytes(&out);
-    result.extend(bytes(&out64));
-    Ok(result)
-}
-
-/// Each row doubled, then one added, in place: two statements on the same run-time-length row.
-fn row_two_statements(
-    p: &HostProgram,
-    _bs: u32,
-    n: usize,
-    rng: &mut Rng,
-) -> Result<Vec<u8>, String> {
-    let (rows, cols) = (3usize, n);
-    let mut a = rng.f32s(rows * cols, -100.0, 100.0);
-    let expected: Vec<f32> = a.iter().map(|v| v * 2.0 + 1.0).collect();
-    launch(
-        p,
-        "rowTwice",
-        rows as u32,
-        &mut [
-            HostArg::I32(rows as i32),
-            HostArg::I32(cols as i32),
-            array("a", &mut a),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("a", &a, &expected)?;
-    Ok(bytes(&a))
-}
-
-/// The sum of each row in blocks of 2 threads. Float sums depend on the order of combining:
-/// compared within a tolerance (in f64) rather than bit for bit.
-fn row_sum_small_block(
-    p: &HostProgram,
-    _bs: u32,
-    n: usize,
-    rng: &mut Rng,
-) -> Result<Vec<u8>, String> {
-    let (rows, cols) = (3usize, n);
-    let mut x = rng.f32s(rows * cols, -10.0, 10.0);
-    let mut o = vec![f32::NAN; rows];
-    let expected: Vec<f64> = x
-        .chunks(cols)
-        .map(|r| r.iter().map(|v| f64::from(*v)).sum())
-        .collect();
-    launch(
-        p,
-        "rowSum",
-        rows as u32,
-        &mut [
-            HostArg::I32(rows as i32),
-            HostArg::I32(cols as i32),
-            array("x", &mut x),
-            array("o", &mut o),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    let got: Vec<f64> = o.iter().map(|v| f64::from(*v)).collect();
-    close("o", &got, &expected, 1e-4, 1e-3)?;
-    Ok(bytes(&o))
-}
-
 /// Rows of 2-D arrays passed to a func: `o[r][j] = 3 ca[r][j] + cb[r][j]`, and `s[r]` the sum of
 /// row `r + 1`'s values (zero for the last row: a checked row outside the array is empty); `h[r]`
 /// row `r + 1`'s first element (zero for the last row) plus the sum of the first half of `cb`'s
@@ -1149,47 +488,6 @@ fn shared_func_arg(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<
     exact("ends", &ends, &expected_ends)?;
     let mut all = bytes(&rot);
     all.extend(bytes(&win));
-    all.extend(bytes(&ends));
-    Ok(all)
-}
-
-/// Indexed vectors (tests/run/programs/indexed_vectors.loom). Small whole numbers, so that the
-/// scan's sums are exact in any order.
-fn indexed_vectors(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
-    let bs = bs as usize;
-    let blocks = blocks_for(n, bs as u32);
-    let mut x: Vec<f32> = rng
-        .i32s(n, -100, 100)
-        .into_iter()
-        .map(|v| v as f32)
-        .collect();
-    let mut out = vec![f32::NAN; n];
-    let mut ends = vec![f32::NAN; blocks];
-    let tile = |b: usize, j: usize| -> f32 { x.get(b * bs + j).copied().unwrap_or(0.0) };
-    let expected_out: Vec<f32> = (0..n)
-        .map(|i| {
-            let (b, j) = (i / bs, i % bs);
-            tile(b, (j + 1) % bs) * 2.0 + (tile(b, bs - 1 - j) + 1.0)
-        })
-        .collect();
-    let expected_ends: Vec<f32> = (0..blocks)
-        .map(|b| (0..bs).map(|j| tile(b, j)).sum::<f32>() + 5.0)
-        .collect();
-    launch(
-        p,
-        "indexedVectors",
-        blocks as u32,
-        &mut [
-            HostArg::I32(n as i32),
-            array("x", &mut x),
-            array("out", &mut out),
-            array("ends", &mut ends),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
-    exact("out", &out, &expected_out)?;
-    exact("ends", &ends, &expected_ends)?;
-    let mut all = bytes(&out);
     all.extend(bytes(&ends));
     Ok(all)
 }

@@ -2,7 +2,8 @@
 //! a barrier after an early exit (hand-written NVVM IR, as another front end would produce: a
 //! LOOM program cannot express them) and an unchecked read past an array's end (LOOM). Each must
 //! be reported with its location and the threads involved, and the run must end. And no false
-//! alarm: every execution case also runs clean under the sanitizer.
+//! alarm: every execution case also runs clean under the sanitizer (the case files' runs:
+//! `files.rs`).
 
 use super::cases::CASES;
 use super::support::{self, array, launch, Rng};

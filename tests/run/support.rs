@@ -193,7 +193,3 @@ pub fn exact<T: PartialEq + std::fmt::Debug>(
         )),
     }
 }
-
-pub fn widen(v: &[f32]) -> Vec<f64> {
-    v.iter().map(|x| *x as f64).collect()
-}
