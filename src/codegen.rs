@@ -21,7 +21,6 @@
 //! computed redundantly by every thread; a uniform store happens once per block (thread 0); a
 //! block vector's element `k` is handled by thread `k mod BLOCKSIZE`.
 
-mod affine;
 mod atomic;
 mod body;
 mod debug;

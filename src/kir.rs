@@ -29,8 +29,10 @@
 //! distribution, guards, the expansion of reductions and scans); `docs/kernel-ir.md` says how
 //! they move here.
 
+pub mod affine;
 mod atomic;
 pub mod commute;
+mod consumers;
 mod grid;
 mod indexed_copies;
 mod lower;

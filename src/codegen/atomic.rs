@@ -425,8 +425,8 @@ fn slot_access(slot: &ArrayRef, kind: AccessKind, who: Who, span: Span) -> Acces
         name: slot.name.clone(),
         kind,
         who: match who {
-            Who::Leader(_) => Who::Leader(Some(super::affine::Poly::constant(0))),
-            Who::All(_) => Who::All(Some(super::affine::Poly::constant(0))),
+            Who::Leader(_) => Who::Leader(Some(crate::kir::affine::Poly::constant(0))),
+            Who::All(_) => Who::All(Some(crate::kir::affine::Poly::constant(0))),
             other => other,
         },
         span,

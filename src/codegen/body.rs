@@ -1,12 +1,12 @@
 //! The lowering of one body (a kernel's or a `func`'s): builder, scopes, variables, and the
 //! control-flow helpers every statement and expression lowering uses.
 
-use super::affine::{Poly, Symbols};
 use super::error::CodegenError;
 use super::intrinsics::Intrinsic;
 use super::sync::{Access, Sync};
 use super::Cx;
 use crate::check::types::Ty;
+use crate::kir::affine::{Poly, Symbols};
 use crate::syntax::ast::ExprId;
 use crate::syntax::span::Span;
 use inkwell::basic_block::BasicBlock;

@@ -25,12 +25,12 @@
 //! `--remarks` reports each loop's decision with the test that decided it, or the pair of
 //! accesses (or the construct) that keeps it sequential.
 
-use super::affine::{gcd, Known, Poly, Sym, Symbols};
 use super::body::{Body, Result, Var};
 use super::remarks::Remark;
 use super::sync::{Access, AccessKind, Who};
 use crate::check::types::Ty;
 use crate::check::Checked;
+use crate::kir::affine::{gcd, Known, Poly, Sym, Symbols};
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident, Stmt};
 use crate::syntax::span::Span;
 use std::collections::HashSet;

@@ -439,7 +439,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             who,
             span,
         };
-        let zero = Some(super::affine::Poly::constant(0));
+        let zero = Some(crate::kir::affine::Poly::constant(0));
         self.touch(vec![access(AccessKind::Write, Who::Leader(zero.clone()))])?;
         let first = Element {
             index: self.i64(0),

@@ -4,11 +4,11 @@
 //! is checked: a read outside gives zero of the element type, a write outside is dropped; the
 //! access is branched around, so nothing outside the array is ever touched.
 
-use super::affine::Poly;
 use super::body::{ArrayRef, Body, Result, Var};
 use super::error::CodegenError;
 use super::sync::{Access, AccessKind, Who};
 use crate::check::types::Ty;
+use crate::kir::affine::Poly;
 use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::span::Span;
 use inkwell::types::BasicType;

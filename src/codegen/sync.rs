@@ -26,9 +26,9 @@
 //!
 //! Barriers are only placed in block-uniform code, so they are never divergent.
 
-use super::affine::{Poly, Sym};
 use super::remarks::{AccessNote, Remark, RemovedReason};
 use crate::check::AtomicOp;
+use crate::kir::affine::{Poly, Sym};
 use crate::syntax::span::Span;
 use std::collections::HashSet;
 

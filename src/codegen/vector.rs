@@ -286,7 +286,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                             ))
                         }
                     };
-                    self.note_read(&array, Who::Owner(super::affine::Poly::default()), e.span);
+                    self.note_read(
+                        &array,
+                        Who::Owner(crate::kir::affine::Poly::default()),
+                        e.span,
+                    );
                     Ok(self.shape(len))
                 }
                 _ => Err(CodegenError::internal(
@@ -419,7 +423,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Who {
         let block_size = self.block_size_or_default();
         let checked = self.cx.checked;
-        let mut offset = Some(super::affine::Poly::default());
+        let mut offset = Some(crate::kir::affine::Poly::default());
         for (d, index) in leading.iter().enumerate() {
             let stride = array.dims_poly_product(d + 1);
             let sub = index.and_then(|i| self.symbols.poly(i, checked, block_size));
@@ -435,7 +439,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         match offset {
             Some(p) => Who::Owner(p),
             // Unknown offsets are symbols of their own: equal to nothing else.
-            None => Who::Owner(super::affine::Poly::sym(self.symbols.fresh("offset"))),
+            None => Who::Owner(crate::kir::affine::Poly::sym(self.symbols.fresh("offset"))),
         }
     }
 
@@ -1213,7 +1217,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             _ => self.length(&array),
         };
         let bound = n.get_sign_extended_constant().map(|n| n.max(0) as u64);
-        let who = Who::Owner(super::affine::Poly::default());
+        let who = Who::Owner(crate::kir::affine::Poly::default());
         let target = Target::Memory {
             array,
             dest: Dest::Whole,
@@ -1516,7 +1520,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         [rows, cols] => self.b.build_int_mul(*rows, *cols, "len")?,
                         _ => self.length(&array),
                     };
-                    let who = Who::Owner(super::affine::Poly::default());
+                    let who = Who::Owner(crate::kir::affine::Poly::default());
                     Ok((
                         Target::Memory {
                             array,
@@ -1750,11 +1754,11 @@ impl<'ctx> Body<'_, 'ctx> {
 
 impl<'ctx> ArrayRef<'ctx> {
     /// The product of the dimensions from `from` on (the stride of dimension `from - 1`).
-    pub fn dims_poly_product(&self, from: usize) -> Option<super::affine::Poly> {
+    pub fn dims_poly_product(&self, from: usize) -> Option<crate::kir::affine::Poly> {
         self.dim_polys
             .iter()
             .skip(from)
-            .try_fold(super::affine::Poly::constant(1), |acc, d| {
+            .try_fold(crate::kir::affine::Poly::constant(1), |acc, d| {
                 d.as_ref().and_then(|d| acc.mul(d))
             })
     }

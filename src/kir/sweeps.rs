@@ -23,15 +23,13 @@
 //! Lengths are the checker's (`Len::Static`) where it knows them, else the shortest known length
 //! of the vector operands: a vector expression is as long as its shortest operand.
 
-use super::{Combine, Consumer, Limit, Module, Stmt, Sweep, SweepPlan};
-use crate::check::types::{Len, Ty};
-use crate::check::{Builtin, Callee, Checked};
-use crate::syntax::ast::{
-    Block, CollectiveOp, Expr, ExprId, ExprKind, Item, Stmt as Ast, TypeExpr,
-};
+use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
+use super::{Combine, Consumer, Limit, Module, Sweep, SweepPlan};
+use crate::check::types::Ty;
+use crate::check::{Builtin, Callee};
+use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
-use crate::syntax::visit::visit_expr;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 
 /// Up to this many slots per thread, a vector with a compile-time length bound is walked with
 /// straight-line code instead of a loop.
@@ -41,85 +39,13 @@ const UNROLL_SLOTS: u64 = 4;
 /// statement that reads its own target, mixed scans).
 pub const BUFFER_SLOTS: u64 = 64;
 
-pub fn run(module: &mut Module, checked: &Checked) {
+pub fn run(module: &mut Module, checked: &crate::check::Checked) {
     for kernel in &mut module.kernels {
-        let Some(Item::Kernel(decl)) = checked.program.items.get(kernel.item) else {
-            continue;
-        };
-        let mut facts = Facts::default();
-        super::walk_stmts(&kernel.body, &mut |stmt| match stmt {
-            Stmt::Grid {
-                collective, span, ..
-            } => {
-                facts.grids.insert(*span, collective.id);
-            }
-            Stmt::Scatter { span, .. } => {
-                facts.scatters.insert(*span);
-            }
-            Stmt::Atomic {
-                per_element: Some(_),
-                call,
-                span,
-                ..
-            } => {
-                facts.vector_atomics.insert(*span, call.id);
-            }
-            _ => {}
-        });
-        facts.registers = kernel
-            .register_vectors
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        facts.recomputed = kernel
-            .recomputed_vectors
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        facts.copies = kernel
-            .indexed_copies
-            .clone()
-            .unwrap_or_default()
-            .into_iter()
-            .collect();
-        let mut planner = Planner {
-            checked,
-            block_size: u64::from(kernel.block_size.max(1)),
-            facts,
-            scopes: Vec::new(),
-            plans: BTreeMap::new(),
-            limits: Vec::new(),
-        };
-        planner.block(&decl.body);
+        let mut planner = Planner::default();
+        consumers::walk(kernel, checked, &mut planner);
         kernel.sweeps = Some(planner.plans);
         kernel.limits.extend(planner.limits);
     }
-}
-
-/// What the earlier passes decided, by span.
-#[derive(Default)]
-struct Facts {
-    /// Grid-wide statements and their collective.
-    grids: HashMap<Span, ExprId>,
-    scatters: HashSet<Span>,
-    /// Per-element atomics and their call.
-    vector_atomics: HashMap<Span, ExprId>,
-    registers: HashSet<Span>,
-    recomputed: HashSet<Span>,
-    copies: HashSet<Span>,
-}
-
-/// What a name stands for, where code generation would look it up.
-#[derive(Clone, Copy)]
-enum Name<'a> {
-    /// A vector variable that lives in registers.
-    Registers,
-    /// A vector variable evaluated again at each use: its initializer.
-    Recomputed(&'a Expr),
-    /// Anything else: a scalar, an array in memory, a loop counter.
-    Other,
 }
 
 /// What the kernel IR knows of a vector expression's positions.
@@ -152,233 +78,84 @@ impl Shape {
     }
 }
 
-struct Planner<'a> {
-    checked: &'a Checked,
-    block_size: u64,
-    facts: Facts,
-    scopes: Vec<HashMap<&'a str, Name<'a>>>,
+/// The decisions for one kernel.
+#[derive(Default)]
+struct Planner {
     plans: BTreeMap<Consumer, SweepPlan>,
     limits: Vec<Limit>,
 }
 
-impl<'a> Planner<'a> {
-    fn block(&mut self, block: &'a Block) {
-        self.scopes.push(HashMap::new());
-        for stmt in &block.stmts {
-            self.stmt(stmt);
-        }
-        self.scopes.pop();
-    }
-
-    fn declare(&mut self, name: &'a str, what: Name<'a>) {
-        if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(name, what);
-        }
-    }
-
-    fn lookup(&self, name: &str) -> Option<Name<'a>> {
-        self.scopes.iter().rev().find_map(|s| s.get(name).copied())
-    }
-
-    fn stmt(&mut self, stmt: &'a Ast) {
-        match stmt {
-            Ast::Let {
-                name, init, span, ..
-            } => {
-                let vector = matches!(self.checked.locals.get(&name.span), Some(Ty::Array { .. }));
-                let what = if !vector {
-                    Name::Other
-                } else if self.facts.registers.contains(&name.span) {
-                    Name::Registers
-                } else if let (true, Some(init)) =
-                    (self.facts.recomputed.contains(&name.span), init)
-                {
-                    Name::Recomputed(init)
-                } else {
-                    Name::Other
-                };
-                if let Some(init) = init {
-                    self.visit(init, None);
-                    if self.facts.vector_atomics.contains_key(span) {
-                        self.atomic(init, *span);
-                    } else if vector && !matches!(what, Name::Recomputed(_)) {
-                        let dest = Shape {
-                            bound: self.static_len_of_local(name.span),
-                            registers: matches!(what, Name::Registers),
-                            ..Shape::default()
-                        };
-                        self.store(Consumer::Store(*span), dest, init, false);
-                    }
-                }
-                self.declare(&name.name, what);
-            }
-            Ast::Assign {
-                target,
-                value,
-                span,
-            } => {
-                let grid = self.facts.grids.get(span).copied();
-                self.visit(target, grid);
-                self.visit(value, grid);
-                if let Some(collective) = grid {
-                    self.grid(collective, target, value, *span);
-                } else if self.facts.vector_atomics.contains_key(span) {
-                    self.atomic(value, *span);
-                } else if is_vector(self.checked.ty(target.id)) {
-                    let dest = self.destination(target, *span);
-                    self.store(Consumer::Store(*span), dest, value, false);
-                }
-            }
-            Ast::If {
-                cond,
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                self.visit(cond, None);
-                self.block(then_branch);
-                if let Some(b) = else_branch {
-                    self.block(b);
-                }
-            }
-            Ast::For {
-                var, range, body, ..
-            } => {
-                self.visit(range, None);
-                self.scopes.push(HashMap::new());
-                self.declare(&var.name, Name::Other);
-                self.block(body);
-                self.scopes.pop();
-            }
-            Ast::While { cond, body, .. } => {
-                self.visit(cond, None);
-                self.block(body);
-            }
-            Ast::Return { value, .. } => {
-                if let Some(v) = value {
-                    self.visit(v, None);
-                }
-            }
-            Ast::Call { call, span } => {
-                self.visit(call, None);
-                if self.facts.vector_atomics.contains_key(span) {
-                    self.atomic(call, *span);
-                }
-            }
-        }
-    }
-
-    /// Plans the reductions and indexed copies inside `e` (`grid`: the grid-wide statement's
-    /// collective, planned with the statement).
-    fn visit(&mut self, e: &'a Expr, grid: Option<ExprId>) {
-        let mut reductions: Vec<&'a Expr> = Vec::new();
-        let mut copies: Vec<&'a Expr> = Vec::new();
-        visit_expr(e, &mut |x| match &x.kind {
-            ExprKind::Collective {
-                op: CollectiveOp::Reduce,
-                ..
-            } if Some(x.id) != grid => reductions.push(x),
-            ExprKind::Index { base, .. } if self.facts.copies.contains(&base.span) => {
-                copies.push(base)
-            }
-            _ => {}
-        });
-        for r in reductions {
-            if let ExprKind::Collective { operand, .. } = &r.kind {
-                let shape = self.shape(operand);
-                self.reduce(r, shape, false);
-            }
-        }
-        for base in copies {
-            let dest = Shape {
-                bound: self.static_len(base),
+impl<'a> Visitor<'a> for Planner {
+    fn store(
+        &mut self,
+        walk: &Walk<'a>,
+        consumer: Consumer,
+        dest: Dest<'a>,
+        value: &'a Expr,
+        grid: bool,
+    ) {
+        let dest = match dest {
+            Dest::Variable { name, registers } => Shape {
+                bound: walk.static_len_of_local(name),
+                registers,
                 ..Shape::default()
-            };
-            self.store(Consumer::Copy(base.span), dest, base, false);
-        }
-    }
-
-    /// A grid-wide statement: its chunk's aggregate (a reduction by tiles over the chunk) and,
-    /// for a scan, the statement itself over the chunk.
-    fn grid(&mut self, collective: ExprId, target: &'a Expr, value: &'a Expr, span: Span) {
-        let Some((collective, operand)) = find_grid(self.checked, value, collective)
-            .or_else(|| find_grid(self.checked, target, collective))
-        else {
-            return;
+            },
+            Dest::Target { target, scatter } => destination(walk, target, scatter),
+            Dest::Copy => Shape {
+                bound: walk.static_len(value),
+                ..Shape::default()
+            },
         };
-        // The chunk has a run-time length.
-        let shape = Shape {
-            bound: None,
-            ..self.shape(operand)
-        };
-        self.reduce(collective, shape, true);
-        if let ExprKind::Collective {
-            op: CollectiveOp::Reduce,
-            ..
-        } = collective.kind
-        {
-            return;
-        }
-        let dest = self.destination(target, span);
-        self.store(Consumer::Store(span), dest, value, true);
+        self.plan_store(walk, consumer, dest, value, grid);
     }
 
-    fn destination(&self, target: &'a Expr, span: Span) -> Shape {
-        if self.facts.scatters.contains(&span) {
-            return self.scatter_destination(target);
+    fn reduce(&mut self, walk: &Walk<'a>, reduce: &'a Expr, operand: &'a Expr, grid: bool) {
+        let mut shape = shape(walk, operand);
+        if grid {
+            // The chunk has a run-time length.
+            shape.bound = None;
         }
-        let registers = matches!(&target.kind, ExprKind::Name(n)
-            if matches!(self.lookup(&n.name), Some(Name::Registers)));
-        Shape {
-            bound: self.static_len(target),
-            registers,
-            ..Shape::default()
-        }
+        self.plan_reduce(walk, reduce, shape, grid);
     }
 
-    /// A scatter's positions: its vector and range subscripts', or a tile's.
-    fn scatter_destination(&self, target: &'a Expr) -> Shape {
-        let ExprKind::Index { indices, .. } = &target.kind else {
-            return Shape::default();
-        };
-        if let (Some(_), [r, c]) = (self.checked.ty(target.id).tile_shape(), indices.as_slice()) {
-            if *self.checked.ty(r.id) == Ty::Range && *self.checked.ty(c.id) == Ty::Range {
-                return Shape {
-                    bound: self.static_len(target),
-                    ..Shape::default()
-                };
-            }
-        }
-        indices
-            .iter()
-            .filter(|i| is_vector(self.checked.ty(i.id)))
-            .map(|i| self.shape(i))
-            .reduce(Shape::meet)
-            .unwrap_or_default()
+    fn atomic(&mut self, walk: &Walk<'a>, call: &'a Expr, span: Span) {
+        self.plan_atomic(walk, call, span);
     }
+}
 
+impl Planner {
     /// A store of `value` into a destination of shape `dest`.
-    fn store(&mut self, consumer: Consumer, dest: Shape, value: &'a Expr, grid: bool) {
-        let shape = if is_vector(self.checked.ty(value.id)) {
-            dest.meet(self.shape(value))
+    fn plan_store(
+        &mut self,
+        walk: &Walk<'_>,
+        consumer: Consumer,
+        dest: Shape,
+        value: &Expr,
+        grid: bool,
+    ) {
+        let shape = if is_vector(walk.checked.ty(value.id)) {
+            dest.meet(shape(walk, value))
         } else {
             dest
         };
-        let Some((shape, scans_ahead)) = self.scans_ahead(shape, consumer.span()) else {
+        let block_size = walk.block_size;
+        let Some((shape, scans_ahead)) = self.scans_ahead(shape, block_size, consumer.span())
+        else {
             return;
         };
-        let Some((sweep, why)) = self.sweep(&shape, false, grid, consumer.span()) else {
+        let Some((sweep, why)) = self.sweep(&shape, false, grid, block_size, consumer.span())
+        else {
             return;
         };
         // Buffered: every element computed into registers before any is stored.
         let buffered = match shape.bound {
-            Some(bound) if bound.div_ceil(self.block_size) <= BUFFER_SLOTS => Shape {
+            Some(bound) if bound.div_ceil(block_size) <= BUFFER_SLOTS => Shape {
                 registers: true,
                 ..shape
             },
             _ => shape,
         };
-        let buffer = match self.decide(&buffered, false, grid) {
+        let buffer = match decide(&buffered, false, grid, block_size) {
             Ok((Sweep::Unrolled { slots }, _)) => Some(slots),
             _ => None,
         };
@@ -395,25 +172,25 @@ impl<'a> Planner<'a> {
     }
 
     /// Reduction `e` of an operand of shape `shape`; `grid`: over a grid-wide chunk.
-    fn reduce(&mut self, e: &'a Expr, shape: Shape, grid: bool) {
+    fn plan_reduce(&mut self, walk: &Walk<'_>, e: &Expr, shape: Shape, grid: bool) {
         let ExprKind::Collective { func, .. } = &e.kind else {
             return;
         };
-        let commutative = match self.checked.callees.get(&e.id) {
-            Some(f) => super::commute::is_commutative(self.checked, *f, func.bound_args.len()),
+        let block_size = walk.block_size;
+        let commutative = match walk.checked.callees.get(&e.id) {
+            Some(f) => super::commute::is_commutative(walk.checked, *f, func.bound_args.len()),
             None => false,
         };
-        let combine = if !grid && (shape.bound.is_some_and(|n| n <= self.block_size) || commutative)
-        {
+        let combine = if !grid && (shape.bound.is_some_and(|n| n <= block_size) || commutative) {
             Combine::PerThread
         } else {
             Combine::ByTiles
         };
-        let Some((shape, scans_ahead)) = self.scans_ahead(shape, e.span) else {
+        let Some((shape, scans_ahead)) = self.scans_ahead(shape, block_size, e.span) else {
             return;
         };
-        let Some((sweep, why)) = self.sweep(&shape, combine == Combine::ByTiles, grid, e.span)
-        else {
+        let whole_block = combine == Combine::ByTiles;
+        let Some((sweep, why)) = self.sweep(&shape, whole_block, grid, block_size, e.span) else {
             return;
         };
         self.plans.insert(
@@ -429,7 +206,7 @@ impl<'a> Planner<'a> {
     }
 
     /// A per-element atomic (`call`): its subscripts' and operands' positions.
-    fn atomic(&mut self, call: &'a Expr, span: Span) {
+    fn plan_atomic(&mut self, walk: &Walk<'_>, call: &Expr, span: Span) {
         let ExprKind::Call { args, .. } = &call.kind else {
             return;
         };
@@ -442,14 +219,15 @@ impl<'a> Planner<'a> {
         let shape = indices
             .iter()
             .chain(operands)
-            .filter(|e| is_vector(self.checked.ty(e.id)))
-            .map(|e| self.shape(e))
+            .filter(|e| is_vector(walk.checked.ty(e.id)))
+            .map(|e| shape(walk, e))
             .reduce(Shape::meet)
             .unwrap_or_default();
-        let Some((shape, scans_ahead)) = self.scans_ahead(shape, span) else {
+        let block_size = walk.block_size;
+        let Some((shape, scans_ahead)) = self.scans_ahead(shape, block_size, span) else {
             return;
         };
-        let Some((sweep, why)) = self.sweep(&shape, false, false, span) else {
+        let Some((sweep, why)) = self.sweep(&shape, false, false, block_size, span) else {
             return;
         };
         self.plans.insert(
@@ -464,22 +242,21 @@ impl<'a> Planner<'a> {
         );
     }
 
-    fn one_tile(&self, shape: &Shape) -> bool {
-        shape
-            .bound
-            .is_some_and(|b| b.div_ceil(self.block_size) <= 1)
-    }
-
     /// A left and a right scan over more than one tile are computed ahead into private slots,
     /// each in its own direction: the consumer then reads them like register vectors. `None`
     /// (and a limit) when that needs more than `BUFFER_SLOTS` slots or a run-time number.
-    fn scans_ahead(&mut self, shape: Shape, span: Span) -> Option<(Shape, Option<u32>)> {
-        if !shape.mixed_scans() || self.one_tile(&shape) {
+    fn scans_ahead(
+        &mut self,
+        shape: Shape,
+        block_size: u64,
+        span: Span,
+    ) -> Option<(Shape, Option<u32>)> {
+        if !shape.mixed_scans() || one_tile(&shape, block_size) {
             return Some((shape, None));
         }
         let slots = shape
             .bound
-            .map(|b| b.div_ceil(self.block_size))
+            .map(|b| b.div_ceil(block_size))
             .filter(|s| *s <= BUFFER_SLOTS)
             .and_then(|s| u32::try_from(s).ok());
         let Some(slots) = slots else {
@@ -499,17 +276,18 @@ impl<'a> Planner<'a> {
         Some((ahead, Some(slots)))
     }
 
-    /// [`Planner::decide`], an impossible shape recorded as an internal limit: the passes
-    /// before it (register vectors have a compile-time length; mixed scans are computed ahead)
-    /// rule one out.
+    /// [`decide`], an impossible shape recorded as an internal limit: the passes before it
+    /// (register vectors have a compile-time length; mixed scans are computed ahead) rule one
+    /// out.
     fn sweep(
         &mut self,
         shape: &Shape,
         whole_block: bool,
         grid: bool,
+        block_size: u64,
         span: Span,
     ) -> Option<(Sweep, &'static str)> {
-        match self.decide(shape, whole_block, grid) {
+        match decide(shape, whole_block, grid, block_size) {
             Ok(decided) => Some(decided),
             Err(why) => {
                 self.limits.push(Limit {
@@ -521,222 +299,186 @@ impl<'a> Planner<'a> {
             }
         }
     }
-
-    /// How a consumer walks a vector of `shape`; `whole_block`: it needs every thread at every
-    /// position (an order-preserving reduction combines each tile across the block); `grid`:
-    /// over a grid-wide chunk, whose length is a run-time value.
-    fn decide(
-        &self,
-        shape: &Shape,
-        whole_block: bool,
-        grid: bool,
-    ) -> Result<(Sweep, &'static str), &'static str> {
-        let bound = shape.bound.filter(|_| !grid);
-        if let Some(bound) = bound {
-            let slots = bound.div_ceil(self.block_size);
-            if shape.registers || slots <= UNROLL_SLOTS {
-                if shape.mixed_scans() && slots > 1 {
-                    return Err(
-                        "a left and a right scan left in one sweep over more than one tile",
-                    );
-                }
-                let slots =
-                    u32::try_from(slots).map_err(|_| "too many slots for a register vector")?;
-                let why = if shape.registers && u64::from(slots) > UNROLL_SLOTS {
-                    "registers are indexed with constants"
-                } else {
-                    "compile-time length"
-                };
-                return Ok((Sweep::Unrolled { slots }, why));
-            }
-        }
-        if shape.registers {
-            return Err("a register vector without a compile-time length");
-        }
-        if shape.mixed_scans() {
-            return Err("a left and a right scan left in one sweep over more than one tile");
-        }
-        Ok(if whole_block && grid {
-            (
-                Sweep::Tiles,
-                "a grid-wide chunk, each tile combined by the whole block",
-            )
-        } else if whole_block {
-            (
-                Sweep::Tiles,
-                "each tile combined by the whole block, in order",
-            )
-        } else if shape.left_scan || shape.right_scan {
-            (Sweep::Tiles, "a scan's carry passes from tile to tile")
-        } else if grid {
-            (Sweep::Stride, "a grid-wide chunk's run-time length")
-        } else if bound.is_some() {
-            (Sweep::Stride, "more than 4 positions per thread")
-        } else {
-            (Sweep::Stride, "run-time length")
-        })
-    }
-
-    /// What code generation's `prepare` learns of vector expression `e`.
-    fn shape(&self, e: &'a Expr) -> Shape {
-        let mut shape = self.shape_of_kind(e);
-        if let Some(n) = self.static_len(e) {
-            shape.bound = Some(n);
-        }
-        shape
-    }
-
-    fn shape_of_kind(&self, e: &'a Expr) -> Shape {
-        if let (ExprKind::Call { args, .. }, true) =
-            (&e.kind, crate::check::grid::is_grid_call(self.checked, e))
-        {
-            return args.first().map(|v| self.shape(v)).unwrap_or_default();
-        }
-        if *self.checked.ty(e.id) == Ty::Range {
-            return Shape::default();
-        }
-        match &e.kind {
-            ExprKind::Name(name) => match self.lookup(&name.name) {
-                Some(Name::Registers) => Shape {
-                    registers: true,
-                    ..Shape::default()
-                },
-                Some(Name::Recomputed(init)) => self.shape(init),
-                // The threads' rows and columns: one element per thread.
-                None if name.name == "ROW" || name.name == "COL" => Shape {
-                    bound: Some(self.block_size),
-                    ..Shape::default()
-                },
-                _ => Shape::default(),
-            },
-            ExprKind::Index { indices, .. } => self.index_shape(e, indices),
-            ExprKind::Unary { operand, .. } => self.shape(operand),
-            ExprKind::Field { base, .. } => self.shape(base),
-            ExprKind::Binary { lhs, rhs, .. } => self.operands_shape(&[lhs, rhs], None),
-            ExprKind::Call { args, .. } => {
-                if self.checked.callees.get(&e.id) == Some(&Callee::Builtin(Builtin::Transpose)) {
-                    return Shape::default();
-                }
-                let args: Vec<&'a Expr> = args.iter().collect();
-                self.operands_shape(&args, self.whole_params(e))
-            }
-            ExprKind::Collective { op, operand, .. } => {
-                let mut shape = self.shape(operand);
-                match op {
-                    CollectiveOp::ScanLeft => shape.left_scan = true,
-                    CollectiveOp::ScanRight => shape.right_scan = true,
-                    CollectiveOp::Map | CollectiveOp::Reduce => {}
-                }
-                shape
-            }
-            ExprKind::VectorLit { elems } => Shape {
-                bound: Some(elems.len() as u64),
-                ..Shape::default()
-            },
-            _ => Shape::default(),
-        }
-    }
-
-    /// `a[r]`, `a[[r]]`, `a[i, r]`, gathers `a[v]`: the ranges' and index vectors' positions;
-    /// a row `a[i]` and a two-dimensional slice have their type's length.
-    fn index_shape(&self, e: &'a Expr, indices: &'a [Expr]) -> Shape {
-        if let ([r, c], Some(_)) = (indices, self.checked.ty(e.id).tile_shape()) {
-            if *self.checked.ty(r.id) == Ty::Range && *self.checked.ty(c.id) == Ty::Range {
-                return Shape::default();
-            }
-        }
-        indices
-            .iter()
-            .filter(|i| is_vector(self.checked.ty(i.id)))
-            .map(|i| self.shape(i))
-            .reduce(Shape::meet)
-            .unwrap_or_default()
-    }
-
-    /// The elementwise operands' shapes; `whole[i]`: argument `i` goes to a `func`'s array or
-    /// `Range` parameter whole, like a uniform value.
-    fn operands_shape(&self, operands: &[&'a Expr], whole: Option<Vec<bool>>) -> Shape {
-        let passed_whole = |i: usize| whole.as_ref().is_some_and(|w| w.get(i) == Some(&true));
-        let mut shape: Option<Shape> = None;
-        for (i, e) in operands.iter().enumerate() {
-            if passed_whole(i) || !is_vector(self.checked.ty(e.id)) {
-                continue;
-            }
-            let s = self.shape(e);
-            shape = Some(shape.map_or(s, |m| m.meet(s)));
-        }
-        shape.unwrap_or_default()
-    }
-
-    /// For a call of a `func`: which parameters take their argument whole (arrays, `Range`).
-    fn whole_params(&self, call: &Expr) -> Option<Vec<bool>> {
-        let Some(Callee::Func(item)) = self.checked.callees.get(&call.id) else {
-            return None;
-        };
-        let Some(Item::Func(decl)) = self.checked.program.items.get(*item) else {
-            return None;
-        };
-        Some(
-            decl.params
-                .iter()
-                .map(|p| match &p.ty {
-                    TypeExpr::Array { .. } => true,
-                    TypeExpr::Named { name } => name.name == "Range",
-                    TypeExpr::Record { .. } => false,
-                })
-                .collect(),
-        )
-    }
-
-    /// The length of vector expression `e` when the checker knows it.
-    fn static_len(&self, e: &Expr) -> Option<u64> {
-        match self.checked.ty(e.id) {
-            Ty::Vector {
-                len: Len::Static(n),
-                ..
-            } => Some(*n),
-            Ty::Array { dims, .. } => static_total(dims),
-            Ty::Range => match self.checked.range_lens.get(&e.id) {
-                Some(Len::Static(n)) => Some(*n),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    fn static_len_of_local(&self, name: Span) -> Option<u64> {
-        match self.checked.locals.get(&name) {
-            Some(Ty::Array { dims, .. }) => static_total(dims),
-            _ => None,
-        }
-    }
 }
 
-fn static_total(dims: &[Len]) -> Option<u64> {
-    dims.iter().try_fold(1u64, |acc, d| match d {
-        Len::Static(n) => acc.checked_mul(*n),
-        Len::Dynamic => None,
+fn one_tile(shape: &Shape, block_size: u64) -> bool {
+    shape.bound.is_some_and(|b| b.div_ceil(block_size) <= 1)
+}
+
+/// How a consumer walks a vector of `shape`; `whole_block`: it needs every thread at every
+/// position (an order-preserving reduction combines each tile across the block); `grid`:
+/// over a grid-wide chunk, whose length is a run-time value.
+fn decide(
+    shape: &Shape,
+    whole_block: bool,
+    grid: bool,
+    block_size: u64,
+) -> Result<(Sweep, &'static str), &'static str> {
+    let bound = shape.bound.filter(|_| !grid);
+    if let Some(bound) = bound {
+        let slots = bound.div_ceil(block_size);
+        if shape.registers || slots <= UNROLL_SLOTS {
+            if shape.mixed_scans() && slots > 1 {
+                return Err("a left and a right scan left in one sweep over more than one tile");
+            }
+            let slots = u32::try_from(slots).map_err(|_| "too many slots for a register vector")?;
+            let why = if shape.registers && u64::from(slots) > UNROLL_SLOTS {
+                "registers are indexed with constants"
+            } else {
+                "compile-time length"
+            };
+            return Ok((Sweep::Unrolled { slots }, why));
+        }
+    }
+    if shape.registers {
+        return Err("a register vector without a compile-time length");
+    }
+    if shape.mixed_scans() {
+        return Err("a left and a right scan left in one sweep over more than one tile");
+    }
+    Ok(if whole_block && grid {
+        (
+            Sweep::Tiles,
+            "a grid-wide chunk, each tile combined by the whole block",
+        )
+    } else if whole_block {
+        (
+            Sweep::Tiles,
+            "each tile combined by the whole block, in order",
+        )
+    } else if shape.left_scan || shape.right_scan {
+        (Sweep::Tiles, "a scan's carry passes from tile to tile")
+    } else if grid {
+        (Sweep::Stride, "a grid-wide chunk's run-time length")
+    } else if bound.is_some() {
+        (Sweep::Stride, "more than 4 positions per thread")
+    } else {
+        (Sweep::Stride, "run-time length")
     })
 }
 
-fn is_vector(ty: &Ty) -> bool {
-    matches!(ty, Ty::Vector { .. } | Ty::Array { .. } | Ty::Range)
+/// What code generation's `prepare` learns of vector expression `e`.
+fn shape(walk: &Walk<'_>, e: &Expr) -> Shape {
+    let mut shape = shape_of_kind(walk, e);
+    if let Some(n) = walk.static_len(e) {
+        shape.bound = Some(n);
+    }
+    shape
 }
 
-/// The grid-wide collective `id` inside `e` and the operand `v` of its `grid(v, scratch)`.
-fn find_grid<'e>(checked: &Checked, e: &'e Expr, id: ExprId) -> Option<(&'e Expr, &'e Expr)> {
-    let mut found = None;
-    visit_expr(e, &mut |x| {
-        if x.id != id {
-            return;
-        }
-        if let ExprKind::Collective { operand, .. } = &x.kind {
-            if let ExprKind::Call { args, .. } = &operand.kind {
-                if crate::check::grid::is_grid_call(checked, operand) {
-                    found = args.first().map(|v| (x, v));
-                }
+fn shape_of_kind(walk: &Walk<'_>, e: &Expr) -> Shape {
+    if let (ExprKind::Call { args, .. }, true) =
+        (&e.kind, crate::check::grid::is_grid_call(walk.checked, e))
+    {
+        return args.first().map(|v| shape(walk, v)).unwrap_or_default();
+    }
+    if *walk.checked.ty(e.id) == Ty::Range {
+        return Shape::default();
+    }
+    match &e.kind {
+        ExprKind::Name(name) => match walk.lookup(&name.name) {
+            Some(Name::Registers) => Shape {
+                registers: true,
+                ..Shape::default()
+            },
+            Some(Name::Recomputed(init)) => shape(walk, init),
+            // The threads' rows and columns: one element per thread.
+            None if name.name == "ROW" || name.name == "COL" => Shape {
+                bound: Some(walk.block_size),
+                ..Shape::default()
+            },
+            _ => Shape::default(),
+        },
+        ExprKind::Index { indices, .. } => index_shape(walk, e, indices),
+        ExprKind::Unary { operand, .. } => shape(walk, operand),
+        ExprKind::Field { base, .. } => shape(walk, base),
+        ExprKind::Binary { lhs, rhs, .. } => operands_shape(walk, &[lhs, rhs], None),
+        ExprKind::Call { args, .. } => {
+            if walk.checked.callees.get(&e.id) == Some(&Callee::Builtin(Builtin::Transpose)) {
+                return Shape::default();
             }
+            let args: Vec<&Expr> = args.iter().collect();
+            operands_shape(walk, &args, walk.whole_params(e))
         }
-    });
-    found
+        ExprKind::Collective { op, operand, .. } => {
+            let mut shape = shape(walk, operand);
+            match op {
+                CollectiveOp::ScanLeft => shape.left_scan = true,
+                CollectiveOp::ScanRight => shape.right_scan = true,
+                CollectiveOp::Map | CollectiveOp::Reduce => {}
+            }
+            shape
+        }
+        ExprKind::VectorLit { elems } => Shape {
+            bound: Some(elems.len() as u64),
+            ..Shape::default()
+        },
+        _ => Shape::default(),
+    }
+}
+
+/// `a[r]`, `a[[r]]`, `a[i, r]`, gathers `a[v]`: the ranges' and index vectors' positions;
+/// a row `a[i]` and a two-dimensional slice have their type's length.
+fn index_shape(walk: &Walk<'_>, e: &Expr, indices: &[Expr]) -> Shape {
+    if let ([r, c], Some(_)) = (indices, walk.checked.ty(e.id).tile_shape()) {
+        if *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range {
+            return Shape::default();
+        }
+    }
+    indices
+        .iter()
+        .filter(|i| is_vector(walk.checked.ty(i.id)))
+        .map(|i| shape(walk, i))
+        .reduce(Shape::meet)
+        .unwrap_or_default()
+}
+
+/// The elementwise operands' shapes; `whole[i]`: argument `i` goes to a `func`'s array or
+/// `Range` parameter whole, like a uniform value.
+fn operands_shape(walk: &Walk<'_>, operands: &[&Expr], whole: Option<Vec<bool>>) -> Shape {
+    let passed_whole = |i: usize| whole.as_ref().is_some_and(|w| w.get(i) == Some(&true));
+    let mut met: Option<Shape> = None;
+    for (i, e) in operands.iter().enumerate() {
+        if passed_whole(i) || !is_vector(walk.checked.ty(e.id)) {
+            continue;
+        }
+        let s = shape(walk, e);
+        met = Some(met.map_or(s, |m| m.meet(s)));
+    }
+    met.unwrap_or_default()
+}
+
+/// The positions of a vector assignment's target.
+fn destination(walk: &Walk<'_>, target: &Expr, scatter: bool) -> Shape {
+    if scatter {
+        return scatter_destination(walk, target);
+    }
+    let registers = matches!(&target.kind, ExprKind::Name(n)
+        if matches!(walk.lookup(&n.name), Some(Name::Registers)));
+    Shape {
+        bound: walk.static_len(target),
+        registers,
+        ..Shape::default()
+    }
+}
+
+/// A scatter's positions: its vector and range subscripts', or a tile's.
+fn scatter_destination(walk: &Walk<'_>, target: &Expr) -> Shape {
+    let ExprKind::Index { indices, .. } = &target.kind else {
+        return Shape::default();
+    };
+    if let (Some(_), [r, c]) = (walk.checked.ty(target.id).tile_shape(), indices.as_slice()) {
+        if *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range {
+            return Shape {
+                bound: walk.static_len(target),
+                ..Shape::default()
+            };
+        }
+    }
+    indices
+        .iter()
+        .filter(|i| is_vector(walk.checked.ty(i.id)))
+        .map(|i| shape(walk, i))
+        .reduce(Shape::meet)
+        .unwrap_or_default()
 }
