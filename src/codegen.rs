@@ -7,7 +7,7 @@
 //! - `stmt.rs`, `expr.rs`, `memory.rs`: statements, uniform expressions, arrays;
 //! - `vector.rs`: block vectors, fusion, register vectors, vector assignment;
 //! - `reduce.rs`, `scan.rs`, `warp.rs`: reductions and scans with warp shuffles;
-//! - `sync.rs`: barrier placement and removal; `affine.rs`: subscripts as polynomials;
+//! - `sync.rs`: barrier placement and removal (subscripts as polynomials: `kir/affine.rs`);
 //! - `distribute.rs`: dependence tests that spread `for` loops over the block's threads;
 //! - `math.rs`: the standard library's math primitives; `debug.rs`: debug locations;
 //! - `limits.rs`: the target's launch limits; `remarks.rs`: `--remarks`;
@@ -15,7 +15,8 @@
 //!
 //! The kernel IR (`crate::kir`) comes in with the checked program: code generation takes the
 //! decisions its passes made (which arrays a kernel writes, which vectors live in registers,
-//! how each consumer sweeps a block vector and how each reduction combines).
+//! how each consumer sweeps a block vector and how each reduction combines, which checked reads
+//! share a bounds test).
 //!
 //! Execution model (design §1): every thread of a block runs the kernel body. Uniform values are
 //! computed redundantly by every thread; a uniform store happens once per block (thread 0); a

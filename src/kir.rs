@@ -22,18 +22,20 @@
 //! - `kir-sweeps`: how each consumer of a block vector walks its positions (unrolled slots, a
 //!   block-stride loop, tiles), how each reduction combines, which statements compute mixed
 //!   scans ahead; reports the statements that would need a run-time number of registers
-//!   (`E0811`).
+//!   (`E0811`);
+//! - `kir-guards`: which checked reads of a consumer's vector share one bounds test.
 //!
-//! Code generation reads the written arrays, the register vectors, the scatters and the sweeps
-//! from here. It still makes its other decisions while it emits (barrier placement, loop
-//! distribution, guards, the expansion of reductions and scans); `docs/kernel-ir.md` says how
-//! they move here.
+//! Code generation reads the written arrays, the register vectors, the scatters, the sweeps and
+//! the merged guards from here. It still makes its other decisions while it emits (barrier
+//! placement, loop distribution, the expansion of reductions and scans); `docs/kernel-ir.md`
+//! says how they move here.
 
 pub mod affine;
 mod atomic;
 pub mod commute;
 mod consumers;
 mod grid;
+mod guards;
 mod indexed_copies;
 mod lower;
 mod print;
@@ -109,6 +111,9 @@ pub struct Kernel {
     /// `kir-sweeps`: how each consumer of a block vector walks its positions; `None` until the
     /// pass ran.
     pub sweeps: Option<BTreeMap<Consumer, SweepPlan>>,
+    /// `kir-guards`: the consumers' vectors whose checked reads share one bounds test, by the
+    /// vector's span; `None` until the pass ran.
+    pub merged_guards: Option<BTreeMap<Span, MergedGuard>>,
     /// What the passes found the kernel cannot be compiled with (E0811), reported by the driver
     /// before code generation.
     pub limits: Vec<Limit>,
@@ -173,6 +178,15 @@ pub struct SweepPlan {
     /// stores any (it reads its own target at other positions); `Some(None)` when that would need
     /// a run-time number of registers.
     pub buffer: Option<Option<u32>>,
+}
+
+/// Checked reads `a[[r]]` of one vector that share one test of the element index (`kir-guards`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergedGuard {
+    /// The `Range` variable every read's subscript is.
+    pub range: String,
+    /// The reads, in the order code generation finds them.
+    pub reads: Vec<Span>,
 }
 
 /// Something a kernel-IR pass found that no code can be generated for: `E0811` (or, with
@@ -415,6 +429,10 @@ pub const PASSES: &[Pass] = &[
         name: SWEEPS,
         run: sweeps::run,
     },
+    Pass {
+        name: GUARDS,
+        run: guards::run,
+    },
 ];
 
 pub const LOWER: &str = "kir-lower";
@@ -424,6 +442,7 @@ pub const RECOMPUTED_VECTORS: &str = "kir-recomputed-vectors";
 pub const GRID: &str = "kir-grid";
 pub const INDEXED_COPIES: &str = "kir-indexed-copies";
 pub const SWEEPS: &str = "kir-sweeps";
+pub const GUARDS: &str = "kir-guards";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.
 pub fn lower(checked: &Checked) -> Module {

@@ -123,6 +123,8 @@ pub struct Body<'a, 'ctx> {
     pub indexed_vectors: std::collections::HashSet<Span>,
     /// `kir-sweeps`: how each consumer of a block vector walks its positions (kernels only).
     pub sweeps: std::collections::BTreeMap<crate::kir::Consumer, crate::kir::SweepPlan>,
+    /// `kir-guards`: the vectors whose checked reads share one bounds test, by span.
+    pub merged_guards: std::collections::BTreeMap<Span, crate::kir::MergedGuard>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -171,6 +173,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             indexed_copies: HashMap::new(),
             indexed_vectors: std::collections::HashSet::new(),
             sweeps: std::collections::BTreeMap::new(),
+            merged_guards: std::collections::BTreeMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,

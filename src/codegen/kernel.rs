@@ -120,6 +120,12 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 self.decl.name.span,
             )
         })?;
+        body.merged_guards = kernel_ir.merged_guards.clone().ok_or_else(|| {
+            CodegenError::internal(
+                "kernel IR without its merged guards (kir-guards did not run)",
+                self.decl.name.span,
+            )
+        })?;
         body.indexed_vectors = kernel_ir
             .indexed_copies
             .clone()

@@ -702,29 +702,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// `inside ? x[k] * y[k] : 0.0 * 0.0` (the second computed with every such read replaced by
     /// its zero, as each read alone gives outside), instead of a guard and a zero per read
     /// (LLVM does not merge those on NVPTX: its jump threading is off for targets with divergent
-    /// branches). Exact: both sides compute what the separately guarded reads would. Reads of
-    /// different ranges or lengths keep their own guards (plain `elem`).
+    /// branches). Exact: both sides compute what the separately guarded reads would. Which reads
+    /// share a test is `kir-guards`' decision; the others keep their own guards (plain `elem`).
     pub fn elem_merged(&mut self, value: &Expr, pos: &Pos<'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        let Some(guard) = self.merged_guards.get(&value.span).cloned() else {
+            return self.elem(value, pos);
+        };
         let mut reads: Vec<CheckedRead> = Vec::new();
         self.checked_range_reads(value, &mut reads);
-        if reads.len() < 2 {
-            return self.elem(value, pos);
+        let found: Vec<Span> = reads.iter().map(|r| r.expr.span).collect();
+        if found != guard.reads || reads.iter().any(|r| r.range != guard.range) {
+            return Err(CodegenError::internal(
+                "kir-guards merged other reads than this vector's",
+                value.span,
+            ));
         }
         let mut arrays = Vec::with_capacity(reads.len());
         for read in &reads {
             arrays.push(self.array(read.base)?);
-        }
-        // One length: the same value, or the same polynomial in the parameters (each array's
-        // dimensions are loaded on their own, so `Float32[n]` twice gives two `n` values).
-        let same_length = |a: &ArrayRef<'ctx>, b: &ArrayRef<'ctx>| {
-            a.dims[0] == b.dims[0]
-                || matches!((&a.dim_polys[0], &b.dim_polys[0]), (Some(p), Some(q)) if p == q)
-        };
-        let shared = reads.iter().zip(&arrays).all(|(read, array)| {
-            read.range == reads[0].range && array.dims.len() == 1 && same_length(array, &arrays[0])
-        });
-        if !shared {
-            return self.elem(value, pos);
         }
         // The one test, on the (common) element index.
         let i = self.elem(reads[0].index, pos)?.into_int_value();

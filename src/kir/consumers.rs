@@ -325,25 +325,20 @@ impl<'a> Walk<'a> {
         visitor.store(self, Consumer::Store(span), dest, value, true);
     }
 
-    /// For a call of a `func`: which parameters take their argument whole (arrays, `Range`),
+    /// Whether argument `arg` of `call` goes to a `func`'s array or `Range` parameter whole,
     /// like a uniform value, rather than element by element.
-    pub fn whole_params(&self, call: &Expr) -> Option<Vec<bool>> {
+    pub fn passed_whole(&self, call: &Expr, arg: usize) -> bool {
         let Some(Callee::Func(item)) = self.checked.callees.get(&call.id) else {
-            return None;
+            return false;
         };
         let Some(Item::Func(decl)) = self.checked.program.items.get(*item) else {
-            return None;
+            return false;
         };
-        Some(
-            decl.params
-                .iter()
-                .map(|p| match &p.ty {
-                    TypeExpr::Array { .. } => true,
-                    TypeExpr::Named { name } => name.name == "Range",
-                    TypeExpr::Record { .. } => false,
-                })
-                .collect(),
-        )
+        decl.params.get(arg).is_some_and(|p| match &p.ty {
+            TypeExpr::Array { .. } => true,
+            TypeExpr::Named { name } => name.name == "Range",
+            TypeExpr::Record { .. } => false,
+        })
     }
 
     /// The length of vector expression `e` when the checker knows it.

@@ -55,6 +55,7 @@ fn kernel(
         recomputed_vectors: None,
         indexed_copies: None,
         sweeps: None,
+        merged_guards: None,
         limits: Vec::new(),
     }
 }

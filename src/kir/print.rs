@@ -124,6 +124,22 @@ impl Printer<'_> {
                 self.sweep(*consumer, plan);
             }
         }
+        if let Some(guards) = &kernel.merged_guards {
+            for (value, guard) in guards {
+                let reads: Vec<String> = guard
+                    .reads
+                    .iter()
+                    .map(|r| format!("`{}`", self.quote(*r)))
+                    .collect();
+                let text = format!(
+                    "guard `{}` one test of {} for {}",
+                    self.quote(*value),
+                    guard.range,
+                    reads.join(", ")
+                );
+                self.line(1, &text, Some(*value));
+            }
+        }
         self.out.push('\n');
     }
 

@@ -398,7 +398,7 @@ fn shape_of_kind(walk: &Walk<'_>, e: &Expr) -> Shape {
                 return Shape::default();
             }
             let args: Vec<&Expr> = args.iter().collect();
-            operands_shape(walk, &args, walk.whole_params(e))
+            operands_shape(walk, &args, Some(e))
         }
         ExprKind::Collective { op, operand, .. } => {
             let mut shape = shape(walk, operand);
@@ -433,10 +433,10 @@ fn index_shape(walk: &Walk<'_>, e: &Expr, indices: &[Expr]) -> Shape {
         .unwrap_or_default()
 }
 
-/// The elementwise operands' shapes; `whole[i]`: argument `i` goes to a `func`'s array or
-/// `Range` parameter whole, like a uniform value.
-fn operands_shape(walk: &Walk<'_>, operands: &[&Expr], whole: Option<Vec<bool>>) -> Shape {
-    let passed_whole = |i: usize| whole.as_ref().is_some_and(|w| w.get(i) == Some(&true));
+/// The elementwise operands' shapes; for the arguments of `call`, not those it passes to a
+/// `func`'s array or `Range` parameter whole, like a uniform value.
+fn operands_shape(walk: &Walk<'_>, operands: &[&Expr], call: Option<&Expr>) -> Shape {
+    let passed_whole = |i: usize| call.is_some_and(|c| walk.passed_whole(c, i));
     let mut met: Option<Shape> = None;
     for (i, e) in operands.iter().enumerate() {
         if passed_whole(i) || !is_vector(walk.checked.ty(e.id)) {

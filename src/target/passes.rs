@@ -79,6 +79,13 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                loop, tiles) and how each reduction combines",
     },
     LoomPass {
+        name: crate::kir::GUARDS,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which checked reads of a vector share one bounds test (`c[[r]] <- a[[r]] + b[[r]]`: \
+               one test of the element index)",
+    },
+    LoomPass {
         name: LOWER,
         transforms: true,
         position: Position::BeforeOptimiser,
