@@ -61,13 +61,14 @@ fn expectations(source: &str) -> Vec<(usize, Severity, Option<String>, String)> 
     out
 }
 
+/// The `-- BLOCK-SIZE: N` directive of a UI case (docs/testing.md, "File tests"; the UI runner,
+/// tests/ui.rs, reads the same header through tests/support/header.rs).
 fn block_size_directive(source: &str) -> u32 {
     source
         .lines()
-        .take_while(|l| l.starts_with("--!"))
         .find_map(|l| {
-            l.split_once("block-size:")
-                .and_then(|(_, v)| v.trim().parse().ok())
+            l.strip_prefix("-- BLOCK-SIZE:")
+                .and_then(|v| v.trim().parse().ok())
         })
         .unwrap_or(256)
 }
