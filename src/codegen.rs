@@ -108,6 +108,16 @@ pub struct Cx<'a, 'ctx> {
     pub remarks: RefCell<Vec<remarks::Remark>>,
 }
 
+/// Each kernel's shared arrays (`kir-shared-memory`) against `arch`'s static limit: `E0812`,
+/// before any code is generated.
+pub fn shared_memory_limits(kir: &crate::kir::Module, arch: &str) -> Vec<Diagnostic> {
+    kir.kernels
+        .iter()
+        .filter_map(|k| limits::shared_memory(k, arch))
+        .map(Diagnostic::from)
+        .collect()
+}
+
 /// Lowers every kernel (and the `func`s they call) of `checked` into one module, verified.
 pub fn lower<'ctx>(
     context: &'ctx Context,

@@ -223,6 +223,13 @@ impl Stages<'_> {
             diagnostics,
         )?;
         let kernel_ir = kernel_ir(&checked, files, &mut printer, diagnostics)?;
+        stop_on_error(
+            match codegen::shared_memory_limits(&kernel_ir, &options.arch) {
+                limits if limits.is_empty() => Ok(()),
+                limits => Err(limits),
+            },
+            diagnostics,
+        )?;
         times.lap("kir");
         if options.emit.contains(&Emit::KernelIr) {
             outputs.push((Emit::KernelIr, kir::print(&kernel_ir, files)));

@@ -23,7 +23,9 @@
 //!   block-stride loop, tiles), how each reduction combines, which statements compute mixed
 //!   scans ahead; reports the statements that would need a run-time number of registers
 //!   (`E0811`);
-//! - `kir-guards`: which checked reads of a consumer's vector share one bounds test.
+//! - `kir-guards`: which checked reads of a consumer's vector share one bounds test;
+//! - `kir-shared-memory`: every array a kernel keeps in shared memory (the collectives' scratch
+//!   buffers included) and its size, which the driver checks against the target (`E0812`).
 //!
 //! Code generation reads the written arrays, the register vectors, the scatters, the sweeps and
 //! the merged guards from here. It still makes its other decisions while it emits (barrier
@@ -41,6 +43,7 @@ mod lower;
 mod print;
 mod recomputed_vectors;
 mod register_vectors;
+mod shared_memory;
 mod stage;
 mod sweeps;
 mod written_arrays;
@@ -114,6 +117,9 @@ pub struct Kernel {
     /// `kir-guards`: the consumers' vectors whose checked reads share one bounds test, by the
     /// vector's span; `None` until the pass ran.
     pub merged_guards: Option<BTreeMap<Span, MergedGuard>>,
+    /// `kir-shared-memory`: every array the kernel keeps in shared memory, the collectives'
+    /// scratch buffers included, in program order; `None` until the pass ran.
+    pub shared_arrays: Option<Vec<SharedArray>>,
     /// What the passes found the kernel cannot be compiled with (E0811), reported by the driver
     /// before code generation.
     pub limits: Vec<Limit>,
@@ -187,6 +193,27 @@ pub struct MergedGuard {
     pub range: String,
     /// The reads, in the order code generation finds them.
     pub reads: Vec<Span>,
+}
+
+/// One array in a kernel's shared memory (`kir-shared-memory`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedArray {
+    /// The user's name, or what the compiler made it for (`reduce.partials`, `indexed`, ...).
+    pub name: String,
+    /// The declaration, or the collective, copy or statement it is for.
+    pub span: Span,
+    pub bytes: u64,
+}
+
+impl Kernel {
+    /// The kernel's static shared memory per block, in bytes: each array aligned to 16 bytes.
+    pub fn shared_bytes(&self) -> u64 {
+        self.shared_arrays
+            .iter()
+            .flatten()
+            .map(|a| a.bytes.div_ceil(16).saturating_mul(16))
+            .fold(0u64, u64::saturating_add)
+    }
 }
 
 /// Something a kernel-IR pass found that no code can be generated for: `E0811` (or, with
@@ -433,6 +460,10 @@ pub const PASSES: &[Pass] = &[
         name: GUARDS,
         run: guards::run,
     },
+    Pass {
+        name: SHARED_MEMORY,
+        run: shared_memory::run,
+    },
 ];
 
 pub const LOWER: &str = "kir-lower";
@@ -443,6 +474,7 @@ pub const GRID: &str = "kir-grid";
 pub const INDEXED_COPIES: &str = "kir-indexed-copies";
 pub const SWEEPS: &str = "kir-sweeps";
 pub const GUARDS: &str = "kir-guards";
+pub const SHARED_MEMORY: &str = "kir-shared-memory";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.
 pub fn lower(checked: &Checked) -> Module {

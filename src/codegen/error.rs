@@ -80,10 +80,11 @@ impl From<CodegenError> for Diagnostic {
                     format!("kernel `{kernel}` needs {total} bytes of shared memory per block, more than the {limit} that {arch} allows"),
                 );
                 for (i, (name, span, bytes)) in decls.iter().enumerate() {
+                    let label = format!("{} {bytes} bytes", what_takes(name));
                     d = if i == 0 {
-                        d.primary(*span, format!("`{name}` takes {bytes} bytes"))
+                        d.primary(*span, label)
                     } else {
-                        d.secondary(*span, format!("`{name}` takes {bytes} bytes"))
+                        d.secondary(*span, label)
                     };
                 }
                 d.secondary(kernel_span, "in this kernel")
@@ -110,6 +111,20 @@ impl From<CodegenError> for Diagnostic {
             .note(format!("LLVM's verifier says: {}", llvm_message.trim()))
             .note("this is a bug in loomc; please report it with the program that triggered it"),
         }
+    }
+}
+
+/// Who takes the bytes of a shared array in E0812: the user's array by name, or what the
+/// compiler made one for (`kir-shared-memory`'s names).
+fn what_takes(name: &str) -> String {
+    match name {
+        "reduce.partials" => "this reduction's partials take".to_string(),
+        "scan.partials" => "this scan's partials take".to_string(),
+        "indexed" => "this vector's shared copy takes".to_string(),
+        "atomic.old" => "this atomic's old value takes".to_string(),
+        "grid.ticket" => "this grid-wide statement's ticket takes".to_string(),
+        "grid.prefix" => "this grid-wide statement's prefix takes".to_string(),
+        _ => format!("`{name}` takes"),
     }
 }
 

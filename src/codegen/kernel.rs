@@ -206,6 +206,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         let remarks = std::mem::take(&mut body.sync.remarks);
         let shared = std::mem::take(&mut body.shared_decls);
         let register_vectors = body.registers.len();
+        let counted = kernel_ir.shared_bytes();
         drop(body);
         self.cx.remarks.borrow_mut().extend(remarks);
         let facts = super::limits::check(
@@ -214,6 +215,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             self.decl.name.span,
             (self.facts.block_size, self.facts.block_rows),
             &shared,
+            counted,
             register_vectors,
         )?;
         self.cx.remarks.borrow_mut().push(facts);

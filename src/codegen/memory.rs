@@ -413,7 +413,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         global.set_alignment(16);
         self.shared_decls.push(super::limits::SharedDecl {
             name: name.to_string(),
-            span,
             bytes,
         });
         let dim_values = dims.iter().map(|d| self.i32(*d as i64)).collect();

@@ -45,22 +45,27 @@ pub(super) enum Dest<'a> {
     Copy,
 }
 
-/// What a pass does with each consumer; the walk calls it in program order.
+/// What a pass does with each consumer; the walk calls it in program order. Each method does
+/// nothing unless the pass says otherwise.
 pub(super) trait Visitor<'a> {
+    /// Every statement, nested ones included, before its consumers, with the names in scope
+    /// where it stands.
+    fn statement(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {}
     /// A store of `value` (a vector, or a uniform value broadcast) into `dest`; `grid`: over a
     /// grid-wide statement's chunk.
     fn store(
         &mut self,
-        walk: &Walk<'a>,
-        consumer: Consumer,
-        dest: Dest<'a>,
-        value: &'a Expr,
-        grid: bool,
-    );
+        _walk: &Walk<'a>,
+        _consumer: Consumer,
+        _dest: Dest<'a>,
+        _value: &'a Expr,
+        _grid: bool,
+    ) {
+    }
     /// Reduction `reduce` of `operand` (for a grid-wide statement, `v` of `grid(v, scratch)`).
-    fn reduce(&mut self, walk: &Walk<'a>, reduce: &'a Expr, operand: &'a Expr, grid: bool);
+    fn reduce(&mut self, _walk: &Walk<'a>, _reduce: &'a Expr, _operand: &'a Expr, _grid: bool) {}
     /// A per-element atomic `call`, the statement at `span`.
-    fn atomic(&mut self, walk: &Walk<'a>, call: &'a Expr, span: Span);
+    fn atomic(&mut self, _walk: &Walk<'a>, _call: &'a Expr, _span: Span) {}
 }
 
 /// The state of the walk: what the earlier passes decided, and the names in scope.
@@ -159,6 +164,16 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// Whether the vector variable declared at `name` lives in registers.
+    pub fn is_register_vector(&self, name: Span) -> bool {
+        self.facts.registers.contains(&name)
+    }
+
+    /// Whether the vector variable declared at `name` is evaluated again at each use.
+    pub fn is_recomputed(&self, name: Span) -> bool {
+        self.facts.recomputed.contains(&name)
+    }
+
     /// Whether the scatter statement at `span` computes its positions element by element.
     fn is_scatter(&self, span: Span) -> bool {
         self.facts.scatters.contains(&span)
@@ -173,6 +188,7 @@ impl<'a> Walk<'a> {
     }
 
     fn stmt(&mut self, stmt: &'a Ast, visitor: &mut dyn Visitor<'a>) {
+        visitor.statement(self, stmt);
         match stmt {
             Ast::Let {
                 name, init, span, ..

@@ -124,6 +124,14 @@ impl Printer<'_> {
                 self.sweep(*consumer, plan);
             }
         }
+        if let Some(arrays) = &kernel.shared_arrays {
+            for array in arrays {
+                let text = format!("shared {} {} bytes", array.name, array.bytes);
+                self.line(1, &text, Some(array.span));
+            }
+            let total = format!("shared-memory {} bytes per block", kernel.shared_bytes());
+            self.line(1, &total, None);
+        }
         if let Some(guards) = &kernel.merged_guards {
             for (value, guard) in guards {
                 let reads: Vec<String> = guard

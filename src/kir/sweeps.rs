@@ -357,6 +357,12 @@ fn decide(
     })
 }
 
+/// The compile-time bound of vector expression `e`'s length, as code generation's `prepare`
+/// finds it (`kir-shared-memory`: a reduction of no elements needs no scratch).
+pub(super) fn bound(walk: &Walk<'_>, e: &Expr) -> Option<u64> {
+    shape(walk, e).bound
+}
+
 /// What code generation's `prepare` learns of vector expression `e`.
 fn shape(walk: &Walk<'_>, e: &Expr) -> Shape {
     let mut shape = shape_of_kind(walk, e);

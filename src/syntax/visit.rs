@@ -6,24 +6,29 @@ use crate::syntax::ast::{Block, Expr, ExprKind, Stmt};
 /// Calls `f` on `expr` and every expression inside it.
 pub fn visit_expr<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(expr);
+    each_child(expr, &mut |c| visit_expr(c, f));
+}
+
+/// Calls `f` on each expression directly inside `expr`, in source order.
+pub fn each_child<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     match &expr.kind {
         ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
-        ExprKind::Unary { operand, .. } => visit_expr(operand, f),
+        ExprKind::Unary { operand, .. } => f(operand),
         ExprKind::Binary { lhs, rhs, .. } => {
-            visit_expr(lhs, f);
-            visit_expr(rhs, f);
+            f(lhs);
+            f(rhs);
         }
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| visit_expr(a, f)),
+        ExprKind::Call { args, .. } => args.iter().for_each(f),
         ExprKind::Index { base, indices, .. } => {
-            visit_expr(base, f);
-            indices.iter().for_each(|i| visit_expr(i, f));
+            f(base);
+            indices.iter().for_each(f);
         }
-        ExprKind::Field { base, .. } => visit_expr(base, f),
-        ExprKind::Record { fields } => fields.iter().for_each(|fi| visit_expr(&fi.value, f)),
-        ExprKind::VectorLit { elems } => elems.iter().for_each(|e| visit_expr(e, f)),
+        ExprKind::Field { base, .. } => f(base),
+        ExprKind::Record { fields } => fields.iter().for_each(|fi| f(&fi.value)),
+        ExprKind::VectorLit { elems } => elems.iter().for_each(f),
         ExprKind::Collective { func, operand, .. } => {
-            func.bound_args.iter().for_each(|a| visit_expr(a, f));
-            visit_expr(operand, f);
+            func.bound_args.iter().for_each(&mut *f);
+            f(operand);
         }
     }
 }

@@ -86,6 +86,13 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                one test of the element index)",
     },
     LoomPass {
+        name: crate::kir::SHARED_MEMORY,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "every array each kernel keeps in shared memory, the collectives' scratch buffers \
+               included, and its size (checked against the target: E0812)",
+    },
+    LoomPass {
         name: LOWER,
         transforms: true,
         position: Position::BeforeOptimiser,
