@@ -23,6 +23,13 @@ pub const CASES: &[Case] = &[
         sizes: &[1, 31, 1000, 4097],
         run: half_fma,
     },
+    Case {
+        name: "half_atomics",
+        file: "tests/run/programs/half_atomics.loom",
+        block_size: None,
+        sizes: &[1, 31, 1000, 4097],
+        run: half_atomics,
+    },
 ];
 
 /// One 16-bit float format, as a table of its finite non-negative values in encoding order.
@@ -873,4 +880,67 @@ fn fma_trials() -> Vec<libtest_mimic::Trial> {
             })
         })
         .collect()
+}
+
+/// `atomic_add` on 16-bit float places (`tests/run/programs/half_atomics.loom`): histograms
+/// of neighbouring 16-bit bins, a count made once per block whose old values are tickets, and a
+/// shared histogram per block. Sums of small integers stay exact (below 2048 in `Float16`, 256
+/// in `BFloat16`), so the results do not depend on the order of the atomics; the tickets are
+/// checked as a set and left out of the `-O0`/`-O3` comparison.
+pub fn half_atomics(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (f16, bf16) = (Format::f16(), Format::bf16());
+    const BINS: usize = 37;
+    let blocks = n.div_ceil(bs as usize).max(1);
+    let mut x = rng.i32s(n, 0, BINS as i32);
+    let mut w: Vec<u16> = (0..n)
+        .map(|_| f16.round((1 + rng.next_u64() % 2) as f64))
+        .collect();
+    let (ex, ew) = (x.clone(), w.clone());
+    let mut hh = vec![0u16; BINS];
+    let mut hb = vec![0u16; BINS];
+    let mut total = vec![0u16; 1];
+    let mut tickets = vec![0u16; blocks];
+    let mut local = vec![0u16; blocks * 16];
+    launch(
+        p,
+        "halfAtomics",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            HostArg::I32(BINS as i32),
+            array("x", &mut x),
+            array("w", &mut w),
+            array("hh", &mut hh),
+            array("hb", &mut hb),
+            array("total", &mut total),
+            array("tickets", &mut tickets),
+            array("local", &mut local),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let mut eh = vec![0f64; BINS];
+    let mut eb = vec![0f64; BINS];
+    let mut el = vec![0f64; blocks * 16];
+    for (i, (&v, &wi)) in ex.iter().zip(&ew).enumerate() {
+        let weight = f16.decode(wi);
+        eh[v as usize] += weight;
+        eb[v as usize] += 1.0;
+        el[i / bs as usize * 16 + v as usize % 16] += weight;
+    }
+    let round_all = |f: &Format, v: &[f64]| v.iter().map(|x| f.round(*x)).collect::<Vec<u16>>();
+    same(&f16, "hh", &hh, &round_all(&f16, &eh))?;
+    same(&bf16, "hb", &hb, &round_all(&bf16, &eb))?;
+    same(&bf16, "local", &local, &round_all(&bf16, &el))?;
+    // One +1 per block: exact up to 2048, where 2048 + 1 rounds to 2048 (even) in any order.
+    let counted = |k: usize| f16.round(k.min(2048) as f64);
+    same(&f16, "total", &total, &[counted(blocks)])?;
+    let mut got: Vec<f64> = tickets.iter().map(|t| f16.decode(*t)).collect();
+    got.sort_by(f64::total_cmp);
+    let expected: Vec<f64> = (0..blocks).map(|k| f16.decode(counted(k))).collect();
+    if got != expected {
+        return Err(format!(
+            "tickets: {got:?}, expected {expected:?} in some order"
+        ));
+    }
+    Ok([bytes(&hh), bytes(&hb), bytes(&total), bytes(&local)].concat())
 }
