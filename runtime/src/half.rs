@@ -476,7 +476,7 @@ mod tests {
         assert_eq!(F16.fma(0x8000, 0x3c00, 0x0000), 0x0000);
         // Random triples against an exact reference: every finite Float16 (multiples of
         // 2^-24), BFloat16 with exponents -20 to 20 (multiples of 2^-27).
-        let mut state = 0x5eed_f3a_u64;
+        let mut state = 0x05ee_df3a_u64;
         let mut next = || {
             state ^= state << 13;
             state ^= state >> 7;

@@ -145,21 +145,6 @@ fn run_sum_of_squares(gpu: &Gpu) -> Result<(), String> {
     Ok(())
 }
 
-#[cfg(test)]
-mod tests {
-    /// Runs both kernels on a GPU when there is one; says it skipped otherwise.
-    #[test]
-    fn runs_on_a_gpu_or_says_it_skipped() {
-        match super::run() {
-            Ok(super::Ran::OnGpu) => {}
-            Ok(super::Ran::Skipped(why)) => {
-                eprintln!("SKIPPED runs_on_a_gpu_or_says_it_skipped: {why}")
-            }
-            Err(e) => panic!("{e}"),
-        }
-    }
-}
-
 /// A 1000 x 777 transpose through 16 x 16 tiles: block (BROW, BCOL) of a grid of
 /// `cdiv(1000, 16)` rows and `cdiv(777, 16)` columns of blocks, launched through the bindings'
 /// `GridShape` form on the GPU's stream, and again on a stream of its own.
@@ -198,4 +183,19 @@ fn run_transpose(gpu: &Gpu) -> Result<(), String> {
     }
     println!("transpose: both launches match the reference");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Runs both kernels on a GPU when there is one; says it skipped otherwise.
+    #[test]
+    fn runs_on_a_gpu_or_says_it_skipped() {
+        match super::run() {
+            Ok(super::Ran::OnGpu) => {}
+            Ok(super::Ran::Skipped(why)) => {
+                eprintln!("SKIPPED runs_on_a_gpu_or_says_it_skipped: {why}")
+            }
+            Err(e) => panic!("{e}"),
+        }
+    }
 }
