@@ -20,7 +20,7 @@ use inkwell::targets::{
 use inkwell::values::AsValueRef;
 use inkwell::OptimizationLevel;
 
-pub use arch::{Arch, ARCHS};
+pub use arch::{capability, Arch, ARCHS};
 pub use error::{TargetError, CODES, OUTPUT};
 
 /// The one triple loomc emits for: 64-bit PTX for the CUDA driver.

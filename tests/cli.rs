@@ -824,6 +824,7 @@ fn the_host_examples_bindings_are_what_emit_rust_makes() {
             "examples/sum_of_squares.loom",
             "examples/host/src/sum_of_squares.rs",
         ),
+        ("examples/transpose.loom", "examples/host/src/transpose.rs"),
     ] {
         let output = loomc(&[source, "--emit=rust", "-o", "-"], repo, None);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -868,6 +869,33 @@ fn emit_rust_gives_two_typed_methods_per_kernel() {
         rust.contains("pub fn clear(") && !rust.contains("pub fn scale("),
         "{rust}"
     );
+}
+
+#[test]
+fn emit_rust_launches_two_dimensional_grids_with_a_grid_shape() {
+    let dir = tempfile::tempdir().unwrap();
+    // `tile` names BROW and BCOL (metadata grid_dims 2): its methods take `grid: GridShape`;
+    // `flat` keeps `blocks: u32`. (`grid` is a reserved name in LOOM: no parameter meets it.)
+    let source = "kernel tile(g: Int32, n: Int32, out: Int32[n])\n  \
+                  out[[BROW * GRIDCOLS + BCOL]] <- g\n\nkernel flat(out: Int32[BLOCKS])\n  out[B] <- 1\n";
+    let output = loomc(&["-", "--emit=rust", "-o", "-"], dir.path(), Some(source));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rust = String::from_utf8(output.stdout).unwrap();
+    let tile = rust.split("pub fn flat(").next().unwrap();
+    for line in [
+        "use loom_runtime::{DeviceBuffer, Gpu, GpuModule, GridShape, KernelArg, ModuleMetadata, \
+         Scalar, Stream, Timing};",
+        "    pub fn tile(",
+        "        grid: GridShape,",
+        "        g: i32,",
+        "        gpu.launch_buffers_grid(",
+        "        stream.launch_buffers_grid(",
+    ] {
+        assert!(tile.lines().any(|l| l == line), "no `{line}` in:\n{rust}");
+    }
+    let flat = rust.split("pub fn flat(").nth(1).unwrap();
+    assert!(flat.contains("        blocks: u32,") && flat.contains("gpu.launch_buffers(\n"));
+    assert!(!flat.contains("GridShape"), "{flat}");
 }
 
 #[test]

@@ -3,7 +3,10 @@
 //! GPU's stream and waits ([`crate::Gpu::launch_buffers`]), `name_on` issues the launch on a
 //! [`crate::Stream`] and returns. Both take the block size from the kernel and check the grid,
 //! the shapes and the buffer lengths. Arrays are `&mut DeviceBuffer<T>`: the same buffer twice
-//! does not compile.
+//! does not compile. A kernel on a one-dimensional grid takes `blocks: u32`; one on a
+//! two-dimensional grid (it names `BROW`, `BCOL`, `GRIDROWS` or `GRIDCOLS`: metadata
+//! `grid_dims: 2`) takes `grid: GridShape` instead, rows and columns of blocks
+//! ([`crate::Gpu::launch_buffers_grid`]), so that a 2-D kernel cannot be launched as one row.
 //!
 //! LOOM names become snake-case Rust names; where two would be the same Rust name, or one would
 //! be a name the bindings use themselves (`gpu`, `stream`, `blocks`; the method `load`) or a
@@ -33,7 +36,11 @@ pub fn rust_source(metadata: &ModuleMetadata, ptx: &str) -> String {
     if has_arrays {
         imports.push("DeviceBuffer");
     }
-    imports.extend(["Gpu", "GpuModule", "KernelArg", "ModuleMetadata"]);
+    imports.extend(["Gpu", "GpuModule"]);
+    if metadata.kernels.iter().any(two_dimensional) {
+        imports.push("GridShape");
+    }
+    imports.extend(["KernelArg", "ModuleMetadata"]);
     if has_scalars {
         imports.push("Scalar");
     }
@@ -72,7 +79,7 @@ pub fn rust_source(metadata: &ModuleMetadata, ptx: &str) -> String {
 /// `saxpy_on(&self, stream, blocks, ...)`, which does not.
 fn kernel_methods(kernel: &KernelMetadata, wait: &str, on: &str) -> String {
     // The bindings' own parameter names come first.
-    let mut names = Names::taken(&["gpu", "stream", "blocks"]);
+    let mut names = Names::taken(&["gpu", "stream", "blocks", "grid"]);
     let mut params = Vec::new();
     let mut args = Vec::new();
     let mut signature = Vec::new();
@@ -104,11 +111,16 @@ fn kernel_methods(kernel: &KernelMetadata, wait: &str, on: &str) -> String {
         }
     }
     let loom = format!("`{}({})`", kernel.name, signature.join(", "));
+    let grid = if two_dimensional(kernel) {
+        "a grid of `grid.rows` x `grid.cols` blocks"
+    } else {
+        "`blocks` blocks"
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "    /// {loom}: {} threads per block; `blocks` blocks, on the GPU's stream; returns when \
-         the kernel has finished.",
+        "    /// {loom}: {} threads per block; {grid}, on the GPU's stream; returns when the \
+         kernel has finished.",
         kernel.block_size
     );
     out.push_str(&method(
@@ -146,10 +158,15 @@ fn method(
     params: &[String],
     args: &[String],
 ) -> String {
+    let (grid_param, launch, grid) = if two_dimensional(kernel) {
+        ("grid: GridShape", "launch_buffers_grid", "grid")
+    } else {
+        ("blocks: u32", "launch_buffers", "blocks")
+    };
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "    #[allow(clippy::too_many_arguments, non_snake_case)]\n    pub fn {name}(\n        &self,\n        {launcher_param},\n        blocks: u32,"
+        "    #[allow(clippy::too_many_arguments, non_snake_case)]\n    pub fn {name}(\n        &self,\n        {launcher_param},\n        {grid_param},"
     );
     for param in params {
         let _ = writeln!(out, "        {param},");
@@ -157,7 +174,7 @@ fn method(
     let _ = writeln!(out, "    ) -> Result<{result}, String> {{");
     let _ = writeln!(
         out,
-        "        {launcher}.launch_buffers(\n            &self.module,\n            {:?},\n            blocks,\n            &mut [",
+        "        {launcher}.{launch}(\n            &self.module,\n            {:?},\n            {grid},\n            &mut [",
         kernel.name
     );
     for arg in args {
@@ -165,6 +182,11 @@ fn method(
     }
     out.push_str("            ],\n        )\n    }\n");
     out
+}
+
+/// Whether `kernel` runs on a two-dimensional grid (and so launches with a `GridShape`).
+fn two_dimensional(kernel: &KernelMetadata) -> bool {
+    kernel.grid_dims.is_some_and(|d| d > 1)
 }
 
 fn rust_type(ty: ScalarType) -> &'static str {

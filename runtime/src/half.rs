@@ -130,15 +130,40 @@ impl Format {
     /// The value `exact` rounded to this format, where `nearest` is `exact` rounded to `f64` and
     /// `order` says how `exact` compares to it. Rounding `nearest` again would round twice: a
     /// value just above a midpoint of this format can round to `f64` exactly onto the midpoint,
-    /// and then to even, down. Nudged one `f64` ulp towards `exact`, it is no longer a midpoint
-    /// (they have at most 12 significant bits) and rounds as `exact` does.
+    /// and then to even, down. So `exact` is rounded to `f64` *to odd* instead (of the two
+    /// `f64`s around an inexact `exact`, the one whose last bit is 1): that value is never a
+    /// midpoint or a value of this format (they have at most 12 significant bits, so their last
+    /// bit is 0) and lies on the same side of each as `exact`, so it rounds as `exact` does.
+    /// (Always nudging `nearest` one ulp towards `exact` is not enough: from just below a
+    /// midpoint the nudge can land on it.)
     pub fn from_exact(self, nearest: f64, order: Ordering) -> u16 {
+        let odd = nearest.to_bits() & 1 == 1;
         let nudged = match order {
             Ordering::Equal => nearest,
+            _ if odd || !nearest.is_finite() => nearest,
             Ordering::Greater => next_up(nearest),
             Ordering::Less => -next_up(-nearest),
         };
         self.from_f64(nudged)
+    }
+
+    /// `a * b + c` of three encodings, rounded once (a fused multiply-add, as PTX's
+    /// `fma.rn.f16`/`fma.rn.bf16` computes it). The product of two 16-bit values is exact in
+    /// `f64` (at most 22 significant bits, exponents far inside `f64`'s), so only the sum
+    /// rounds there; its error is found exactly (Knuth's TwoSum) and the sum rounded once to
+    /// this format with [`Format::from_exact`]. Infinities and NaNs follow IEEE 754 (a NaN
+    /// result is a quiet NaN).
+    pub fn fma(self, a: u16, b: u16, c: u16) -> u16 {
+        let (a, b, c) = (self.to_f64(a), self.to_f64(b), self.to_f64(c));
+        let p = a * b;
+        let s = p + c;
+        if !s.is_finite() {
+            return self.from_f64(s);
+        }
+        let virtual_c = s - p;
+        let error = (p - (s - virtual_c)) + (c - virtual_c);
+        let order = error.partial_cmp(&0.0).unwrap_or(Ordering::Equal);
+        self.from_exact(s, order)
     }
 
     /// A decimal literal's text (digits, an optional `.` and fraction, an optional exponent)
@@ -368,5 +393,123 @@ mod tests {
         );
         assert_eq!(F16.from_integer(70000), F16.infinity());
         assert_eq!(F16.from_integer(-2048), 0xe800);
+    }
+
+    #[test]
+    fn a_value_one_f64_ulp_below_a_midpoint_rounds_down() {
+        // 2^60 + 3 * 2^52 is the BFloat16 midpoint between 2^60 (1 + 2^-7) (odd) and
+        // 2^60 (1 + 2^-6) (even). 256 below it, plus 1, rounds to the f64 just below the
+        // midpoint (f64's ulp there is 256); nudged up by one ulp it would land on the midpoint
+        // and round to even, up: the exact value is below the midpoint and rounds down.
+        let midpoint = (1i128 << 60) + (3 << 52);
+        let v = midpoint - 256 + 1;
+        assert_eq!((v as f64) as i128, midpoint - 256);
+        assert_eq!(BF16.from_integer(v), 0x5d81);
+        assert_eq!(BF16.from_integer(midpoint + 256 - 1), 0x5d82);
+        assert_eq!(BF16.from_integer(-v), 0xdd81);
+    }
+
+    /// `a * b + c` exactly, times 2^`scale`, for finite encodings whose values are multiples of
+    /// 2^(-scale / 2) and small enough for an `i128`.
+    fn scaled_fma(format: Format, a: u16, b: u16, c: u16, scale: i32) -> i128 {
+        let int = |h: u16| {
+            let v = format.to_f64(h) * 2f64.powi(scale / 2);
+            assert_eq!(
+                v.fract(),
+                0.0,
+                "{h:#06x} is not a multiple of 2^-{}",
+                scale / 2
+            );
+            v as i128
+        };
+        int(a) * int(b) + int(c) * (1i128 << (scale / 2))
+    }
+
+    /// The encoding nearest to an exact value (times 2^`scale`), by comparing it exactly with
+    /// the neighbours of an approximation: independent of `from_exact` and TwoSum.
+    fn nearest_exact(format: Format, exact: i128, scale: i32) -> u16 {
+        let approx = format.from_f64(exact as f64 * 2f64.powi(-scale));
+        let sign = approx & 0x8000;
+        let magnitude = approx & 0x7fff;
+        let value = |m: u16| (format.to_f64(m) * 2f64.powi(scale)) as i128;
+        let target = exact.abs();
+        let max = format.max_finite();
+        let threshold = value(max) + (value(max) - value(max - 1)) / 2;
+        if target >= threshold {
+            return (if exact < 0 { 0x8000 } else { 0 }) | format.infinity();
+        }
+        let magnitude = magnitude.min(max);
+        let mut best = None::<(i128, u16)>;
+        for m in magnitude.saturating_sub(1)..=(magnitude + 1).min(format.max_finite()) {
+            let d = (value(m) - target).abs();
+            best = match best {
+                Some((bd, bm)) if bd < d || (bd == d && bm % 2 == 0) => Some((bd, bm)),
+                _ => Some((d, m)),
+            };
+        }
+        let (_, m) = best.unwrap();
+        let sign = if exact == 0 {
+            sign
+        } else if exact < 0 {
+            0x8000
+        } else {
+            0
+        };
+        sign | m
+    }
+
+    #[test]
+    fn fma_rounds_once() {
+        // 1.75 * 37/64 = 1 + 3 * 2^-8, a BFloat16 midpoint (between 1 + 2^-7, odd, and
+        // 1 + 2^-6, even); c = -(255/256) 2^-52 puts the exact result just below it, so it
+        // rounds down. Rounded to f32 first (LLVM's fma of bfloat on the CPU and before sm_80)
+        // it would be the midpoint and round to even, up.
+        assert_eq!(BF16.fma(0x3fe0, 0x3f14, 0xa57f), 0x3f81);
+        assert_eq!(
+            bf16_from_f32(1.75f32.mul_add(0.578125, -(255.0 / 256.0) * 2f32.powi(-52))),
+            0x3f82
+        );
+        // Specials: inf * 0 is a NaN, inf + -inf too, overflow is infinity.
+        assert!(F16.to_f64(F16.fma(0x7c00, 0, 0x3c00)).is_nan());
+        assert!(F16.to_f64(F16.fma(0x7c00, 0x3c00, 0xfc00)).is_nan());
+        assert_eq!(F16.fma(0x7bff, 0x4000, 0), 0x7c00);
+        assert_eq!(F16.fma(0x8000, 0x3c00, 0x0000), 0x0000);
+        // Random triples against an exact reference: every finite Float16 (multiples of
+        // 2^-24), BFloat16 with exponents -20 to 20 (multiples of 2^-27).
+        let mut state = 0x05ee_df3a_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let r = next();
+            let pick = |shift: u32| {
+                let sign = ((r >> (shift + 15)) & 1) as u16;
+                (sign << 15) | ((r >> shift) as u16 % 0x7c00)
+            };
+            let (a, b, c) = (pick(0), pick(16), pick(32));
+            let exact = scaled_fma(F16, a, b, c, 48);
+            assert_eq!(
+                F16.fma(a, b, c),
+                nearest_exact(F16, exact, 48),
+                "{a:#x} {b:#x} {c:#x}"
+            );
+            let r = next();
+            let pick = |shift: u32| {
+                let sign = ((r >> (shift + 15)) & 1) as u16;
+                let exponent = 107 + ((r >> shift) as u16 % 41);
+                let mantissa = (r >> (shift + 8)) as u16 & 0x7f;
+                (sign << 15) | (exponent << 7) | mantissa
+            };
+            let (a, b, c) = (pick(0), pick(16), pick(32));
+            let exact = scaled_fma(BF16, a, b, c, 54);
+            assert_eq!(
+                BF16.fma(a, b, c),
+                nearest_exact(BF16, exact, 54),
+                "{a:#x} {b:#x} {c:#x}"
+            );
+        }
     }
 }

@@ -6,11 +6,14 @@
 //! and work on different streams may run at the same time. Buffers carry their own ordering
 //! (cudarc records an event for each buffer's last read and write), so a launch on one stream
 //! that uses a buffer another stream is still writing waits for that write; nothing is shared
-//! without it. `Stream::synchronize` waits for everything issued on the stream.
+//! without it. `Stream::synchronize` waits for everything issued on the stream. Kernels on a
+//! two-dimensional grid launch with a [`crate::GridShape`] (`launch_buffers_grid`); the forms
+//! with a number of blocks refuse them.
 
 use crate::args::{self, ArgShape, Scalar};
 use crate::buffers::{self, DeviceBuffer, Element, KernelArg};
 use crate::cuda::{Gpu, GpuModule, Timing};
+use crate::metadata::GridShape;
 use cudarc::driver::{CudaEvent, CudaStream, LaunchConfig, PushKernelArg};
 use std::sync::Arc;
 
@@ -37,6 +40,23 @@ impl Gpu {
         blocks: u32,
         args: &mut [KernelArg<'_>],
     ) -> Result<Timing, String> {
+        module
+            .metadata()
+            .kernel(kernel)?
+            .require_one_dimensional_grid()?;
+        self.launch_buffers_grid(module, kernel, GridShape::blocks(blocks), args)
+    }
+
+    /// [`Gpu::launch_buffers`] over a grid of `grid.rows` rows of `grid.cols` blocks
+    /// (`gridDim = (cols, rows, 1)`): a kernel that names `BROW`, `BCOL`, `GRIDROWS` or
+    /// `GRIDCOLS` (metadata `grid_dims: 2`); a one-dimensional one takes one row.
+    pub fn launch_buffers_grid(
+        &self,
+        module: &GpuModule,
+        kernel: &str,
+        grid: GridShape,
+        args: &mut [KernelArg<'_>],
+    ) -> Result<Timing, String> {
         let event = || {
             self.context()
                 .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
@@ -47,7 +67,7 @@ impl Gpu {
             self.stream(),
             module,
             kernel,
-            blocks,
+            grid,
             args,
             Some((&start, &end)),
         )?;
@@ -69,7 +89,30 @@ impl Stream {
         blocks: u32,
         args: &mut [KernelArg<'_>],
     ) -> Result<(), String> {
-        enqueue(&self.stream, module, kernel, blocks, args, None)
+        module
+            .metadata()
+            .kernel(kernel)?
+            .require_one_dimensional_grid()?;
+        enqueue(
+            &self.stream,
+            module,
+            kernel,
+            GridShape::blocks(blocks),
+            args,
+            None,
+        )
+    }
+
+    /// [`Gpu::launch_buffers_grid`] on this stream: a two-dimensional grid, issued without
+    /// waiting.
+    pub fn launch_buffers_grid(
+        &self,
+        module: &GpuModule,
+        kernel: &str,
+        grid: GridShape,
+        args: &mut [KernelArg<'_>],
+    ) -> Result<(), String> {
+        enqueue(&self.stream, module, kernel, grid, args, None)
     }
 
     /// Copies `data` to a new device buffer of `shape` on this stream.
@@ -98,23 +141,24 @@ impl Stream {
     }
 }
 
-/// Checks `args` against `kernel`'s metadata and issues the launch on `stream`, between the
-/// two events of `timed` when given.
+/// Checks `args` against `kernel`'s metadata and issues the launch over `grid` on `stream`,
+/// between the two events of `timed` when given.
 fn enqueue(
     stream: &Arc<CudaStream>,
     module: &GpuModule,
     kernel: &str,
-    blocks: u32,
+    grid: GridShape,
     args: &mut [KernelArg<'_>],
     timed: Option<(&CudaEvent, &CudaEvent)>,
 ) -> Result<(), String> {
     let meta = module.metadata().kernel(kernel)?;
-    meta.require_one_dimensional_grid()?;
-    if blocks == 0 {
-        return Err(format!(
-            "kernel `{kernel}`: the grid needs at least 1 block"
-        ));
-    }
+    let grid_dim = meta.grid_dim(grid)?;
+    let blocks = grid.total().ok_or_else(|| {
+        format!(
+            "kernel `{kernel}`: a grid of {}x{} blocks has more than 2^32",
+            grid.rows, grid.cols
+        )
+    })?;
     let shapes: Vec<ArgShape> = args
         .iter()
         .map(|arg| match arg {
@@ -157,7 +201,7 @@ fn enqueue(
         }
     }
     let config = LaunchConfig {
-        grid_dim: (blocks, 1, 1),
+        grid_dim,
         block_dim: meta.block_dim(),
         shared_mem_bytes: 0,
     };

@@ -65,11 +65,15 @@ impl AtomicOp {
     }
 
     /// Whether the operation is defined on elements of type `s`: every operation on the 32-
-    /// and 64-bit integers, `add` and `exch` on `Float32` and `Float64` too (what PTX's `atom`
-    /// offers on every target loomc accepts; there is no 16-bit float atomic yet).
+    /// and 64-bit integers, `add` and `exch` on `Float32` and `Float64` too, and `add` on
+    /// `Float16` and `BFloat16` (what PTX's `atom` offers: `atom.add.noftz.f16` from sm_70 on,
+    /// `.bf16` from sm_90 on, and on older targets LLVM's loop of `atom.cas.b32` on the 32-bit
+    /// word that holds the element).
     pub fn accepts(self, s: Scalar) -> bool {
-        // PTX's `atom` works on 32- and 64-bit elements (any narrower type a later change adds
-        // needs its own lowering first).
+        if matches!(s, Scalar::Float16 | Scalar::BFloat16) {
+            return self == AtomicOp::Add;
+        }
+        // PTX has no atomics on 8- and 16-bit integers.
         if !matches!(s.bits(), 32 | 64) {
             return false;
         }
@@ -82,9 +86,10 @@ impl AtomicOp {
     /// What a type the operation refuses could use instead, for the error's help.
     pub fn accepted(self) -> &'static str {
         match self {
-            AtomicOp::Add | AtomicOp::Exch => {
-                "Int32, Int64, UInt32, UInt64, Float32 and Float64 elements"
+            AtomicOp::Add => {
+                "Int32, Int64, UInt32, UInt64, Float16, BFloat16, Float32 and Float64 elements"
             }
+            AtomicOp::Exch => "Int32, Int64, UInt32, UInt64, Float32 and Float64 elements",
             _ => "Int32, Int64, UInt32 and UInt64 elements",
         }
     }

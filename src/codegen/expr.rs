@@ -51,8 +51,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             (None, None) => return Ok(None),
         };
         let scalar = self.scalar_of(c)?;
-        // Not the 16-bit floats: an `fma` of them is computed in `Float32` on targets without
-        // one (sm_75's `BFloat16`) and would round twice there.
+        // Not the 16-bit floats: where the target has no 16-bit `fma` (sm_75's `BFloat16`, the
+        // CPU backend) the fused form is a slower sequence (`math.rs`, `half_fma`), so
+        // contracting would cost time, not save it.
         let width = match scalar {
             Scalar::Float32 => FloatWidth::F32,
             Scalar::Float64 => FloatWidth::F64,

@@ -84,3 +84,13 @@ pub fn find(name: &str) -> Option<Arch> {
 pub fn names() -> impl Iterator<Item = &'static str> {
     ARCHS.iter().map(|a| a.name)
 }
+
+/// The compute capability of an architecture name as a number: `sm_75` is 75, `sm_90a` 90.
+pub fn capability(name: &str) -> Option<u32> {
+    let digits: String = name
+        .strip_prefix("sm_")?
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits.parse().ok()
+}

@@ -5,7 +5,8 @@
 //! 1. parse the IR (the same text `--emit=llvm` prints) into a fresh context;
 //! 2. find the kernels (`!nvvm.annotations`);
 //! 3. give the module the host's triple and data layout, and drop NVPTX's CPU attributes;
-//! 4. rewrite NVVM intrinsic calls into runtime calls (`intrinsics.rs`);
+//! 4. rewrite NVVM intrinsic calls into runtime calls (`intrinsics.rs`), and the 16-bit
+//!    `llvm.fma` calls into calls of helpers that round once (`libcalls.rs`);
 //! 5. move shared globals into the per-block buffer (`shared.rs`);
 //! 6. check the bounds of every global access, in every mode (`bounds.rs`), so that a kernel
 //!    indexing past its arrays stops with a report instead of corrupting the host;
@@ -505,6 +506,7 @@ fn lower(
             used: Vec::new(),
         };
         rewriter.run()?;
+        libcalls::replace_half_fmas(module);
         let needs_coroutines = rewriter.used.iter().any(|name| loom_simt::suspends(name));
         let shared = shared::SharedRelocation {
             context: raw_context,
@@ -580,6 +582,7 @@ fn bind_runtime(module: &Module<'_>, engine: &ExecutionEngine<'_>) -> Result<(),
     let table: HashMap<&'static str, usize> = loom_simt::all_symbols()
         .into_iter()
         .chain(libcalls::symbols())
+        .chain(libcalls::fma_symbols())
         .collect();
     let mut function = module.get_first_function();
     while let Some(f) = function {

@@ -8,6 +8,7 @@
 //! (the checker's E0605).
 //! A float `atomic_add` of several elements into one place rounds in the order the threads
 //! make them, which the block size decides: such a program is marked block-size dependent.
+//! `Float16` and `BFloat16` have `atomic_add` only (PTX's `atom.add.f16`/`.bf16`).
 
 use super::Gen;
 
@@ -63,7 +64,7 @@ impl Gen {
     /// One atomic per element of `place`, with an operation and operands whose result does not
     /// depend on the order of the atomics.
     fn per_element_atomic(&mut self, array: &str, place: &str) -> String {
-        if self.chance(25) {
+        if self.ty.size() >= 4 && self.chance(25) {
             let (op, operands) = self.order_free_uniform();
             return format!("atomic_{op}({place}, {operands})");
         }
@@ -109,7 +110,9 @@ impl Gen {
 
     /// Any operation the element type has, with uniform operands: one atomic for the block.
     fn uniform_operands(&mut self) -> (&'static str, String) {
-        let op = if self.ty.is_float() {
+        let op = if self.ty.size() == 2 {
+            "add"
+        } else if self.ty.is_float() {
             self.pick(&["add", "exch"])
         } else {
             self.pick(&[

@@ -925,8 +925,9 @@ impl Gen {
         match self.rng.u32(0..19) {
             18 => self.tiles(indent),
             17 => self.run_time_vector(indent),
-            16 if self.ty.size() >= 4 => self.atomic_statement(indent),
-            // PTX has no 8- or 16-bit atomics (the checker's E0601): another statement instead.
+            16 if self.ty.size() >= 4 || self.ty.is_float() => self.atomic_statement(indent),
+            // PTX has no 8- or 16-bit integer atomics (the checker's E0601): another statement
+            // instead.
             16 => self.statement(indent, nesting),
             0 | 1 => {
                 let name = self.fresh("u");

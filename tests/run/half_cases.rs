@@ -4,16 +4,33 @@
 //! its textbook formula: nothing here shares code with loomc's or the CPU backend's conversions.
 
 use super::cases::Case;
-use super::support::{array, bytes, close, launch, Rng};
-use loomc::target::host::{HostArg, HostProgram};
+use super::support::{array, bytes, close, launch, nvptx_ir_for, Rng};
+use loomc::target::host::{HostArg, HostOptions, HostProgram};
+use loomc::target::OptLevel;
 
-pub const CASES: &[Case] = &[Case {
-    name: "half_floats",
-    file: "tests/run/programs/half_floats.loom",
-    block_size: None,
-    sizes: &[1, 31, 1000, 4097],
-    run: half_floats,
-}];
+pub const CASES: &[Case] = &[
+    Case {
+        name: "half_floats",
+        file: "tests/run/programs/half_floats.loom",
+        block_size: None,
+        sizes: &[1, 31, 1000, 4097],
+        run: half_floats,
+    },
+    Case {
+        name: "half_fma",
+        file: "tests/run/programs/half_fma.loom",
+        block_size: None,
+        sizes: &[1, 31, 1000, 4097],
+        run: half_fma,
+    },
+    Case {
+        name: "half_atomics",
+        file: "tests/run/programs/half_atomics.loom",
+        block_size: None,
+        sizes: &[1, 31, 1000, 4097],
+        run: half_atomics,
+    },
+];
 
 /// One 16-bit float format, as a table of its finite non-negative values in encoding order.
 struct Format {
@@ -566,10 +583,12 @@ fn shared(
 }
 
 pub fn trials() -> Vec<libtest_mimic::Trial> {
-    vec![libtest_mimic::Trial::test(
+    let mut trials = vec![libtest_mimic::Trial::test(
         "cli/run_reads_and_writes_half_float_npy",
         half_float_npy,
-    )]
+    )];
+    trials.extend(fma_trials());
+    trials
 }
 
 /// A version 1.0 `.npy` file of one dimension, written by hand (npyz has no `float16` without
@@ -698,4 +717,230 @@ fn half_float_npy() -> Result<(), libtest_mimic::Failed> {
         return Err(format!("a wrong dtype: status {:?}, {stderr}", refused.status).into());
     }
     Ok(())
+}
+
+/// `fma` of both 16-bit types against the exact `a * b + c`, rounded by comparing it exactly
+/// with the neighbours of an approximation (scaled to integers: every finite `Float16` is a
+/// multiple of 2^-24; the `BFloat16` inputs are drawn with exponents -20 to 20, multiples of
+/// 2^-27, plus values that need the single rounding: just below a midpoint after a product
+/// that is a midpoint, where rounding through `float` would round up).
+pub fn half_fma(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    half_fma_on(p, "halfFma", n.div_ceil(bs as usize).max(1) as u32, n, rng)
+}
+
+fn half_fma_on(
+    p: &HostProgram,
+    kernel: &str,
+    blocks: u32,
+    n: usize,
+    rng: &mut Rng,
+) -> Result<Vec<u8>, String> {
+    let (f16, bf16) = (Format::f16(), Format::bf16());
+    let draw_h = |rng: &mut Rng| {
+        let r = rng.next_u64();
+        let sign = ((r >> 40) as u16 & 1) << 15;
+        match r % 32 {
+            0 => sign | [0, 0x7c00, 0x7e00, 0x7bff][(r >> 8) as usize % 4],
+            _ => sign | ((r >> 16) as u16 % 0x7c00),
+        }
+    };
+    let draw_b = |rng: &mut Rng| {
+        let r = rng.next_u64();
+        let sign = ((r >> 40) as u16 & 1) << 15;
+        match r % 32 {
+            0 => sign | [0, 0x7f80, 0x7fc0, 0x4a7f][(r >> 8) as usize % 4],
+            _ => sign | ((107 + ((r >> 16) as u16 % 41)) << 7) | ((r >> 32) as u16 & 0x7f),
+        }
+    };
+    let mut inputs: [Vec<u16>; 6] = Default::default();
+    for i in 0..n {
+        for (k, v) in inputs.iter_mut().enumerate() {
+            v.push(if k < 3 { draw_h(rng) } else { draw_b(rng) });
+        }
+        if i % 7 == 3 {
+            // 1.75 2^10 * 37/64 2^10 = (1 + 3 * 2^-8) 2^20, a BFloat16 midpoint between an odd
+            // and an even encoding; c = -2^-6 puts the sum just below it, too little for a
+            // `float` (whose ulp there is 2^-3): rounded through one, it would round up.
+            let [a, b, c] = [0x44e0, 0x4414, 0xbc80];
+            inputs[3][i] = a;
+            inputs[4][i] = b;
+            inputs[5][i] = c;
+        }
+    }
+    let k = draw_h(rng) & 0x3fff;
+    let g = draw_b(rng) & 0x3fff;
+    let expected_inputs = inputs.clone();
+    let [mut ha, mut hb, mut hc, mut ba, mut bb, mut bc] = inputs;
+    let (mut hr, mut br) = (vec![0u16; n], vec![0u16; n]);
+    let (mut hu, mut bu) = (vec![0u16; 1], vec![0u16; 1]);
+    launch(
+        p,
+        kernel,
+        blocks,
+        &mut [
+            HostArg::I32(n as i32),
+            HostArg::F16(k),
+            HostArg::F16(g),
+            array("ha", &mut ha),
+            array("hb", &mut hb),
+            array("hc", &mut hc),
+            array("ba", &mut ba),
+            array("bb", &mut bb),
+            array("bc", &mut bc),
+            array("hr", &mut hr),
+            array("br", &mut br),
+            array("hu", &mut hu),
+            array("bu", &mut bu),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    if exact_fma(&bf16, 0x44e0, 0x4414, 0xbc80, 27) != 0x4981 {
+        return Err("the reference rounds the crafted BFloat16 case wrongly".to_string());
+    }
+    let [ea, eb, ec, fa, fb, fc] = &expected_inputs;
+    let eh: Vec<u16> = (0..n)
+        .map(|i| exact_fma(&f16, ea[i], eb[i], ec[i], 24))
+        .collect();
+    let ebr: Vec<u16> = (0..n)
+        .map(|i| exact_fma(&bf16, fa[i], fb[i], fc[i], 27))
+        .collect();
+    same(&f16, "hr", &hr, &eh)?;
+    same(&bf16, "br", &br, &ebr)?;
+    let minus_one = [0xbc00, 0xbf80];
+    same(&f16, "hu", &hu, &[exact_fma(&f16, k, k, minus_one[0], 24)])?;
+    same(
+        &bf16,
+        "bu",
+        &bu,
+        &[exact_fma(&bf16, g, g, minus_one[1], 27)],
+    )?;
+    Ok([bytes(&hr), bytes(&br), bytes(&hu), bytes(&bu)].concat())
+}
+
+/// `a * b + c` rounded once to `f`, where every finite input is a multiple of 2^-`unit`:
+/// `a * b + c` times 2^(2 unit) is then an exact integer, compared exactly with the encodings
+/// around an approximation (ties to the even encoding; beyond the largest value plus half an
+/// ulp, infinity). Infinities and NaNs follow IEEE through `f64`.
+fn exact_fma(f: &Format, a: u16, b: u16, c: u16, unit: i32) -> u16 {
+    let (x, y, z) = (f.decode(a), f.decode(b), f.decode(c));
+    if !(x.is_finite() && y.is_finite() && z.is_finite()) {
+        return f.round(x * y + z);
+    }
+    let int = |v: f64| (v * 2f64.powi(unit)) as i128;
+    let exact = int(x) * int(y) + (int(z) << unit);
+    if exact == 0 {
+        // IEEE: +0 unless both the product and c are -0 (or round to it).
+        return f.round(x * y + z);
+    }
+    let scaled = |m: usize| (f.values[m] * 2f64.powi(2 * unit)) as i128;
+    let sign = if exact < 0 { 0x8000 } else { 0 };
+    let target = exact.abs();
+    let last = f.values.len() - 1;
+    let approx = (f.round(target as f64 * 2f64.powi(-2 * unit)) & 0x7fff) as usize;
+    if approx >= last {
+        // Near the largest value (Float16's only: the BFloat16 inputs stay far below it).
+        if target * 2 >= scaled(last) * 2 + (scaled(last) - scaled(last - 1)) {
+            return sign | f.infinity;
+        }
+    }
+    let approx = approx.min(last);
+    let mut best = None::<(i128, usize)>;
+    for m in approx.saturating_sub(1)..=(approx + 1).min(last) {
+        let d = (scaled(m) - target).abs();
+        best = match best {
+            Some((bd, bm)) if bd < d || (bd == d && bm % 2 == 0) => Some((bd, bm)),
+            _ => Some((d, m)),
+        };
+    }
+    sign | best.map_or(0, |(_, m)| m) as u16
+}
+
+/// The same kernel compiled for architectures without the 16-bit `fma` instructions: sm_75
+/// (`BFloat16` through the sequence that rounds once) and sm_52 (`Float16` too).
+fn fma_trials() -> Vec<libtest_mimic::Trial> {
+    ["sm_75", "sm_52"]
+        .into_iter()
+        .map(|arch| {
+            libtest_mimic::Trial::test(format!("half_fma/{arch}"), move || {
+                let file = "tests/run/programs/half_fma.loom";
+                for opt in [OptLevel::O0, OptLevel::O3] {
+                    let ir = nvptx_ir_for(file, 64, opt, arch)?;
+                    if !ir.contains("fma.odd") {
+                        return Err(format!("{arch}: no sequence for the 16-bit fma").into());
+                    }
+                    let p = HostProgram::compile(&ir, &HostOptions::default())
+                        .map_err(|e| e.to_string())?;
+                    for (i, n) in [1usize, 1000, 4097].into_iter().enumerate() {
+                        let mut rng = Rng::new(0x5eed ^ i as u64);
+                        half_fma_on(&p, "halfFma", n.div_ceil(64).max(1) as u32, n, &mut rng)
+                            .map_err(|e| format!("{arch} {opt:?} n={n}: {e}"))?;
+                    }
+                }
+                Ok(())
+            })
+        })
+        .collect()
+}
+
+/// `atomic_add` on 16-bit float places (`tests/run/programs/half_atomics.loom`): histograms
+/// of neighbouring 16-bit bins, a count made once per block whose old values are tickets, and a
+/// shared histogram per block. Sums of small integers stay exact (below 2048 in `Float16`, 256
+/// in `BFloat16`), so the results do not depend on the order of the atomics; the tickets are
+/// checked as a set and left out of the `-O0`/`-O3` comparison.
+pub fn half_atomics(p: &HostProgram, bs: u32, n: usize, rng: &mut Rng) -> Result<Vec<u8>, String> {
+    let (f16, bf16) = (Format::f16(), Format::bf16());
+    const BINS: usize = 37;
+    let blocks = n.div_ceil(bs as usize).max(1);
+    let mut x = rng.i32s(n, 0, BINS as i32);
+    let mut w: Vec<u16> = (0..n)
+        .map(|_| f16.round((1 + rng.next_u64() % 2) as f64))
+        .collect();
+    let (ex, ew) = (x.clone(), w.clone());
+    let mut hh = vec![0u16; BINS];
+    let mut hb = vec![0u16; BINS];
+    let mut total = vec![0u16; 1];
+    let mut tickets = vec![0u16; blocks];
+    let mut local = vec![0u16; blocks * 16];
+    launch(
+        p,
+        "halfAtomics",
+        blocks as u32,
+        &mut [
+            HostArg::I32(n as i32),
+            HostArg::I32(BINS as i32),
+            array("x", &mut x),
+            array("w", &mut w),
+            array("hh", &mut hh),
+            array("hb", &mut hb),
+            array("total", &mut total),
+            array("tickets", &mut tickets),
+            array("local", &mut local),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let mut eh = vec![0f64; BINS];
+    let mut eb = vec![0f64; BINS];
+    let mut el = vec![0f64; blocks * 16];
+    for (i, (&v, &wi)) in ex.iter().zip(&ew).enumerate() {
+        let weight = f16.decode(wi);
+        eh[v as usize] += weight;
+        eb[v as usize] += 1.0;
+        el[i / bs as usize * 16 + v as usize % 16] += weight;
+    }
+    let round_all = |f: &Format, v: &[f64]| v.iter().map(|x| f.round(*x)).collect::<Vec<u16>>();
+    same(&f16, "hh", &hh, &round_all(&f16, &eh))?;
+    same(&bf16, "hb", &hb, &round_all(&bf16, &eb))?;
+    same(&bf16, "local", &local, &round_all(&bf16, &el))?;
+    // One +1 per block: exact up to 2048, where 2048 + 1 rounds to 2048 (even) in any order.
+    let counted = |k: usize| f16.round(k.min(2048) as f64);
+    same(&f16, "total", &total, &[counted(blocks)])?;
+    let mut got: Vec<f64> = tickets.iter().map(|t| f16.decode(*t)).collect();
+    got.sort_by(f64::total_cmp);
+    let expected: Vec<f64> = (0..blocks).map(|k| f16.decode(counted(k))).collect();
+    if got != expected {
+        return Err(format!(
+            "tickets: {got:?}, expected {expected:?} in some order"
+        ));
+    }
+    Ok([bytes(&hh), bytes(&hb), bytes(&total), bytes(&local)].concat())
 }

@@ -12,14 +12,24 @@ pub fn repo_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The optimised NVPTX IR of `file` (relative to the repository).
+/// The optimised NVPTX IR of `file` (relative to the repository), for sm_80.
 pub fn nvptx_ir(file: &str, block_size: u32, opt: OptLevel) -> Result<String, String> {
+    nvptx_ir_for(file, block_size, opt, "sm_80")
+}
+
+/// The optimised NVPTX IR of `file` for the architecture `arch`.
+pub fn nvptx_ir_for(
+    file: &str,
+    block_size: u32,
+    opt: OptLevel,
+    arch: &str,
+) -> Result<String, String> {
     let source =
         std::fs::read_to_string(repo_root().join(file)).map_err(|e| format!("{file}: {e}"))?;
     let options = Options {
         emit: vec![Emit::Llvm],
         opt,
-        arch: "sm_80".to_string(),
+        arch: arch.to_string(),
         block_size,
         // libdevice's bodies are PTX; the CPU backend binds `__nv_*` to host math instead.
         libdevice: Libdevice::Declare,

@@ -1,14 +1,16 @@
 //! A host program over the typed bindings `loomc --emit=rust` generates (docs/running.md):
 //! saxpy and sumOfSquares on GPU 0, with the arrays uploaded once and kept on the device across
-//! launches, each result checked against a reference computed here. Without a CUDA driver it
+//! launches, and transposeMatrix on a two-dimensional grid (on the GPU's stream and on a stream
+//! of its own), each result checked against a reference computed here. Without a CUDA driver it
 //! says so and exits 0, so that it builds and runs in CI on machines without a GPU.
 //!
-//! `src/saxpy.rs` and `src/sum_of_squares.rs` are generated (tests/cli.rs checks they are what
-//! loomc makes today):
+//! `src/saxpy.rs`, `src/sum_of_squares.rs` and `src/transpose.rs` are generated (tests/cli.rs
+//! checks they are what loomc makes today):
 //!
 //! ```text
 //! scripts/loomc examples/saxpy.loom --emit=rust -o examples/host/src/saxpy.rs
 //! scripts/loomc examples/sum_of_squares.loom --emit=rust -o examples/host/src/sum_of_squares.rs
+//! scripts/loomc examples/transpose.loom --emit=rust -o examples/host/src/transpose.rs
 //! cargo run -p loom-host-example
 //! ```
 
@@ -17,8 +19,10 @@
 mod saxpy;
 #[rustfmt::skip]
 mod sum_of_squares;
+#[rustfmt::skip]
+mod transpose;
 
-use loom_runtime::{driver_present, Gpu};
+use loom_runtime::{driver_present, Gpu, GridShape};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -51,6 +55,7 @@ fn run() -> Result<Ran, String> {
     run_saxpy(&gpu)?;
     run_saxpy_on_two_streams(&gpu)?;
     run_sum_of_squares(&gpu)?;
+    run_transpose(&gpu)?;
     Ok(Ran::OnGpu)
 }
 
@@ -137,6 +142,46 @@ fn run_sum_of_squares(gpu: &Gpu) -> Result<(), String> {
         }
     }
     println!("sumOfSquares: matches the reference");
+    Ok(())
+}
+
+/// A 1000 x 777 transpose through 16 x 16 tiles: block (BROW, BCOL) of a grid of
+/// `cdiv(1000, 16)` rows and `cdiv(777, 16)` columns of blocks, launched through the bindings'
+/// `GridShape` form on the GPU's stream, and again on a stream of its own.
+fn run_transpose(gpu: &Gpu) -> Result<(), String> {
+    let kernels = transpose::Kernels::load(gpu)?;
+    let (rows, cols) = (1000usize, 777usize);
+    let a: Vec<f32> = (0..rows * cols).map(|i| i as f32).collect();
+    let mut a_device = gpu.upload(&a, &[rows, cols])?;
+    let mut out_device = gpu.zeros::<f32>(&[cols, rows])?;
+    let grid = GridShape {
+        rows: rows.div_ceil(16) as u32,
+        cols: cols.div_ceil(16) as u32,
+    };
+    let (r, c) = (rows as i32, cols as i32);
+    let timing = kernels.transpose_matrix(gpu, grid, r, c, &mut a_device, &mut out_device)?;
+    println!(
+        "transpose: {rows} x {cols} on a {} x {} grid, kernel {:.3} ms",
+        grid.rows, grid.cols, timing.kernel_ms
+    );
+    let stream = gpu.new_stream()?;
+    let mut again = stream.zeros::<f32>(&[cols, rows])?;
+    kernels.transpose_matrix_on(&stream, grid, r, c, &mut a_device, &mut again)?;
+    for (what, result) in [
+        ("on the GPU's stream", gpu.download(&out_device)?),
+        ("on a stream", stream.download(&again)?),
+    ] {
+        for (k, got) in result.iter().enumerate() {
+            let (j, i) = (k / rows, k % rows);
+            if *got != a[i * cols + j] {
+                return Err(format!(
+                    "transpose {what}: out[{j}, {i}] = {got}, expected {}",
+                    a[i * cols + j]
+                ));
+            }
+        }
+    }
+    println!("transpose: both launches match the reference");
     Ok(())
 }
 

@@ -71,7 +71,7 @@ impl AtomicError {
             .note(format!("`{}` works on {}", op.name(), op.accepted()))
             .help(match ty {
                 Ty::Scalar(Scalar::Float16 | Scalar::BFloat16) => {
-                    "loomc has no 16-bit float atomics yet (PTX has only `atom.add` for them, for `BFloat16` from sm_90 on): accumulate in a `Float32` array, `atomic_add(total[i], Float32(h))`"
+                    "PTX has only `atom.add` for 16-bit floats: keep these values in a `Float32` array (`atomic_exch` and the others take it), or make the choice with an integer atomic on a flag or an index"
                 }
                 Ty::Scalar(s) if s.is_float() => {
                     "only `atomic_add` and `atomic_exch` take floats, as in CUDA: keep these values in an integer array (fixed point, or a flag per element)"

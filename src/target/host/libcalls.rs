@@ -39,6 +39,47 @@ extern "C" fn trunc_df_bf(x: f64) -> f32 {
     register(BF16.from_f64(x))
 }
 
+/// `fma` of `Float16` and `BFloat16`: LLVM's x86 backend computes `llvm.fma.f16` and
+/// `llvm.fma.bf16` as `fmaf` of the widened values and rounds the `float` to 16 bits, twice
+/// rounded; these round once (`Format::fma`), as PTX's `fma.rn.f16`/`fma.rn.bf16` do.
+extern "C" fn fma_f16(a: f32, b: f32, c: f32) -> f32 {
+    register(F16.fma(encoding(a), encoding(b), encoding(c)))
+}
+
+extern "C" fn fma_bf16(a: f32, b: f32, c: f32) -> f32 {
+    register(BF16.fma(encoding(a), encoding(b), encoding(c)))
+}
+
+/// The 16-bit `fma` intrinsics and the helpers that replace them (the NVPTX module calls the
+/// intrinsics on the targets that have the instructions).
+const FMAS: [(&str, &str); 2] = [
+    ("llvm.fma.f16", "loom_simt_fma_f16"),
+    ("llvm.fma.bf16", "loom_simt_fma_bf16"),
+];
+
+/// Makes every call of a 16-bit `llvm.fma` a call of its helper (step 4 of the lowering).
+pub fn replace_half_fmas(module: &inkwell::module::Module<'_>) {
+    for (intrinsic, helper) in FMAS {
+        let Some(f) = module.get_function(intrinsic) else {
+            continue;
+        };
+        let replacement = module
+            .get_function(helper)
+            .unwrap_or_else(|| module.add_function(helper, f.get_type(), None));
+        f.replace_all_uses_with(replacement);
+        // SAFETY: nothing uses the declaration any more.
+        unsafe { f.delete() };
+    }
+}
+
+/// The 16-bit `fma` helpers' names and addresses, bound like the runtime's functions.
+pub fn fma_symbols() -> Vec<(&'static str, usize)> {
+    vec![
+        ("loom_simt_fma_f16", fma_f16 as *const () as usize),
+        ("loom_simt_fma_bf16", fma_bf16 as *const () as usize),
+    ]
+}
+
 /// Each helper's name and address.
 pub fn symbols() -> Vec<(&'static str, usize)> {
     vec![
@@ -65,5 +106,12 @@ mod tests {
         // (as through a float it would be).
         let x = 1.0 + 2f64.powi(-8) + 2f64.powi(-30);
         assert_eq!(trunc_df_bf(x).to_bits(), 0x3f81);
+        // 1.75 * 37/64 - (255/256) 2^-52 is just below a BFloat16 midpoint: down, once.
+        let [a, b, c] = [0x3fe0, 0x3f14, 0xa57f].map(|h| f32::from_bits(0xbeef_0000 | h));
+        assert_eq!(fma_bf16(a, b, c).to_bits(), 0x3f81);
+        assert_eq!(
+            fma_f16(register(0x3c00), register(0x4000), register(0x3c00)).to_bits(),
+            0x4200
+        );
     }
 }
