@@ -85,6 +85,8 @@ struct Facts {
     scatters: HashSet<Span>,
     /// Per-element atomics.
     vector_atomics: HashSet<Span>,
+    /// Once-per-block atomics whose old value goes to a variable.
+    kept_atomics: HashSet<Span>,
     registers: HashSet<Span>,
     recomputed: HashSet<Span>,
     copies: HashSet<Span>,
@@ -141,6 +143,14 @@ fn facts(kernel: &Kernel) -> Facts {
         } => {
             facts.vector_atomics.insert(*span);
         }
+        Stmt::Atomic {
+            old: Some(_),
+            per_element: None,
+            span,
+            ..
+        } => {
+            facts.kept_atomics.insert(*span);
+        }
         _ => {}
     });
     let set = |s: &Option<std::collections::BTreeSet<Span>>| -> HashSet<Span> {
@@ -172,6 +182,22 @@ impl<'a> Walk<'a> {
     /// Whether the vector variable declared at `name` is evaluated again at each use.
     pub fn is_recomputed(&self, name: Span) -> bool {
         self.facts.recomputed.contains(&name)
+    }
+
+    /// The collective of the grid-wide statement at `span`, if it is one.
+    pub fn grid_collective(&self, span: Span) -> Option<ExprId> {
+        self.facts.grids.get(&span).copied()
+    }
+
+    /// Whether the statement at `span` is a once-per-block atomic whose old value goes to a
+    /// variable (thread 0 broadcasts it).
+    pub fn keeps_atomic_old(&self, span: Span) -> bool {
+        self.facts.kept_atomics.contains(&span)
+    }
+
+    /// Whether the computed vector at `span` is indexed through a `shared` copy.
+    pub fn is_indexed_copy(&self, span: Span) -> bool {
+        self.facts.copies.contains(&span)
     }
 
     /// Whether the scatter statement at `span` computes its positions element by element.

@@ -16,53 +16,22 @@
 //! rounded up to 16.
 
 use super::consumers::{self, Name, Visitor, Walk};
-use super::{Module, SharedArray, Stmt};
+use super::{Module, SharedArray};
 use crate::check::types::{Len, RecordTable, Scalar, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId, ExprKind, Stmt as Ast};
 use crate::syntax::span::Span;
-use std::collections::HashMap;
 
 pub fn run(module: &mut Module, checked: &Checked) {
     for kernel in &mut module.kernels {
-        let mut facts = Facts::default();
-        super::walk_stmts(&kernel.body, &mut |stmt| match stmt {
-            Stmt::Grid {
-                collective, span, ..
-            } => {
-                facts.grids.insert(*span, collective.id);
-            }
-            Stmt::Atomic {
-                old: Some(_),
-                per_element: None,
-                span,
-                ..
-            } => {
-                facts.kept_atomics.push(*span);
-            }
-            _ => {}
-        });
-        facts.copies = kernel.indexed_copies.iter().flatten().copied().collect();
-        let mut counter = Counter {
-            facts,
-            arrays: Vec::new(),
-        };
+        let mut counter = Counter::default();
         consumers::walk(kernel, checked, &mut counter);
         kernel.shared_arrays = Some(counter.arrays);
     }
 }
 
 #[derive(Default)]
-struct Facts {
-    /// Grid-wide statements and their collective.
-    grids: HashMap<Span, ExprId>,
-    /// Once-per-block atomics whose old value goes to a variable.
-    kept_atomics: Vec<Span>,
-    copies: std::collections::HashSet<Span>,
-}
-
 struct Counter {
-    facts: Facts,
     arrays: Vec<SharedArray>,
 }
 
@@ -96,7 +65,7 @@ impl<'a> Visitor<'a> for Counter {
                 value,
                 span,
             } => {
-                let grid = self.facts.grids.get(span).copied();
+                let grid = walk.grid_collective(*span);
                 if let Some(collective) = grid {
                     self.grid(walk, collective, target, value, *span);
                 }
@@ -131,7 +100,7 @@ impl Counter {
 
     /// The slot of a once-per-block atomic whose old value goes to a variable.
     fn kept_atomic(&mut self, walk: &Walk<'_>, call: Option<&Expr>, span: Span) {
-        if !self.facts.kept_atomics.contains(&span) {
+        if !walk.keeps_atomic_old(span) {
             return;
         }
         let Some(ExprKind::Call { args, .. }) = call.map(|c| &c.kind) else {
@@ -177,7 +146,7 @@ impl Counter {
                 }
                 return;
             }
-            ExprKind::Index { base, .. } if self.facts.copies.contains(&base.span) => {
+            ExprKind::Index { base, .. } if walk.is_indexed_copy(base.span) => {
                 if let Ty::Vector {
                     elem,
                     len: Len::Static(n),

@@ -431,12 +431,7 @@ fn index_shape(walk: &Walk<'_>, e: &Expr, indices: &[Expr]) -> Shape {
             return Shape::default();
         }
     }
-    indices
-        .iter()
-        .filter(|i| is_vector(walk.checked.ty(i.id)))
-        .map(|i| shape(walk, i))
-        .reduce(Shape::meet)
-        .unwrap_or_default()
+    vector_subscripts_shape(walk, indices)
 }
 
 /// The elementwise operands' shapes; for the arguments of `call`, not those it passes to a
@@ -481,6 +476,11 @@ fn scatter_destination(walk: &Walk<'_>, target: &Expr) -> Shape {
             };
         }
     }
+    vector_subscripts_shape(walk, indices)
+}
+
+/// The positions of the vector and range subscripts among `indices`: the shortest's.
+fn vector_subscripts_shape(walk: &Walk<'_>, indices: &[Expr]) -> Shape {
     indices
         .iter()
         .filter(|i| is_vector(walk.checked.ty(i.id)))
