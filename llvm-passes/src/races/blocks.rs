@@ -204,6 +204,7 @@ fn apart(
         input,
         intervals,
         start,
+        zero_inputs: None,
     };
     let prepared = preparation
         .prepare(access, side, &HashMap::new(), &HashMap::new())
