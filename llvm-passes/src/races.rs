@@ -305,6 +305,8 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
         })
         .collect();
     let (block_intervals, warp_intervals) = intervals(cx, input.cfg, input.ops);
+    // Per access: whether its address reads the input arrays (`reads_inputs`).
+    let mut on_inputs: HashMap<usize, bool> = HashMap::new();
     let inputs = if input.options.input_dependent_races_undecided {
         HashSet::new()
     } else {
@@ -546,7 +548,16 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                             // An address computed from the kernel's input data (`h[data[i] &
                             // 255]`): with every input array holding zeros, a valid input, it
                             // may be affine, and a race there is proven for that input.
-                            if !inputs.is_empty() && updates(&found, a) && updates(&found, b) {
+                            let mut from_inputs = |index: usize| {
+                                *on_inputs.entry(index).or_insert_with(|| {
+                                    reads_inputs(cx, found[index].pointer, &inputs)
+                                })
+                            };
+                            if !inputs.is_empty()
+                                && updates(&found, a)
+                                && updates(&found, b)
+                                && (from_inputs(i) || from_inputs(j))
+                            {
                                 let zeros = Preparation {
                                     zero_inputs: Some(&inputs),
                                     ..context
@@ -762,6 +773,32 @@ fn input_arrays(
             _ => None,
         })
         .collect()
+}
+
+/// Whether `value` is computed from a load of one of the `inputs` arrays (a short walk up its
+/// operands): only then can filling them with zeros make an address affine.
+fn reads_inputs(cx: &Context<'_>, value: Val, inputs: &HashSet<address::Object>) -> bool {
+    let function = cx.function;
+    let mut stack = vec![value];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        let Val::Inst(id) = v else { continue };
+        if !seen.insert(id) || seen.len() > 256 {
+            continue;
+        }
+        let inst = function.inst(id);
+        if let Op::Load { .. } = inst.op {
+            if let Some(&pointer) = inst.args.first() {
+                if let Space::Known(object) = address::space(cx, pointer) {
+                    if inputs.contains(&object) {
+                        return true;
+                    }
+                }
+            }
+        }
+        stack.extend(inst.args.iter().copied());
+    }
+    false
 }
 
 /// Whether `access` is half of an update of its element by its thread: a load and a store
