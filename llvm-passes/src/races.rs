@@ -1175,8 +1175,12 @@ fn guards_of(
     // with d enumerated): the threads it keeps away are not known without it.
     let chosen: HashSet<InstId> = linearizer.sequence_choices.keys().map(|k| k.0).collect();
     let mut opaque = false;
+    // With the input arrays filled with zeros (`race_on_zero_inputs`), a uniform condition on
+    // data that does not fold is suspect too: the witness needs the access reached for that
+    // input, and such a test may send every thread away.
+    let zeros = linearizer.zero_inputs.is_some();
     for condition in &conditions {
-        let suspect = (divergence.of(condition.0) != Divergence::Uniform
+        let suspect = ((zeros || divergence.of(condition.0) != Divergence::Uniform)
             && reads_data(function, condition.0))
             || uses_any(function, condition.0, &chosen);
         if suspect && guards::guards(linearizer, &[*condition]).is_empty() {
