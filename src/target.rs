@@ -168,7 +168,9 @@ impl NvptxTarget {
     pub fn run_pipeline(&self, module: &Module<'_>, pipeline: &str) -> Result<(), Diagnostic> {
         annotation_cache::forget(module);
         llvm_passes::speculation::forbid(module);
-        let result = module.run_passes(pipeline, &self.machine, PassBuilderOptions::create());
+        let options = PassBuilderOptions::create();
+        llvm_passes::speculation::forbid_promotion(&options);
+        let result = module.run_passes(pipeline, &self.machine, options);
         llvm_passes::speculation::lift(module);
         annotation_cache::forget(module);
         result.map_err(|e| {

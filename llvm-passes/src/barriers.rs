@@ -6,7 +6,7 @@
 //! with the divergent branches of `divergence.rs`.
 
 use crate::cfg::Cfg;
-use crate::divergence::{Divergence, DivergenceInfo};
+use crate::divergence::{Divergence, DivergenceInfo, DivergentBranch};
 use crate::findings::{ConvergentKind, Finding, Hazard};
 use crate::ir::{Callee, Function, InstId, Module, Op, Val};
 use crate::nvvm::{self, BarrierKind, Intrinsic};
@@ -162,6 +162,7 @@ pub fn check_placement(
             .controllers(block)
             .into_iter()
             .filter(|b| b.divergence > tolerated)
+            .filter(|b| !decided_by_uniform_tests(function, cfg, divergence, b, block))
             .collect();
         if let Some(branch) = controllers
             .iter()
@@ -223,6 +224,147 @@ pub fn check_placement(
         }
     }
     findings
+}
+
+/// Whether the uniform tests between a divergent `branch` and its post-dominator alone decide
+/// whether a thread that passes the branch reaches `target`, the same way on every side of it:
+/// then all the threads that pass the branch reach `target` once, or none does, whichever way
+/// each of them went. LLVM's jump threading copies a uniform test into one arm of a divergent
+/// branch (the arm jumps past the join when `%inside` is false, the other threads test
+/// `%inside` at the join): the barrier after the join lies in the branch's region, but the
+/// branch does not decide who reaches it (the fuzz slice's seed 1349).
+///
+/// A test counts when its condition is uniform and computed outside every loop, so that every
+/// thread that evaluates it gets the same value: each assignment of values to the tests is one
+/// run of the block. For each, the ways through the region (acyclic, else no answer) that agree
+/// with it must all reach `target` from every successor of the branch, or none may; a divergent
+/// test inside the region (or any other branch) keeps both of its edges, so a thread that a
+/// nested divergent branch sends past `target` makes the answer no.
+fn decided_by_uniform_tests(
+    function: &Function,
+    cfg: &Cfg,
+    divergence: &DivergenceInfo,
+    branch: &DivergentBranch,
+    target: usize,
+) -> bool {
+    const MAX_TESTS: usize = 10;
+    const MAX_WORK: usize = 1 << 22;
+    if branch.region.contains(branch.block) || !branch.region.contains(target) {
+        return false;
+    }
+    let region: Vec<usize> = branch.region.iter().collect();
+    let cyclic = &cfg.components().cyclic;
+    // The region in topological order (a depth-first post-order, reversed); a cycle gives up.
+    let mut index = std::collections::HashMap::new();
+    for (i, b) in region.iter().enumerate() {
+        index.insert(*b, i);
+    }
+    let mut state = vec![0u8; region.len()]; // 0 unseen, 1 on the stack, 2 done
+    let mut post = Vec::with_capacity(region.len());
+    for root in 0..region.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        state[root] = 1;
+        let mut stack = vec![(root, 0usize)];
+        while let Some((node, next)) = stack.last_mut() {
+            let succs = &cfg.succs[region[*node]];
+            if *next < succs.len() {
+                let s = succs[*next];
+                *next += 1;
+                if let Some(&j) = index.get(&s) {
+                    match state[j] {
+                        0 => {
+                            state[j] = 1;
+                            stack.push((j, 0));
+                        }
+                        1 => return false,
+                        _ => {}
+                    }
+                }
+            } else {
+                state[*node] = 2;
+                post.push(*node);
+                stack.pop();
+            }
+        }
+    }
+    // The uniform tests of the region, one number per condition.
+    let mut conditions: Vec<Val> = Vec::new();
+    let mut test = vec![None; region.len()];
+    for (i, &b) in region.iter().enumerate() {
+        let Some(&t) = function.blocks[b].insts.last() else {
+            continue;
+        };
+        let term = function.inst(t);
+        if term.op != Op::CondBr || cfg.succs[b].len() != 2 {
+            continue;
+        }
+        let condition = term.args[0];
+        let Val::Inst(c) = condition else { continue };
+        let once = function
+            .inst(c)
+            .block
+            .is_some_and(|d| !cyclic.get(d).copied().unwrap_or(true));
+        if !once || divergence.of(condition) != Divergence::Uniform {
+            continue;
+        }
+        let k = match conditions.iter().position(|x| *x == condition) {
+            Some(k) => k,
+            None => {
+                conditions.push(condition);
+                conditions.len() - 1
+            }
+        };
+        test[i] = Some(k);
+    }
+    if conditions.len() > MAX_TESTS || (region.len() << conditions.len()) > MAX_WORK {
+        return false;
+    }
+    // Per assignment: whether some way from each block reaches `target` (may) and every way
+    // does (must); the join, the exit and dead ends reach nothing.
+    let mut may = vec![false; region.len()];
+    let mut must = vec![false; region.len()];
+    for assignment in 0u32..(1 << conditions.len()) {
+        for &i in &post {
+            let b = region[i];
+            if b == target {
+                may[i] = true;
+                must[i] = true;
+                continue;
+            }
+            let succs: &[usize] = match test[i] {
+                Some(k) if assignment & (1 << k) != 0 => &cfg.succs[b][..1],
+                Some(_) => &cfg.succs[b][1..],
+                None => &cfg.succs[b],
+            };
+            let (mut some, mut every, mut any) = (false, true, false);
+            for s in succs {
+                if cfg.is_dead_end(*s) {
+                    continue;
+                }
+                any = true;
+                let (m, e) = index.get(s).map_or((false, false), |&j| (may[j], must[j]));
+                some |= m;
+                every &= e;
+            }
+            may[i] = some;
+            must[i] = any && every;
+        }
+        let (mut some, mut every) = (false, true);
+        for s in &cfg.succs[branch.block] {
+            if cfg.is_dead_end(*s) {
+                continue;
+            }
+            let (m, e) = index.get(s).map_or((false, false), |&j| (may[j], must[j]));
+            some |= m;
+            every &= e;
+        }
+        if some && !every {
+            return false;
+        }
+    }
+    true
 }
 
 /// A thread that reaches the operation and one that does not (in the same warp for warp-level

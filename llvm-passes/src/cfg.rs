@@ -127,6 +127,11 @@ impl Cfg {
         self.succs.len()
     }
 
+    /// Whether `block` holds only `unreachable` (module comment): no thread enters it.
+    pub fn is_dead_end(&self, block: BlockId) -> bool {
+        self.dead_end.get(block).copied().unwrap_or(false)
+    }
+
     pub fn ipdom(&self, block: BlockId) -> Option<BlockId> {
         self.ipdom.get(block).copied().flatten()
     }

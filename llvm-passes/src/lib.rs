@@ -89,6 +89,12 @@ pub struct VerifyOptions {
     /// stay below it (a 4096-wide matrix of 32-wide tiles has 128 blocks a row, and a block id
     /// of 4096 would reach past a row's end into the next).
     pub grid_size: Option<[u32; 3]>,
+    /// Leave races that need particular contents of the kernel's input arrays undecided
+    /// (E0852), as for any address computed from data, instead of reporting them with an input
+    /// that shows them (`races::race_on_zero_inputs`). loomc sets it for its own output: LOOM
+    /// defines a scatter's colliding positions (one element is stored) and leaves their
+    /// distinctness to the program.
+    pub input_dependent_races_undecided: bool,
 }
 
 /// Runs every structural check on `module`; an empty result means it may be optimised and emitted.

@@ -305,6 +305,13 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
         })
         .collect();
     let (block_intervals, warp_intervals) = intervals(cx, input.cfg, input.ops);
+    // Per access: whether its address reads the input arrays (`reads_inputs`).
+    let mut on_inputs: HashMap<usize, bool> = HashMap::new();
+    let inputs = if input.options.input_dependent_races_undecided {
+        HashSet::new()
+    } else {
+        input_arrays(cx, &found, !findings.is_empty())
+    };
     let everyone = ThreadSet::all(cx.threads.count());
     let active = |access: &Access| -> &ThreadSet {
         function
@@ -481,6 +488,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         input,
                         intervals: &block_intervals,
                         start,
+                        zero_inputs: None,
                     };
                     let mut get = |index: usize, side: u8| {
                         if choices.is_empty() && sequence_choices.is_empty() {
@@ -537,6 +545,39 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                             continue;
                         }
                         (f, s) => {
+                            // An address computed from the kernel's input data (`h[data[i] &
+                            // 255]`): with every input array holding zeros, a valid input, it
+                            // may be affine, and a race there is proven for that input.
+                            let mut from_inputs = |index: usize| {
+                                *on_inputs.entry(index).or_insert_with(|| {
+                                    reads_inputs(cx, found[index].pointer, &inputs)
+                                })
+                            };
+                            if !inputs.is_empty()
+                                && updates(&found, a)
+                                && updates(&found, b)
+                                && (from_inputs(i) || from_inputs(j))
+                            {
+                                let zeros = Preparation {
+                                    zero_inputs: Some(&inputs),
+                                    ..context
+                                };
+                                if let Some(race) = race_on_zero_inputs(
+                                    cx,
+                                    input,
+                                    &block_intervals,
+                                    start,
+                                    (a, zeros.prepare(a, 0, &choices, &sequence_choices)),
+                                    (b, zeros.prepare(b, 1, &choices, &sequence_choices)),
+                                    (active(a), active(b)),
+                                    &choices,
+                                    &sequence_choices,
+                                    different_warps,
+                                ) {
+                                    decided.insert((i, j));
+                                    findings.push(race);
+                                }
+                            }
                             for (index, result) in [(i, f), (j, s)] {
                                 if let Err(failure) = result {
                                     // Never silent: an access to shared or global memory the
@@ -702,6 +743,172 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     merge_repeats(findings)
 }
 
+/// The arrays of global memory the kernel only reads, through its pointer parameters: no access
+/// writes them, and no write or call could (none of unknown place, no call the analysis cannot
+/// look into: `opaque_calls`). Their contents are the kernel's input, as free as its scalar
+/// parameters: every element 0 is one input the kernel may be given.
+fn input_arrays(
+    cx: &Context<'_>,
+    found: &[Access],
+    opaque_calls: bool,
+) -> HashSet<address::Object> {
+    let writes = found.iter().filter(|a| a.writes());
+    if opaque_calls || writes.clone().any(|a| !matches!(a.space, Space::Known(_))) {
+        return HashSet::new();
+    }
+    let written: HashSet<address::Object> = writes
+        .filter_map(|a| match a.space {
+            Space::Known(object) => Some(object),
+            _ => None,
+        })
+        .collect();
+    found
+        .iter()
+        .filter_map(|a| match a.space {
+            Space::Known(object @ address::Object::Param(_))
+                if !object.is_shared(cx) && !written.contains(&object) =>
+            {
+                Some(object)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Whether `value` is computed from a load of one of the `inputs` arrays (a short walk up its
+/// operands): only then can filling them with zeros make an address affine.
+fn reads_inputs(cx: &Context<'_>, value: Val, inputs: &HashSet<address::Object>) -> bool {
+    let function = cx.function;
+    let mut stack = vec![value];
+    let mut seen = HashSet::new();
+    while let Some(v) = stack.pop() {
+        let Val::Inst(id) = v else { continue };
+        if !seen.insert(id) || seen.len() > 256 {
+            continue;
+        }
+        let inst = function.inst(id);
+        if let Op::Load { .. } = inst.op {
+            if let Some(&pointer) = inst.args.first() {
+                if let Space::Known(object) = address::space(cx, pointer) {
+                    if inputs.contains(&object) {
+                        return true;
+                    }
+                }
+            }
+        }
+        stack.extend(inst.args.iter().copied());
+    }
+    false
+}
+
+/// Whether `access` is half of an update of its element by its thread: a load and a store
+/// through one pointer value (`h[bin] += 1`), or an atomic read-modify-write. Only races between
+/// updates are confirmed with an input ([`race_on_zero_inputs`]): a plain store to positions
+/// read from an input (`s[perm[tid]] = x`) is race-free whenever the input is a permutation, a
+/// precondition such kernels commonly have and the IR cannot show, so it stays undecided; an
+/// update of a position chosen by the data (a histogram's bin) is the shape where repeated
+/// values are the point of the data.
+fn updates(found: &[Access], access: &Access) -> bool {
+    access.kind == AccessKind::Atomic
+        || found.iter().any(|other| {
+            other.pointer == access.pointer
+                && matches!(
+                    (access.kind, other.kind),
+                    (AccessKind::Read, AccessKind::Write) | (AccessKind::Write, AccessKind::Read)
+                )
+        })
+}
+
+/// The race between two accesses whose addresses, prepared with every input array holding
+/// zeros (`pair`), are affine: a conflict their guards allow, that no uniform branch keeps
+/// apart and that no branch the analysis cannot express may rule out, is a race on that input,
+/// reported with it (`every element of %data = 0`). `None` when there is no such conflict: the
+/// accesses stay undecided, as they were.
+#[allow(clippy::too_many_arguments)]
+fn race_on_zero_inputs(
+    cx: &Context<'_>,
+    input: &RaceInput<'_>,
+    intervals: &Intervals,
+    start: usize,
+    (a, first): (&Access, Result<Prepared, Failure>),
+    (b, second): (&Access, Result<Prepared, Failure>),
+    active: (&ThreadSet, &ThreadSet),
+    choices: &HashMap<InstId, usize>,
+    sequence_choices: &HashMap<(InstId, u8), i128>,
+    different_warps: bool,
+) -> Option<Finding> {
+    let (first, second) = (first.ok()?, second.ok()?);
+    if first.zeroed.is_empty() && second.zeroed.is_empty() {
+        return None;
+    }
+    if first.address.base != second.address.base
+        || first.grid.is_some()
+        || second.grid.is_some()
+        || first.opaque_guard
+        || second.opaque_guard
+    {
+        return None;
+    }
+    let mut ranges = first.ranges.clone();
+    ranges.extend(second.ranges.iter().map(|(k, v)| (*k, *v)));
+    let outcome = solve::solve(
+        cx.threads,
+        Side {
+            lin: &first.address.offset,
+            thread: first.thread.as_deref(),
+            guards: &first.guards,
+            active: active.0,
+            bytes: a.bytes.unwrap_or(1),
+        },
+        Side {
+            lin: &second.address.offset,
+            thread: second.thread.as_deref(),
+            guards: &second.guards,
+            active: active.1,
+            bytes: b.bytes.unwrap_or(1),
+        },
+        different_warps,
+        &ranges,
+        false,
+    );
+    let Outcome::Conflict(witness) = outcome else {
+        return None;
+    };
+    let function = cx.function;
+    let (Some(sa), Some(sb)) = (intervals.segment_of[a.inst], intervals.segment_of[b.inst]) else {
+        return None;
+    };
+    if separated_by_uniform_branch(
+        cx,
+        input,
+        intervals,
+        start,
+        reached_through(function, intervals, a, choices).unwrap_or(sa),
+        reached_through(function, intervals, b, choices).unwrap_or(sb),
+    ) {
+        return None;
+    }
+    let mut finding = report(
+        cx,
+        (a, &first.address),
+        (b, &second.address),
+        &witness,
+        sequence_choices,
+        intervals.starts[start].after,
+        different_warps,
+    );
+    if let Finding::Race(race) = &mut finding {
+        let mut zeroed = first.zeroed.clone();
+        zeroed.extend(second.zeroed.iter().filter(|o| !first.zeroed.contains(o)));
+        for object in zeroed {
+            race.assumptions
+                .push((format!("every element of {}", object.name(cx)), 0));
+        }
+        return Some(finding);
+    }
+    None
+}
+
 /// Whether a uniform branch keeps two threads from being at segments `a` and `b` in one
 /// interval: every path from the interval's start to `a` leaves the branch by one edge the first
 /// time it passes it, every path to `b` by another. Both threads meet the branch's first
@@ -810,13 +1017,19 @@ struct Prepared {
     /// A two-dimensional address (`races/grid.rs`): `address` is then its spread offset,
     /// `row · 2^64 + column` in elements, comparable only with another grid's.
     grid: Option<grid::Grid>,
+    /// The input arrays whose zeros the address or guards used ([`Linearizer::zeroed`]).
+    zeroed: Vec<address::Object>,
 }
 
+#[derive(Clone, Copy)]
 struct Preparation<'a> {
     cx: &'a Context<'a>,
     input: &'a RaceInput<'a>,
     intervals: &'a Intervals,
     start: usize,
+    /// The kernel's input arrays, when the case decided fills them with zeros
+    /// ([`Linearizer::zero_inputs`]).
+    zero_inputs: Option<&'a HashSet<address::Object>>,
 }
 
 impl Preparation<'_> {
@@ -843,6 +1056,8 @@ impl Preparation<'_> {
             invariant: HashMap::new(),
             steps: 0,
             loop_guards: Vec::new(),
+            zero_inputs: self.zero_inputs,
+            zeroed: Vec::new(),
         };
         let affine = address_of(&mut linearizer, access);
         // An address that is not affine may still be a two-dimensional index into an array of
@@ -908,6 +1123,7 @@ impl Preparation<'_> {
             ranges: linearizer.ranges,
             opaque_guard,
             grid,
+            zeroed: linearizer.zeroed,
         })
     }
 }
@@ -959,8 +1175,12 @@ fn guards_of(
     // with d enumerated): the threads it keeps away are not known without it.
     let chosen: HashSet<InstId> = linearizer.sequence_choices.keys().map(|k| k.0).collect();
     let mut opaque = false;
+    // With the input arrays filled with zeros (`race_on_zero_inputs`), a uniform condition on
+    // data that does not fold is suspect too: the witness needs the access reached for that
+    // input, and such a test may send every thread away.
+    let zeros = linearizer.zero_inputs.is_some();
     for condition in &conditions {
-        let suspect = (divergence.of(condition.0) != Divergence::Uniform
+        let suspect = ((zeros || divergence.of(condition.0) != Divergence::Uniform)
             && reads_data(function, condition.0))
             || uses_any(function, condition.0, &chosen);
         if suspect && guards::guards(linearizer, &[*condition]).is_empty() {

@@ -25,6 +25,7 @@
 
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
 
 const NO_SPECULATIVE_LOADS: &str = "sanitize_thread";
 
@@ -53,4 +54,21 @@ pub fn lift(module: &Module<'_>) {
             function.remove_enum_attribute(AttributeLoc::Function, kind);
         }
     }
+}
+
+/// Turns off LICM's scalar promotion in a pipeline run with `options`: the one speculation
+/// `sanitize_thread` does not stop. Promotion keeps a loop's loads and stores of one location in
+/// a register, loading it once in the preheader. When no access of the location is sure to run
+/// in the loop (`if tid == 0 { t[0] = t[0] * x }` in a loop), LICM still hoists the load as
+/// soon as a *store's* address is known to be dereferenceable (a constant element of a shared
+/// array), and that test, unlike the one for hoisting a load, does not ask
+/// `mustSuppressSpeculation`: every thread then loads `t[0]` before the loop, racing with the
+/// owner's stores (the fuzz slice's seed 1682,
+/// `tests/regressions/licm_promotion_speculates_owner_load.loom`). LLVM has no switch for
+/// "promote only what is sure to run": a cap of 0 memory accesses per loop for promotion turns
+/// promotion off (and the sinking of loads out of loops with stores, which the same cap guards)
+/// for that run, not for the process. The SASS of every example and bench kernel was the same
+/// with and without promotion (2026-11-27): loomc's loops keep their running values in SSA.
+pub fn forbid_promotion(options: &PassBuilderOptions) {
+    options.set_licm_mssa_no_acc_for_promotion_cap(0);
 }

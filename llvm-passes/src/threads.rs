@@ -181,7 +181,7 @@ pub struct ThreadValues<'a> {
     deciding: RefCell<Vec<InstId>>,
 }
 
-fn mask(bits: u32) -> u64 {
+pub fn mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {

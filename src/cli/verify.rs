@@ -163,6 +163,7 @@ pub fn run(args: &VerifyArgs) -> ExitCode {
         tolerate_same_value_writes: args.tolerate_same_value_writes,
         single_block: args.single_block,
         grid_size: args.grid_size,
+        input_dependent_races_undecided: false,
     };
     if args.print_analysis {
         print!("{}", llvm_passes::print_analysis(&module, &options));

@@ -21,7 +21,7 @@ use crate::ir::{BinOp, BlockId, CastOp, Function, GepIndex, InstId, Op, Pred, Ty
 use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::{Geometry, ThreadValues};
 use crate::Context;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Stands for "no bound" in variable ranges.
@@ -449,6 +449,13 @@ pub struct Linearizer<'a> {
     /// What the exit tests of the barrier-free loops met say of their counters
     /// ([`exit_guards`]), filled in as the counters are met: guards of the access.
     pub loop_guards: Vec<super::guards::Guard>,
+    /// Arrays of global memory the kernel only reads (its inputs), when the case being decided
+    /// fills every one of them with zeros: a value computed from loads of them and constants
+    /// alone is then that constant (`data[i] & 255` is 0). Used only to confirm a race the
+    /// analysis cannot decide otherwise, never to prove race freedom.
+    pub zero_inputs: Option<&'a HashSet<Object>>,
+    /// The inputs whose zeros an address or guard used.
+    pub zeroed: Vec<Object>,
 }
 
 /// How many values one access's linearisation may visit.
@@ -602,6 +609,24 @@ impl Linearizer<'_> {
                 ..Lin::default()
             });
         }
+        if self.zero_inputs.is_some() {
+            let mut zeroed = Vec::new();
+            if let Some((c, bits)) = self.with_zero_inputs(value, &mut zeroed, 0) {
+                if !zeroed.is_empty() {
+                    for object in zeroed {
+                        if !self.zeroed.contains(&object) {
+                            self.zeroed.push(object);
+                        }
+                    }
+                    let c = if signed {
+                        crate::threads::signed(c, bits) as i128
+                    } else {
+                        c as i128
+                    };
+                    return Ok(Lin::constant(c));
+                }
+            }
+        }
         let id = match value {
             Val::Int { value, bits } => return Ok(Lin::constant(constant(value, bits, signed))),
             Val::Arg(_) => return Ok(self.shared(value, false, true)),
@@ -665,6 +690,59 @@ impl Linearizer<'_> {
                 }
             }
             _ => self.leaf(id, depth),
+        }
+    }
+
+    /// The value of `value` (its low bits, and their number) when every array of
+    /// `zero_inputs` holds zeros, if it is computed from loads of them and constants alone
+    /// through integer arithmetic; `zeroed` gathers the arrays it loads from.
+    fn with_zero_inputs(
+        &self,
+        value: Val,
+        zeroed: &mut Vec<Object>,
+        depth: usize,
+    ) -> Option<(u64, u32)> {
+        let inputs = self.zero_inputs?;
+        if depth > 16 {
+            return None;
+        }
+        let function = self.function();
+        let bits = function.bits(value)?;
+        if bits > 64 {
+            return None;
+        }
+        let mask = crate::threads::mask(bits);
+        let id = match value {
+            Val::Int { value, .. } => return Some((value as u64 & mask, bits)),
+            Val::Inst(id) => id,
+            _ => return None,
+        };
+        let inst = function.inst(id);
+        let args = &inst.args;
+        match &inst.op {
+            Op::Load { atomic: false, .. } if function.ty(value) == crate::ir::Ty::Int(bits) => {
+                match space(self.cx, *args.first()?) {
+                    Space::Known(object) if inputs.contains(&object) => {
+                        zeroed.push(object);
+                        Some((0, bits))
+                    }
+                    _ => None,
+                }
+            }
+            Op::Bin(op) => {
+                let (x, _) = self.with_zero_inputs(args[0], zeroed, depth + 1)?;
+                let (y, _) = self.with_zero_inputs(args[1], zeroed, depth + 1)?;
+                Some((unsigned_op(*op, x, y, bits)? & mask, bits))
+            }
+            Op::Cast(CastOp::ZExt | CastOp::Trunc | CastOp::Freeze) => {
+                let (x, _) = self.with_zero_inputs(args[0], zeroed, depth + 1)?;
+                Some((x & mask, bits))
+            }
+            Op::Cast(CastOp::SExt) => {
+                let (x, from) = self.with_zero_inputs(args[0], zeroed, depth + 1)?;
+                Some((crate::threads::signed(x, from) as u64 & mask, bits))
+            }
+            _ => None,
         }
     }
 

@@ -1,6 +1,8 @@
 ; `s[idx[tid]] = x`: the index is loaded from global memory, different in each thread, and nothing
 ; about it is known. The analysis cannot express the address. Expected: a warning naming the
-; store.
+; store. (All-zero indices would make it a race, but a plain store through loaded indices is a
+; scatter, race-free whenever they are a permutation: it is not confirmed with an input, unlike
+; the update of shared_bin_from_input_data_plain_increment.ll.)
 ; WARNING: could not prove race freedom in `k`: `store float 1.000000e+00
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -1,0 +1,31 @@
+; `h[data[tid] & 255] += 1` with no atomic and no loop: the bin comes from `data`, which the
+; kernel never writes (an input). With every element of `data` 0, threads 0 and 1 read and write
+; `h[0]` in one interval: a race, proven for that input. Each access is also undecided for other
+; inputs (E0852).
+; ERROR: data race (write-after-read) on `h`
+; ERROR: data race (write-after-write) on `h`
+; WARNING: could not prove race freedom
+; WARNING: could not prove race freedom
+; OPTIONS: block-size=64 single-block
+target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+@h = internal addrspace(3) global [256 x i32] undef, align 4
+
+define void @k(ptr addrspace(1) noalias %data) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %p = getelementptr inbounds i32, ptr addrspace(1) %data, i32 %t
+  %v = load i32, ptr addrspace(1) %p, align 4
+  %bin = and i32 %v, 255
+  %q = getelementptr inbounds [256 x i32], ptr addrspace(3) @h, i32 0, i32 %bin
+  %old = load i32, ptr addrspace(3) %q, align 4
+  %new = add i32 %old, 1
+  store i32 %new, ptr addrspace(3) %q, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+!nvvm.annotations = !{!0}
+!0 = !{ptr @k, !"kernel", i32 1, !"reqntidx", i32 64}
