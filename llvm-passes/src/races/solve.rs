@@ -414,7 +414,7 @@ fn assign(
     target: i128,
     accept: &mut Accept<'_>,
 ) -> Assignment {
-    let mut values = Vec::new();
+    let mut values = Vec::with_capacity(terms.len());
     let mut rejected = false;
     if solve_terms(terms, target, &mut values, accept, &mut rejected) {
         Assignment::Found
@@ -464,7 +464,8 @@ fn solve_terms(
         Some(s) => s,
         None => return false,
     };
-    let mut candidates: Vec<i128> = Vec::new();
+    // At most 4 anchors of 5 values each.
+    let mut candidates: Vec<i128> = Vec::with_capacity(20);
     for anchor in [0, lo, hi, target / c] {
         let anchor = anchor.clamp(lo, hi);
         let k = if period == 0 {
