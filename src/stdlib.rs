@@ -123,14 +123,23 @@ mod tests {
 
     #[test]
     fn a_kernel_that_names_nothing_keeps_nothing() {
-        let parts = reachable_parts("kernel k(x: Float32[N])\n  x[[block(B)]] <- 1.0\n", &library());
-        assert!(parts.iter().all(|p| p.as_ref().is_some_and(Vec::is_empty)), "{parts:?}");
+        let parts = reachable_parts(
+            "kernel k(x: Float32[N])\n  x[[block(B)]] <- 1.0\n",
+            &library(),
+        );
+        assert!(
+            parts.iter().all(|p| p.as_ref().is_some_and(Vec::is_empty)),
+            "{parts:?}"
+        );
     }
 
     #[test]
     fn a_name_keeps_all_its_overloads_and_nothing_else() {
         let library = library();
-        let parts = reachable_parts("kernel k(x: Float32[N])\n  x[[block(B)]] <- sqrt(2.0)\n", &library);
+        let parts = reachable_parts(
+            "kernel k(x: Float32[N])\n  x[[block(B)]] <- sqrt(2.0)\n",
+            &library,
+        );
         let kept: Vec<&str> = parts
             .iter()
             .zip(&library)
@@ -141,7 +150,10 @@ mod tests {
             .collect();
         let kept = kept.concat();
         assert_eq!(kept.matches("\nfunc ").count() + 1, 4, "{kept}");
-        assert!(kept.lines().filter(|l| l.starts_with("func ")).all(|l| l.starts_with("func sqrt(")));
+        assert!(kept
+            .lines()
+            .filter(|l| l.starts_with("func "))
+            .all(|l| l.starts_with("func sqrt(")));
     }
 
     #[test]
