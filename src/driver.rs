@@ -198,13 +198,26 @@ impl Stages<'_> {
 
         // The standard library is parsed after the user's file so that its items come last and its
         // expression ids continue the user's; the checker lets user funcs hide library ones.
-        let program = with_stdlib(files, user_program, diagnostics)?;
-        let (checked, check_diagnostics) = check::check(
-            program,
-            &CheckOptions {
-                block_size: options.block_size,
-            },
-        );
+        // Only the library items the program can name are parsed and checked (`crate::stdlib`);
+        // a program with errors is checked again with the whole library, whose names the
+        // diagnostics may suggest, so that they are the same.
+        let library = stdlib_files(files);
+        let check_options = CheckOptions {
+            block_size: options.block_size,
+        };
+        let parts = crate::stdlib::reachable_parts(source, &library.texts());
+        let whole_library = parts.iter().all(Option::is_none);
+        let mut checked_with = |user_program: Program, parts: &[Option<_>]| {
+            let program = with_stdlib(&library, user_program, parts, diagnostics)?;
+            Some(check::check(program, &check_options))
+        };
+        let again = (!whole_library).then(|| user_program.clone());
+        let (mut checked, mut check_diagnostics) = checked_with(user_program, &parts)?;
+        if let Some(user_program) = again {
+            if check_diagnostics.iter().any(Diagnostic::is_error) {
+                (checked, check_diagnostics) = checked_with(user_program, &[])?;
+            }
+        }
         let check_failed = check_diagnostics.iter().any(Diagnostic::is_error);
         diagnostics.extend(check_diagnostics);
         if check_failed {
@@ -445,18 +458,49 @@ fn source_table(files: &SourceFiles) -> Vec<(String, String)> {
         .collect()
 }
 
-/// Appends the standard library's items to the user's program.
+/// The standard library's files, added to `files` (every compile adds them all, so that file ids
+/// and the debug information's file table do not depend on which items a program uses).
+struct Library {
+    files: Vec<(crate::syntax::span::FileId, &'static str)>,
+}
+
+impl Library {
+    fn texts(&self) -> Vec<&'static str> {
+        self.files.iter().map(|(_, text)| *text).collect()
+    }
+}
+
+fn stdlib_files(files: &mut SourceFiles) -> Library {
+    Library {
+        files: STDLIB
+            .iter()
+            .map(|(path, source)| (files.add(*path, *source), *source))
+            .collect(),
+    }
+}
+
+/// Appends the standard library's items to the user's program: of each file, the `parts`
+/// (`crate::stdlib::reachable_parts`), or all of it where there are none or they are `None`.
 fn with_stdlib(
-    files: &mut SourceFiles,
+    library: &Library,
     mut program: Program,
+    parts: &[Option<Vec<std::ops::Range<usize>>>],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Program> {
     // Whatever earlier stages did to the user's items (`--kernel` drops some), the library
     // starts after them: the checker lets user items hide library ones by this boundary.
     program.library_start = program.items.len();
-    for (path, source) in STDLIB {
-        let file = files.add(*path, *source);
-        let library = stop_on_error(syntax::parse(file, source, program.expr_count), diagnostics)?;
+    for (i, &(file, source)) in library.files.iter().enumerate() {
+        let first = program.expr_count;
+        let parsed = match parts.get(i) {
+            Some(Some(parts)) if parts.is_empty() => continue,
+            // A part that does not parse on its own would be a bug in `stdlib`; the whole file
+            // then says what is wrong, with the file's positions.
+            Some(Some(parts)) => syntax::parse_parts(file, source, parts, first)
+                .or_else(|_| syntax::parse(file, source, first)),
+            _ => syntax::parse(file, source, first),
+        };
+        let library = stop_on_error(parsed, diagnostics)?;
         program.append_library(library);
     }
     Some(program)

@@ -19,6 +19,7 @@ pub mod inspect;
 pub mod kir;
 pub mod metadata;
 pub mod select;
+pub mod stdlib;
 pub mod syntax;
 pub mod target;
 pub mod verify;

@@ -7,4 +7,4 @@ pub mod span;
 pub mod visit;
 
 pub use error::{SyntaxError, CODES};
-pub use parser::{parse, KEYWORDS};
+pub use parser::{parse, parse_parts, KEYWORDS};

@@ -34,31 +34,89 @@ struct LoomParser;
 /// user's program and the standard library) can share one id space; `Program::expr_count` says
 /// where the next file should start.
 pub fn parse(file: FileId, source: &str, first_expr_id: u32) -> Result<Program, Vec<Diagnostic>> {
+    on_parser_thread(file, || parse_here(file, source, 0, first_expr_id))
+}
+
+/// Parses the items of `source` that lie in `parts` (byte ranges, in order, each a whole number
+/// of top-level items with what follows them up to the next item), as if the rest of the file
+/// were not there: spans are the file's, and expression ids run on from `first_expr_id` over the
+/// parts in order. The driver parses only the standard library's items a program can name
+/// (`crate::stdlib`). Errors point into the part, not the file: a caller that gets any parses
+/// the whole file instead.
+pub fn parse_parts(
+    file: FileId,
+    source: &str,
+    parts: &[std::ops::Range<usize>],
+    first_expr_id: u32,
+) -> Result<Program, Vec<Diagnostic>> {
+    on_parser_thread(file, || {
+        let mut program = Program {
+            items: Vec::new(),
+            expr_count: first_expr_id,
+            library_start: 0,
+        };
+        for part in parts {
+            let text = source.get(part.clone()).ok_or_else(|| {
+                let error = SyntaxError::Internal {
+                    span: Span::new(file, 0, 0),
+                    what: "a part of the file that is not one",
+                };
+                vec![Diagnostic::from(error)]
+            })?;
+            let parsed = parse_here(file, text, part.start, program.expr_count)?;
+            program.items.extend(parsed.items);
+            program.expr_count = parsed.expr_count;
+        }
+        program.library_start = program.items.len();
+        Ok(program)
+    })
+}
+
+fn on_parser_thread(
+    file: FileId,
+    parse: impl FnOnce() -> Result<Program, Vec<Diagnostic>> + Send,
+) -> Result<Program, Vec<Diagnostic>> {
     // `layout` bounds how deeply pest and the lowering recurse, but their frames are large in
     // debug builds: on a thread of its own the parser does not depend on the caller's stack (a
     // test thread has 2 MiB). A panic there would be a bug; it becomes an internal error.
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
+    let mut parse = Some(parse);
+    let spawned = std::thread::scope(|scope| {
+        let on_thread = std::thread::Builder::new()
             .name("loom-parser".to_string())
             .stack_size(PARSER_STACK_BYTES)
-            .spawn_scoped(scope, || parse_here(file, source, first_expr_id));
-        match spawned {
-            Ok(handle) => handle.join().unwrap_or_else(|_| {
-                let error = SyntaxError::Internal {
-                    span: Span::new(file, 0, 0),
-                    what: "the parser panicked",
-                };
-                Err(vec![Diagnostic::from(error)])
-            }),
-            Err(_) => parse_here(file, source, first_expr_id),
+            .spawn_scoped(scope, || parse.take().map(|parse| parse()));
+        on_thread.map(|handle| handle.join())
+    });
+    match spawned {
+        Ok(Ok(Some(result))) => result,
+        Ok(_) => {
+            let error = SyntaxError::Internal {
+                span: Span::new(file, 0, 0),
+                what: "the parser panicked",
+            };
+            Err(vec![Diagnostic::from(error)])
         }
-    })
+        // No thread to be had: parse here.
+        Err(_) => match parse.take() {
+            Some(parse) => parse(),
+            None => Err(vec![Diagnostic::from(SyntaxError::Internal {
+                span: Span::new(file, 0, 0),
+                what: "the parser thread could not start",
+            })]),
+        },
+    }
 }
 
 /// Enough for `layout::MAX_EXPR_DEPTH` nested calls in a debug build, several times over.
 const PARSER_STACK_BYTES: usize = 32 << 20;
 
-fn parse_here(file: FileId, source: &str, first_expr_id: u32) -> Result<Program, Vec<Diagnostic>> {
+/// Parses `source`, which starts at byte `base` of the file (spans are the file's).
+fn parse_here(
+    file: FileId,
+    source: &str,
+    base: usize,
+    first_expr_id: u32,
+) -> Result<Program, Vec<Diagnostic>> {
     let layout_errors = layout::check(file, source);
     if !layout_errors.is_empty() {
         return Err(layout_errors.into_iter().map(Diagnostic::from).collect());
@@ -69,13 +127,14 @@ fn parse_here(file: FileId, source: &str, first_expr_id: u32) -> Result<Program,
     };
     let mut lowering = Lowering {
         file,
+        base,
         next_id: first_expr_id,
         errors: Vec::new(),
         depth: 0,
         operators: 0,
         in_expression: false,
     };
-    let whole = Span::new(file, 0, source.len());
+    let whole = Span::new(file, base, base + source.len());
     let result = match pairs.next() {
         Some(pair) => lowering.file(pair),
         None => Err(SyntaxError::Internal {
@@ -436,6 +495,8 @@ const MAX_EXPR_OPERATORS: u32 = 10_000;
 
 struct Lowering {
     file: FileId,
+    /// Where the text being parsed starts in the file: added to every span.
+    base: usize,
     next_id: u32,
     /// Errors that do not stop the lowering; the program is discarded if there are any.
     errors: Vec<SyntaxError>,
@@ -446,23 +507,27 @@ struct Lowering {
 }
 
 impl Lowering {
+    /// The file's span of `start..end`, positions in the text being parsed.
+    fn at(&self, start: usize, end: usize) -> Span {
+        Span::new(self.file, self.base + start, self.base + end)
+    }
+
     /// The span of a pair without trailing spaces or comments: pest lets a rule that ends in an
     /// optional part absorb the implicit whitespace before it, so the end is taken from the last
-    /// token inside the pair instead.
+    /// token inside the pair instead: the last pair inside it, in the order of the text, that is
+    /// not layout (layout rules are atomic, so no token lies inside one). Found from the end, in
+    /// a step or two: walking down the last children, each level's children from the first,
+    /// was a fifth of the parser's time.
     fn span(&self, pair: &Pair<'_, Rule>) -> Span {
         let start = pair.as_span().start();
-        let mut end = pair.as_span().end();
-        let mut current = pair.clone();
-        while let Some(last) = current
+        let end = pair
             .clone()
             .into_inner()
-            .filter(|p| !is_layout(p.as_rule()))
-            .last()
-        {
-            end = last.as_span().end();
-            current = last;
-        }
-        Span::new(self.file, start, end.max(start))
+            .flatten()
+            .rev()
+            .find(|p| !is_layout(p.as_rule()))
+            .map_or(pair.as_span().end(), |last| last.as_span().end());
+        self.at(start, end.max(start))
     }
 
     fn children<'i>(&self, pair: &Pair<'i, Rule>) -> Children<'i> {
@@ -546,7 +611,7 @@ impl Lowering {
             .filter(|p| p.as_rule() == Rule::rparen)
             .map(|p| p.as_span().end())
             .last();
-        let span = Span::new(self.file, start, end.unwrap_or(pair.as_span().end()));
+        let span = self.at(start, end.unwrap_or(pair.as_span().end()));
         let numbers: Vec<Pair<'_, Rule>> = pair
             .clone()
             .into_inner()
@@ -1117,8 +1182,11 @@ impl Lowering {
         let mut c = self.children(&pair);
         let mut base = self.atom(c.next("operand")?)?;
         for op in c.rest() {
-            let end = self.span(&op).end as usize;
-            let span = Span::new(self.file, start, end);
+            let end = self.span(&op).end;
+            let span = Span {
+                end,
+                ..self.at(start, start)
+            };
             let kind = match op.as_rule() {
                 Rule::checked_index => ExprKind::Index {
                     base: Box::new(base),

@@ -195,7 +195,14 @@ pub fn forced(
     sides: &[(&[Guard], usize)],
     values: &[(VarKey, i128)],
 ) -> Option<Vec<(VarKey, i128)>> {
-    let mut values = values.to_vec();
+    // Room for what is forced here and the block ids a pair of blocks adds (`solve`): a vector
+    // exactly as long as `values` was reallocated on each push, a tenth of a small kernel's
+    // compile.
+    let mut values = {
+        let mut room = Vec::with_capacity(values.len() + 8);
+        room.extend_from_slice(values);
+        room
+    };
     loop {
         let mut progress = false;
         for (guards, thread) in sides {
@@ -228,7 +235,8 @@ pub fn forced(
                     continue;
                 }
                 // The rest, with the unknown at 0.
-                let mut with_zero = values.clone();
+                let mut with_zero = Vec::with_capacity(values.len() + 1);
+                with_zero.extend_from_slice(&values);
                 with_zero.push((key, 0));
                 let (Some(a), Some(b)) = (
                     evaluate(threads, &g.lhs, *thread, &with_zero),

@@ -195,10 +195,15 @@ pub fn solve(
             x.rem_euclid(modulus)
         }
     };
-    let mut index: HashMap<i128, Vec<usize>> = HashMap::new();
-    for t2 in b.active.iter() {
-        index.entry(key_of(tb[t2])).or_default().push(t2);
-    }
+    // Sorted by key, each key's threads in the order of `b.active` (the sort is stable): a
+    // hash map of vectors cost a hashing and an allocation per thread, a tenth of the check.
+    let mut index: Vec<(i128, usize)> = b.active.iter().map(|t2| (key_of(tb[t2]), t2)).collect();
+    index.sort_by_key(|(key, _)| *key);
+    let threads_with = |key: i128| {
+        let first = index.partition_point(|(k, _)| *k < key);
+        let count = index[first..].partition_point(|(k, _)| *k == key);
+        &index[first..first + count]
+    };
     // Window positions that give distinct keys.
     let window: Vec<i128> = if modulus != 0 && hi - lo + 1 > modulus {
         (lo..lo + modulus).collect()
@@ -211,10 +216,7 @@ pub fn solve(
         for &w in &window {
             // Want TB(t2) = k + TA(t1) + f - w for some admissible f.
             let wanted = k.saturating_add(ta[t1]).saturating_sub(w);
-            let Some(candidates) = index.get(&key_of(wanted)) else {
-                continue;
-            };
-            for &t2 in candidates {
+            for &(_, t2) in threads_with(key_of(wanted)) {
                 // Two threads of one block are two threads; of two blocks, any two (the same
                 // index included).
                 if (t2 == t1 && !blocks_apart)
@@ -414,7 +416,7 @@ fn assign(
     target: i128,
     accept: &mut Accept<'_>,
 ) -> Assignment {
-    let mut values = Vec::new();
+    let mut values = Vec::with_capacity(terms.len());
     let mut rejected = false;
     if solve_terms(terms, target, &mut values, accept, &mut rejected) {
         Assignment::Found
@@ -464,7 +466,8 @@ fn solve_terms(
         Some(s) => s,
         None => return false,
     };
-    let mut candidates: Vec<i128> = Vec::new();
+    // At most 4 anchors of 5 values each.
+    let mut candidates: Vec<i128> = Vec::with_capacity(20);
     for anchor in [0, lo, hi, target / c] {
         let anchor = anchor.clamp(lo, hi);
         let k = if period == 0 {

@@ -168,8 +168,10 @@ fn temp_beside(
     let mut temp = builder
         .tempfile_in(dir)
         .map_err(|e| cannot_write(shown, &e))?;
+    // No `fsync`: the rename keeps a failed or interrupted run from leaving a partial file, which
+    // is what a compiler owes its build (cc, clang and rustc do not sync their outputs either).
+    // Syncing waited for the disk on every compile: 0.4 to 3 ms of a 10 ms compile.
     temp.write_all(text.as_bytes())
-        .and_then(|()| temp.as_file_mut().sync_data())
         .map_err(|e| cannot_write(shown, &e))?;
     Ok(temp)
 }
