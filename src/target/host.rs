@@ -33,6 +33,7 @@ mod locations;
 mod sanitize;
 mod shared;
 mod thread_loop;
+mod versioning;
 
 pub use entry::{KernelSignature, ParamType};
 pub use error::HostError;
