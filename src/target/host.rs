@@ -208,6 +208,7 @@ impl HostProgram {
         module
             .run_passes("always-inline", &machine, PassBuilderOptions::create())
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
+        use_host_cpu(&module);
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
         let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
         if !looped.is_empty() {
@@ -215,6 +216,8 @@ impl HostProgram {
         }
         // SAFETY: as above.
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
+        // Again for what the coroutine passes made.
+        use_host_cpu(&module);
         declare_libcalls(&module);
         module
             .verify()
@@ -545,14 +548,50 @@ fn lower(
     }
 }
 
+/// This machine's CPU and its features, as LLVM names them, less the conversions to BFloat16
+/// (AVX-512 BF16's and AVX-NE-CONVERT's `vcvtneps2bf16` flushes subnormal results to zero;
+/// `tests/run/programs/half_floats.loom` fails with them).
+fn host_cpu() -> (String, String) {
+    (
+        TargetMachine::get_host_cpu_name().to_string(),
+        format!(
+            "{},-avx512bf16,-avxneconvert,-amx-bf16",
+            TargetMachine::get_host_cpu_features()
+        ),
+    )
+}
+
+/// Gives every function of the module this machine's CPU and features (`target-cpu`,
+/// `target-features`), which the optimiser's cost models and the JIT's code generator read per
+/// function: the loops over threads are vectorised for the vector registers there are (AVX2's
+/// or AVX-512's masked loads and stores let a loop whose threads test `i < n` vectorise at all).
+/// IEEE arithmetic gives the same bits on any of them; every function of a program gets the same
+/// attributes, so its modes (compiled loops, a call per thread, the sanitizer) compare alike.
+fn use_host_cpu(module: &Module<'_>) {
+    let (cpu, features) = host_cpu();
+    let context = module.get_context();
+    let index = inkwell::attributes::AttributeLoc::Function;
+    for f in module.get_functions() {
+        if f.count_basic_blocks() == 0 {
+            continue;
+        }
+        f.add_attribute(index, context.create_string_attribute("target-cpu", &cpu));
+        f.add_attribute(
+            index,
+            context.create_string_attribute("target-features", &features),
+        );
+    }
+}
+
 fn host_machine() -> Result<TargetMachine, HostError> {
+    let host_cpu = host_cpu();
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| HostError::Llvm(e.to_string()))?;
     target
         .create_target_machine(
             &triple,
-            "generic",
-            "",
+            &host_cpu.0,
+            &host_cpu.1,
             OptimizationLevel::Default,
             RelocMode::Default,
             CodeModel::JITDefault,
