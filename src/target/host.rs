@@ -15,9 +15,10 @@
 //!    loop over a block's threads for kernels that never suspend (`thread_loop.rs`), a coroutine
 //!    per thread for the others (`coro.rs`);
 //! 9. inline (the bounds checks, and each entry into its loop or coroutine), give the loops
-//!    their threads' ids (`thread_loop::specialise`), split the coroutines at their
-//!    synchronisations (`coro::split`);
-//! 10. JIT-compile with every runtime function bound to its address.
+//!    their threads' ids (`thread_loop::specialise`), version each loop so that blocks whose
+//!    bounds checks cannot fail run a copy without them (`versioning.rs`), vectorise the loops,
+//!    split the coroutines at their synchronisations (`coro::split`);
+//! 10. JIT-compile for this machine's CPU with every runtime function bound to its address.
 //!
 //! Address spaces stay as they are: on x86-64 every address space below 256 is an ordinary
 //! 64-bit pointer, so `addrspace(1)` and `addrspace(3)` loads and stores compile as plain ones.
