@@ -553,11 +553,13 @@ fn lower(
 /// (AVX-512 BF16's and AVX-NE-CONVERT's `vcvtneps2bf16` flushes subnormal results to zero;
 /// `tests/run/programs/half_floats.loom` fails with them).
 fn host_cpu() -> (String, String) {
+    // `LLVMString`'s `Display` quotes it.
+    let text = |s: inkwell::support::LLVMString| s.to_string_lossy().into_owned();
     (
-        TargetMachine::get_host_cpu_name().to_string(),
+        text(TargetMachine::get_host_cpu_name()),
         format!(
             "{},-avx512bf16,-avxneconvert,-amx-bf16",
-            TargetMachine::get_host_cpu_features()
+            text(TargetMachine::get_host_cpu_features())
         ),
     )
 }

@@ -470,3 +470,16 @@ fn a_loop_drops_its_bounds_checks_only_for_blocks_that_cannot_fail_them() {
         );
     }
 }
+
+#[test]
+fn the_host_cpu_is_given_as_llvm_names_it() {
+    // Quoted names (LLVMString's Display) made LLVM print "'\"+prfchw' is not a recognized
+    // feature" at every compilation and drop the first and last features.
+    let (cpu, features) = host_cpu();
+    assert!(!cpu.is_empty() && !cpu.contains('"'), "{cpu}");
+    assert!(!features.contains('"'), "{features}");
+    assert!(features
+        .split(',')
+        .all(|f| f.starts_with('+') || f.starts_with('-')));
+    assert!(features.ends_with(",-avx512bf16,-avxneconvert,-amx-bf16"));
+}
