@@ -121,8 +121,14 @@ pub unsafe fn version(
     for b in &loop_blocks {
         for inst in block_instructions(*b) {
             for user in ir::users(inst) {
-                let user_block = LLVMGetInstructionParent(user);
-                if !in_loop.contains(&user_block) && !ir::is_phi(user) {
+                if in_loop.contains(&LLVMGetInstructionParent(user)) {
+                    continue;
+                }
+                let from_the_loop = ir::is_phi(user)
+                    && (0..LLVMCountIncoming(user))
+                        .filter(|i| LLVMGetIncomingValue(user, *i) == inst)
+                        .all(|i| in_loop.contains(&LLVMGetIncomingBlock(user, i)));
+                if !from_the_loop {
                     return false;
                 }
             }
