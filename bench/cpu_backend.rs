@@ -39,11 +39,19 @@ fn bytes(v: &mut [f32]) -> &mut [u8] {
 }
 
 /// The CPU backend as it runs (threads of a block in one compiled loop where the kernel never
-/// suspends, bounds checks on), with one call per thread as before the loops, and without the
-/// checks.
-fn modes() -> [(&'static str, HostOptions); 3] {
+/// suspends, bounds checks on, versioned out of the loop where they cannot fail), with the
+/// checks kept in the loop (no versioning), with one call per thread as before the loops, and
+/// without the checks.
+fn modes() -> [(&'static str, HostOptions); 4] {
     [
         ("CPU backend", HostOptions::default()),
+        (
+            "CPU backend, checks kept in loop",
+            HostOptions {
+                unversioned_loops: true,
+                ..HostOptions::default()
+            },
+        ),
         (
             "CPU backend, a call per thread",
             HostOptions {
@@ -223,9 +231,10 @@ fn main() -> Result<(), String> {
     println!();
     println!("| kernel       | n    | how                             |   time ms | Melements/s | x PoCL  |");
     println!("|--------------|------|---------------------------------|----------:|------------:|--------:|");
-    let [(checked_how, checked), (per_thread_how, per_thread), (unchecked_how, unchecked)] =
+    let [(checked_how, checked), (unversioned_how, unversioned), (per_thread_how, per_thread), (unchecked_how, unchecked)] =
         modes();
     let saxpy_checked = program("examples/saxpy.loom", &checked)?;
+    let saxpy_unversioned = program("examples/saxpy.loom", &unversioned)?;
     let saxpy_per_thread = program("examples/saxpy.loom", &per_thread)?;
     let saxpy_unchecked = program("examples/saxpy.loom", &unchecked)?;
     // It synchronises (shuffles and a barrier): its threads are compiled coroutines, or, in
@@ -242,11 +251,16 @@ fn main() -> Result<(), String> {
         let (mut x1, mut y1) = (x.clone(), y0.clone());
         let (mut x2, mut y2) = (x.clone(), y0.clone());
         let (mut x3, mut y3) = (x.clone(), y0.clone());
+        let (mut x4, mut y4) = (x.clone(), y0.clone());
         let mut yr = y0.clone();
         let mut runs: Vec<(&str, Run<'_>)> = vec![
             (
                 checked_how,
                 Box::new(|| timed(|| saxpy_launch(&saxpy_checked, &mut x1, &mut y1, a))),
+            ),
+            (
+                unversioned_how,
+                Box::new(|| timed(|| saxpy_launch(&saxpy_unversioned, &mut x4, &mut y4, a))),
             ),
             (
                 per_thread_how,
@@ -277,7 +291,7 @@ fn main() -> Result<(), String> {
         table("saxpy", n, &mut runs)?;
         drop(runs);
         // Every mode ran the same number of times on the same inputs.
-        if y1 != y2 || y1 != y3 {
+        if y1 != y2 || y1 != y3 || y1 != y4 {
             return Err("saxpy disagrees between the modes".to_string());
         }
 

@@ -73,6 +73,10 @@ pub struct HostOptions {
     /// Leave out the bounds checks of global accesses: only for measuring what they cost
     /// (`bench/cpu_backend.rs`). An out-of-bounds access then corrupts the host's memory.
     pub skip_bounds_checks: bool,
+    /// Keep every bounds check inside the loops over threads, never versioning them
+    /// (`host/versioning.rs`): only for measuring what the versioning gains
+    /// (`bench/cpu_backend.rs`).
+    pub unversioned_loops: bool,
 }
 
 /// One argument of a launch, in parameter order.
@@ -213,7 +217,7 @@ impl HostProgram {
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
         let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
         if !looped.is_empty() {
-            thread_loop::optimise(&module, &machine)?;
+            thread_loop::optimise(&module, &machine, !options.unversioned_loops)?;
         }
         // SAFETY: as above.
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };

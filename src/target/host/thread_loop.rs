@@ -280,7 +280,11 @@ unsafe fn specialise_one(
 
 /// Runs [`LOOP_PASSES`] over the loops alone: every other function is `optnone` meanwhile, so
 /// that the kernels and entries stay the code the tests compare the loops with.
-pub fn optimise(module: &Module<'_>, machine: &TargetMachine) -> Result<(), HostError> {
+pub fn optimise(
+    module: &Module<'_>,
+    machine: &TargetMachine,
+    version: bool,
+) -> Result<(), HostError> {
     let context = module.get_context();
     let kind = |name: &str| inkwell::attributes::Attribute::get_named_enum_kind_id(name);
     let (optnone, noinline) = (kind("optnone"), kind("noinline"));
@@ -307,7 +311,7 @@ pub fn optimise(module: &Module<'_>, machine: &TargetMachine) -> Result<(), Host
     let result = passes(LOOP_PASSES).and_then(|()| {
         let target_data = machine.get_target_data();
         for f in module.get_functions() {
-            if f.get_name().to_string_lossy().starts_with(THREADS_PREFIX) {
+            if version && f.get_name().to_string_lossy().starts_with(THREADS_PREFIX) {
                 // SAFETY: the function belongs to the module's context; the target data is the
                 // module's (`host_machine`).
                 unsafe {
