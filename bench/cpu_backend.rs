@@ -1,13 +1,21 @@
-//! The CPU backend's throughput on saxpy and sumOfSquares at 2^24 elements, beside a sequential
-//! Rust loop over the same data, in one run; each kernel with and without the bounds checks of
-//! global accesses, to show what they cost. Not a test: `scripts/bench` runs it (release).
+//! The CPU backend's throughput on saxpy and sumOfSquares at 2^22 and 2^24 Float32 elements,
+//! beside a sequential Rust loop over the same data and, where `scripts/bench` provides them,
+//! PoCL (the same kernels in OpenCL C, bench/opencl/) and NumPy (bench/numpy_kernels.py), all
+//! interleaved in one run; each kernel also with a call (or stack) per thread and without the
+//! bounds checks of global accesses, to show what they cost. Not a test: `scripts/bench` runs it
+//! (release).
 
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
-const N: usize = 1 << 24;
+/// The sizes, in elements.
+const SIZES: [usize; 2] = [1 << 22, 1 << 24];
+/// Threads per block (work-items per group), in every column.
+const BLOCK: usize = 256;
 const REPEATS: usize = 5;
 
 fn program(file: &str, host: &HostOptions) -> Result<HostProgram, String> {
@@ -31,11 +39,19 @@ fn bytes(v: &mut [f32]) -> &mut [u8] {
 }
 
 /// The CPU backend as it runs (threads of a block in one compiled loop where the kernel never
-/// suspends, bounds checks on), with one call per thread as before the loops, and without the
-/// checks.
-fn modes() -> [(&'static str, HostOptions); 3] {
+/// suspends, bounds checks on, versioned out of the loop where they cannot fail), with the
+/// checks kept in the loop (no versioning), with one call per thread as before the loops, and
+/// without the checks.
+fn modes() -> [(&'static str, HostOptions); 4] {
     [
         ("CPU backend", HostOptions::default()),
+        (
+            "CPU backend, checks kept in loop",
+            HostOptions {
+                unversioned_loops: true,
+                ..HostOptions::default()
+            },
+        ),
         (
             "CPU backend, a call per thread",
             HostOptions {
@@ -53,43 +69,112 @@ fn modes() -> [(&'static str, HostOptions); 3] {
     ]
 }
 
-fn row(name: &str, how: &str, seconds: f64) {
+/// One row of the table: `seconds` for `n` elements, and its speed relative to PoCL's where
+/// PoCL ran.
+fn row(name: &str, n: usize, how: &str, seconds: f64, pocl: Option<f64>) {
+    let versus = pocl.map_or(String::new(), |p| format!("{:.2}", p / seconds));
     println!(
-        "| {name:<13} | {how:<31} | {:>10.2} | {:>12.1} |",
+        "| {name:<12} | 2^{:<2} | {how:<31} | {:>9.2} | {:>11.1} | {versus:>7} |",
+        n.trailing_zeros(),
         seconds * 1e3,
-        N as f64 / seconds / 1e6
+        n as f64 / seconds / 1e6
     );
+}
+
+/// A run: the seconds it took, measured by whoever ran it.
+type Run<'a> = Box<dyn FnMut() -> Result<f64, String> + 'a>;
+
+/// Times `f` here.
+fn timed(f: impl FnOnce() -> Result<(), String>) -> Result<f64, String> {
+    let t = Instant::now();
+    f()?;
+    Ok(t.elapsed().as_secs_f64())
 }
 
 /// Best time of each of `runs`, interleaved (one run of each in turn, `REPEATS` rounds), so that
 /// the load of a shared machine weighs on every column alike.
-fn best_interleaved(
-    runs: &mut [&mut dyn FnMut() -> Result<(), String>],
-) -> Result<Vec<f64>, String> {
+fn best_interleaved(runs: &mut [(&str, Run<'_>)]) -> Result<Vec<f64>, String> {
     let mut best = vec![f64::INFINITY; runs.len()];
     for _ in 0..REPEATS {
-        for (run, best) in runs.iter_mut().zip(&mut best) {
-            let t = Instant::now();
-            run()?;
-            *best = best.min(t.elapsed().as_secs_f64());
+        for ((_, run), best) in runs.iter_mut().zip(&mut best) {
+            *best = best.min(run()?);
         }
     }
     Ok(best)
 }
 
-fn saxpy_launch(
-    program: &HostProgram,
-    x: &mut [f32],
-    y: &mut [f32],
-    a: f32,
-    bs: usize,
-) -> Result<(), String> {
+/// A program outside this one that runs the same kernels on the same inputs and times them
+/// itself (bench/opencl/pocl_bench.c, bench/numpy_kernels.py), driven over a pipe so that its
+/// runs interleave with the others: it prints a line naming itself, then answers each line
+/// `KERNEL N` with the seconds one launch took.
+struct Helper {
+    child: Child,
+    answers: BufReader<ChildStdout>,
+    name: String,
+}
+
+impl Helper {
+    /// The program named by the environment variable `var` (a command line, split at spaces),
+    /// if it is set.
+    fn start(var: &str) -> Result<Option<Helper>, String> {
+        let Ok(command) = std::env::var(var) else {
+            return Ok(None);
+        };
+        let mut words = command.split_whitespace();
+        let program = words.next().ok_or(format!("{var} is empty"))?;
+        let mut child = Command::new(program)
+            .args(words)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("{var}: {command}: {e}"))?;
+        let mut answers = BufReader::new(child.stdout.take().expect("piped"));
+        let mut name = String::new();
+        answers
+            .read_line(&mut name)
+            .map_err(|e| format!("{command}: {e}"))?;
+        if name.is_empty() {
+            return Err(format!("{command} ended before naming itself"));
+        }
+        Ok(Some(Helper {
+            child,
+            answers,
+            name: name.trim().to_string(),
+        }))
+    }
+
+    fn run(&mut self, kernel: &str, n: usize) -> Result<f64, String> {
+        let stdin = self.child.stdin.as_mut().expect("piped");
+        writeln!(stdin, "{kernel} {n}").map_err(|e| format!("{}: {e}", self.name))?;
+        stdin.flush().map_err(|e| format!("{}: {e}", self.name))?;
+        let mut line = String::new();
+        self.answers
+            .read_line(&mut line)
+            .map_err(|e| format!("{}: {e}", self.name))?;
+        line.trim().parse().map_err(|_| {
+            format!(
+                "{} failed on {kernel} {n} (its message is above)",
+                self.name
+            )
+        })
+    }
+}
+
+impl Drop for Helper {
+    fn drop(&mut self) {
+        drop(self.child.stdin.take());
+        let _ = self.child.wait();
+    }
+}
+
+fn saxpy_launch(program: &HostProgram, x: &mut [f32], y: &mut [f32], a: f32) -> Result<(), String> {
+    let n = x.len();
     let shape = LaunchShape {
-        blocks: N.div_ceil(bs) as u32,
+        blocks: n.div_ceil(BLOCK) as u32,
         ..LaunchShape::default()
     };
     let mut args = [
-        HostArg::I32(N as i32),
+        HostArg::I32(n as i32),
         HostArg::F32(a),
         HostArg::Array {
             name: "x".into(),
@@ -107,14 +192,9 @@ fn saxpy_launch(
         .map_err(|e| e.to_string())
 }
 
-fn squares_launch(
-    program: &HostProgram,
-    input: &mut [f32],
-    out: &mut [f32],
-    bs: usize,
-) -> Result<(), String> {
+fn squares_launch(program: &HostProgram, input: &mut [f32], out: &mut [f32]) -> Result<(), String> {
     let shape = LaunchShape {
-        blocks: (N / bs) as u32,
+        blocks: (input.len() / BLOCK) as u32,
         ..LaunchShape::default()
     };
     let mut args = [
@@ -136,73 +216,149 @@ fn squares_launch(
 
 fn main() -> Result<(), String> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    println!("CPU backend vs a sequential Rust loop, {N} elements (2^24), best of {REPEATS} interleaved runs, {cores} cores\n");
-    println!("| kernel        | how                             |    time ms | Melements/s |");
-    println!("|---------------|---------------------------------|-----------:|------------:|");
-    let x: Vec<f32> = (0..N).map(|i| (i % 1000) as f32 * 1e-3).collect();
-    let y0: Vec<f32> = (0..N).map(|i| 1.0 - (i % 7) as f32).collect();
-    let a = 2.5f32;
-    let bs = 256usize;
-    let [(checked_how, checked), (per_thread_how, per_thread), (unchecked_how, unchecked)] =
+    let mut pocl = Helper::start("LOOM_BENCH_POCL")?;
+    let mut numpy = Helper::start("LOOM_BENCH_NUMPY")?;
+    println!(
+        "saxpy and sumOfSquares, Float32, {BLOCK} threads per block, best of {REPEATS} interleaved runs, {cores} cores"
+    );
+    println!();
+    for (what, helper) in [("PoCL", &pocl), ("NumPy", &numpy)] {
+        match helper {
+            Some(h) => println!("- {what}: {}", h.name),
+            None => println!("- {what}: not run (not installed)"),
+        }
+    }
+    println!();
+    println!("| kernel       | n    | how                             |   time ms | Melements/s | x PoCL  |");
+    println!("|--------------|------|---------------------------------|----------:|------------:|--------:|");
+    let [(checked_how, checked), (unversioned_how, unversioned), (per_thread_how, per_thread), (unchecked_how, unchecked)] =
         modes();
-
     let saxpy_checked = program("examples/saxpy.loom", &checked)?;
+    let saxpy_unversioned = program("examples/saxpy.loom", &unversioned)?;
     let saxpy_per_thread = program("examples/saxpy.loom", &per_thread)?;
     let saxpy_unchecked = program("examples/saxpy.loom", &unchecked)?;
-    let (mut x1, mut y1) = (x.clone(), y0.clone());
-    let (mut x2, mut y2) = (x.clone(), y0.clone());
-    let (mut x3, mut y3) = (x.clone(), y0.clone());
-    let mut yr = y0.clone();
-    let times = best_interleaved(&mut [
-        &mut || saxpy_launch(&saxpy_checked, &mut x1, &mut y1, a, bs),
-        &mut || saxpy_launch(&saxpy_per_thread, &mut x3, &mut y3, a, bs),
-        &mut || saxpy_launch(&saxpy_unchecked, &mut x2, &mut y2, a, bs),
-        &mut || {
-            for (y, x) in yr.iter_mut().zip(&x) {
-                *y += a * x;
-            }
-            Ok(())
-        },
-    ])?;
-    row("saxpy", checked_how, times[0]);
-    row("saxpy", per_thread_how, times[1]);
-    row("saxpy", unchecked_how, times[2]);
-    row("saxpy", "sequential Rust loop", times[3]);
-    // Every mode ran the same number of times on the same inputs.
-    if y1 != y2 || y1 != y3 {
-        return Err("saxpy disagrees between the modes".to_string());
-    }
-
     // It synchronises (shuffles and a barrier): its threads are compiled coroutines, or, in
     // the per-thread mode, stackful ones.
     let squares_checked = program("examples/sum_of_squares.loom", &checked)?;
     let squares_per_thread = program("examples/sum_of_squares.loom", &per_thread)?;
     let squares_unchecked = program("examples/sum_of_squares.loom", &unchecked)?;
-    let (mut in1, mut out1) = (x.clone(), vec![0f32; N / bs]);
-    let (mut in2, mut out2) = (x.clone(), vec![0f32; N / bs]);
-    let (mut in3, mut out3) = (x.clone(), vec![0f32; N / bs]);
-    let mut partial = vec![0f32; N / bs];
-    let times = best_interleaved(&mut [
-        &mut || squares_launch(&squares_checked, &mut in1, &mut out1, bs),
-        &mut || squares_launch(&squares_per_thread, &mut in3, &mut out3, bs),
-        &mut || squares_launch(&squares_unchecked, &mut in2, &mut out2, bs),
-        &mut || {
-            for (p, chunk) in partial.iter_mut().zip(x.chunks(bs)) {
-                *p = chunk.iter().map(|v| v * v).sum();
-            }
-            Ok(())
-        },
-    ])?;
-    row("sumOfSquares", checked_how, times[0]);
-    row("sumOfSquares", "CPU backend, a stack per thread", times[1]);
-    row("sumOfSquares", unchecked_how, times[2]);
-    row("sumOfSquares", "sequential Rust loop", times[3]);
-    let total_cpu: f64 = out1.iter().map(|v| *v as f64).sum();
-    let total_ref: f64 = partial.iter().map(|v| *v as f64).sum();
-    if (total_cpu - total_ref).abs() > 1e-4 * total_ref.abs() || out1 != out2 || out1 != out3 {
-        return Err(format!(
-            "sumOfSquares disagrees: {total_cpu} vs {total_ref}"
-        ));
+    let a = 2.5f32;
+    for n in SIZES {
+        // The inputs bench/opencl/pocl_bench.c and bench/numpy_kernels.py make too.
+        let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 1e-3).collect();
+        let y0: Vec<f32> = (0..n).map(|i| 1.0 - (i % 7) as f32).collect();
+
+        let (mut x1, mut y1) = (x.clone(), y0.clone());
+        let (mut x2, mut y2) = (x.clone(), y0.clone());
+        let (mut x3, mut y3) = (x.clone(), y0.clone());
+        let (mut x4, mut y4) = (x.clone(), y0.clone());
+        let mut yr = y0.clone();
+        let mut runs: Vec<(&str, Run<'_>)> = vec![
+            (
+                checked_how,
+                Box::new(|| timed(|| saxpy_launch(&saxpy_checked, &mut x1, &mut y1, a))),
+            ),
+            (
+                unversioned_how,
+                Box::new(|| timed(|| saxpy_launch(&saxpy_unversioned, &mut x4, &mut y4, a))),
+            ),
+            (
+                per_thread_how,
+                Box::new(|| timed(|| saxpy_launch(&saxpy_per_thread, &mut x3, &mut y3, a))),
+            ),
+            (
+                unchecked_how,
+                Box::new(|| timed(|| saxpy_launch(&saxpy_unchecked, &mut x2, &mut y2, a))),
+            ),
+            (
+                "sequential Rust loop",
+                Box::new(|| {
+                    timed(|| {
+                        for (y, x) in yr.iter_mut().zip(&x) {
+                            *y += a * x;
+                        }
+                        Ok(())
+                    })
+                }),
+            ),
+        ];
+        if let Some(h) = pocl.as_mut() {
+            runs.push(("PoCL (OpenCL C, all cores)", Box::new(|| h.run("saxpy", n))));
+        }
+        if let Some(h) = numpy.as_mut() {
+            runs.push(("NumPy a * x + y", Box::new(|| h.run("saxpy", n))));
+        }
+        table("saxpy", n, &mut runs)?;
+        drop(runs);
+        // Every mode ran the same number of times on the same inputs.
+        if y1 != y2 || y1 != y3 || y1 != y4 {
+            return Err("saxpy disagrees between the modes".to_string());
+        }
+
+        let (mut in1, mut out1) = (x.clone(), vec![0f32; n / BLOCK]);
+        let (mut in2, mut out2) = (x.clone(), vec![0f32; n / BLOCK]);
+        let (mut in3, mut out3) = (x.clone(), vec![0f32; n / BLOCK]);
+        let mut partial = vec![0f32; n / BLOCK];
+        let mut runs: Vec<(&str, Run<'_>)> = vec![
+            (
+                checked_how,
+                Box::new(|| timed(|| squares_launch(&squares_checked, &mut in1, &mut out1))),
+            ),
+            (
+                "CPU backend, a stack per thread",
+                Box::new(|| timed(|| squares_launch(&squares_per_thread, &mut in3, &mut out3))),
+            ),
+            (
+                unchecked_how,
+                Box::new(|| timed(|| squares_launch(&squares_unchecked, &mut in2, &mut out2))),
+            ),
+            (
+                "sequential Rust loop",
+                Box::new(|| {
+                    timed(|| {
+                        for (p, chunk) in partial.iter_mut().zip(x.chunks(BLOCK)) {
+                            *p = chunk.iter().map(|v| v * v).sum();
+                        }
+                        Ok(())
+                    })
+                }),
+            ),
+        ];
+        if let Some(h) = pocl.as_mut() {
+            runs.push((
+                "PoCL (OpenCL C, all cores)",
+                Box::new(|| h.run("sumOfSquares", n)),
+            ));
+        }
+        if let Some(h) = numpy.as_mut() {
+            runs.push((
+                "NumPy (x*x).reshape(..).sum(1)",
+                Box::new(|| h.run("sumOfSquares", n)),
+            ));
+        }
+        table("sumOfSquares", n, &mut runs)?;
+        drop(runs);
+        let total_cpu: f64 = out1.iter().map(|v| *v as f64).sum();
+        let total_ref: f64 = partial.iter().map(|v| *v as f64).sum();
+        if (total_cpu - total_ref).abs() > 1e-4 * total_ref.abs() || out1 != out2 || out1 != out3 {
+            return Err(format!(
+                "sumOfSquares disagrees: {total_cpu} vs {total_ref}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `runs` interleaved and prints a row for each, with its speed relative to PoCL's.
+fn table(kernel: &str, n: usize, runs: &mut [(&str, Run<'_>)]) -> Result<(), String> {
+    let times = best_interleaved(runs)?;
+    let pocl = runs
+        .iter()
+        .zip(&times)
+        .find(|((how, _), _)| how.starts_with("PoCL"))
+        .map(|(_, t)| *t);
+    for ((how, _), t) in runs.iter().zip(&times) {
+        row(kernel, n, how, *t, pocl);
     }
     Ok(())
 }

@@ -16,9 +16,10 @@
 //!    loop over a block's threads for kernels that never suspend (`thread_loop.rs`), a coroutine
 //!    per thread for the others (`coro.rs`);
 //! 9. inline (the bounds checks, and each entry into its loop or coroutine), give the loops
-//!    their threads' ids (`thread_loop::specialise`), split the coroutines at their
-//!    synchronisations (`coro::split`);
-//! 10. JIT-compile with every runtime function bound to its address.
+//!    their threads' ids (`thread_loop::specialise`), version each loop so that blocks whose
+//!    bounds checks cannot fail run a copy without them (`versioning.rs`), vectorise the loops,
+//!    split the coroutines at their synchronisations (`coro::split`);
+//! 10. JIT-compile for this machine's CPU with every runtime function bound to its address.
 //!
 //! Address spaces stay as they are: on x86-64 every address space below 256 is an ordinary
 //! 64-bit pointer, so `addrspace(1)` and `addrspace(3)` loads and stores compile as plain ones.
@@ -34,6 +35,7 @@ mod locations;
 mod sanitize;
 mod shared;
 mod thread_loop;
+mod versioning;
 
 pub use entry::{KernelSignature, ParamType};
 pub use error::HostError;
@@ -72,6 +74,10 @@ pub struct HostOptions {
     /// Leave out the bounds checks of global accesses: only for measuring what they cost
     /// (`bench/cpu_backend.rs`). An out-of-bounds access then corrupts the host's memory.
     pub skip_bounds_checks: bool,
+    /// Keep every bounds check inside the loops over threads, never versioning them
+    /// (`host/versioning.rs`): only for measuring what the versioning gains
+    /// (`bench/cpu_backend.rs`).
+    pub unversioned_loops: bool,
 }
 
 /// One argument of a launch, in parameter order.
@@ -208,13 +214,16 @@ impl HostProgram {
         module
             .run_passes("always-inline", &machine, PassBuilderOptions::create())
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
+        use_host_cpu(&module);
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
         let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
         if !looped.is_empty() {
-            thread_loop::optimise(&module, &machine)?;
+            thread_loop::optimise(&module, &machine, !options.unversioned_loops)?;
         }
         // SAFETY: as above.
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
+        // Again for what the coroutine passes made.
+        use_host_cpu(&module);
         declare_libcalls(&module);
         module
             .verify()
@@ -546,14 +555,52 @@ fn lower(
     }
 }
 
+/// This machine's CPU and its features, as LLVM names them, less the conversions to BFloat16
+/// (AVX-512 BF16's and AVX-NE-CONVERT's `vcvtneps2bf16` flushes subnormal results to zero;
+/// `tests/run/programs/half_floats.loom` fails with them).
+fn host_cpu() -> (String, String) {
+    // `LLVMString`'s `Display` quotes it.
+    let text = |s: inkwell::support::LLVMString| s.to_string_lossy().into_owned();
+    (
+        text(TargetMachine::get_host_cpu_name()),
+        format!(
+            "{},-avx512bf16,-avxneconvert,-amx-bf16",
+            text(TargetMachine::get_host_cpu_features())
+        ),
+    )
+}
+
+/// Gives every function of the module this machine's CPU and features (`target-cpu`,
+/// `target-features`), which the optimiser's cost models and the JIT's code generator read per
+/// function: the loops over threads are vectorised for the vector registers there are (AVX2's
+/// or AVX-512's masked loads and stores let a loop whose threads test `i < n` vectorise at all).
+/// IEEE arithmetic gives the same bits on any of them; every function of a program gets the same
+/// attributes, so its modes (compiled loops, a call per thread, the sanitizer) compare alike.
+fn use_host_cpu(module: &Module<'_>) {
+    let (cpu, features) = host_cpu();
+    let context = module.get_context();
+    let index = inkwell::attributes::AttributeLoc::Function;
+    for f in module.get_functions() {
+        if f.count_basic_blocks() == 0 {
+            continue;
+        }
+        f.add_attribute(index, context.create_string_attribute("target-cpu", &cpu));
+        f.add_attribute(
+            index,
+            context.create_string_attribute("target-features", &features),
+        );
+    }
+}
+
 fn host_machine() -> Result<TargetMachine, HostError> {
+    let host_cpu = host_cpu();
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| HostError::Llvm(e.to_string()))?;
     target
         .create_target_machine(
             &triple,
-            "generic",
-            "",
+            &host_cpu.0,
+            &host_cpu.1,
             OptimizationLevel::Default,
             RelocMode::Default,
             CodeModel::JITDefault,

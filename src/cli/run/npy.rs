@@ -146,7 +146,10 @@ pub fn write(out: &mut impl Write, ty: ScalarType, array: &Array) -> std::io::Re
 }
 
 /// `len` zero bytes for an [`Array`]'s data, or `None` if they cannot be allocated. From `calloc`: a large block comes
-/// as fresh pages the system zeroes when first touched, with no pass over the memory here.
+/// as fresh pages the system zeroes when first touched, with no pass over the memory here. On
+/// Linux a large block also asks for transparent huge pages (`madvise(MADV_HUGEPAGE)`, as NumPy
+/// does for its arrays): reading 64 MB into 4 KiB pages took 16,384 page faults, most of the time
+/// of `loomc run`'s `.npy` reading (perf), where 2 MiB pages take 32.
 pub fn zeroed(len: usize) -> Option<Vec<u8>> {
     if len == 0 {
         return Some(Vec::new());
@@ -157,9 +160,28 @@ pub fn zeroed(len: usize) -> Option<Vec<u8>> {
     if data.is_null() {
         return None;
     }
+    #[cfg(target_os = "linux")]
+    huge_pages(data, len);
     // SAFETY: `data` was allocated by the global allocator with `len` bytes (alignment 1), all
     // initialised (zero); the vector takes ownership and frees it with the same layout.
     Some(unsafe { Vec::from_raw_parts(data, len, len) })
+}
+
+/// Asks for transparent huge pages over the whole 2 MiB pages inside `[data, data + len)`, for
+/// blocks of 4 MiB and more (where the system allows them on request, as by default; a refusal
+/// changes nothing but the speed).
+#[cfg(target_os = "linux")]
+fn huge_pages(data: *mut u8, len: usize) {
+    const HUGE: usize = 2 << 20;
+    if len < 2 * HUGE {
+        return;
+    }
+    let start = (data as usize).next_multiple_of(HUGE);
+    let end = (data as usize + len) / HUGE * HUGE;
+    if end > start {
+        // SAFETY: the range lies inside the block just allocated; madvise changes no contents.
+        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
+    }
 }
 
 #[cfg(test)]

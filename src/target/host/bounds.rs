@@ -93,13 +93,7 @@ pub unsafe fn run(
                         let len = LLVMBuildLoad2(b, i64t, slot, c"".as_ptr());
                         // A launch writes the lengths before the kernel starts; no store of the
                         // kernel's can change them, so a loop may read them once.
-                        let invariant = LLVMGetMDKindIDInContext(
-                            context,
-                            c"invariant.load".as_ptr(),
-                            "invariant.load".len() as u32,
-                        );
-                        let empty = LLVMMDNodeInContext2(context, std::ptr::null_mut(), 0);
-                        LLVMSetMetadata(len, invariant, LLVMMetadataAsValue(context, empty));
+                        ir::set_invariant_load(context, len);
                         builder.call(
                             inline_type,
                             inline,

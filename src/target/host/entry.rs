@@ -182,7 +182,14 @@ pub unsafe fn add_entry(
         let mut index = [LLVMConstInt(i64t, i as u64, 0)];
         let slot = LLVMBuildInBoundsGEP2(b, ptr, params, index.as_mut_ptr(), 1, c"".as_ptr());
         let value_ptr = LLVMBuildLoad2(b, ptr, slot, c"".as_ptr());
-        args.push(LLVMBuildLoad2(b, ty, value_ptr, c"".as_ptr()));
+        let value = LLVMBuildLoad2(b, ty, value_ptr, c"".as_ptr());
+        // A launch's parameters do not change while it runs: a loop over threads may read them
+        // once (`thread_loop.rs`), and its bounds checks may be tested before it
+        // (`versioning.rs`).
+        for load in [value_ptr, value] {
+            ir::set_invariant_load(context, load);
+        }
+        args.push(value);
     }
     builder.call(fn_type, function, &mut args);
     LLVMBuildRetVoid(b);

@@ -170,6 +170,17 @@ pub unsafe fn is_phi(inst: Value) -> bool {
     !LLVMIsAPHINode(inst).is_null()
 }
 
+/// Marks `load` as reading memory that does not change while the kernel runs.
+pub unsafe fn set_invariant_load(context: LLVMContextRef, load: Value) {
+    let kind = LLVMGetMDKindIDInContext(
+        context,
+        c"invariant.load".as_ptr(),
+        "invariant.load".len() as u32,
+    );
+    let empty = LLVMMDNodeInContext2(context, std::ptr::null_mut(), 0);
+    LLVMSetMetadata(load, kind, LLVMMetadataAsValue(context, empty));
+}
+
 pub fn c_name(name: &str) -> CString {
     CString::new(name.replace('\0', "")).unwrap_or_default()
 }

@@ -423,3 +423,63 @@ fn a_call_left_after_inlining_keeps_one_call_per_thread() {
     assert!(!has_loop);
     assert_eq!(out[9], 1 | 1 << 8 | 9 << 16 | 1 << 24);
 }
+
+/// out[sext(trunc_i8(block * 128 + t))] = block * 128 + t, 128 threads per block, `out` of 256
+/// elements: block 0 writes out[0..128]; block 1's index is 128..256 as exact arithmetic (inside
+/// `out`) but -128..0 as the kernel computes it (before `out`).
+const NARROW_INDEX: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define void @narrow(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = shl i32 %b, 7
+  %i = add i32 %base, %t
+  %i8 = trunc i32 %i to i8
+  %index = sext i8 %i8 to i64
+  %slot = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %index
+  store i32 %i, ptr addrspace(1) %slot
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @narrow, !"kernel", i32 1}
+!1 = !{ptr @narrow, !"reqntidx", i32 128}
+"#;
+
+#[test]
+fn a_loop_drops_its_bounds_checks_only_for_blocks_that_cannot_fail_them() {
+    // The loop over threads runs without checks for a block whose accesses are all inside their
+    // arrays (`versioning.rs`), judged by the index the kernel computes, wraps included.
+    for per_thread_calls in [false, true] {
+        let options = HostOptions {
+            per_thread_calls,
+            ..HostOptions::default()
+        };
+        let (out, program) = run_i32_kernel_with(NARROW_INDEX, "narrow", 1, 256, &options).unwrap();
+        assert!(program.has_thread_loops());
+        assert_eq!(&out[..128], &(0..128).collect::<Vec<i32>>()[..]);
+        let err = run_i32_kernel_with(NARROW_INDEX, "narrow", 2, 256, &options)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(
+            err.contains("out-of-bounds write of 4 bytes by thread 0 of block 1")
+                && err.contains("index -128 of `out`, an array of 256 elements"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn the_host_cpu_is_given_as_llvm_names_it() {
+    // Quoted names (LLVMString's Display) made LLVM print "'\"+prfchw' is not a recognized
+    // feature" at every compilation and drop the first and last features.
+    let (cpu, features) = host_cpu();
+    assert!(!cpu.is_empty() && !cpu.contains('"'), "{cpu}");
+    assert!(!features.contains('"'), "{features}");
+    assert!(features
+        .split(',')
+        .all(|f| f.starts_with('+') || f.starts_with('-')));
+    assert!(features.ends_with(",-avx512bf16,-avxneconvert,-amx-bf16"));
+}

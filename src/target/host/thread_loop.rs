@@ -17,20 +17,25 @@
 use super::bounds::CHECK_BOUNDS;
 use super::error::HostError;
 use super::ir::{self, Builder};
+use super::versioning;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::LLVMIntPredicate;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::TargetMachine;
+use inkwell::values::AsValueRef;
 use std::collections::HashMap;
 
-/// What the loops get from the optimiser: the parameters and bounds read once per block
-/// (`licm`: the parameter slots are `noalias`, the lengths `invariant.load`), and vector code
-/// where the body allows it. No `instcombine`: it folds the bounds checks' `ptrtoint`/`inttoptr`
-/// pairs into bitcasts between address spaces, which do not verify.
-const LOOP_PASSES: &str =
-    "function(simplifycfg,early-cse,loop-mssa(licm),loop-vectorize,simplifycfg)";
+/// What the loops get from the optimiser, before [`versioning`]: the parameters and bounds read
+/// once per block (`licm`: the parameter slots are `noalias`, their values and the lengths
+/// `invariant.load`). No `instcombine`: it folds the bounds checks' `ptrtoint`/`inttoptr` pairs
+/// into bitcasts between address spaces, which do not verify.
+const LOOP_PASSES: &str = "function(simplifycfg,early-cse,loop-mssa(licm))";
+/// After [`versioning`]: the checks it proved gone from the copy, and vector code where the body
+/// allows it.
+const VECTOR_PASSES: &str =
+    "function(instsimplify,simplifycfg,loop-mssa(licm),loop-vectorize,simplifycfg,dce)";
 
 pub const THREADS_PREFIX: &str = "loom.threads.";
 const SET_THREAD: &str = "loom_simt_thread";
@@ -275,7 +280,11 @@ unsafe fn specialise_one(
 
 /// Runs [`LOOP_PASSES`] over the loops alone: every other function is `optnone` meanwhile, so
 /// that the kernels and entries stay the code the tests compare the loops with.
-pub fn optimise(module: &Module<'_>, machine: &TargetMachine) -> Result<(), HostError> {
+pub fn optimise(
+    module: &Module<'_>,
+    machine: &TargetMachine,
+    version: bool,
+) -> Result<(), HostError> {
     let context = module.get_context();
     let kind = |name: &str| inkwell::attributes::Attribute::get_named_enum_kind_id(name);
     let (optnone, noinline) = (kind("optnone"), kind("noinline"));
@@ -294,9 +303,30 @@ pub fn optimise(module: &Module<'_>, machine: &TargetMachine) -> Result<(), Host
         }
         added.push((*f, had_noinline));
     }
-    let result = module
-        .run_passes(LOOP_PASSES, machine, PassBuilderOptions::create())
-        .map_err(|e| HostError::Llvm(format!("optimising the loops over threads: {e}")));
+    let passes = |passes: &str| {
+        module
+            .run_passes(passes, machine, PassBuilderOptions::create())
+            .map_err(|e| HostError::Llvm(format!("optimising the loops over threads: {e}")))
+    };
+    let result = passes(LOOP_PASSES).and_then(|()| {
+        let target_data = machine.get_target_data();
+        for f in module.get_functions() {
+            if version && f.get_name().to_string_lossy().starts_with(THREADS_PREFIX) {
+                // SAFETY: the function belongs to the module's context; the target data is the
+                // module's (`host_machine`).
+                unsafe {
+                    versioning::version(
+                        context.raw(),
+                        f.as_value_ref(),
+                        target_data.as_mut_ptr(),
+                        X,
+                        Y,
+                    )
+                };
+            }
+        }
+        passes(VECTOR_PASSES)
+    });
     for (f, had_noinline) in added {
         f.remove_enum_attribute(index, optnone);
         if !had_noinline {
