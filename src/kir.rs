@@ -216,13 +216,18 @@ impl Kernel {
     }
 }
 
-/// Something a kernel-IR pass found that no code can be generated for: `E0811` (or, with
-/// `what` = "internal", a case a pass before it should have ruled out: an internal error).
+/// Something a kernel-IR pass found that no code can be generated for.
 #[derive(Debug, Clone)]
-pub struct Limit {
-    pub what: &'static str,
-    pub why: &'static str,
-    pub span: Span,
+pub enum Limit {
+    /// `E0811`: `what` ("a statement with both a left and a right scan ...") needs a length
+    /// known at compile time; `why` says what is sized when the kernel is compiled.
+    NeedsStaticLength {
+        what: &'static str,
+        why: &'static str,
+        span: Span,
+    },
+    /// A case an earlier pass should have ruled out: an internal error.
+    Internal { why: &'static str, span: Span },
 }
 
 /// A `shared` array, vector variable or scan whose length is not known at compile time.
@@ -230,26 +235,26 @@ pub const NEEDS_STATIC_LENGTH: &str = "E0811";
 
 impl Limit {
     pub fn diagnostic(&self) -> Diagnostic {
-        if self.what == "internal" {
-            return Diagnostic::error(
-                crate::diagnostics::INTERNAL_ERROR,
-                format!("internal error in the kernel IR: {}", self.why),
+        match *self {
+            Limit::NeedsStaticLength { what, why, span } => Diagnostic::error(
+                NEEDS_STATIC_LENGTH,
+                format!("{what} needs a length known at compile time"),
             )
-            .primary(self.span, "while compiling this")
-            .note("this is a bug in loomc; please report it with the program that triggered it");
+            .primary(
+                span,
+                "its length depends on run-time values, or is more than 64 elements per thread",
+            )
+            .note(why)
+            .help(
+                "use a length made of literals and `BLOCKSIZE`, or store the values to a global array",
+            ),
+            Limit::Internal { why, span } => Diagnostic::error(
+                crate::diagnostics::INTERNAL_ERROR,
+                format!("internal error in the kernel IR: {why}"),
+            )
+            .primary(span, "while compiling this")
+            .note("this is a bug in loomc; please report it with the program that triggered it"),
         }
-        Diagnostic::error(
-            NEEDS_STATIC_LENGTH,
-            format!("{} needs a length known at compile time", self.what),
-        )
-        .primary(
-            self.span,
-            "its length depends on run-time values, or is more than 64 elements per thread",
-        )
-        .note(self.why)
-        .help(
-            "use a length made of literals and `BLOCKSIZE`, or store the values to a global array",
-        )
     }
 }
 

@@ -65,7 +65,7 @@ impl From<CodegenError> for Diagnostic {
     fn from(error: CodegenError) -> Diagnostic {
         match error {
             CodegenError::NeedsStaticLength { what, why, span } => {
-                crate::kir::Limit { what, why, span }.diagnostic()
+                crate::kir::Limit::NeedsStaticLength { what, why, span }.diagnostic()
             }
             CodegenError::SharedMemoryLimit {
                 kernel,

@@ -260,7 +260,7 @@ impl Planner {
             .filter(|s| *s <= BUFFER_SLOTS)
             .and_then(|s| u32::try_from(s).ok());
         let Some(slots) = slots else {
-            self.limits.push(Limit {
+            self.limits.push(Limit::NeedsStaticLength {
                 what: "a statement with both a left and a right scan over more than one block's worth of elements",
                 why: "it computes each scan into registers first, in the scan's own direction, and each thread's number of registers is fixed when the kernel is compiled (at most 64 elements per thread)",
                 span,
@@ -290,11 +290,7 @@ impl Planner {
         match decide(shape, whole_block, grid, block_size) {
             Ok(decided) => Some(decided),
             Err(why) => {
-                self.limits.push(Limit {
-                    what: "internal",
-                    why,
-                    span,
-                });
+                self.limits.push(Limit::Internal { why, span });
                 None
             }
         }
