@@ -38,8 +38,7 @@ mod sanitizer;
 mod support;
 
 use libtest_mimic::{Arguments, Failed, Trial};
-use loomc::target::host::HostOptions;
-use loomc::target::OptLevel;
+use loomc::target::host::HostProgram;
 
 // Below 32, a block is part of one warp: collectives shuffle within the block's own lanes only.
 const BLOCK_SIZES: [u32; 6] = [2, 16, 32, 64, 256, 1024];
@@ -77,48 +76,12 @@ fn main() {
 }
 
 fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
-    let o0 = support::compile(case.file, bs, OptLevel::O0, false)?;
-    let o3 = support::compile(case.file, bs, OptLevel::O3, false)?;
-    // Kernels that never synchronise run as compiled loops over a block's threads, the others as
-    // compiled coroutines; the same IR with one call (and one stack) per thread must give the
-    // same bits.
-    let per_thread = match o3.has_thread_loops() || o3.has_compiled_coroutines() {
-        true => Some(support::compile_with(
-            case.file,
-            bs,
-            OptLevel::O3,
-            &HostOptions {
-                per_thread_calls: true,
-                ..HostOptions::default()
-            },
-        )?),
-        false => None,
+    let run = |program: &HostProgram, n: usize, seed: u64| {
+        (case.run)(program, bs, n, &mut support::Rng::new(seed))
     };
-    for (i, &n) in case.sizes.iter().enumerate() {
-        let seed = 0x5eed ^ ((bs as u64) << 32) ^ i as u64;
-        let at = |opt: &str, e: String| {
-            format!("{} at -{opt}, size {n}, block size {bs}: {e}", case.file)
-        };
-        let bits0 =
-            (case.run)(&o0, bs, n, &mut support::Rng::new(seed)).map_err(|e| at("O0", e))?;
-        let bits3 =
-            (case.run)(&o3, bs, n, &mut support::Rng::new(seed)).map_err(|e| at("O3", e))?;
-        if bits0 != bits3 {
-            return Err(at("O0 and -O3", "the results differ".to_string()).into());
-        }
-        if let Some(per_thread) = &per_thread {
-            let bits = (case.run)(per_thread, bs, n, &mut support::Rng::new(seed))
-                .map_err(|e| at("O3 (a call per thread)", e))?;
-            if bits != bits3 {
-                return Err(at(
-                    "O3",
-                    "compiled threads and a call per thread give different results".to_string(),
-                )
-                .into());
-            }
-        }
-    }
-    Ok(())
+    Ok(support::same_bits_in_every_build(
+        case.file, case.file, bs, case.sizes, &run,
+    )?)
 }
 
 /// A new example or canonical program must come with an execution case.

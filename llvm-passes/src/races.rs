@@ -778,27 +778,16 @@ fn input_arrays(
 /// Whether `value` is computed from a load of one of the `inputs` arrays (a short walk up its
 /// operands): only then can filling them with zeros make an address affine.
 fn reads_inputs(cx: &Context<'_>, value: Val, inputs: &HashSet<address::Object>) -> bool {
-    let function = cx.function;
-    let mut stack = vec![value];
-    let mut seen = HashSet::new();
-    while let Some(v) = stack.pop() {
-        let Val::Inst(id) = v else { continue };
-        if !seen.insert(id) || seen.len() > 256 {
-            continue;
-        }
-        let inst = function.inst(id);
-        if let Op::Load { .. } = inst.op {
-            if let Some(&pointer) = inst.args.first() {
-                if let Space::Known(object) = address::space(cx, pointer) {
-                    if inputs.contains(&object) {
-                        return true;
-                    }
-                }
+    computed_from(
+        cx.function,
+        value,
+        &mut |_, inst| match (&inst.op, inst.args.first()) {
+            (Op::Load { .. }, Some(&pointer)) => {
+                matches!(address::space(cx, pointer), Space::Known(object) if inputs.contains(&object))
             }
-        }
-        stack.extend(inst.args.iter().copied());
-    }
-    false
+            _ => false,
+        },
+    )
 }
 
 /// Whether `access` is half of an update of its element by its thread: a load and a store
@@ -1194,39 +1183,37 @@ fn guards_of(
 /// Whether `value` depends on data read from memory, an atomic, or a call other than a special
 /// register read (a short walk up its operands).
 fn reads_data(function: &crate::ir::Function, value: Val) -> bool {
-    let mut stack = vec![value];
-    let mut seen = HashSet::new();
-    while let Some(v) = stack.pop() {
-        let Val::Inst(id) = v else { continue };
-        if !seen.insert(id) || seen.len() > 256 {
-            continue;
-        }
-        let inst = function.inst(id);
-        match &inst.op {
-            Op::Load { .. } | Op::AtomicRmw { .. } | Op::CmpXchg { .. } => return true,
-            Op::Call(_) if !inst.text.contains("@llvm.nvvm.read.ptx.sreg.") => return true,
-            _ => stack.extend(inst.args.iter().copied()),
-        }
-    }
-    false
+    computed_from(function, value, &mut |_, inst| match &inst.op {
+        Op::Load { .. } | Op::AtomicRmw { .. } | Op::CmpXchg { .. } => true,
+        Op::Call(_) => !inst.text.contains("@llvm.nvvm.read.ptx.sreg."),
+        _ => false,
+    })
 }
 
 /// Whether `value` is computed from one of `phis` (a short walk up its operands).
 fn uses_any(function: &crate::ir::Function, value: Val, phis: &HashSet<InstId>) -> bool {
-    if phis.is_empty() {
-        return false;
-    }
+    !phis.is_empty() && computed_from(function, value, &mut |id, _| phis.contains(&id))
+}
+
+/// Whether `value` is, or is computed from, an instruction for which `found` holds: a walk up
+/// its operands of at most 256 instructions (a longer chain is taken as not computed from one).
+fn computed_from(
+    function: &crate::ir::Function,
+    value: Val,
+    found: &mut dyn FnMut(InstId, &crate::ir::Inst) -> bool,
+) -> bool {
     let mut stack = vec![value];
     let mut seen = HashSet::new();
     while let Some(v) = stack.pop() {
         let Val::Inst(id) = v else { continue };
-        if phis.contains(&id) {
+        let inst = function.inst(id);
+        if found(id, inst) {
             return true;
         }
         if !seen.insert(id) || seen.len() > 256 {
             continue;
         }
-        stack.extend(function.inst(id).args.iter().copied());
+        stack.extend(inst.args.iter().copied());
     }
     false
 }

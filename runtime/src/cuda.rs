@@ -98,12 +98,7 @@ impl Gpu {
     ) -> Result<Timing, String> {
         let meta: &KernelMetadata = module.metadata.kernel(kernel)?;
         let grid_dim = meta.grid_dim(grid)?;
-        let blocks = grid.total().ok_or_else(|| {
-            format!(
-                "kernel `{kernel}`: a grid of {}x{} blocks has more than 2^32",
-                grid.rows, grid.cols
-            )
-        })?;
+        let blocks = meta.block_count(grid)?;
         let shapes: Vec<ArgShape> = args
             .iter()
             .map(|a| match a {

@@ -98,6 +98,16 @@ impl KernelMetadata {
         Ok((grid.cols, grid.rows, 1))
     }
 
+    /// The number of blocks of `grid` (`BLOCKS`), which must fit in 32 bits.
+    pub fn block_count(&self, grid: GridShape) -> Result<u32, String> {
+        grid.total().ok_or_else(|| {
+            format!(
+                "kernel `{}`: a grid of {}x{} blocks has more than 2^32",
+                self.name, grid.rows, grid.cols
+            )
+        })
+    }
+
     pub fn block_dim(&self) -> (u32, u32, u32) {
         match self.block_shape {
             Some([rows, cols]) => (cols, rows, 1),

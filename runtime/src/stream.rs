@@ -93,14 +93,7 @@ impl Stream {
             .metadata()
             .kernel(kernel)?
             .require_one_dimensional_grid()?;
-        enqueue(
-            &self.stream,
-            module,
-            kernel,
-            GridShape::blocks(blocks),
-            args,
-            None,
-        )
+        self.launch_buffers_grid(module, kernel, GridShape::blocks(blocks), args)
     }
 
     /// [`Gpu::launch_buffers_grid`] on this stream: a two-dimensional grid, issued without
@@ -153,12 +146,7 @@ fn enqueue(
 ) -> Result<(), String> {
     let meta = module.metadata().kernel(kernel)?;
     let grid_dim = meta.grid_dim(grid)?;
-    let blocks = grid.total().ok_or_else(|| {
-        format!(
-            "kernel `{kernel}`: a grid of {}x{} blocks has more than 2^32",
-            grid.rows, grid.cols
-        )
-    })?;
+    let blocks = meta.block_count(grid)?;
     let shapes: Vec<ArgShape> = args
         .iter()
         .map(|arg| match arg {

@@ -190,29 +190,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         } else {
             None
         };
-        let result = if per_thread {
-            self.reduce_per_thread(
-                e,
-                f,
-                bound,
-                operand,
-                &shape,
-                plan.sweep,
-                &lanes,
-                scratch.as_ref(),
-            )?
-        } else {
-            self.reduce_by_tiles(
-                e,
-                f,
-                bound,
-                operand,
-                &shape,
-                plan.sweep,
-                &lanes,
-                scratch.as_ref(),
-            )?
+        let reduce = match per_thread {
+            true => Self::reduce_per_thread,
+            false => Self::reduce_by_tiles,
         };
+        let result = reduce(
+            self,
+            e,
+            f,
+            bound,
+            operand,
+            &shape,
+            plan.sweep,
+            &lanes,
+            scratch.as_ref(),
+        )?;
         self.after_scans(operand);
         if let Some(array) = &scratch {
             self.sync

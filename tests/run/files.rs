@@ -26,7 +26,7 @@ use super::header;
 use super::reference::{self, Env, Ty, Val};
 use super::support::{self, Rng};
 use libtest_mimic::{Failed, Trial};
-use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
+use loomc::target::host::{HostArg, HostProgram, LaunchShape};
 use loomc::target::OptLevel;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -324,48 +324,14 @@ pub fn trials() -> Vec<Trial> {
 }
 
 fn run_case(spec: &Spec, bs: u32) -> Result<(), Failed> {
-    let compile = |opt, options: &HostOptions| {
-        support::compile_with(&spec.program, bs, opt, options)
-            .map_err(|e| format!("{}: {e}", spec.file))
-    };
-    let o0 = compile(OptLevel::O0, &HostOptions::default())?;
-    let o3 = compile(OptLevel::O3, &HostOptions::default())?;
-    // Kernels that never synchronise run as compiled loops over a block's threads, the others as
-    // compiled coroutines; the same IR with one call (and one stack) per thread must give the
-    // same bits.
-    let per_thread = match o3.has_thread_loops() || o3.has_compiled_coroutines() {
-        true => Some(compile(
-            OptLevel::O3,
-            &HostOptions {
-                per_thread_calls: true,
-                ..HostOptions::default()
-            },
-        )?),
-        false => None,
-    };
-    for (i, &n) in spec.sizes.iter().enumerate() {
-        let seed = 0x5eed ^ ((bs as u64) << 32) ^ i as u64;
-        let at = |opt: &str, e: String| {
-            format!("{} at -{opt}, n = {n}, block size {bs}: {e}", spec.file)
-        };
-        let bits0 = run(spec, &o0, bs, n, seed).map_err(|e| at("O0", e))?;
-        let bits3 = run(spec, &o3, bs, n, seed).map_err(|e| at("O3", e))?;
-        if bits0 != bits3 {
-            return Err(at("O0 and -O3", "the results differ".to_string()).into());
-        }
-        if let Some(per_thread) = &per_thread {
-            let bits =
-                run(spec, per_thread, bs, n, seed).map_err(|e| at("O3 (a call per thread)", e))?;
-            if bits != bits3 {
-                return Err(at(
-                    "O3",
-                    "compiled threads and a call per thread give different results".to_string(),
-                )
-                .into());
-            }
-        }
-    }
-    Ok(())
+    let launch = |program: &HostProgram, n: usize, seed: u64| run(spec, program, bs, n, seed);
+    Ok(support::same_bits_in_every_build(
+        &spec.file,
+        &spec.program,
+        bs,
+        &spec.sizes,
+        &launch,
+    )?)
 }
 
 /// No false alarm: the case runs clean under the sanitizer, and its `EXPECT`s hold, at `-O0`

@@ -479,34 +479,27 @@ fn truth(b: bool) -> i64 {
     b as i64
 }
 
+/// `a op b` for a comparison operator (`>=` for any other).
+fn holds<T: PartialOrd>(op: &str, a: &T, b: &T) -> bool {
+    match op {
+        "==" => a == b,
+        "!=" => a != b,
+        "<" => a < b,
+        "<=" => a <= b,
+        ">" => a > b,
+        _ => a >= b,
+    }
+}
+
 fn compare(op: &str, a: &Val, b: &Val) -> Result<Val, String> {
     unify(a, b)?;
     let floats = matches!(a.data, Data::F(_)) || matches!(b.data, Data::F(_));
-    let op = op.to_string();
-    let (oi, of) = (op.clone(), op);
+    let (oi, of) = (op.to_string(), op.to_string());
     let r = zip(
         &[a, b],
         if floats { Some(Ty::F64) } else { None },
-        &move |x| {
-            Ok(truth(match oi.as_str() {
-                "==" => x[0] == x[1],
-                "!=" => x[0] != x[1],
-                "<" => x[0] < x[1],
-                "<=" => x[0] <= x[1],
-                ">" => x[0] > x[1],
-                _ => x[0] >= x[1],
-            }))
-        },
-        &move |x| {
-            (match of.as_str() {
-                "==" => x[0] == x[1],
-                "!=" => x[0] != x[1],
-                "<" => x[0] < x[1],
-                "<=" => x[0] <= x[1],
-                ">" => x[0] > x[1],
-                _ => x[0] >= x[1],
-            }) as i64 as f64
-        },
+        &move |x| Ok(truth(holds(&oi, &x[0], &x[1]))),
+        &move |x| holds(&of, &x[0], &x[1]) as i64 as f64,
     )?;
     // A truth value: an untyped integer 0 or 1.
     let data = match r.data {

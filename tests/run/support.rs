@@ -79,6 +79,58 @@ pub fn compile_with(
     HostProgram::compile(&ir, options).map_err(|e| format!("{file}: {e}"))
 }
 
+/// One launch of a case: a build, the size `n`, the seed its inputs are drawn from; the bytes it
+/// checks.
+pub type LaunchAt<'a> = dyn Fn(&HostProgram, usize, u64) -> Result<Vec<u8>, String> + 'a;
+
+/// Runs `file`'s kernel at every size of `sizes` (size `i` drawing its inputs from seed
+/// `0x5eed ^ (bs << 32) ^ i`, the same in every build) compiled at `-O0`, at `-O3` and, where it
+/// runs as compiled threads (loops over a block's threads, compiled coroutines), at `-O3` with a
+/// call (and a stack) per thread: every build must give the same bits. `run` launches one build
+/// at one size and returns the bytes it checks; `label` names the case in failures.
+pub fn same_bits_in_every_build(
+    label: &str,
+    file: &str,
+    bs: u32,
+    sizes: &[usize],
+    run: &LaunchAt<'_>,
+) -> Result<(), String> {
+    let compile = |opt, options: &HostOptions| {
+        compile_with(file, bs, opt, options).map_err(|e| format!("{label}: {e}"))
+    };
+    let o0 = compile(OptLevel::O0, &HostOptions::default())?;
+    let o3 = compile(OptLevel::O3, &HostOptions::default())?;
+    let per_thread = match o3.has_thread_loops() || o3.has_compiled_coroutines() {
+        true => Some(compile(
+            OptLevel::O3,
+            &HostOptions {
+                per_thread_calls: true,
+                ..HostOptions::default()
+            },
+        )?),
+        false => None,
+    };
+    for (i, &n) in sizes.iter().enumerate() {
+        let seed = 0x5eed ^ ((bs as u64) << 32) ^ i as u64;
+        let at = |opt: &str, e: String| format!("{label} at -{opt}, n = {n}, block size {bs}: {e}");
+        let bits0 = run(&o0, n, seed).map_err(|e| at("O0", e))?;
+        let bits3 = run(&o3, n, seed).map_err(|e| at("O3", e))?;
+        if bits0 != bits3 {
+            return Err(at("O0 and -O3", "the results differ".to_string()));
+        }
+        if let Some(per_thread) = &per_thread {
+            let bits = run(per_thread, n, seed).map_err(|e| at("O3 (a call per thread)", e))?;
+            if bits != bits3 {
+                return Err(at(
+                    "O3",
+                    "compiled threads and a call per thread give different results".to_string(),
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn launch(
     program: &HostProgram,
     kernel: &str,

@@ -54,17 +54,29 @@ pub unsafe fn is_declaration(global: Value) -> bool {
 
 /// Every instruction of a function, in order, collected first so that callers may rewrite.
 pub unsafe fn instructions(function: Value) -> Vec<Value> {
+    blocks(function)
+        .into_iter()
+        .flat_map(|block| block_instructions(block))
+        .collect()
+}
+
+/// Every instruction of a basic block, in order, collected first so that callers may rewrite.
+pub unsafe fn block_instructions(block: LLVMBasicBlockRef) -> Vec<Value> {
     let mut out = Vec::new();
-    let mut block = LLVMGetFirstBasicBlock(function);
-    while !block.is_null() {
-        let mut inst = LLVMGetFirstInstruction(block);
-        while !inst.is_null() {
-            out.push(inst);
-            inst = LLVMGetNextInstruction(inst);
-        }
-        block = LLVMGetNextBasicBlock(block);
+    let mut inst = LLVMGetFirstInstruction(block);
+    while !inst.is_null() {
+        out.push(inst);
+        inst = LLVMGetNextInstruction(inst);
     }
     out
+}
+
+/// The phi named `name` among `instructions` (a loop counter the thread loop made).
+pub unsafe fn phi_named(instructions: &[Value], name: &str) -> Option<Value> {
+    instructions
+        .iter()
+        .copied()
+        .find(|i| is_phi(*i) && self::name(*i) == name)
 }
 
 /// Asks the always-inliner to inline this call.

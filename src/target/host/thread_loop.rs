@@ -174,12 +174,7 @@ unsafe fn specialise_one(
     function: LLVMValueRef,
 ) -> bool {
     let instructions = ir::instructions(function);
-    let counter = |name: &str| {
-        instructions
-            .iter()
-            .copied()
-            .find(|i| ir::is_phi(*i) && ir::name(*i) == name)
-    };
+    let counter = |name: &str| ir::phi_named(&instructions, name);
     let (Some(x), Some(y)) = (counter(X), counter(Y)) else {
         return false;
     };

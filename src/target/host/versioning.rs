@@ -69,12 +69,7 @@ pub unsafe fn version(
     y_name: &str,
 ) -> bool {
     let instructions = ir::instructions(function);
-    let phi = |name: &str| {
-        instructions
-            .iter()
-            .copied()
-            .find(|i| ir::is_phi(*i) && ir::name(*i) == name)
-    };
+    let phi = |name: &str| ir::phi_named(&instructions, name);
     let (Some(x), Some(y)) = (phi(x_name), phi(y_name)) else {
         return false;
     };
@@ -119,7 +114,7 @@ pub unsafe fn version(
         .filter(|b| in_loop.contains(b))
         .collect();
     for b in &loop_blocks {
-        for inst in block_instructions(*b) {
+        for inst in ir::block_instructions(*b) {
             for user in ir::users(inst) {
                 if in_loop.contains(&LLVMGetInstructionParent(user)) {
                     continue;
@@ -231,7 +226,7 @@ pub unsafe fn version(
 unsafe fn direct_addresses(branch: LLVMValueRef) {
     let from = LLVMGetInstructionParent(branch);
     let inside = LLVMGetSuccessor(branch, 0);
-    for phi in block_instructions(inside) {
+    for phi in ir::block_instructions(inside) {
         if !ir::is_phi(phi) {
             break;
         }
@@ -262,7 +257,7 @@ unsafe fn direct_addresses(branch: LLVMValueRef) {
 
 /// Whether `block` reports a failed bounds check.
 unsafe fn reports(block: LLVMBasicBlockRef) -> bool {
-    block_instructions(block)
+    ir::block_instructions(block)
         .into_iter()
         .any(|i| ir::is_call(i) && ir::callee(i).is_some_and(|f| ir::name(f) == CHECK_BOUNDS))
 }
@@ -765,16 +760,6 @@ fn reachable(
     seen
 }
 
-unsafe fn block_instructions(block: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut inst = LLVMGetFirstInstruction(block);
-    while !inst.is_null() {
-        out.push(inst);
-        inst = LLVMGetNextInstruction(inst);
-    }
-    out
-}
-
 /// Copies `blocks` (a loop) into new blocks at the end of `function`: every instruction, with
 /// operands and successors inside the loop mapped to their copies; the exits' phis get the
 /// copies' incoming values too. Returns the map from each original value (instructions, and
@@ -798,7 +783,7 @@ unsafe fn clone_blocks(
     let mut phis = Vec::new();
     for (block, copy) in &copies {
         LLVMPositionBuilderAtEnd(b, *copy);
-        for inst in block_instructions(*block) {
+        for inst in ir::block_instructions(*block) {
             let name = ir::c_name(&ir::name(inst));
             let new = if ir::is_phi(inst) {
                 let phi = LLVMBuildPhi(b, LLVMTypeOf(inst), name.as_ptr());
@@ -814,7 +799,7 @@ unsafe fn clone_blocks(
     }
     let mapped = |v: LLVMValueRef| *map.get(&v).unwrap_or(&v);
     for (_, copy) in &copies {
-        for inst in block_instructions(*copy) {
+        for inst in ir::block_instructions(*copy) {
             if ir::is_phi(inst) {
                 continue;
             }
@@ -844,7 +829,7 @@ unsafe fn clone_blocks(
         }
     }
     for exit in exits {
-        for phi in block_instructions(exit) {
+        for phi in ir::block_instructions(exit) {
             if !ir::is_phi(phi) {
                 break;
             }
