@@ -62,6 +62,7 @@ fn main() {
         }
     }
     trials.extend(files::trials());
+    trials.extend(files::self_tests());
     trials.push(Trial::test(
         "every_example_and_ok_program_has_a_case",
         every_program_has_a_case,
