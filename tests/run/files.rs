@@ -970,14 +970,24 @@ fn reference_functions() -> Result<(), String> {
         (format!("filter({x}, {x} != 0)"), "list(3, -2, 5)"),
         (format!("find({x})"), "1"),
         (
-            format!("scatter(list(7, 8, 9), list(2, -1, 0), 0)"),
+            "scatter(list(7, 8, 9), list(2, -1, 0), 0)".to_string(),
             "list(9, 0, 7)",
         ),
-        (format!("andof(u8(list(6, 3)))"), "2"),
-        (format!("bitxor(u8(list(6, 3)), 5)"), "list(3, 6)"),
+        ("andof(u8(list(6, 3)))".to_string(), "2"),
+        ("bitxor(u8(list(6, 3)), 5)".to_string(), "list(3, 6)"),
+        ("bitnot(u8(list(0, 255)))".to_string(), "list(255, 0)"),
+        ("shl(i8(list(100)), 1)".to_string(), "list(-56)"),
+        ("shr(i16(list(-16, 16)), 3)".to_string(), "list(-2, 2)"),
+        ("shr(u16(list(65520)), 3)".to_string(), "list(8190)"),
+        ("div0(list(7, 7), list(2, 0))".to_string(), "list(3, 0)"),
+        // Saturating, as Rust's `as`: not the low bits of an `i64`.
+        (
+            "i8(list(1e10, -1e10, nan))".to_string(),
+            "list(127, -128, 0)",
+        ),
         // One rounding, as Rust's `as`: not 2^60 (through `f64`, then a tie to even).
         (
-            format!("f64(f32(i64(1152921573326323713)))"),
+            "f64(f32(i64(1152921573326323713)))".to_string(),
             "1152921642045800448",
         ),
     ];
