@@ -985,6 +985,16 @@ fn reference_functions() -> Result<(), String> {
             "i8(list(1e10, -1e10, nan))".to_string(),
             "list(127, -128, 0)",
         ),
+        // The reduction's order: threads 0 and 1 hold 1 - 1e8 and 1e8 + 1, both rounded to
+        // -1e8 and 1e8 in f32; adding in turn (`rowsum`) gives 1.
+        (
+            "blocksum(f32(list(1, 100000000, -100000000, 1)), 4, 2)".to_string(),
+            "0",
+        ),
+        (
+            "rowsum(f32(list(1, 100000000, -100000000, 1)), 4)".to_string(),
+            "1",
+        ),
         // One rounding, as Rust's `as`: not 2^60 (through `f64`, then a tie to even).
         (
             "f64(f32(i64(1152921573326323713)))".to_string(),

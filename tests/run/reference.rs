@@ -1020,6 +1020,48 @@ impl Env<'_> {
                     |c, _| c.iter().copied().find(|x| *x != 0.0).unwrap_or(0.0),
                 )
             }
+            // Each row of `k` summed in the order loomc's `sum /.` adds a vector of run-time
+            // length at block size `bs` (src/codegen/reduce.rs; the language leaves the order
+            // unspecified, a float sum's bits depend on it): thread `t` adds the row's elements
+            // `t, t + bs, ...` in turn, from -0.0; then a shuffle-down tree within each warp of
+            // `min(bs, 32)` threads; then one over the warps' results.
+            "blocksum" => {
+                arity(3)?;
+                let k = vals[1].as_usize("a row length")?.max(1);
+                let bs = vals[2].as_usize("a block size")?.max(1);
+                let Data::F(xs) = &vals[0].data else {
+                    return Err("`blocksum` takes floats (an integer sum is `rowsum`)".to_string());
+                };
+                let round = |x: f64| vals[0].ty.map_or(x, |t| t.round(x));
+                // Lane 0's value after `v[i] += v[i + d]` for d = 1, 2, 4, ... (all lanes at
+                // once: ascending, `v[i + d]` still holds its value from before the step).
+                let tree = |lanes: &[f64]| -> f64 {
+                    let mut v = lanes.to_vec();
+                    let mut d = 1;
+                    while d < v.len() {
+                        for i in 0..v.len() - d {
+                            v[i] = round(v[i] + v[i + d]);
+                        }
+                        d *= 2;
+                    }
+                    v[0]
+                };
+                let sums = xs
+                    .chunks(k)
+                    .map(|row| {
+                        let threads: Vec<f64> = (0..bs)
+                            .map(|t| {
+                                (t..row.len())
+                                    .step_by(bs)
+                                    .fold(-0.0, |acc, j| round(acc + row[j]))
+                            })
+                            .collect();
+                        let warps: Vec<f64> = threads.chunks(bs.min(32)).map(tree).collect();
+                        tree(&warps)
+                    })
+                    .collect();
+                Ok(Val::floats(vals[0].ty, sums))
+            }
             // Each row sorted, ascending.
             "sortrows" => {
                 arity(2)?;
