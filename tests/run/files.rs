@@ -995,6 +995,10 @@ fn reference_functions() -> Result<(), String> {
             "rowsum(f32(list(1, 100000000, -100000000, 1)), 4)".to_string(),
             "1",
         ),
+        (
+            "collatz(list(1, 2, 3, 27))".to_string(),
+            "list(0, 1, 7, 111)",
+        ),
         // One rounding, as Rust's `as`: not 2^60 (through `f64`, then a tie to even).
         (
             "f64(f32(i64(1152921573326323713)))".to_string(),

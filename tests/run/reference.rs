@@ -1062,6 +1062,37 @@ impl Env<'_> {
                     .collect();
                 Ok(Val::floats(vals[0].ty, sums))
             }
+            // The number of Collatz steps (`x / 2` if even, else `3 x + 1`) from each element
+            // (at least 1) to 1.
+            "collatz" => {
+                arity(1)?;
+                let Data::I(xs) = &vals[0].data else {
+                    return Err("`collatz` takes integers".to_string());
+                };
+                let steps = |mut x: i64| -> Result<i64, String> {
+                    if x < 1 {
+                        return Err(format!("`collatz` of {x}: it never reaches 1"));
+                    }
+                    let mut steps = 0;
+                    while x != 1 {
+                        x = match x % 2 {
+                            0 => x / 2,
+                            _ => x
+                                .checked_mul(3)
+                                .and_then(|y| y.checked_add(1))
+                                .ok_or("`collatz` overflows an i64")?,
+                        };
+                        steps += 1;
+                    }
+                    Ok(steps)
+                };
+                let out = xs.iter().map(|x| steps(*x)).collect::<Result<_, _>>()?;
+                Ok(Val {
+                    ty: None,
+                    data: Data::I(out),
+                    scalar: vals[0].scalar,
+                })
+            }
             // Each row sorted, ascending.
             "sortrows" => {
                 arity(2)?;
