@@ -19,8 +19,13 @@
 //! -- EXPECT: z = f64(x) * 2 within rel 1e-6 abs 1e-6
 //! ```
 //!
+//! Several launches: `LAUNCH: kernel(arg, ...)` lines instead of `KERNEL` (arrays persist; each
+//! `EXPECT` is checked after the launches above it). Several grids: one run per `BLOCKS` line.
+//! Timing-dependent results: `EXPECT-MULTISET`, and `result(name)` for an array as launched.
+//!
 //! As for the cases in Rust (`run.rs`), `-O0` and `-O3` must give the same bits in every array
-//! after the launch, and so must a call per thread where the kernel runs as compiled threads.
+//! after the last launch, and so must a call per thread where the kernel runs as compiled
+//! threads (a multiset's array compared sorted; one checked against `result(...)` left out).
 
 use super::header;
 use super::reference::{self, Env, Ty, Val};
