@@ -56,6 +56,7 @@ fn kernel(
         indexed_copies: None,
         sweeps: None,
         merged_guards: None,
+        store_orders: None,
         shared_arrays: None,
         limits: Vec::new(),
     }

@@ -148,6 +148,25 @@ impl Printer<'_> {
                 self.line(1, &text, Some(*value));
             }
         }
+        if let Some(orders) = &kernel.store_orders {
+            for (span, order) in orders {
+                let text = match order {
+                    crate::kir::StoreOrder::InPlace { array, reads } => {
+                        let reads: Vec<String> =
+                            reads.iter().map(|r| format!("`{}`", self.quote(*r))).collect();
+                        format!(
+                            "store {array} in-place  (reads {} only where it writes)",
+                            reads.join(", ")
+                        )
+                    }
+                    crate::kir::StoreOrder::Buffered { array, read } => format!(
+                        "store {array} buffered  (`{}` reads it at other positions)",
+                        self.quote(*read)
+                    ),
+                };
+                self.line(1, &text, Some(*span));
+            }
+        }
         self.out.push('\n');
     }
 

@@ -86,6 +86,13 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                one test of the element index)",
     },
     LoomPass {
+        name: crate::kir::ACCESSES,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which vector stores read their own target at other positions and compute every \
+               element before storing any (E0811 where that needs a run-time number of registers)",
+    },
+    LoomPass {
         name: crate::kir::SHARED_MEMORY,
         transforms: true,
         position: Position::KernelIr,
