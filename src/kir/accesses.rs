@@ -28,16 +28,9 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub fn run(module: &mut Module, checked: &Checked) {
     for kernel in &mut module.kernels {
-        let mut symbols = Symbols::default();
-        if let Some(Item::Kernel(decl)) = checked.program.items.get(kernel.item) {
-            for param in &decl.params {
-                if !matches!(param.ty, TypeExpr::Array { .. }) {
-                    symbols.bind_parameter(&param.name.name);
-                }
-            }
-        }
+        let values = Values::new(kernel, checked);
         let mut finder = Finder {
-            symbols,
+            values,
             block_size: kernel.block_size,
             orders: BTreeMap::new(),
             needs_buffer: Vec::new(),
@@ -76,9 +69,18 @@ struct Read {
     span: Span,
 }
 
+/// What every integer and `Range` variable of a kernel holds, statement by statement, as code
+/// generation follows it in `Body::symbols` (`codegen/stmt.rs`: `note_value` and loop entry):
+/// a variable's value at its declaration and at each assignment of the whole variable (a field
+/// assignment makes it unknown); every name a loop assigns (and its variable) unknown from the
+/// loop's start. Not scoped, not joined after an `if`: as code generation has it.
+pub(super) struct Values {
+    pub symbols: Symbols,
+    block_size: u32,
+}
+
 struct Finder {
-    /// What every integer and `Range` variable holds, as code generation follows it.
-    symbols: Symbols,
+    values: Values,
     block_size: u32,
     orders: BTreeMap<Span, StoreOrder>,
     /// The buffered stores, in program order.
@@ -86,69 +88,8 @@ struct Finder {
 }
 
 impl<'a> Visitor<'a> for Finder {
-    /// Follows what code generation's `note_value` and loop entry record (`codegen/stmt.rs`):
-    /// an integer or `Range` variable's value at its declaration and at each assignment of the
-    /// whole variable (a field assignment makes it unknown); every name a loop assigns (and
-    /// its variable) unknown from the loop's start. Not scoped, not joined after an `if`: as
-    /// code generation has it.
     fn statement(&mut self, walk: &Walk<'a>, stmt: &'a Ast) {
-        let checked = walk.checked;
-        match stmt {
-            Ast::Let {
-                name, init, shared, ..
-            } => {
-                let Some(ty) = checked.locals.get(&name.span) else {
-                    return;
-                };
-                let vector = init
-                    .as_ref()
-                    .is_some_and(|i| matches!(checked.ty(i.id), Ty::Vector { .. } | Ty::Array { .. }));
-                if *shared || vector || matches!(ty, Ty::Array { .. }) {
-                    return;
-                }
-                self.note_value(checked, &name.name, ty, init.as_ref());
-            }
-            Ast::Assign {
-                target,
-                value,
-                span,
-            } => {
-                if walk.grid_collective(*span).is_some() {
-                    return;
-                }
-                let ty = checked.ty(target.id);
-                if matches!(ty, Ty::Vector { .. } | Ty::Array { .. }) {
-                    return;
-                }
-                match &target.kind {
-                    ExprKind::Name(name) => {
-                        let ty = ty.clone();
-                        self.note_value(checked, &name.name, &ty, Some(value));
-                    }
-                    ExprKind::Field { .. } if !is_element_field(target) => {
-                        if let Some(root) = root_name(target) {
-                            if let ExprKind::Name(name) = &root.kind {
-                                let ty = checked.ty(root.id).clone();
-                                self.note_value(checked, &name.name, &ty, None);
-                            }
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Ast::For { var, body, .. } => {
-                let mut assigned = BTreeSet::new();
-                assigned_names(body, &mut assigned);
-                assigned.insert(var.name.clone());
-                self.enter_loop(assigned);
-            }
-            Ast::While { body, .. } => {
-                let mut assigned = BTreeSet::new();
-                assigned_names(body, &mut assigned);
-                self.enter_loop(assigned);
-            }
-            _ => {}
-        }
+        self.values.statement(walk, stmt);
     }
 
     fn store(
@@ -212,7 +153,84 @@ impl<'a> Visitor<'a> for Finder {
     }
 }
 
-impl Finder {
+impl Values {
+    pub fn new(kernel: &super::Kernel, checked: &Checked) -> Values {
+        let mut symbols = Symbols::default();
+        if let Some(Item::Kernel(decl)) = checked.program.items.get(kernel.item) {
+            for param in &decl.params {
+                if !matches!(param.ty, TypeExpr::Array { .. }) {
+                    symbols.bind_parameter(&param.name.name);
+                }
+            }
+        }
+        Values {
+            symbols,
+            block_size: kernel.block_size,
+        }
+    }
+
+    /// Follows `stmt`, before its consumers (a statement's own stores and reductions do not
+    /// depend on the value it gives a variable).
+    pub fn statement(&mut self, walk: &Walk<'_>, stmt: &Ast) {
+        let checked = walk.checked;
+        match stmt {
+            Ast::Let {
+                name, init, shared, ..
+            } => {
+                let Some(ty) = checked.locals.get(&name.span) else {
+                    return;
+                };
+                let vector = init
+                    .as_ref()
+                    .is_some_and(|i| matches!(checked.ty(i.id), Ty::Vector { .. } | Ty::Array { .. }));
+                if *shared || vector || matches!(ty, Ty::Array { .. }) {
+                    return;
+                }
+                self.note_value(checked, &name.name, ty, init.as_ref());
+            }
+            Ast::Assign {
+                target,
+                value,
+                span,
+            } => {
+                if walk.grid_collective(*span).is_some() {
+                    return;
+                }
+                let ty = checked.ty(target.id);
+                if matches!(ty, Ty::Vector { .. } | Ty::Array { .. }) {
+                    return;
+                }
+                match &target.kind {
+                    ExprKind::Name(name) => {
+                        let ty = ty.clone();
+                        self.note_value(checked, &name.name, &ty, Some(value));
+                    }
+                    ExprKind::Field { .. } if !is_element_field(target) => {
+                        if let Some(root) = root_name(target) {
+                            if let ExprKind::Name(name) = &root.kind {
+                                let ty = checked.ty(root.id).clone();
+                                self.note_value(checked, &name.name, &ty, None);
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Ast::For { var, body, .. } => {
+                let mut assigned = BTreeSet::new();
+                assigned_names(body, &mut assigned);
+                assigned.insert(var.name.clone());
+                self.enter_loop(assigned);
+            }
+            Ast::While { body, .. } => {
+                let mut assigned = BTreeSet::new();
+                assigned_names(body, &mut assigned);
+                self.enter_loop(assigned);
+            }
+            _ => {}
+        }
+    }
+
     fn note_value(&mut self, checked: &Checked, name: &str, ty: &Ty, value: Option<&Expr>) {
         let tracked = *ty == Ty::Range || ty.scalar().is_some_and(|s| s.is_integer());
         if !tracked {
@@ -232,6 +250,9 @@ impl Finder {
         }
     }
 
+}
+
+impl Finder {
     /// The array a store's target writes and who writes each element (`None`: the owner of
     /// each element at an offset without a polynomial); `None` for a register vector.
     fn write(
@@ -281,7 +302,7 @@ impl Finder {
                 .iter()
                 .skip(d + 1)
                 .try_fold(Poly::constant(1), |acc, d| acc.mul(d.as_ref()?));
-            let sub = self.symbols.poly(index, checked, self.block_size);
+            let sub = self.values.symbols.poly(index, checked, self.block_size);
             offset = match (offset, sub, stride) {
                 (Some(o), Some(s), Some(st)) => s.mul(&st).and_then(|t| o.add(&t)),
                 _ => None,
@@ -289,6 +310,7 @@ impl Finder {
         }
         if let Some(r) = range {
             let lo = self
+                .values
                 .symbols
                 .range(r, checked, self.block_size)
                 .map(|(lo, _)| lo);

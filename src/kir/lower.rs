@@ -57,6 +57,7 @@ fn kernel(
         sweeps: None,
         merged_guards: None,
         store_orders: None,
+        loops: None,
         shared_arrays: None,
         limits: Vec::new(),
     }

@@ -167,6 +167,25 @@ impl Printer<'_> {
                 self.line(1, &text, Some(*span));
             }
         }
+        if let Some(loops) = &kernel.loops {
+            for (span, plan) in loops {
+                match plan {
+                    crate::kir::LoopPlan::Distributed {
+                        var,
+                        summary,
+                        evidence,
+                    } => {
+                        self.line(1, &format!("loop {var} distributed  ({summary})"), Some(*span));
+                        for why in evidence {
+                            self.line(2, &format!("independent {why}"), None);
+                        }
+                    }
+                    crate::kir::LoopPlan::Sequential { var, reason } => {
+                        self.line(1, &format!("loop {var} sequential  ({reason})"), Some(*span));
+                    }
+                }
+            }
+        }
         self.out.push('\n');
     }
 

@@ -93,6 +93,13 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                element before storing any (E0811 where that needs a run-time number of registers)",
     },
     LoomPass {
+        name: crate::kir::DISTRIBUTE,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which `for` loops run their iterations on the block's threads (dependence tests: \
+               GCD, Banerjee)",
+    },
+    LoomPass {
         name: crate::kir::SHARED_MEMORY,
         transforms: true,
         position: Position::KernelIr,
