@@ -180,9 +180,9 @@ impl Values {
                 let Some(ty) = checked.locals.get(&name.span) else {
                     return;
                 };
-                let vector = init
-                    .as_ref()
-                    .is_some_and(|i| matches!(checked.ty(i.id), Ty::Vector { .. } | Ty::Array { .. }));
+                let vector = init.as_ref().is_some_and(|i| {
+                    matches!(checked.ty(i.id), Ty::Vector { .. } | Ty::Array { .. })
+                });
                 if *shared || vector || matches!(ty, Ty::Array { .. }) {
                     return;
                 }
@@ -249,7 +249,6 @@ impl Values {
             self.symbols.set(&name, None, is_range);
         }
     }
-
 }
 
 impl Finder {
@@ -264,7 +263,9 @@ impl Finder {
         let checked = walk.checked;
         match &target.kind {
             ExprKind::Name(name) => match walk.lookup(&name.name) {
-                Some(Name::Array(_)) => Some((name.name.clone(), Some(Who::Owner(Poly::default())))),
+                Some(Name::Array(_)) => {
+                    Some((name.name.clone(), Some(Who::Owner(Poly::default()))))
+                }
                 _ => None,
             },
             ExprKind::Index { base, indices, .. } => {
@@ -338,7 +339,8 @@ impl Finder {
         let array_of = |e: &Expr| array_dims(walk, e).map(|(name, _)| name);
         match &e.kind {
             ExprKind::Name(name)
-                if (name.name == "ROW" || name.name == "COL") && walk.lookup(&name.name).is_none() => {}
+                if (name.name == "ROW" || name.name == "COL")
+                    && walk.lookup(&name.name).is_none() => {}
             ExprKind::Call { args, .. }
                 if matches!(
                     checked.callees.get(&e.id),

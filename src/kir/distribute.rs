@@ -33,7 +33,6 @@
 //! barrier placement needs, and checks that its decision is the pass's (an internal error
 //! otherwise).
 
-
 use super::access::{Access, AccessKind, Who};
 use super::accesses::Values;
 use super::affine::{gcd, Known, Poly, Sym, Symbols};

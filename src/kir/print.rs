@@ -152,8 +152,10 @@ impl Printer<'_> {
             for (span, order) in orders {
                 let text = match order {
                     crate::kir::StoreOrder::InPlace { array, reads } => {
-                        let reads: Vec<String> =
-                            reads.iter().map(|r| format!("`{}`", self.quote(*r))).collect();
+                        let reads: Vec<String> = reads
+                            .iter()
+                            .map(|r| format!("`{}`", self.quote(*r)))
+                            .collect();
                         format!(
                             "store {array} in-place  (reads {} only where it writes)",
                             reads.join(", ")
@@ -175,13 +177,21 @@ impl Printer<'_> {
                         summary,
                         evidence,
                     } => {
-                        self.line(1, &format!("loop {var} distributed  ({summary})"), Some(*span));
+                        self.line(
+                            1,
+                            &format!("loop {var} distributed  ({summary})"),
+                            Some(*span),
+                        );
                         for why in evidence {
                             self.line(2, &format!("independent {why}"), None);
                         }
                     }
                     crate::kir::LoopPlan::Sequential { var, reason } => {
-                        self.line(1, &format!("loop {var} sequential  ({reason})"), Some(*span));
+                        self.line(
+                            1,
+                            &format!("loop {var} sequential  ({reason})"),
+                            Some(*span),
+                        );
                     }
                 }
             }
