@@ -24,18 +24,26 @@
 //!   scans ahead; reports the statements that would need a run-time number of registers
 //!   (`E0811`);
 //! - `kir-guards`: which checked reads of a consumer's vector share one bounds test;
+//! - `kir-accesses`: which vector stores read their own target at other positions and must
+//!   compute every element before storing any (`buffered`), with `E0811` where that needs a
+//!   run-time number of registers;
+//! - `kir-distribute`: which `for` loops run their iterations on the block's threads (the
+//!   dependence tests: GCD and Banerjee);
 //! - `kir-shared-memory`: every array a kernel keeps in shared memory (the collectives' scratch
 //!   buffers included) and its size, which the driver checks against the target (`E0812`).
 //!
-//! Code generation reads the written arrays, the register vectors, the scatters, the sweeps and
-//! the merged guards from here. It still makes its other decisions while it emits (barrier
-//! placement, loop distribution, the expansion of reductions and scans); `docs/kernel-ir.md`
-//! says how they move here.
+//! Code generation reads the written arrays, the register vectors, the scatters, the sweeps,
+//! the merged guards, the buffered stores and the distributed loops from here. It still makes its other decisions while
+//! it emits (barrier placement, the expansion of reductions and scans);
+//! `docs/kernel-ir.md` says how they move here.
 
+pub mod access;
+mod accesses;
 pub mod affine;
 mod atomic;
 pub mod commute;
 mod consumers;
+pub mod distribute;
 mod grid;
 mod guards;
 mod indexed_copies;
@@ -55,6 +63,7 @@ use crate::syntax::ast::{CollectiveOp, Expr, ExprId};
 use crate::syntax::span::Span;
 use std::collections::{BTreeMap, BTreeSet};
 
+pub use accesses::assigned_names;
 pub use print::print;
 pub use recomputed_vectors::substitute as substitute_recomputed_vectors;
 
@@ -117,6 +126,13 @@ pub struct Kernel {
     /// `kir-guards`: the consumers' vectors whose checked reads share one bounds test, by the
     /// vector's span; `None` until the pass ran.
     pub merged_guards: Option<BTreeMap<Span, MergedGuard>>,
+    /// `kir-accesses`: the vector stores into memory whose right side (or vector subscripts)
+    /// reads their own target, by the statement's span, and whether they must buffer; `None`
+    /// until the pass ran. A store that is not here does not read its target.
+    pub store_orders: Option<BTreeMap<Span, StoreOrder>>,
+    /// `kir-distribute`: for every `for` loop, by the statement's span, whether its iterations
+    /// run on the block's threads; `None` until the pass ran.
+    pub loops: Option<BTreeMap<Span, LoopPlan>>,
     /// `kir-shared-memory`: every array the kernel keeps in shared memory, the collectives'
     /// scratch buffers included, in program order; `None` until the pass ran.
     pub shared_arrays: Option<Vec<SharedArray>>,
@@ -193,6 +209,33 @@ pub struct MergedGuard {
     pub range: String,
     /// The reads, in the order code generation finds them.
     pub reads: Vec<Span>,
+}
+
+/// How a vector store that reads its own target orders its reads and writes (`kir-accesses`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreOrder {
+    /// Every read of the target is by the owner of the element, at the write's own offset:
+    /// each thread reads only what it overwrites itself, so elements are stored as they are
+    /// computed.
+    InPlace { array: String, reads: Vec<Span> },
+    /// `read` reads the target at other positions (or from other threads) than the store
+    /// writes: every element is computed into registers before any is stored.
+    Buffered { array: String, read: Span },
+}
+
+/// `kir-distribute`'s decision for one `for` loop.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoopPlan {
+    /// Iteration `lo + t` runs on thread `t mod BLOCKSIZE`: `summary`, and the dependence test
+    /// that proved each pair of accesses independent (`evidence`).
+    Distributed {
+        var: String,
+        summary: String,
+        evidence: Vec<String>,
+    },
+    /// The loop stays sequential: `reason` (a construct, or a pair of accesses that may touch one
+    /// element in two iterations).
+    Sequential { var: String, reason: String },
 }
 
 /// One array in a kernel's shared memory (`kir-shared-memory`).
@@ -466,6 +509,14 @@ pub const PASSES: &[Pass] = &[
         run: guards::run,
     },
     Pass {
+        name: ACCESSES,
+        run: accesses::run,
+    },
+    Pass {
+        name: DISTRIBUTE,
+        run: distribute::run,
+    },
+    Pass {
         name: SHARED_MEMORY,
         run: shared_memory::run,
     },
@@ -479,6 +530,8 @@ pub const GRID: &str = "kir-grid";
 pub const INDEXED_COPIES: &str = "kir-indexed-copies";
 pub const SWEEPS: &str = "kir-sweeps";
 pub const GUARDS: &str = "kir-guards";
+pub const ACCESSES: &str = "kir-accesses";
+pub const DISTRIBUTE: &str = "kir-distribute";
 pub const SHARED_MEMORY: &str = "kir-shared-memory";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.

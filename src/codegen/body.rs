@@ -125,6 +125,11 @@ pub struct Body<'a, 'ctx> {
     pub sweeps: std::collections::BTreeMap<crate::kir::Consumer, crate::kir::SweepPlan>,
     /// `kir-guards`: the vectors whose checked reads share one bounds test, by span.
     pub merged_guards: std::collections::BTreeMap<Span, crate::kir::MergedGuard>,
+    /// `kir-accesses`: the vector stores that read their own target, by statement span, and
+    /// whether each must buffer.
+    pub store_orders: std::collections::BTreeMap<Span, crate::kir::StoreOrder>,
+    /// `kir-distribute`: whether each `for` loop (by span) runs on the block's threads.
+    pub loops: std::collections::BTreeMap<Span, crate::kir::LoopPlan>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -174,6 +179,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             indexed_vectors: std::collections::HashSet::new(),
             sweeps: std::collections::BTreeMap::new(),
             merged_guards: std::collections::BTreeMap::new(),
+            store_orders: std::collections::BTreeMap::new(),
+            loops: std::collections::BTreeMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,

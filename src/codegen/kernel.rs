@@ -126,6 +126,18 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 self.decl.name.span,
             )
         })?;
+        body.store_orders = kernel_ir.store_orders.clone().ok_or_else(|| {
+            CodegenError::internal(
+                "kernel IR without its store orders (kir-accesses did not run)",
+                self.decl.name.span,
+            )
+        })?;
+        body.loops = kernel_ir.loops.clone().ok_or_else(|| {
+            CodegenError::internal(
+                "kernel IR without its loop decisions (kir-distribute did not run)",
+                self.decl.name.span,
+            )
+        })?;
         body.indexed_vectors = kernel_ir
             .indexed_copies
             .clone()

@@ -464,7 +464,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.barrier_before_loop(body, span)?;
         let watermark = self.symbols.watermark();
         let mut assigned = BTreeSet::new();
-        assigned_names(body, &mut assigned);
+        crate::kir::assigned_names(body, &mut assigned);
         if let Some(var) = var {
             assigned.insert(var.to_string());
         }
@@ -577,35 +577,6 @@ fn root_name(e: &Expr) -> Option<&Expr> {
         ExprKind::Name(_) => Some(e),
         ExprKind::Field { base, .. } => root_name(base),
         _ => None,
-    }
-}
-
-/// Every variable a block assigns (`x <- ...`, `x.f <- ...`), nested blocks included.
-pub fn assigned_names(block: &Block, out: &mut BTreeSet<String>) {
-    for stmt in &block.stmts {
-        match stmt {
-            Stmt::Assign { target, .. } => {
-                if let Some(ExprKind::Name(name)) = root_name(target).map(|e| &e.kind) {
-                    out.insert(name.name.clone());
-                }
-            }
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                assigned_names(then_branch, out);
-                if let Some(e) = else_branch {
-                    assigned_names(e, out);
-                }
-            }
-            Stmt::For { var, body, .. } => {
-                out.insert(var.name.clone());
-                assigned_names(body, out);
-            }
-            Stmt::While { body, .. } => assigned_names(body, out),
-            Stmt::Let { .. } | Stmt::Return { .. } | Stmt::Call { .. } => {}
-        }
     }
 }
 

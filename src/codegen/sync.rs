@@ -27,152 +27,21 @@
 //! Barriers are only placed in block-uniform code, so they are never divergent.
 
 use super::remarks::{AccessNote, Remark, RemovedReason};
-use crate::check::AtomicOp;
-use crate::kir::affine::{Poly, Sym};
+pub use crate::kir::access::{conflicts, Access, AccessKind, Who};
 use crate::syntax::span::Span;
 use std::collections::HashSet;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AccessKind {
-    Read,
-    Write,
-    /// An atomic read-modify-write (`codegen/atomic.rs`): a read and a write, which conflicts
-    /// with every other access to the element except an atomic that commutes with it (atomics
-    /// never race, but the next statement must see the previous one's updates: `xor` then
-    /// `add` on one element gives another result in the other order). With `true`, its old
-    /// value is used, which makes its place among the block's other atomics visible: it
-    /// commutes with none.
-    Atomic(AtomicOp, bool),
-}
-
-/// Whether atomics `a` and `b` on one element give the same result in either order: `add` and
-/// `sub` with each other, `min`, `max`, `and`, `or` and `xor` each with itself. (`exch` and
-/// `cas` never: the last one wins.)
-pub fn atomics_commute(a: AtomicOp, b: AtomicOp) -> bool {
-    use AtomicOp::*;
-    matches!(
-        (a, b),
-        (Add | Sub, Add | Sub) | (Min, Min) | (Max, Max) | (And, And) | (Or, Or) | (Xor, Xor)
-    )
-}
-
-/// Which thread touches which element of an array.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Who {
-    /// Thread 0 alone (a once-per-block store), at this element (row-major index) if known.
-    Leader(Option<Poly>),
-    /// Every thread, the same element (a uniform read), at this index if known.
-    All(Option<Poly>),
-    /// Element `l` by thread `(l - offset) mod BLOCKSIZE`: a block vector's element `k` at
-    /// `offset + k`, which belongs to thread `k mod BLOCKSIZE`.
-    Owner(Poly),
-    /// Any thread, any element.
-    Any,
-}
-
-impl Who {
-    pub fn describe(&self) -> String {
-        match self {
-            Who::Leader(_) => "thread 0 alone".to_string(),
-            Who::All(_) => "every thread".to_string(),
-            Who::Owner(p) if p.is_zero() => {
-                "the thread that owns each element (k mod BLOCKSIZE)".to_string()
-            }
-            Who::Owner(p) => {
-                format!("the owner of each element (element `{p} + k` by thread k mod BLOCKSIZE)")
-            }
-            Who::Any => "any thread".to_string(),
-        }
-    }
-}
-
-#[derive(Debug, Clone)]
-pub struct Access {
-    /// The array's unique key.
-    pub array: String,
-    /// The array's name as the user wrote it.
-    pub name: String,
-    pub kind: AccessKind,
-    pub who: Who,
-    pub span: Span,
-}
-
-impl Access {
-    fn note(&self) -> AccessNote {
-        let verb = match self.kind {
-            AccessKind::Read => "read",
-            AccessKind::Write => "write",
-            AccessKind::Atomic(..) => "atomic update",
-        };
-        AccessNote {
-            span: self.span,
-            what: format!("{verb} of `{}`", self.name),
-            who: self.who.describe(),
-        }
-    }
-}
-
-/// True when `earlier` and `later` may touch the same element from two different threads, with
-/// at least one of them writing. `variant_from`: symbols of this version or newer differ between
-/// the two accesses (they come from different iterations of a loop).
-pub fn conflicts(
-    earlier: &Access,
-    later: &Access,
-    block_size: u32,
-    variant_from: Option<u32>,
-) -> bool {
-    if earlier.array != later.array
-        || (earlier.kind == AccessKind::Read && later.kind == AccessKind::Read)
-        || matches!(
-            (earlier.kind, later.kind),
-            (AccessKind::Atomic(a, false), AccessKind::Atomic(b, false)) if atomics_commute(a, b)
-        )
-    {
-        return false;
-    }
-    // Across a loop's back edge, a symbol that changes per iteration stands for two different
-    // values: the earlier access's gets a name of its own.
-    let earlier_poly = |p: &Poly| -> Option<Poly> {
-        match variant_from {
-            Some(from) => p.rename(&|s| {
-                (s.version >= from).then(|| Sym::new(format!("{}'", s.name), s.version))
-            }),
-            None => Some(p.clone()),
-        }
+/// How a remark names an access: what it does to which array, and by which threads.
+fn note(access: &Access) -> AccessNote {
+    let verb = match access.kind {
+        AccessKind::Read => "read",
+        AccessKind::Write => "write",
+        AccessKind::Atomic(..) => "atomic update",
     };
-    // The difference of two element indices, when both are known.
-    let difference = |a: &Option<Poly>, b: &Option<Poly>| -> Option<Poly> {
-        let a = earlier_poly(a.as_ref()?)?;
-        a.sub(b.as_ref()?)
-    };
-    let block = i64::from(block_size);
-    match (&earlier.who, &later.who) {
-        (Who::Leader(_), Who::Leader(_)) => false,
-        // One element each, provably different: no conflict, whoever the threads are.
-        (Who::Leader(a) | Who::All(a), Who::Leader(b) | Who::All(b)) => {
-            difference(a, b).is_none_or(|d| d.as_constant().is_none_or(|c| c == 0))
-        }
-        (Who::Owner(a), Who::Owner(b)) => {
-            let Some(d) = earlier_poly(a).and_then(|a| a.sub(b)) else {
-                return true;
-            };
-            !d.is_multiple_of(block)
-        }
-        // Thread 0 and the owner of the element thread 0 touches: the same thread when
-        // `element - offset` is a multiple of BLOCKSIZE.
-        (Who::Leader(Some(at)), Who::Owner(offset)) => {
-            let same = earlier_poly(at)
-                .and_then(|at| at.sub(offset))
-                .is_some_and(|d| d.is_multiple_of(block));
-            !same
-        }
-        (Who::Owner(offset), Who::Leader(Some(at))) => {
-            let same = earlier_poly(offset)
-                .and_then(|offset| at.sub(&offset))
-                .is_some_and(|d| d.is_multiple_of(block));
-            !same
-        }
-        _ => true,
+    AccessNote {
+        span: access.span,
+        what: format!("{verb} of `{}`", access.name),
+        who: access.who.describe(),
     }
 }
 
@@ -373,8 +242,8 @@ impl Sync {
         self.remarks.push(Remark::BarrierKept {
             at,
             array: later.name.clone(),
-            earlier: earlier.note(),
-            later: later.note(),
+            earlier: note(earlier),
+            later: note(later),
             loop_carried,
         });
         let pending = self.state.take_candidates();
@@ -510,6 +379,8 @@ fn removed(candidate: &Candidate, reason: RemovedReason) -> Remark {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::check::AtomicOp;
+    use crate::kir::affine::{Poly, Sym};
     use crate::syntax::span::FileId;
 
     fn access(kind: AccessKind, who: Who) -> Access {

@@ -40,6 +40,11 @@ pub fn compile_with(
     let target = NvptxTarget::new(arch, opt).map_err(|d| vec![d])?;
     let context = Context::create();
     let kernel_ir = crate::kir::build(&checked);
+    // What the kernel IR's passes found cannot be compiled, as the driver reports it.
+    let limits = kernel_ir.limits();
+    if !limits.is_empty() {
+        return Err(limits);
+    }
     let module = lower(
         &context,
         &checked,

@@ -1303,6 +1303,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     r.array != array.key
                         || matches!((&r.who, &who), (Who::Owner(a), Who::Owner(b)) if a == b)
                 });
+                // kir-accesses decided it on the kernel IR; code generation's own accesses must
+                // agree (for stores into memory whose destination is a statement's target: a
+                // vector variable's initializer or an indexed vector's copy reads nothing of it).
+                if let Consumer::Store(at) = consumer {
+                    let buffered = matches!(
+                        self.store_orders.get(&at),
+                        Some(crate::kir::StoreOrder::Buffered { .. })
+                    );
+                    if buffered == in_place {
+                        return Err(CodegenError::internal(
+                            format!(
+                                "kir-accesses decided that this store {} its values, code generation's accesses say otherwise",
+                                if buffered { "buffers" } else { "does not buffer" }
+                            ),
+                            span,
+                        ));
+                    }
+                }
                 // A scatter's vector subscripts are computed in the same sweep as the value.
                 let subscripts = dest.vector_subscripts(|e| self.is_vector_operand(e));
                 if in_place {
@@ -1341,12 +1359,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                             span,
                         )
                     })?;
+                    // kir-accesses reported E0811 for a buffered store without its slots.
                     let Some(slots) = buffer else {
-                        return Err(CodegenError::NeedsStaticLength {
-                            what: "a vector assignment that reads its own target",
-                            why: "it computes every element into registers before it writes any, and each thread's number of registers is fixed when the kernel is compiled (at most 64 elements per thread)",
+                        return Err(CodegenError::internal(
+                            "a buffered store without a compile-time number of slots (kir-accesses reports E0811 for it)",
                             span,
-                        });
+                        ));
                     };
                     let buffered = Shape {
                         registers: true,

@@ -56,6 +56,8 @@ fn kernel(
         indexed_copies: None,
         sweeps: None,
         merged_guards: None,
+        store_orders: None,
+        loops: None,
         shared_arrays: None,
         limits: Vec::new(),
     }

@@ -148,6 +148,54 @@ impl Printer<'_> {
                 self.line(1, &text, Some(*value));
             }
         }
+        if let Some(orders) = &kernel.store_orders {
+            for (span, order) in orders {
+                let text = match order {
+                    crate::kir::StoreOrder::InPlace { array, reads } => {
+                        let reads: Vec<String> = reads
+                            .iter()
+                            .map(|r| format!("`{}`", self.quote(*r)))
+                            .collect();
+                        format!(
+                            "store {array} in-place  (reads {} only where it writes)",
+                            reads.join(", ")
+                        )
+                    }
+                    crate::kir::StoreOrder::Buffered { array, read } => format!(
+                        "store {array} buffered  (`{}` reads it at other positions)",
+                        self.quote(*read)
+                    ),
+                };
+                self.line(1, &text, Some(*span));
+            }
+        }
+        if let Some(loops) = &kernel.loops {
+            for (span, plan) in loops {
+                match plan {
+                    crate::kir::LoopPlan::Distributed {
+                        var,
+                        summary,
+                        evidence,
+                    } => {
+                        self.line(
+                            1,
+                            &format!("loop {var} distributed  ({summary})"),
+                            Some(*span),
+                        );
+                        for why in evidence {
+                            self.line(2, &format!("independent {why}"), None);
+                        }
+                    }
+                    crate::kir::LoopPlan::Sequential { var, reason } => {
+                        self.line(
+                            1,
+                            &format!("loop {var} sequential  ({reason})"),
+                            Some(*span),
+                        );
+                    }
+                }
+            }
+        }
         self.out.push('\n');
     }
 

@@ -16,9 +16,9 @@
 //! right scan over more than one tile computes its scans ahead, each in its own direction, into
 //! private slots (`scans ahead N`); more than `BUFFER_SLOTS` slots is error E0811, reported here.
 //! A vector store also says how it would sweep if it had to buffer its values (it reads its own
-//! target at other positions, which code generation still decides with its access analysis):
-//! `buffer N` slots per thread, or `buffer none` when that would need a run-time number of
-//! registers (E0811 then).
+//! target at other positions, which `kir-accesses` decides next): `buffer N` slots per thread,
+//! or `buffer none` when that would need a run-time number of registers (`kir-accesses` reports
+//! E0811 for a buffered store then).
 //!
 //! Lengths are the checker's (`Len::Static`) where it knows them, else the shortest known length
 //! of the vector operands: a vector expression is as long as its shortest operand.

@@ -86,6 +86,20 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                one test of the element index)",
     },
     LoomPass {
+        name: crate::kir::ACCESSES,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which vector stores read their own target at other positions and compute every \
+               element before storing any (E0811 where that needs a run-time number of registers)",
+    },
+    LoomPass {
+        name: crate::kir::DISTRIBUTE,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "which `for` loops run their iterations on the block's threads (dependence tests: \
+               GCD, Banerjee)",
+    },
+    LoomPass {
         name: crate::kir::SHARED_MEMORY,
         transforms: true,
         position: Position::KernelIr,
