@@ -17,6 +17,9 @@
 //! -- ARG: y: f32[n] = uniform(-10, 10)
 //! -- EXPECT: y = a * x + y             (names in references are the inputs, before the launch)
 //! -- EXPECT: z = f64(x) * 2 within rel 1e-6 abs 1e-6
+//! -- ARG: r: range = 3 .. n - 2        (a `Range` parameter; `r.start`, `r.end` in references)
+//! -- ARG: p.x: f32 = uniform(-1, 1)    (consecutive `p.FIELD` lines: one record parameter `p`,
+//! -- ARG: p.n: i32 = 7                  its fields in order, in the C layout)
 //! ```
 //!
 //! As for the cases in Rust (`run.rs`), `-O0` and `-O3` must give the same bits in every array
@@ -60,6 +63,13 @@ enum Step {
         /// `None` for a scalar.
         len: Option<String>,
         expr: String,
+        line: usize,
+    },
+    /// `ARG: r: range = START .. END`: a `Range` parameter, `{ Int32 start; Int32 end }`.
+    Range {
+        name: String,
+        start: String,
+        end: String,
         line: usize,
     },
 }
@@ -122,6 +132,17 @@ fn parse_arg(at: &str, value: &str, line: usize) -> Result<Step, String> {
         .split_once(':')
         .ok_or(format!("{at}: `ARG: name: type = expression`"))?;
     let ty = ty.trim();
+    if ty == "range" {
+        let (start, end) = expr
+            .split_once("..")
+            .ok_or(format!("{at}: a range is `ARG: r: range = START .. END`"))?;
+        return Ok(Step::Range {
+            name: identifier(at, name.trim())?,
+            start: start.trim().to_string(),
+            end: end.trim().to_string(),
+            line,
+        });
+    }
     let (ty, len) = match ty.split_once('[') {
         Some((t, rest)) => {
             let len = rest
@@ -131,8 +152,15 @@ fn parse_arg(at: &str, value: &str, line: usize) -> Result<Step, String> {
         }
         None => (ty, None),
     };
+    // `p.x`: field `x` of record parameter `p`.
+    let name = match name.trim().split_once('.') {
+        Some((record, field)) if len.is_none() => {
+            format!("{}.{}", identifier(at, record)?, identifier(at, field)?)
+        }
+        _ => identifier(at, name.trim())?,
+    };
     Ok(Step::Arg {
-        name: identifier(at, name.trim())?,
+        name,
         ty: Ty::parse(ty).ok_or(format!("{at}: unknown type `{ty}`"))?,
         len,
         expr: expr.trim().to_string(),
@@ -429,13 +457,47 @@ fn run(
         None => None,
     };
     env.names.insert("blocks".to_string(), size(blocks));
-    // (name, type, array?, bytes)
+    // (name, type, array?, bytes): scalars and arrays; a record's fields go into its `Record`.
     let mut args: Vec<(String, Ty, bool, Buffer)> = Vec::new();
+    // In parameter order: `Ok(index into args)`, or a record's (name, bytes, alignment).
+    let mut order: Vec<Result<usize, (String, Vec<u8>, usize)>> = Vec::new();
+    // Field `field` of type `ty` appended to record `record`, at its natural alignment.
+    let add_field = |order: &mut Vec<Result<usize, (String, Vec<u8>, usize)>>,
+                     record: &str,
+                     bytes: Vec<u8>| {
+        let size = bytes.len();
+        if !matches!(order.last(), Some(Err((name, ..))) if name == record) {
+            order.push(Err((record.to_string(), Vec::new(), 1)));
+        }
+        if let Some(Err((_, packed, align))) = order.last_mut() {
+            packed.resize(packed.len().next_multiple_of(size), 0);
+            packed.extend(bytes);
+            *align = (*align).max(size);
+        }
+    };
     for step in &spec.steps {
         match step {
             Step::Let { name, expr, line } => {
                 let v = eval(&mut env, *line, expr)?;
                 env.names.insert(name.clone(), v);
+            }
+            Step::Range {
+                name,
+                start,
+                end,
+                line,
+            } => {
+                for (field, text) in [("start", start), ("end", end)] {
+                    env.target = Some((Ty::I32, None));
+                    let drawn = eval(&mut env, *line, text);
+                    env.target = None;
+                    let v = drawn?.cast(Ty::I32);
+                    if !v.scalar {
+                        return Err(format!("line {line}: `{name}.{field}` is a scalar"));
+                    }
+                    add_field(&mut order, name, v.bytes(Ty::I32));
+                    env.names.insert(format!("{name}.{field}"), v);
+                }
             }
             Step::Arg {
                 name,
@@ -463,20 +525,40 @@ fn run(
                     }
                     None => {}
                 }
-                args.push((name.clone(), *ty, len.is_some(), Buffer::new(&v.bytes(*ty))));
+                if let Some((record, _)) = name.split_once('.') {
+                    add_field(&mut order, record, v.bytes(*ty));
+                } else {
+                    order.push(Ok(args.len()));
+                    args.push((name.clone(), *ty, len.is_some(), Buffer::new(&v.bytes(*ty))));
+                }
                 env.names.insert(name.clone(), v);
             }
         }
     }
-    let mut host_args: Vec<HostArg> = args
+    // A record's size is a multiple of its alignment (C's tail padding).
+    for record in order.iter_mut() {
+        if let Err((_, packed, align)) = record {
+            packed.resize(packed.len().next_multiple_of(*align), 0);
+        }
+    }
+    let mut by_index: Vec<Option<HostArg>> = args
         .iter_mut()
-        .map(|(name, ty, array, buffer)| match array {
-            true => HostArg::Array {
-                name: name.clone(),
-                data: buffer.bytes(),
-                elem_size: ty.size(),
-            },
-            false => scalar_arg(*ty, buffer.bytes()),
+        .map(|(name, ty, array, buffer)| {
+            Some(match array {
+                true => HostArg::Array {
+                    name: name.clone(),
+                    data: buffer.bytes(),
+                    elem_size: ty.size(),
+                },
+                false => scalar_arg(*ty, buffer.bytes()),
+            })
+        })
+        .collect();
+    let mut host_args: Vec<HostArg> = order
+        .iter()
+        .map(|p| match p {
+            Ok(i) => by_index[*i].take().expect("each argument once"),
+            Err((_, packed, _)) => HostArg::Record(packed),
         })
         .collect();
     program
