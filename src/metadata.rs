@@ -13,8 +13,8 @@ use inkwell::llvm_sys::target::LLVMABISizeOfType;
 use inkwell::module::Module;
 use inkwell::targets::TargetData;
 use loom_runtime::metadata::{
-    BinOp, Dim, DimExpr, FieldMetadata, KernelMetadata, ModuleMetadata, ParamKind, ParamMetadata, PtxTarget,
-    ScalarType, FORMAT,
+    BinOp, Dim, DimExpr, FieldMetadata, KernelMetadata, ModuleMetadata, ParamKind, ParamMetadata,
+    PtxTarget, ScalarType, FORMAT,
 };
 
 /// The address space of global memory, where array parameters point.

@@ -209,8 +209,7 @@ impl RecordArg {
         }
         let mut words = vec![0u64; size.div_ceil(8)];
         // SAFETY: `words` holds at least `size` bytes; u8 has no alignment or validity needs.
-        let bytes =
-            unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, size) };
+        let bytes = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, size) };
         for field in fields {
             let value = self
                 .fields

@@ -100,8 +100,21 @@ struct RecordStruct {
 
 /// Names the generated code uses itself, which a record's struct may not take.
 const TAKEN_TYPE_NAMES: &[&str] = &[
-    "Kernels", "PTX", "METADATA", "DeviceBuffer", "Gpu", "GpuModule", "GridShape", "KernelArg",
-    "ModuleMetadata", "RecordArg", "Scalar", "Stream", "Timing", "Range", "Self",
+    "Kernels",
+    "PTX",
+    "METADATA",
+    "DeviceBuffer",
+    "Gpu",
+    "GpuModule",
+    "GridShape",
+    "KernelArg",
+    "ModuleMetadata",
+    "RecordArg",
+    "Scalar",
+    "Stream",
+    "Timing",
+    "Range",
+    "Self",
 ];
 
 /// One Rust type per record type of the module's parameters: a named record (an alias) is
@@ -147,8 +160,7 @@ fn record_structs(metadata: &ModuleMetadata) -> Vec<RecordStruct> {
             };
             let mut rust = wanted.clone();
             let mut n = 2;
-            while TAKEN_TYPE_NAMES.contains(&rust.as_str()) || out.iter().any(|r| r.rust == rust)
-            {
+            while TAKEN_TYPE_NAMES.contains(&rust.as_str()) || out.iter().any(|r| r.rust == rust) {
                 rust = format!("{wanted}{n}");
                 n += 1;
             }
@@ -184,7 +196,11 @@ fn fields_of(param: &crate::metadata::ParamMetadata) -> &[FieldMetadata] {
 }
 
 /// The record type of `kernel`'s parameter `param`.
-fn record_of<'a>(records: &'a [RecordStruct], kernel: &str, param: &str) -> Option<&'a RecordStruct> {
+fn record_of<'a>(
+    records: &'a [RecordStruct],
+    kernel: &str,
+    param: &str,
+) -> Option<&'a RecordStruct> {
     records
         .iter()
         .find(|r| r.params.iter().any(|(k, p)| k == kernel && p == param))

@@ -25,6 +25,6 @@ pub use args::{ArgShape, PackedRecord, Range, RecordArg, Scalar};
 pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg, BF16, F16};
 pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
 pub use metadata::{
-    GridShape, FieldMetadata, KernelMetadata, ModuleMetadata, ParamKind, ScalarType,
+    FieldMetadata, GridShape, KernelMetadata, ModuleMetadata, ParamKind, ScalarType,
 };
 pub use stream::Stream;

@@ -22,7 +22,9 @@ use crate::check::KernelFacts;
 use crate::syntax::ast::{KernelDecl, TypeExpr};
 use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::types::{AnyType, BasicMetadataTypeEnum, BasicTypeEnum};
-use inkwell::values::{BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, PointerValue};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, PointerValue,
+};
 use inkwell::AddressSpace;
 
 /// A value of type `ty` read from `ptr` one scalar at a time (a struct field by field,

@@ -462,19 +462,18 @@ fn run(
     // In parameter order: `Ok(index into args)`, or a record's (name, bytes, alignment).
     let mut order: Vec<Result<usize, (String, Vec<u8>, usize)>> = Vec::new();
     // Field `field` of type `ty` appended to record `record`, at its natural alignment.
-    let add_field = |order: &mut Vec<Result<usize, (String, Vec<u8>, usize)>>,
-                     record: &str,
-                     bytes: Vec<u8>| {
-        let size = bytes.len();
-        if !matches!(order.last(), Some(Err((name, ..))) if name == record) {
-            order.push(Err((record.to_string(), Vec::new(), 1)));
-        }
-        if let Some(Err((_, packed, align))) = order.last_mut() {
-            packed.resize(packed.len().next_multiple_of(size), 0);
-            packed.extend(bytes);
-            *align = (*align).max(size);
-        }
-    };
+    let add_field =
+        |order: &mut Vec<Result<usize, (String, Vec<u8>, usize)>>, record: &str, bytes: Vec<u8>| {
+            let size = bytes.len();
+            if !matches!(order.last(), Some(Err((name, ..))) if name == record) {
+                order.push(Err((record.to_string(), Vec::new(), 1)));
+            }
+            if let Some(Err((_, packed, align))) = order.last_mut() {
+                packed.resize(packed.len().next_multiple_of(size), 0);
+                packed.extend(bytes);
+                *align = (*align).max(size);
+            }
+        };
     for step in &spec.steps {
         match step {
             Step::Let { name, expr, line } => {

@@ -25,7 +25,10 @@ pub enum ParamType {
     Pointer(u32),
     /// A record passed by value (`ptr byval(%record) align A`): `size` bytes at alignment
     /// `align`. `params[i]` points at the bytes themselves, as for `cuLaunchKernel`.
-    ByVal { size: u64, align: u64 },
+    ByVal {
+        size: u64,
+        align: u64,
+    },
 }
 
 impl ParamType {
@@ -163,7 +166,9 @@ unsafe fn byval_type(function: LLVMValueRef, index: u32) -> Option<LLVMTypeRef> 
 /// Parameter `index` of `function` as a record by value, if it is one: its size in the
 /// module's data layout and its alignment (the parameter's `align`, else the type's).
 unsafe fn by_value(module: LLVMModuleRef, function: LLVMValueRef, index: u32) -> Option<ParamType> {
-    use inkwell::llvm_sys::target::{LLVMABIAlignmentOfType, LLVMABISizeOfType, LLVMGetModuleDataLayout};
+    use inkwell::llvm_sys::target::{
+        LLVMABIAlignmentOfType, LLVMABISizeOfType, LLVMGetModuleDataLayout,
+    };
     let ty = byval_type(function, index)?;
     let layout = LLVMGetModuleDataLayout(module);
     let size = LLVMABISizeOfType(layout, ty);
