@@ -77,7 +77,7 @@ pub fn rust_source(metadata: &ModuleMetadata, ptx: &str) -> String {
         out.push_str(&kernel_methods(kernel, &wait, &on, &records));
     }
     out.push_str("}\n");
-    for record in &records {
+    for record in records.iter().filter(|r| r.fields.is_some()) {
         out.push('\n');
         out.push_str(&record_struct(record));
     }
@@ -218,7 +218,7 @@ fn record_struct(record: &RecordStruct) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "/// The LOOM record `{}`, laid out as the kernels take it by value (C layout: {} bytes, \n\
+        "/// The LOOM record `{}`, laid out as the kernels take it by value (C layout: {} bytes,\n\
          /// aligned to {}).\n#[repr(C)]\n#[derive(Debug, Clone, Copy, PartialEq, Default)]\npub struct {name} {{",
         record.loom, record.size, record.align
     );
