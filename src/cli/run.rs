@@ -191,7 +191,8 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
         .map_err(Failure::Usage)?
         .clone();
     let mut outputs = output::Outputs::prepare(cli, &kernel)?;
-    let (scalars, records, mut arrays) = gather_arguments(cli, &kernel)?;
+    let (values, mut arrays) = gather_arguments(cli, &kernel)?;
+    let (scalars, records) = (&values.scalars, &values.records);
     let shapes: Vec<ArgShape> = kernel
         .params
         .iter()
@@ -214,22 +215,13 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
     // Each repeat starts from the inputs, so that every run computes the same thing.
     let pristine = (cli.repeat > 1).then(|| arrays.clone());
     let (what, times) = match cli.device {
-        Device::Cpu => run_cpu(
-            cli,
-            &code,
-            &kernel,
-            &scalars,
-            &records,
-            &mut arrays,
-            pristine.as_ref(),
-        )?,
+        Device::Cpu => run_cpu(cli, &code, &kernel, &values, &mut arrays, pristine.as_ref())?,
         Device::Cuda => run_cuda(
             cli,
             &code,
             &metadata,
             &kernel,
-            &scalars,
-            &records,
+            &values,
             &mut arrays,
             pristine.as_ref(),
         )?,
@@ -252,11 +244,11 @@ fn run_cuda(
     ptx: &str,
     metadata: &ModuleMetadata,
     kernel: &KernelMetadata,
-    scalars: &Scalars,
-    records: &Records,
+    values: &Values,
     arrays: &mut Arrays,
     pristine: Option<&Arrays>,
 ) -> Result<(String, Vec<f64>), Failure> {
+    let (scalars, records) = (&values.scalars, &values.records);
     let gpu = Gpu::open(0).map_err(Failure::Program)?;
     let module = gpu.load(ptx, metadata.clone()).map_err(Failure::Program)?;
     let mut times = Vec::new();
@@ -387,6 +379,12 @@ type Arrays = HashMap<String, Array>;
 /// Record and `Range` arguments by parameter name, checked against the metadata.
 type Records = HashMap<String, args::RecordArg>;
 
+/// The arguments from `--arg`: scalars, and records field by field.
+struct Values {
+    scalars: Scalars,
+    records: Records,
+}
+
 /// `--arg p.x=VALUE --arg p.y=VALUE`: how to pass record parameter `name`, every field named
 /// with its type.
 fn record_usage(name: &str, fields: &[loom_runtime::FieldMetadata]) -> String {
@@ -405,10 +403,7 @@ fn parse_range(text: &str) -> Option<(i32, i32)> {
 
 /// Scalars and records from `--arg`, arrays from `--in` (or zeros of the launch's shape for
 /// `--out` only).
-fn gather_arguments(
-    cli: &RunArgs,
-    kernel: &KernelMetadata,
-) -> Result<(Scalars, Records, Arrays), Failure> {
+fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Values, Arrays), Failure> {
     let mut scalars = HashMap::new();
     let mut records: Records = HashMap::new();
     for spec in &cli.scalars {
@@ -544,18 +539,18 @@ fn gather_arguments(
             )));
         }
     }
-    Ok((scalars, records, arrays))
+    Ok((Values { scalars, records }, arrays))
 }
 
 fn run_cpu(
     cli: &RunArgs,
     ir: &str,
     kernel: &KernelMetadata,
-    scalars: &Scalars,
-    records: &Records,
+    values: &Values,
     arrays: &mut Arrays,
     pristine: Option<&Arrays>,
 ) -> Result<(String, Vec<f64>), Failure> {
+    let (scalars, records) = (&values.scalars, &values.records);
     // Each record in its C layout (checked when gathered).
     let mut packed = HashMap::new();
     for p in &kernel.params {

@@ -433,6 +433,10 @@ fn eval(env: &mut Env, line: usize, text: &str) -> Result<Val, String> {
         .map_err(|e| format!("line {line}: `{text}`: {e}"))
 }
 
+/// A parameter of a launch in order: `Ok(index into the scalars and arrays)`, or a record's
+/// (name, packed bytes, alignment).
+type Slot = Result<usize, (String, Vec<u8>, usize)>;
+
 /// Draws the inputs, launches the kernel once, checks every `EXPECT`, and returns the bytes of
 /// every array after the launch.
 fn run(
@@ -460,20 +464,19 @@ fn run(
     // (name, type, array?, bytes): scalars and arrays; a record's fields go into its `Record`.
     let mut args: Vec<(String, Ty, bool, Buffer)> = Vec::new();
     // In parameter order: `Ok(index into args)`, or a record's (name, bytes, alignment).
-    let mut order: Vec<Result<usize, (String, Vec<u8>, usize)>> = Vec::new();
+    let mut order: Vec<Slot> = Vec::new();
     // Field `field` of type `ty` appended to record `record`, at its natural alignment.
-    let add_field =
-        |order: &mut Vec<Result<usize, (String, Vec<u8>, usize)>>, record: &str, bytes: Vec<u8>| {
-            let size = bytes.len();
-            if !matches!(order.last(), Some(Err((name, ..))) if name == record) {
-                order.push(Err((record.to_string(), Vec::new(), 1)));
-            }
-            if let Some(Err((_, packed, align))) = order.last_mut() {
-                packed.resize(packed.len().next_multiple_of(size), 0);
-                packed.extend(bytes);
-                *align = (*align).max(size);
-            }
-        };
+    let add_field = |order: &mut Vec<Slot>, record: &str, bytes: Vec<u8>| {
+        let size = bytes.len();
+        if !matches!(order.last(), Some(Err((name, ..))) if name == record) {
+            order.push(Err((record.to_string(), Vec::new(), 1)));
+        }
+        if let Some(Err((_, packed, align))) = order.last_mut() {
+            packed.resize(packed.len().next_multiple_of(size), 0);
+            packed.extend(bytes);
+            *align = (*align).max(size);
+        }
+    };
     for step in &spec.steps {
         match step {
             Step::Let { name, expr, line } => {
