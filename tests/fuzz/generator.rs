@@ -193,6 +193,7 @@ pub fn generate(seed: u64) -> Program {
     let mut gen = Gen {
         self_read_limit: SELF_READ_SLOTS * first.min(second) as usize,
         rng,
+        range_rng: Rng::with_seed(seed ^ 0x7261_6e67_6500),
         ty,
         len,
         items: Vec::new(),
@@ -255,6 +256,8 @@ struct Gen {
     /// the two block sizes the program is checked at ([`SELF_READ_SLOTS`] per thread).
     self_read_limit: usize,
     rng: Rng,
+    /// Where the `w: Range` parameter replaces a literal: a stream apart from `rng`.
+    range_rng: Rng,
     ty: Ty,
     len: usize,
     items: Vec<String>,
@@ -762,12 +765,19 @@ impl Gen {
                     let c = scope.counters[self.rng.usize(..scope.counters.len())].clone();
                     format!("{}({c})", self.t())
                 }
-                // The `Range` parameter, passed by value: `range(1, L)`.
-                8 if self.chance(50) => {
-                    let field = self.pick(&["w.start", "w.end", "(w.end - w.start)"]);
-                    format!("{}({field})", self.t())
+                _ => {
+                    let literal = self.literal();
+                    // The `Range` parameter, passed by value (`range(1, L)`), in place of a
+                    // literal, drawn from a stream of its own: the rest of the program is what
+                    // the seed gave before the parameter existed.
+                    if self.range_rng.u32(..100) < 25 {
+                        let fields = ["w.start", "w.end", "(w.end - w.start)"];
+                        let field = fields[self.range_rng.usize(..fields.len())];
+                        format!("{}({field})", self.t())
+                    } else {
+                        literal
+                    }
                 }
-                _ => self.literal(),
             };
         }
         match self.rng.u32(0..10) {
