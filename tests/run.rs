@@ -1,23 +1,17 @@
 //! Execution tests on the CPU backend: every example and canonical program runs on random inputs
 //! of several sizes (some not multiples of `BLOCKSIZE`) at block sizes 2, 16, 32, 64, 256 and 1024,
-//! against a reference: a case file under `run/cases/` (`run/files.rs`: its launch, inputs and
-//! reference are directives, docs/testing.md "Run cases"), or, where the reference needs code,
-//! a Rust case (`run/cases.rs` and the `*_cases.rs` beside it); `-O0` and `-O3` must give the
+//! against a reference: a case file under `run/cases/` (`run/files.rs`: its launches, inputs and
+//! reference are directives, docs/testing.md "Run cases"), or, where the reference is an
+//! algorithm on 16-bit floats, a Rust case (`run/half_cases.rs`); `-O0` and `-O3` must give the
 //! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports; `run/bounds.rs`
 //! checks that out-of-bounds accesses stop a run cleanly in every mode.
 //!
 //! One named test per program and block size: `cargo test --test run -- saxpy/bs64`.
 
-#[path = "run/atomic_cases.rs"]
-mod atomic_cases;
 #[path = "run/bounds.rs"]
 mod bounds;
-#[path = "run/cases.rs"]
-mod cases;
 #[path = "run/cli.rs"]
 mod cli;
-#[path = "run/elementwise_cases.rs"]
-mod elementwise_cases;
 #[path = "run/files.rs"]
 mod files;
 #[path = "run/grid_cases.rs"]
@@ -46,11 +40,7 @@ const BLOCK_SIZES: [u32; 6] = [2, 16, 32, 64, 256, 1024];
 fn main() {
     let args = Arguments::from_args();
     let mut trials = Vec::new();
-    for case in cases::CASES
-        .iter()
-        .chain(number_cases::CASES)
-        .chain(half_cases::CASES)
-    {
+    for case in half_cases::CASES {
         let sizes: Vec<u32> = match case.block_size {
             Some(fixed) => vec![fixed],
             None => BLOCK_SIZES.to_vec(),
@@ -62,6 +52,7 @@ fn main() {
         }
     }
     trials.extend(files::trials());
+    trials.extend(files::self_tests());
     trials.push(Trial::test(
         "every_example_and_ok_program_has_a_case",
         every_program_has_a_case,
@@ -75,7 +66,7 @@ fn main() {
     libtest_mimic::run(&args, trials).exit();
 }
 
-fn run_case(case: &cases::Case, bs: u32) -> Result<(), Failed> {
+fn run_case(case: &half_cases::Case, bs: u32) -> Result<(), Failed> {
     let run = |program: &HostProgram, n: usize, seed: u64| {
         (case.run)(program, bs, n, &mut support::Rng::new(seed))
     };
@@ -98,7 +89,7 @@ fn every_program_has_a_case() -> Result<(), Failed> {
         for entry in entries.flatten() {
             let path = format!("{dir}/{}", entry.file_name().to_string_lossy());
             if path.ends_with(".loom")
-                && !cases::CASES.iter().any(|c| c.file == path)
+                && !half_cases::CASES.iter().any(|c| c.file == path)
                 && !in_files.contains(&path)
             {
                 missing.push(path);
@@ -109,7 +100,7 @@ fn every_program_has_a_case() -> Result<(), Failed> {
         Ok(())
     } else {
         Err(format!(
-            "programs without an execution case (a file under {}, or tests/run/cases.rs): {missing:?}",
+            "programs without an execution case (a file under {}): {missing:?}",
             files::DIR
         )
         .into())

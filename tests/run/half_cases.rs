@@ -3,10 +3,25 @@
 //! even encoding, infinity from the largest finite value plus half an ulp on), decoding each with
 //! its textbook formula: nothing here shares code with loomc's or the CPU backend's conversions.
 
-use super::cases::Case;
 use super::support::{array, bytes, close, launch, nvptx_ir_for, Rng};
 use loomc::target::host::{HostArg, HostOptions, HostProgram};
 use loomc::target::OptLevel;
+
+/// A run case written in Rust (the only ones left: docs/testing.md, "What stays in Rust, and
+/// why"): its program, and how to launch it on random inputs of a given size and check it
+/// against a reference computed here; it returns the bytes of its outputs, which must be the
+/// same in every build.
+pub struct Case {
+    pub name: &'static str,
+    pub file: &'static str,
+    /// `Some` when the program fixes `@blocksize`.
+    pub block_size: Option<u32>,
+    /// Problem sizes.
+    pub sizes: &'static [usize],
+    pub run: Run,
+}
+
+pub type Run = fn(&HostProgram, u32, usize, &mut Rng) -> Result<Vec<u8>, String>;
 
 pub const CASES: &[Case] = &[
     Case {

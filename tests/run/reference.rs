@@ -159,13 +159,31 @@ impl Val {
     pub fn cast(&self, ty: Ty) -> Val {
         let data = match (&self.data, ty.is_float()) {
             (Data::I(v), false) => Data::I(v.iter().map(|x| ty.wrap(*x)).collect()),
-            (Data::I(v), true) => Data::F(v.iter().map(|x| ty.round(*x as f64)).collect()),
+            // Rounded once, from the integer (through `f64` first, 2^60 + 2^36 + 1 would round
+            // to 2^60 + 2^36, then to 2^60 as a tie); a `u64` is its bits read unsigned.
+            (Data::I(v), true) => Data::F(
+                v.iter()
+                    .map(|x| match (ty, self.ty == Some(Ty::U64)) {
+                        (Ty::F32, false) => *x as f32 as f64,
+                        (Ty::F32, true) => *x as u64 as f32 as f64,
+                        (_, false) => *x as f64,
+                        (_, true) => *x as u64 as f64,
+                    })
+                    .collect(),
+            ),
             (Data::F(v), true) => Data::F(v.iter().map(|x| ty.round(*x)).collect()),
+            // Saturating at the type's own bounds (`1e10 as i8` is 127), NaN to 0.
             (Data::F(v), false) => Data::I(
                 v.iter()
                     .map(|x| match ty {
+                        Ty::I8 => *x as i8 as i64,
+                        Ty::U8 => *x as u8 as i64,
+                        Ty::I16 => *x as i16 as i64,
+                        Ty::U16 => *x as u16 as i64,
+                        Ty::I32 => *x as i32 as i64,
+                        Ty::U32 => *x as u32 as i64,
                         Ty::U64 => *x as u64 as i64,
-                        _ => ty.wrap(*x as i64),
+                        _ => *x as i64,
                     })
                     .collect(),
             ),
@@ -411,6 +429,8 @@ pub struct Env<'a> {
     pub rng: &'a mut Rng,
     /// The type of the `ARG` being drawn, and its length (`None`: a scalar).
     pub target: Option<(Ty, Option<usize>)>,
+    /// The arrays as the launches so far left them (what `result(name)` reads).
+    pub results: HashMap<String, Val>,
 }
 
 /// The type two operands combine in.
@@ -593,8 +613,51 @@ fn rows(
     })
 }
 
-/// Inclusive scans within consecutive chunks of `k`, left to right or (`reverse`) right to left.
-fn scan_rows(v: &Val, k: usize, reverse: bool) -> Result<Val, String> {
+/// How a scan or a row combines two elements: `Sum` wraps (integers) or rounds (floats) in the
+/// type; `First` keeps the first non-zero element (zero when there is none).
+#[derive(Clone, Copy, PartialEq)]
+enum Op {
+    Sum,
+    Max,
+    Min,
+    First,
+}
+
+impl Op {
+    fn ints(self, a: i64, b: i64) -> i64 {
+        match self {
+            Op::Sum => a.wrapping_add(b),
+            Op::Max => a.max(b),
+            Op::Min => a.min(b),
+            Op::First => {
+                if a != 0 {
+                    a
+                } else {
+                    b
+                }
+            }
+        }
+    }
+
+    fn floats(self, a: f64, b: f64) -> f64 {
+        match self {
+            Op::Sum => a + b,
+            Op::Max => a.max(b),
+            Op::Min => a.min(b),
+            Op::First => {
+                if a != 0.0 {
+                    a
+                } else {
+                    b
+                }
+            }
+        }
+    }
+}
+
+/// Inclusive scans within consecutive chunks of `k`, left to right (`acc op x`) or (`reverse`)
+/// right to left (`x op acc`). A sum starts from zero; the others from the row's first element.
+fn scan_rows(v: &Val, k: usize, reverse: bool, op: Op) -> Result<Val, String> {
     if k == 0 {
         return Err("a row length of 0".to_string());
     }
@@ -605,15 +668,31 @@ fn scan_rows(v: &Val, k: usize, reverse: bool) -> Result<Val, String> {
             (0..len).collect()
         }
     };
+    let combine = |acc: Option<(i64, f64)>, xi: i64, xf: f64| -> (i64, f64) {
+        let acc = match (acc, op) {
+            (Some(a), _) => a,
+            (None, Op::Sum) => (0, 0.0),
+            (None, _) => return (xi, xf),
+        };
+        let (ai, af) = if reverse {
+            (op.ints(xi, acc.0), op.floats(xf, acc.1))
+        } else {
+            (op.ints(acc.0, xi), op.floats(acc.1, xf))
+        };
+        (
+            v.ty.map_or(ai, |t| t.wrap(ai)),
+            v.ty.map_or(af, |t| t.round(af)),
+        )
+    };
     Ok(match &v.data {
         Data::I(xs) => {
             let mut out = xs.clone();
             for (c, o) in xs.chunks(k).zip(out.chunks_mut(k)) {
-                let mut acc = 0i64;
+                let mut acc = None;
                 for i in order(c.len()) {
-                    acc =
-                        v.ty.map_or(acc.wrapping_add(c[i]), |t| t.wrap(acc.wrapping_add(c[i])));
-                    o[i] = acc;
+                    let a = combine(acc, c[i], 0.0);
+                    o[i] = a.0;
+                    acc = Some(a);
                 }
             }
             Val::ints(v.ty, out)
@@ -621,10 +700,11 @@ fn scan_rows(v: &Val, k: usize, reverse: bool) -> Result<Val, String> {
         Data::F(xs) => {
             let mut out = xs.clone();
             for (c, o) in xs.chunks(k).zip(out.chunks_mut(k)) {
-                let mut acc = 0.0;
+                let mut acc = None;
                 for i in order(c.len()) {
-                    acc = v.ty.map_or(acc + c[i], |t| t.round(acc + c[i]));
-                    o[i] = acc;
+                    let a = combine(acc, 0, c[i]);
+                    o[i] = a.1;
+                    acc = Some(a);
                 }
             }
             Val::floats(v.ty, out)
@@ -715,7 +795,18 @@ impl Env<'_> {
     fn call(&mut self, name: &str, args: &[Expr]) -> Result<Val, String> {
         // Functions that draw inputs consume the random source in the order they are called.
         match name {
-            "uniform" | "int" | "bits" | "iota" | "sparse" => return self.draw(name, args),
+            "uniform" | "int" | "bits" | "iota" | "sparse" | "perm" => {
+                return self.draw(name, args)
+            }
+            // An array as a launch left it (only in an `EXPECT` after a `LAUNCH`).
+            "result" => {
+                return match args {
+                    [Expr::Name(n)] => self.results.get(n).cloned().ok_or(format!(
+                        "`result({n})`: no array `{n}` after a launch (only in an `EXPECT`)"
+                    )),
+                    _ => Err("`result` takes the name of an array".to_string()),
+                }
+            }
             _ => {}
         }
         let vals: Vec<Val> = args
@@ -909,9 +1000,292 @@ impl Env<'_> {
                 r.scalar = true;
                 Ok(r)
             }
-            "scan" | "rscan" => {
+            // Inclusive scans within rows, from the left or (`r...`) from the right.
+            "scan" | "rscan" | "scanmax" | "rscanmax" | "scanmin" | "rscanmin" | "scanfirst"
+            | "rscanfirst" => {
                 arity(2)?;
-                scan_rows(&vals[0], vals[1].as_usize("a row length")?, name == "rscan")
+                let reverse = name.starts_with('r');
+                let op = match name.trim_start_matches('r').trim_start_matches("scan") {
+                    "max" => Op::Max,
+                    "min" => Op::Min,
+                    "first" => Op::First,
+                    _ => Op::Sum,
+                };
+                scan_rows(&vals[0], vals[1].as_usize("a row length")?, reverse, op)
+            }
+            // The first non-zero element of each row (zero when there is none).
+            "rowfirst" => {
+                arity(2)?;
+                rows(
+                    &vals[0],
+                    vals[1].as_usize("a row length")?,
+                    |c| c.iter().copied().find(|x| *x != 0).unwrap_or(0),
+                    |c, _| c.iter().copied().find(|x| *x != 0.0).unwrap_or(0.0),
+                )
+            }
+            // Each row of `k` summed in the order loomc's `sum /.` adds a vector of run-time
+            // length at block size `bs` (src/codegen/reduce.rs; the language leaves the order
+            // unspecified, a float sum's bits depend on it): thread `t` adds the row's elements
+            // `t, t + bs, ...` in turn, from -0.0; then a shuffle-down tree within each warp of
+            // `min(bs, 32)` threads; then one over the warps' results.
+            "blocksum" => {
+                arity(3)?;
+                let k = vals[1].as_usize("a row length")?.max(1);
+                let bs = vals[2].as_usize("a block size")?.max(1);
+                let Data::F(xs) = &vals[0].data else {
+                    return Err("`blocksum` takes floats (an integer sum is `rowsum`)".to_string());
+                };
+                let round = |x: f64| vals[0].ty.map_or(x, |t| t.round(x));
+                // Lane 0's value after `v[i] += v[i + d]` for d = 1, 2, 4, ... (all lanes at
+                // once: ascending, `v[i + d]` still holds its value from before the step).
+                let tree = |lanes: &[f64]| -> f64 {
+                    let mut v = lanes.to_vec();
+                    let mut d = 1;
+                    while d < v.len() {
+                        for i in 0..v.len() - d {
+                            v[i] = round(v[i] + v[i + d]);
+                        }
+                        d *= 2;
+                    }
+                    v[0]
+                };
+                let sums = xs
+                    .chunks(k)
+                    .map(|row| {
+                        let threads: Vec<f64> = (0..bs)
+                            .map(|t| {
+                                (t..row.len())
+                                    .step_by(bs)
+                                    .fold(-0.0, |acc, j| round(acc + row[j]))
+                            })
+                            .collect();
+                        let warps: Vec<f64> = threads.chunks(bs.min(32)).map(tree).collect();
+                        tree(&warps)
+                    })
+                    .collect();
+                Ok(Val::floats(vals[0].ty, sums))
+            }
+            // The number of Collatz steps (`x / 2` if even, else `3 x + 1`) from each element
+            // (at least 1) to 1.
+            "collatz" => {
+                arity(1)?;
+                let Data::I(xs) = &vals[0].data else {
+                    return Err("`collatz` takes integers".to_string());
+                };
+                let steps = |mut x: i64| -> Result<i64, String> {
+                    if x < 1 {
+                        return Err(format!("`collatz` of {x}: it never reaches 1"));
+                    }
+                    let mut steps = 0;
+                    while x != 1 {
+                        x = match x % 2 {
+                            0 => x / 2,
+                            _ => x
+                                .checked_mul(3)
+                                .and_then(|y| y.checked_add(1))
+                                .ok_or("`collatz` overflows an i64")?,
+                        };
+                        steps += 1;
+                    }
+                    Ok(steps)
+                };
+                let out = xs.iter().map(|x| steps(*x)).collect::<Result<_, _>>()?;
+                Ok(Val {
+                    ty: None,
+                    data: Data::I(out),
+                    scalar: vals[0].scalar,
+                })
+            }
+            // Each row sorted, ascending.
+            "sortrows" => {
+                arity(2)?;
+                let k = vals[1].as_usize("a row length")?.max(1);
+                let mut r = vals[0].clone();
+                match &mut r.data {
+                    Data::I(xs) => xs.chunks_mut(k).for_each(|c| c.sort_unstable()),
+                    Data::F(xs) => xs.chunks_mut(k).for_each(|c| c.sort_by(f64::total_cmp)),
+                }
+                Ok(r)
+            }
+            // The index within each row of its first maximum (a later element wins only when
+            // strictly larger).
+            "rowargmax" => {
+                arity(2)?;
+                let k = vals[1].as_usize("a row length")?.max(1);
+                let xs = vals[0].as_f64s();
+                Ok(Val::ints(
+                    None,
+                    xs.chunks(k)
+                        .map(|c| {
+                            (0..c.len()).fold(0, |best, i| if c[i] > c[best] { i } else { best })
+                                as i64
+                        })
+                        .collect(),
+                ))
+            }
+            // `k` counts: element `i` is how many elements of `v` equal `i` (a histogram).
+            "count" => {
+                arity(2)?;
+                let k = vals[1].as_usize("a number of bins")?;
+                let xs = vals[0].as_f64s();
+                Ok(Val::ints(
+                    None,
+                    (0..k)
+                        .map(|i| xs.iter().filter(|x| **x == i as f64).count() as i64)
+                        .collect(),
+                ))
+            }
+            // The elements of `v` where `c` is not zero, in order (as many as there are).
+            "filter" => {
+                arity(2)?;
+                let c = vals[1].spread(vals[0].len())?.as_f64s();
+                let keep: Vec<usize> = (0..c.len()).filter(|i| c[*i] != 0.0).collect();
+                Ok(pick(&vals[0], keep.len(), |i| Some(keep[i])))
+            }
+            // The index of the first non-zero element of `v`, or -1.
+            "find" => {
+                arity(1)?;
+                let xs = vals[0].as_f64s();
+                Ok(Val::int(
+                    xs.iter().position(|x| *x != 0.0).map_or(-1, |i| i as i64),
+                ))
+            }
+            // An array of the scalars given, in order.
+            "list" => {
+                let mut ty = None;
+                for v in &vals {
+                    if !v.scalar {
+                        return Err("`list` takes scalars".to_string());
+                    }
+                    ty = unify(&Val { ty, ..v.clone() }, v)?;
+                }
+                if vals.iter().any(|v| matches!(v.data, Data::F(_))) || ty.is_some_and(Ty::is_float)
+                {
+                    Ok(Val::floats(
+                        ty,
+                        vals.iter().map(|v| v.as_f64s()[0]).collect(),
+                    ))
+                } else {
+                    Ok(Val::ints(
+                        ty,
+                        vals.iter()
+                            .map(|v| match &v.data {
+                                Data::I(x) => x[0],
+                                Data::F(_) => unreachable!(),
+                            })
+                            .collect(),
+                    ))
+                }
+            }
+            // Bitwise operations on integers, elementwise, and over a whole array.
+            "bitand" | "bitor" | "bitxor" => {
+                arity(2)?;
+                let ty = unify(&vals[0], &vals[1])?;
+                let which = name.to_string();
+                zip(
+                    &[&vals[0], &vals[1]],
+                    ty,
+                    &move |x| {
+                        Ok(match which.as_str() {
+                            "bitand" => x[0] & x[1],
+                            "bitor" => x[0] | x[1],
+                            _ => x[0] ^ x[1],
+                        })
+                    },
+                    &|_| f64::NAN,
+                )
+                .and_then(|r| match r.data {
+                    Data::F(_) => Err(format!("`{name}` takes integers")),
+                    _ => Ok(r),
+                })
+            }
+            "bitnot" => {
+                arity(1)?;
+                match vals[0].data {
+                    Data::I(_) => zip(&[&vals[0]], vals[0].ty, &|x| Ok(!x[0]), &|_| f64::NAN),
+                    Data::F(_) => Err("`bitnot` takes integers".to_string()),
+                }
+            }
+            // Shifts in the type: left wraps (bits shifted out are lost), right is arithmetic
+            // for a signed type and logical for an unsigned one.
+            "shl" | "shr" => {
+                arity(2)?;
+                let (Data::I(_), Data::I(_)) = (&vals[0].data, &vals[1].data) else {
+                    return Err(format!("`{name}` takes integers"));
+                };
+                let left = name == "shl";
+                zip(
+                    &[&vals[0], &vals[1]],
+                    vals[0].ty,
+                    &move |x| match u32::try_from(x[1]) {
+                        Ok(k) if k < 64 => Ok(if left { x[0] << k } else { x[0] >> k }),
+                        _ => Err(format!("a shift by {}", x[1])),
+                    },
+                    &|_| f64::NAN,
+                )
+            }
+            // Integer division that gives 0 for a zero divisor, as LOOM's does.
+            "div0" => {
+                arity(2)?;
+                let ty = unify(&vals[0], &vals[1])?;
+                let (Data::I(_), Data::I(_)) = (&vals[0].data, &vals[1].data) else {
+                    return Err("`div0` takes integers".to_string());
+                };
+                zip(
+                    &[&vals[0], &vals[1]],
+                    ty,
+                    &|x| Ok(x[0].checked_div(x[1]).unwrap_or(0)),
+                    &|_| f64::NAN,
+                )
+            }
+            "andof" | "orof" | "xorof" => {
+                arity(1)?;
+                let Data::I(xs) = &vals[0].data else {
+                    return Err(format!("`{name}` takes integers"));
+                };
+                let r = match name {
+                    "andof" => xs.iter().fold(-1i64, |a, x| a & x),
+                    "orof" => xs.iter().fold(0i64, |a, x| a | x),
+                    _ => xs.iter().fold(0i64, |a, x| a ^ x),
+                };
+                Ok(Val {
+                    ty: vals[0].ty,
+                    data: Data::I(vec![vals[0].ty.map_or(r, |t| t.wrap(r))]),
+                    scalar: true,
+                })
+            }
+            // `base` (an array, or a scalar spread to `v`'s length) with `v[i]` stored at
+            // `ix[i]`, in order, where that is inside it.
+            "scatter" => {
+                arity(3)?;
+                let ty = unify(&vals[0], &vals[2])?;
+                let Data::I(ix) = &vals[1].spread(vals[0].len())?.data else {
+                    return Err("`scatter` takes integer positions".to_string());
+                };
+                let floats =
+                    matches!(vals[0].data, Data::F(_)) || matches!(vals[2].data, Data::F(_));
+                let base = vals[2].spread(vals[0].len())?;
+                let (v, mut out) = match floats {
+                    true => (
+                        vals[0].cast(ty.unwrap_or(Ty::F64)),
+                        base.cast(ty.unwrap_or(Ty::F64)),
+                    ),
+                    false => (vals[0].clone(), base),
+                };
+                let len = out.len();
+                for (i, &to) in ix.iter().enumerate() {
+                    if let Ok(to) = usize::try_from(to) {
+                        if to < len {
+                            match (&mut out.data, &v.data) {
+                                (Data::I(o), Data::I(x)) => o[to] = x[i],
+                                (Data::F(o), Data::F(x)) => o[to] = x[i],
+                                _ => unreachable!(),
+                            }
+                        }
+                    }
+                }
+                out.ty = ty;
+                Ok(out)
             }
             // Each element `k` times: a row's value beside each of its elements.
             "expand" => {
@@ -1010,7 +1384,7 @@ impl Env<'_> {
         let expected = match name {
             "uniform" | "int" => 2,
             "sparse" => 3,
-            "bits" => 0,
+            "bits" | "perm" => 0,
             _ => vals.len().min(1),
         };
         if vals.len() != expected {
@@ -1058,6 +1432,15 @@ impl Env<'_> {
                 None,
                 (0..len).map(|_| ty.wrap(rng.next_u64() as i64)).collect(),
             ),
+            // A random permutation of `0 .. len` (Fisher-Yates).
+            "perm" => {
+                let mut p: Vec<i64> = (0..len as i64).collect();
+                for i in (1..len).rev() {
+                    let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                    p.swap(i, j);
+                }
+                Val::ints(None, p)
+            }
             _ => Val::ints(None, (0..len as i64).collect()),
         };
         let v = if name == "uniform" && ty == Ty::F64 {

@@ -1,51 +1,22 @@
 //! The sanitizer on planted bugs (`tests/run/planted/`): a missing barrier, divergent barriers,
 //! a barrier after an early exit (hand-written NVVM IR, as another front end would produce: a
 //! LOOM program cannot express them) and an unchecked read past an array's end (LOOM). Each must
-//! be reported with its location and the threads involved, and the run must end. And no false
-//! alarm: every execution case also runs clean under the sanitizer (the case files' runs:
-//! `files.rs`).
+//! be reported with its location and the threads involved, and the run must end. No false
+//! alarm: every case file also runs clean under the sanitizer (`files.rs`, `sanitizer/clean/*`).
 
-use super::cases::CASES;
 use super::support::{self, array, launch, Rng};
 use libtest_mimic::{Failed, Trial};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, RunError, SimtError, Whereabouts};
 use loomc::target::OptLevel;
 
 pub fn trials() -> Vec<Trial> {
-    let mut trials = vec![
+    vec![
         Trial::test("sanitizer/missing_barrier", missing_barrier),
         Trial::test("sanitizer/divergent_barrier", divergent_barrier),
         Trial::test("sanitizer/barrier_after_exit", barrier_after_exit),
         Trial::test("sanitizer/oob_unchecked_read", oob_unchecked_read),
         Trial::test("sanitizer/loom_barrier_removed", loom_barrier_removed),
-    ];
-    for case in CASES {
-        trials.push(Trial::test(
-            format!("sanitizer/clean/{}", case.name),
-            move || {
-                // 16: a block that is part of one warp, whose shuffles must stay within it.
-                let block_sizes = match case.block_size {
-                    Some(fixed) => vec![fixed],
-                    None => vec![16, 64],
-                };
-                for bs in block_sizes {
-                    for opt in [OptLevel::O0, OptLevel::O3] {
-                        let program = support::compile(case.file, bs, opt, true)?;
-                        for &n in case.sizes {
-                            (case.run)(&program, bs, n, &mut Rng::new(n as u64)).map_err(|e| {
-                                format!(
-                                    "{} under the sanitizer ({opt:?}, block size {bs}, size {n}): {e}",
-                                    case.file
-                                )
-                            })?;
-                        }
-                    }
-                }
-                Ok(())
-            },
-        ));
-    }
-    trials
+    ]
 }
 
 fn planted(file: &str, sanitize: bool) -> Result<HostProgram, Failed> {
