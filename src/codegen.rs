@@ -40,7 +40,7 @@ mod remarks;
 mod scan;
 mod stmt;
 mod sync;
-mod types;
+pub(crate) mod types;
 mod vector;
 mod warp;
 

@@ -3,6 +3,7 @@
 //! expressions, the block size, static shared memory and the PTX target. The types are
 //! `loom-runtime`'s, the crate that reads them.
 
+use crate::check::types::{Scalar, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{BinaryOp, Expr};
 use crate::syntax::ast::{ExprKind, Item, TypeExpr, UnaryOp};
@@ -12,8 +13,8 @@ use inkwell::llvm_sys::target::LLVMABISizeOfType;
 use inkwell::module::Module;
 use inkwell::targets::TargetData;
 use loom_runtime::metadata::{
-    BinOp, Dim, DimExpr, KernelMetadata, ModuleMetadata, ParamKind, ParamMetadata, PtxTarget,
-    ScalarType, FORMAT,
+    BinOp, Dim, DimExpr, FieldMetadata, KernelMetadata, ModuleMetadata, ParamKind, ParamMetadata,
+    PtxTarget, ScalarType, FORMAT,
 };
 
 /// The address space of global memory, where array parameters point.
@@ -124,9 +125,60 @@ fn param_kind(checked: &Checked, ty: &TypeExpr, source: &str) -> ParamKind {
                 })
                 .collect(),
         },
-        other => ParamKind::Scalar {
-            ty: scalar(checked, other).unwrap_or(ScalarType::Int32),
+        other => match record_kind(checked, other) {
+            Some(kind) => kind,
+            None => ParamKind::Scalar {
+                ty: scalar(checked, other).unwrap_or(ScalarType::Int32),
+            },
         },
+    }
+}
+
+/// A `Range` or record parameter: its C layout (`check::types::c_layout`), named by the type
+/// name it is declared with (`Range`, an alias), if any.
+fn record_kind(checked: &Checked, ty: &TypeExpr) -> Option<ParamKind> {
+    let mut resolver = crate::codegen::types::TypeResolver::new(&checked.program, &checked.records);
+    let resolved = resolver
+        .resolve(ty, crate::check::types::Space::Global)
+        .ok()?;
+    if !matches!(resolved, Ty::Range | Ty::Record(_)) {
+        return None;
+    }
+    let layout = crate::check::types::c_layout(&resolved, &resolver.records)?;
+    Some(ParamKind::Record {
+        record: match ty {
+            TypeExpr::Named { name } => Some(name.name.clone()),
+            _ => None,
+        },
+        size: layout.size,
+        align: layout.align,
+        fields: layout
+            .fields
+            .into_iter()
+            .map(|(name, s, offset)| FieldMetadata {
+                name,
+                ty: scalar_type(s),
+                offset,
+            })
+            .collect(),
+    })
+}
+
+fn scalar_type(s: Scalar) -> ScalarType {
+    match s {
+        Scalar::Int8 => ScalarType::Int8,
+        Scalar::Int16 => ScalarType::Int16,
+        Scalar::UInt8 => ScalarType::UInt8,
+        Scalar::UInt16 => ScalarType::UInt16,
+        Scalar::Int32 => ScalarType::Int32,
+        Scalar::Int64 => ScalarType::Int64,
+        Scalar::UInt32 => ScalarType::UInt32,
+        Scalar::UInt64 => ScalarType::UInt64,
+        Scalar::Float16 => ScalarType::Float16,
+        Scalar::BFloat16 => ScalarType::BFloat16,
+        Scalar::Float32 => ScalarType::Float32,
+        Scalar::Float64 => ScalarType::Float64,
+        Scalar::Bool => ScalarType::Bool,
     }
 }
 

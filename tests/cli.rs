@@ -825,6 +825,10 @@ fn the_host_examples_bindings_are_what_emit_rust_makes() {
             "examples/host/src/sum_of_squares.rs",
         ),
         ("examples/transpose.loom", "examples/host/src/transpose.rs"),
+        (
+            "tests/ui/ok/record_params.loom",
+            "examples/host/src/record_params.rs",
+        ),
     ] {
         let output = loomc(&[source, "--emit=rust", "-o", "-"], repo, None);
         assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
@@ -896,6 +900,43 @@ fn emit_rust_launches_two_dimensional_grids_with_a_grid_shape() {
     let flat = rust.split("pub fn flat(").nth(1).unwrap();
     assert!(flat.contains("        blocks: u32,") && flat.contains("gpu.launch_buffers(\n"));
     assert!(!flat.contains("GridShape"), "{flat}");
+}
+
+#[test]
+fn emit_rust_binds_records_as_repr_c_structs() {
+    let dir = tempfile::tempdir().unwrap();
+    // A named record (one struct wherever it appears), a Range (loom-runtime's), a record
+    // written out in the parameter (named after kernel and parameter), and a nested record whose
+    // leaves need a padding field to stay at the metadata's offsets.
+    let source =
+        "type Inner = {v: Float64, c: Int8}\ntype Outer = {a: Int8, inner: Inner, h: Float16}\n\
+                  kernel k(o: Outer, r: Range, q: {x: Float32}, out: Float64[BLOCKS])\n  \
+                  out[B] <- o.inner.v + Float64(r.start) + Float64(q.x)\n\
+                  kernel m(o: Outer, out: Float64[BLOCKS])\n  out[B] <- o.inner.v\n";
+    let output = loomc(&["-", "--emit=rust", "-o", "-"], dir.path(), Some(source));
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let rust = String::from_utf8(output.stdout).unwrap();
+    for line in [
+        "        o: Outer,",
+        "        r: loom_runtime::Range,",
+        "        q: KQ,",
+        "                KernelArg::Record(o.into()),",
+        "#[repr(C)]",
+        "pub struct Outer {",
+        "    pub a: i8,",
+        "    pub inner_v: f64,",
+        "    pub inner_c: i8,",
+        "    pub _pad0: [u8; 7],",
+        "    pub h: u16,",
+        "pub struct KQ {",
+        "    std::mem::size_of::<Outer>() == 32",
+        "        && std::mem::offset_of!(Outer, h) == 24",
+        "            .field(\"inner.v\", Scalar::Float64(r.inner_v))",
+    ] {
+        assert!(rust.lines().any(|l| l == line), "no `{line}` in:\n{rust}");
+    }
+    assert_eq!(rust.matches("pub struct Outer {").count(), 1, "{rust}");
+    assert!(!rust.contains("pub struct Range"), "{rust}");
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Arguments checked against a kernel's metadata before any launch: count, scalar types,
 //! array element types and shapes, with errors that name the parameter.
 
-use crate::metadata::{BinOp, DimExpr, KernelMetadata, ParamKind, ScalarType};
+use crate::metadata::{BinOp, DimExpr, FieldMetadata, KernelMetadata, ParamKind, ScalarType};
 use std::collections::HashMap;
 
 /// A scalar argument's value.
@@ -129,7 +129,175 @@ fn parse_half(format: crate::half::Format, text: &str) -> Option<u16> {
     }
 }
 
-/// An argument as the checker sees it: a scalar's value, or an array's element type and shape.
+impl Scalar {
+    /// The value's bytes as the kernel reads them: little-endian, at its width (`Bool` one byte,
+    /// 1 for true; a 16-bit float its encoding).
+    pub fn to_le_bytes(self) -> Vec<u8> {
+        match self {
+            Scalar::Int8(v) => v.to_le_bytes().to_vec(),
+            Scalar::Int16(v) => v.to_le_bytes().to_vec(),
+            Scalar::UInt8(v) => v.to_le_bytes().to_vec(),
+            Scalar::UInt16(v) => v.to_le_bytes().to_vec(),
+            Scalar::Int32(v) => v.to_le_bytes().to_vec(),
+            Scalar::Int64(v) => v.to_le_bytes().to_vec(),
+            Scalar::UInt32(v) => v.to_le_bytes().to_vec(),
+            Scalar::UInt64(v) => v.to_le_bytes().to_vec(),
+            Scalar::Float16(v) | Scalar::BFloat16(v) => v.to_le_bytes().to_vec(),
+            Scalar::Float32(v) => v.to_le_bytes().to_vec(),
+            Scalar::Float64(v) => v.to_le_bytes().to_vec(),
+            Scalar::Bool(v) => vec![u8::from(v)],
+        }
+    }
+}
+
+/// A record (or `Range`) argument: its fields by name, packed into the parameter's C layout
+/// when it is checked against the metadata ([`RecordArg::pack`]). Every field of the record
+/// must be given, once, with its type.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct RecordArg {
+    fields: Vec<(String, Scalar)>,
+}
+
+impl RecordArg {
+    pub fn new() -> RecordArg {
+        RecordArg::default()
+    }
+
+    /// Adds field `name` (a nested record's field is `inner.x`, as the metadata names it).
+    pub fn field(mut self, name: impl Into<String>, value: Scalar) -> RecordArg {
+        self.fields.push((name.into(), value));
+        self
+    }
+
+    pub fn fields(&self) -> &[(String, Scalar)] {
+        &self.fields
+    }
+
+    /// The argument's bytes in the layout of record parameter `param` (`kind` must be a
+    /// [`ParamKind::Record`]): each field at its offset, padding zero. An error names the
+    /// missing, unknown, repeated or ill-typed field and lists the record's fields.
+    pub fn pack(&self, param: &str, kind: &ParamKind) -> Result<PackedRecord, String> {
+        let ParamKind::Record {
+            size,
+            align,
+            fields,
+            ..
+        } = kind
+        else {
+            return Err(format!("parameter `{param}` is not a record"));
+        };
+        let listed = || describe_fields(fields);
+        for (i, (name, _)) in self.fields.iter().enumerate() {
+            if !fields.iter().any(|f| f.name == *name) {
+                return Err(format!(
+                    "record parameter `{param}` has no field `{name}` (its fields: {})",
+                    listed()
+                ));
+            }
+            if self.fields[..i].iter().any(|(n, _)| n == name) {
+                return Err(format!(
+                    "record parameter `{param}`: field `{name}` is given twice (its fields: {})",
+                    listed()
+                ));
+            }
+        }
+        let size = usize::try_from(*size).map_err(|_| format!("parameter `{param}` is too big"))?;
+        if *align > 8 || !align.is_power_of_two() {
+            return Err(format!(
+                "record parameter `{param}` has alignment {align}; this runtime packs up to 8"
+            ));
+        }
+        let mut words = vec![0u64; size.div_ceil(8)];
+        // SAFETY: `words` holds at least `size` bytes; u8 has no alignment or validity needs.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr() as *mut u8, size) };
+        for field in fields {
+            let value = self
+                .fields
+                .iter()
+                .find(|(n, _)| *n == field.name)
+                .map(|(_, v)| *v)
+                .ok_or_else(|| {
+                    format!(
+                        "record parameter `{param}` needs field `{}` (its fields: {})",
+                        field.name,
+                        listed()
+                    )
+                })?;
+            if value.ty() != field.ty {
+                return Err(format!(
+                    "record parameter `{param}`: field `{}` is {}, not {} (its fields: {})",
+                    field.name,
+                    field.ty.name(),
+                    value.ty().name(),
+                    listed()
+                ));
+            }
+            let at = usize::try_from(field.offset).unwrap_or(usize::MAX);
+            let encoded = value.to_le_bytes();
+            let end = at
+                .checked_add(encoded.len())
+                .filter(|end| *end <= size)
+                .ok_or_else(|| {
+                    format!(
+                        "record parameter `{param}`: field `{}` lies outside its {size} bytes",
+                        field.name
+                    )
+                })?;
+            bytes[at..end].copy_from_slice(&encoded);
+        }
+        Ok(PackedRecord { words, size })
+    }
+}
+
+/// `x: Float32, y: Float32`: a record's fields for error messages.
+pub fn describe_fields(fields: &[FieldMetadata]) -> String {
+    fields
+        .iter()
+        .map(|f| format!("{}: {}", f.name, f.ty.name()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A record argument in its C layout, in a buffer aligned to 8 bytes (every field's alignment
+/// divides 8): what a launch passes the address of.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackedRecord {
+    words: Vec<u64>,
+    size: usize,
+}
+
+impl PackedRecord {
+    pub fn bytes(&self) -> &[u8] {
+        // SAFETY: `words` holds at least `size` initialised bytes.
+        unsafe { std::slice::from_raw_parts(self.words.as_ptr() as *const u8, self.size) }
+    }
+
+    /// The first word, whose address is the record's (for a launch's parameter array).
+    pub fn first_word(&self) -> &u64 {
+        static EMPTY: u64 = 0;
+        self.words.first().unwrap_or(&EMPTY)
+    }
+}
+
+/// A LOOM `Range` (`{ Int32 start; Int32 end }`, half-open) as a kernel argument: what the
+/// generated bindings take for a `Range` parameter.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Range {
+    pub start: i32,
+    pub end: i32,
+}
+
+impl From<Range> for RecordArg {
+    fn from(r: Range) -> RecordArg {
+        RecordArg::new()
+            .field("start", Scalar::Int32(r.start))
+            .field("end", Scalar::Int32(r.end))
+    }
+}
+
+/// An argument as the checker sees it: a scalar's value, an array's element type and shape,
+/// or a record's fields.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ArgShape {
     Scalar(Scalar),
@@ -137,6 +305,7 @@ pub enum ArgShape {
         element: ScalarType,
         shape: Vec<usize>,
     },
+    Record(RecordArg),
 }
 
 /// The dimensions of every array parameter for a launch of `blocks` blocks with these scalar
@@ -149,7 +318,7 @@ pub fn array_dims(
     let mut out = Vec::new();
     for param in &kernel.params {
         match &param.kind {
-            ParamKind::Scalar { .. } => out.push(None),
+            ParamKind::Scalar { .. } | ParamKind::Record { .. } => out.push(None),
             ParamKind::Array { dims, .. } => {
                 let mut shape = Vec::new();
                 for dim in dims {
@@ -259,6 +428,34 @@ pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<
                 ))
             }
             (ParamKind::Array { .. }, ArgShape::Array { .. }) => {}
+            (kind @ ParamKind::Record { .. }, ArgShape::Record(record)) => {
+                record.pack(&param.name, kind)?;
+            }
+            (ParamKind::Record { fields, .. }, _) => {
+                return Err(format!(
+                    "parameter `{}` is a record ({}), not {}",
+                    param.name,
+                    describe_fields(fields),
+                    if matches!(arg, ArgShape::Scalar(_)) {
+                        "a scalar"
+                    } else {
+                        "an array"
+                    }
+                ))
+            }
+            (ParamKind::Scalar { ty }, ArgShape::Record(_)) => {
+                return Err(format!(
+                    "parameter `{}` is a scalar {}, not a record",
+                    param.name,
+                    ty.name()
+                ))
+            }
+            (ParamKind::Array { .. }, ArgShape::Record(_)) => {
+                return Err(format!(
+                    "parameter `{}` is an array, not a record",
+                    param.name
+                ))
+            }
         }
     }
     let dims = array_dims(kernel, blocks, &scalars)?;
@@ -269,7 +466,7 @@ pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<
         if *shape != expected {
             let texts: Vec<&str> = match &param.kind {
                 ParamKind::Array { dims, .. } => dims.iter().map(|d| d.text.as_str()).collect(),
-                ParamKind::Scalar { .. } => Vec::new(),
+                ParamKind::Scalar { .. } | ParamKind::Record { .. } => Vec::new(),
             };
             return Err(format!(
                 "parameter `{}` must have shape {:?} ([{}] with BLOCKS = {blocks}), not {:?}",

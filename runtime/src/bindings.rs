@@ -15,7 +15,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::metadata::{KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
+use crate::metadata::{FieldMetadata, KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
 use std::fmt::Write;
 
 /// The Rust source of the bindings of `metadata`'s kernels, embedding `ptx` and the metadata.
@@ -30,7 +30,9 @@ pub fn rust_source(metadata: &ModuleMetadata, ptx: &str) -> String {
         metadata.source, metadata.target.arch
     );
     let params = || metadata.kernels.iter().flat_map(|k| &k.params);
-    let has_scalars = params().any(|p| matches!(p.kind, ParamKind::Scalar { .. }));
+    let records = record_structs(metadata);
+    let has_scalars = params().any(|p| matches!(p.kind, ParamKind::Scalar { .. }))
+        || records.iter().any(|r| r.fields.is_some());
     let has_arrays = params().any(|p| matches!(p.kind, ParamKind::Array { .. }));
     let mut imports = Vec::new();
     if has_arrays {
@@ -41,6 +43,9 @@ pub fn rust_source(metadata: &ModuleMetadata, ptx: &str) -> String {
         imports.push("GridShape");
     }
     imports.extend(["KernelArg", "ModuleMetadata"]);
+    if records.iter().any(|r| r.fields.is_some()) {
+        imports.push("RecordArg");
+    }
     if has_scalars {
         imports.push("Scalar");
     }
@@ -69,15 +74,228 @@ pub fn rust_source(metadata: &ModuleMetadata, ptx: &str) -> String {
         let wait = methods.claim(&kernel.name);
         let on = methods.claim(&format!("{wait}_on"));
         out.push('\n');
-        out.push_str(&kernel_methods(kernel, &wait, &on));
+        out.push_str(&kernel_methods(kernel, &wait, &on, &records));
     }
     out.push_str("}\n");
+    for record in records.iter().filter(|r| r.fields.is_some()) {
+        out.push('\n');
+        out.push_str(&record_struct(record));
+    }
+    out
+}
+
+/// The Rust type of a record parameter: `loom_runtime::Range`, or a generated struct.
+struct RecordStruct {
+    /// The Rust type's name.
+    rust: String,
+    /// `(kernel, parameter)` of every parameter of this type.
+    params: Vec<(String, String)>,
+    /// The LOOM type as written for the doc comment (`Pair`, or the fields).
+    loom: String,
+    size: u64,
+    align: u64,
+    /// The fields with their Rust names; `None` for `Range`, which loom-runtime defines.
+    fields: Option<Vec<(String, FieldMetadata)>>,
+}
+
+/// Names the generated code uses itself, which a record's struct may not take.
+const TAKEN_TYPE_NAMES: &[&str] = &[
+    "Kernels",
+    "PTX",
+    "METADATA",
+    "DeviceBuffer",
+    "Gpu",
+    "GpuModule",
+    "GridShape",
+    "KernelArg",
+    "ModuleMetadata",
+    "RecordArg",
+    "Scalar",
+    "Stream",
+    "Timing",
+    "Range",
+    "Self",
+];
+
+/// One Rust type per record type of the module's parameters: a named record (an alias) is
+/// one struct wherever it appears, a record written out in a parameter is a struct named
+/// after its kernel and parameter (`KernelParam`).
+fn record_structs(metadata: &ModuleMetadata) -> Vec<RecordStruct> {
+    let mut out: Vec<RecordStruct> = Vec::new();
+    for kernel in &metadata.kernels {
+        for param in &kernel.params {
+            let ParamKind::Record {
+                record,
+                size,
+                align,
+                fields,
+            } = &param.kind
+            else {
+                continue;
+            };
+            let key = (kernel.name.clone(), param.name.clone());
+            if record.as_deref() == Some("Range") {
+                match out.iter_mut().find(|r| r.fields.is_none()) {
+                    Some(r) => r.params.push(key),
+                    None => out.push(RecordStruct {
+                        rust: "loom_runtime::Range".to_string(),
+                        params: vec![key],
+                        loom: "Range".to_string(),
+                        size: *size,
+                        align: *align,
+                        fields: None,
+                    }),
+                }
+                continue;
+            }
+            if let Some(name) = record {
+                if let Some(r) = out.iter_mut().find(|r| r.loom == *name) {
+                    r.params.push(key);
+                    continue;
+                }
+            }
+            let wanted = match record {
+                Some(name) => camel_case(name),
+                None => format!("{}{}", camel_case(&kernel.name), camel_case(&param.name)),
+            };
+            let mut rust = wanted.clone();
+            let mut n = 2;
+            while TAKEN_TYPE_NAMES.contains(&rust.as_str()) || out.iter().any(|r| r.rust == rust) {
+                rust = format!("{wanted}{n}");
+                n += 1;
+            }
+            let mut names = Names::taken(&[]);
+            let fields = fields
+                .iter()
+                .map(|f| (names.claim(&f.name.replace('.', "_")), f.clone()))
+                .collect();
+            out.push(RecordStruct {
+                rust,
+                params: vec![key],
+                loom: record.clone().unwrap_or_else(|| {
+                    let listed: Vec<String> = fields_of(param)
+                        .iter()
+                        .map(|f| format!("{}: {}", f.name, f.ty.name()))
+                        .collect();
+                    format!("{{{}}}", listed.join(", "))
+                }),
+                size: *size,
+                align: *align,
+                fields: Some(fields),
+            });
+        }
+    }
+    out
+}
+
+fn fields_of(param: &crate::metadata::ParamMetadata) -> &[FieldMetadata] {
+    match &param.kind {
+        ParamKind::Record { fields, .. } => fields,
+        _ => &[],
+    }
+}
+
+/// The record type of `kernel`'s parameter `param`.
+fn record_of<'a>(
+    records: &'a [RecordStruct],
+    kernel: &str,
+    param: &str,
+) -> Option<&'a RecordStruct> {
+    records
+        .iter()
+        .find(|r| r.params.iter().any(|(k, p)| k == kernel && p == param))
+}
+
+/// `#[repr(C)]` struct with the fields at the metadata's offsets (a padding field `_padN`
+/// where the natural layout of the fields in order would put one earlier: only for nested
+/// records, whose inner alignment pads), a compile-time assertion of its size, alignment and
+/// offsets, and its conversion into a [`crate::RecordArg`].
+fn record_struct(record: &RecordStruct) -> String {
+    let Some(fields) = &record.fields else {
+        return String::new();
+    };
+    let name = &record.rust;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "/// The LOOM record `{}`, laid out as the kernels take it by value (C layout: {} bytes,\n\
+         /// aligned to {}).\n#[repr(C)]\n#[derive(Debug, Clone, Copy, PartialEq, Default)]\npub struct {name} {{",
+        record.loom, record.size, record.align
+    );
+    let mut at = 0u64;
+    let mut pads = 0;
+    for (rust, field) in fields {
+        let size = field.ty.size() as u64;
+        let natural = at.next_multiple_of(size);
+        if field.offset > natural {
+            let _ = writeln!(out, "    pub _pad{pads}: [u8; {}],", field.offset - at);
+            pads += 1;
+        }
+        let _ = writeln!(out, "    pub {rust}: {},", rust_type(field.ty));
+        at = field.offset + size;
+    }
+    if record.size > at.next_multiple_of(record.align.max(1)) {
+        let _ = writeln!(out, "    pub _pad{pads}: [u8; {}],", record.size - at);
+    }
+    out.push_str("}\n\n");
+    let mut checks = vec![
+        format!("std::mem::size_of::<{name}>() == {}", record.size),
+        format!("std::mem::align_of::<{name}>() == {}", record.align),
+    ];
+    for (rust, field) in fields {
+        checks.push(format!(
+            "std::mem::offset_of!({name}, {rust}) == {}",
+            field.offset
+        ));
+    }
+    let _ = writeln!(
+        out,
+        "// The layout the kernels' metadata says, checked when this file compiles.\nconst _: () = assert!(\n    {}\n);\n",
+        checks.join("\n        && ")
+    );
+    let _ = writeln!(
+        out,
+        "impl From<{name}> for RecordArg {{\n    fn from(r: {name}) -> RecordArg {{\n        RecordArg::new()"
+    );
+    for (rust, field) in fields {
+        let _ = writeln!(
+            out,
+            "            .field({:?}, Scalar::{:?}(r.{rust}))",
+            field.name, field.ty
+        );
+    }
+    out.push_str("    }\n}\n");
+    out
+}
+
+/// `rowMax` is `RowMax`, `my_pair` is `MyPair`, as Rust names types.
+fn camel_case(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, 'R');
+    }
     out
 }
 
 /// `saxpy(&self, gpu, blocks, n: i32, a: f32, x: &mut DeviceBuffer<f32>, ...)`, which waits, and
 /// `saxpy_on(&self, stream, blocks, ...)`, which does not.
-fn kernel_methods(kernel: &KernelMetadata, wait: &str, on: &str) -> String {
+fn kernel_methods(
+    kernel: &KernelMetadata,
+    wait: &str,
+    on: &str,
+    records: &[RecordStruct],
+) -> String {
     // The bindings' own parameter names come first.
     let mut names = Names::taken(&["gpu", "stream", "blocks", "grid"]);
     let mut params = Vec::new();
@@ -107,6 +325,15 @@ fn kernel_methods(kernel: &KernelMetadata, wait: &str, on: &str) -> String {
                     element.name(),
                     dims.join(", ")
                 ));
+            }
+            ParamKind::Record { .. } => {
+                let record = record_of(records, &kernel.name, &param.name);
+                let (rust, loom) = record
+                    .map(|r| (r.rust.as_str(), r.loom.as_str()))
+                    .unwrap_or(("RecordArg", "?"));
+                params.push(format!("{name}: {rust}"));
+                args.push(format!("KernelArg::Record({name}.into())"));
+                signature.push(format!("{}: {loom}", param.name));
             }
         }
     }

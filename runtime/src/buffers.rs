@@ -77,6 +77,9 @@ impl<T: Element> DeviceBuffer<T> {
 pub enum KernelArg<'a> {
     Scalar(Scalar),
     Array(&'a mut dyn DeviceArray),
+    /// A record or `Range` by value: its fields by name, packed at launch into the
+    /// parameter's C layout (the generated bindings convert their `#[repr(C)]` structs).
+    Record(crate::args::RecordArg),
 }
 
 /// A device buffer of any element type, as a launch sees it.

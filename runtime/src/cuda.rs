@@ -23,6 +23,8 @@ pub enum GpuArg<'a> {
         element: crate::metadata::ScalarType,
         data: &'a mut [u8],
     },
+    /// A record or `Range`, passed by value (packed at launch into the parameter's layout).
+    Record(crate::args::RecordArg),
 }
 
 pub struct Gpu {
@@ -107,6 +109,7 @@ impl Gpu {
                     element: *element,
                     shape: shape.clone(),
                 },
+                GpuArg::Record(record) => ArgShape::Record(record.clone()),
             })
             .collect();
         args::check(meta, blocks, &shapes)?;
@@ -131,7 +134,7 @@ impl Gpu {
                 GpuArg::Array { data, .. } => {
                     Some(self.stream.clone_htod(&data[..]).map_err(fail)?)
                 }
-                GpuArg::Scalar(_) => None,
+                GpuArg::Scalar(_) | GpuArg::Record(_) => None,
             });
         }
         let start = self
@@ -142,8 +145,21 @@ impl Gpu {
             .context
             .new_event(Some(cudarc::driver::sys::CUevent_flags::CU_EVENT_DEFAULT))
             .map_err(fail)?;
+        // Records packed into their layouts; the driver copies each one's bytes from its
+        // address (the parameter's size, from the PTX).
+        let mut packed = Vec::new();
+        for (param, arg) in meta.params.iter().zip(args.iter()) {
+            packed.push(match arg {
+                GpuArg::Record(record) => Some(record.pack(&param.name, &param.kind)?),
+                _ => None,
+            });
+        }
         let mut builder = self.stream.launch_builder(&function);
-        for (arg, buffer) in args.iter().zip(&device) {
+        for ((arg, buffer), packed) in args.iter().zip(&device).zip(&packed) {
+            if let Some(record) = packed {
+                builder.arg(record.first_word());
+                continue;
+            }
             match (arg, buffer) {
                 (_, Some(buffer)) => builder.arg(buffer),
                 (GpuArg::Scalar(Scalar::Int8(v)), None) => builder.arg(v),
@@ -159,7 +175,7 @@ impl Gpu {
                 (GpuArg::Scalar(Scalar::Float32(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::Float64(v)), None) => builder.arg(v),
                 (GpuArg::Scalar(Scalar::Bool(v)), None) => builder.arg(v),
-                (GpuArg::Array { .. }, None) => builder.arg(&0u64),
+                (GpuArg::Array { .. } | GpuArg::Record(_), None) => builder.arg(&0u64),
             };
         }
         let config = LaunchConfig {

@@ -21,8 +21,10 @@ pub mod half;
 pub mod metadata;
 pub mod stream;
 
-pub use args::{ArgShape, Scalar};
+pub use args::{ArgShape, PackedRecord, Range, RecordArg, Scalar};
 pub use buffers::{DeviceArray, DeviceBuffer, Element, KernelArg, BF16, F16};
 pub use cuda::{driver_present, Gpu, GpuArg, GpuModule, Timing};
-pub use metadata::{GridShape, KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
+pub use metadata::{
+    FieldMetadata, GridShape, KernelMetadata, ModuleMetadata, ParamKind, ScalarType,
+};
 pub use stream::Stream;

@@ -138,6 +138,28 @@ pub enum ParamKind {
         address_space: u32,
         dims: Vec<Dim>,
     },
+    /// A record (or a `Range`) passed by value, as CUDA passes a `struct`: `size` bytes at
+    /// alignment `align` (`.param .align A .b8 k_param_i[S]`), each field at its offset in the
+    /// C layout. A nested record's fields are listed as its leaves, named with dots
+    /// (`inner.x`), at their offsets in the whole.
+    Record {
+        /// The record type's name (`Range`, or the alias the parameter is declared with);
+        /// absent for a record type written out in the parameter.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        record: Option<String>,
+        size: u64,
+        align: u64,
+        fields: Vec<FieldMetadata>,
+    },
+}
+
+/// One field of a record parameter: its (dotted) name, type and byte offset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FieldMetadata {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: ScalarType,
+    pub offset: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

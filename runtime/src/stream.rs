@@ -155,6 +155,7 @@ fn enqueue(
                 element: buffer.element(),
                 shape: buffer.shape().to_vec(),
             },
+            KernelArg::Record(record) => ArgShape::Record(record.clone()),
         })
         .collect();
     args::check(meta, blocks, &shapes)?;
@@ -169,9 +170,22 @@ fn enqueue(
         .cuda_module()
         .load_function(kernel)
         .map_err(|e| format!("kernel `{kernel}`: {e}"))?;
+    // Records packed into their layouts: the driver copies each one's bytes from its address.
+    let mut packed = Vec::new();
+    for (param, arg) in meta.params.iter().zip(args.iter()) {
+        if let KernelArg::Record(record) = arg {
+            packed.push(record.pack(&param.name, &param.kind)?);
+        }
+    }
+    let mut packed = packed.iter();
     let mut launch = stream.launch_builder(&function);
     for arg in args.iter_mut() {
         match arg {
+            KernelArg::Record(_) => {
+                if let Some(record) = packed.next() {
+                    _ = launch.arg(record.first_word());
+                }
+            }
             KernelArg::Array(buffer) => buffer.push_to(&mut launch),
             KernelArg::Scalar(Scalar::Int8(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::Int16(v)) => _ = launch.arg(&*v),

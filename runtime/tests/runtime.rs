@@ -200,3 +200,83 @@ fn sixteen_bit_float_arguments_round_once() {
         .unwrap_err()
         .contains("is not a BFloat16"));
 }
+
+/// `loomc --emit=metadata` of `tests/ui/ok/record_params.loom`'s parameters `r: Range` and
+/// `f: {scale: Float32, shift: Float32, on: Bool, bias: Int64}`.
+const RECORDS: &str = r#"{
+  "format": 1, "source": "record_params.loom", "target": { "arch": "sm_80", "ptx_version": "7.8" },
+  "kernels": [ { "name": "window", "block_size": 256, "static_shared_bytes": 0, "params": [
+    { "name": "r", "kind": "record", "record": "Range", "size": 8, "align": 4, "fields": [
+      { "name": "start", "type": "Int32", "offset": 0 }, { "name": "end", "type": "Int32", "offset": 4 } ] },
+    { "name": "f", "kind": "record", "record": "Affine", "size": 24, "align": 8, "fields": [
+      { "name": "scale", "type": "Float32", "offset": 0 }, { "name": "shift", "type": "Float32", "offset": 4 },
+      { "name": "on", "type": "Bool", "offset": 8 }, { "name": "bias", "type": "Int64", "offset": 16 } ] }
+  ] } ] }"#;
+
+#[test]
+fn records_are_packed_in_their_c_layout_and_checked_by_field() {
+    use loom_runtime::{Range, RecordArg};
+    let metadata = ModuleMetadata::from_json(RECORDS).unwrap();
+    assert_eq!(
+        ModuleMetadata::from_json(&metadata.to_json()).unwrap(),
+        metadata
+    );
+    let kernel = metadata.kernel("window").unwrap();
+    let range: RecordArg = Range { start: 3, end: -2 }.into();
+    let packed = range.pack("r", &kernel.params[0].kind).unwrap();
+    assert_eq!(packed.bytes(), [3, 0, 0, 0, 0xfe, 0xff, 0xff, 0xff]);
+    let f = RecordArg::new()
+        .field("bias", Scalar::Int64(-1))
+        .field("on", Scalar::Bool(true))
+        .field("shift", Scalar::Float32(1.0))
+        .field("scale", Scalar::Float32(-2.0));
+    let packed = f.pack("f", &kernel.params[1].kind).unwrap();
+    let mut expected = vec![0u8; 24];
+    expected[0..4].copy_from_slice(&(-2.0f32).to_le_bytes());
+    expected[4..8].copy_from_slice(&1.0f32.to_le_bytes());
+    expected[8] = 1;
+    expected[16..24].copy_from_slice(&(-1i64).to_le_bytes());
+    assert_eq!(packed.bytes(), expected);
+    assert_eq!(
+        (packed.first_word() as *const u64 as usize) % 8,
+        0,
+        "aligned for any field"
+    );
+    let args = |f: RecordArg| vec![ArgShape::Record(range.clone()), ArgShape::Record(f)];
+    check(kernel, 1, &args(f.clone())).unwrap();
+    for (bad, says) in [
+        (
+            RecordArg::new().field("scale", Scalar::Float32(1.0)),
+            "needs field `shift` (its fields: scale: Float32, shift: Float32, on: Bool, bias: Int64)",
+        ),
+        (
+            f.clone().field("z", Scalar::Int32(1)),
+            "record parameter `f` has no field `z`",
+        ),
+        (
+            f.clone().field("on", Scalar::Bool(false)),
+            "field `on` is given twice",
+        ),
+        (
+            RecordArg::new()
+                .field("scale", Scalar::Float32(1.0))
+                .field("shift", Scalar::Float32(1.0))
+                .field("on", Scalar::Int32(1))
+                .field("bias", Scalar::Int64(1)),
+            "field `on` is Bool, not Int32",
+        ),
+    ] {
+        let error = check(kernel, 1, &args(bad)).unwrap_err();
+        assert!(error.contains(says), "{error}");
+    }
+    let error = check(
+        kernel,
+        1,
+        &[ArgShape::Scalar(Scalar::Int32(1)), ArgShape::Record(f)],
+    )
+    .unwrap_err();
+    assert!(
+        error.contains("`r` is a record (start: Int32, end: Int32), not a scalar"),
+        "{error}"
+    );
+}

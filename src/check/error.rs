@@ -21,7 +21,7 @@ use crate::syntax::span::Span;
 /// Every diagnostic id this stage can produce (the UI suite checks each one is tested).
 pub const CODES: &[&str] = &[
     "E0100", "E0101", "E0102", "E0103", "E0104", "E0105", "E0106", "E0107", "E0108", "E0109",
-    "E0110", "E0111", "E0112", "E0113", //
+    "E0110", "E0111", "E0112", //
     "E0200", "E0201", "E0202", "E0203", "E0204", "E0205", "E0206", "E0207", "E0208", "E0209",
     "E0210", "E0211", "E0212", "E0213", "E0214", "E0215", "E0216", "E0217", "E0218", //
     "E0300", "E0301", "E0302", "E0303", "E0304", "E0305", "E0306", "E0307", "E0308", "E0309",
@@ -220,12 +220,6 @@ pub enum CheckError {
         name: String,
         span: Span,
         why: KernelNameClash,
-    },
-    /// A `Range` or record kernel parameter: no calling convention is decided for them.
-    KernelParamType {
-        name: String,
-        ty: Ty,
-        span: Span,
     },
     /// The kernel's parameters need more of PTX's parameter space than there is.
     ParamSpaceExceeded {
@@ -535,7 +529,6 @@ impl CheckError {
             RecursiveAlias { .. } => "E0110",
             ReservedKernelName { .. } => "E0111",
             ParamSpaceExceeded { .. } => "E0112",
-            KernelParamType { .. } => "E0113",
             Mismatch { .. } | ElementMismatch { .. } => "E0200",
             OperandMismatch { .. } => "E0201",
             BadOperand { .. } => "E0202",
@@ -663,20 +656,9 @@ impl CheckError {
                     .note(format!("a kernel's name is its PTX entry name, the name a host launches it by; {note}"))
                     .help("rename the kernel")
             }
-            KernelParamType { name, ty, span } => {
-                let fix = if ty == Ty::Range {
-                    "pass its start and end as two `Int32` parameters and make the range in the kernel: `r: Range <- range(start, end)`"
-                } else {
-                    "pass its fields as scalar parameters, or an array of records"
-                };
-                Diagnostic::error(code, format!("kernel parameter `{name}` has type {}, which a kernel cannot take yet", quoted(&ty, records)))
-                    .primary(span, "a kernel parameter of this type")
-                    .note("a kernel takes scalars and arrays; how a host passes a range or a record by value is not decided yet")
-                    .help(fix)
-            }
             ParamSpaceExceeded { kernel, span, bytes, limit, params } => Diagnostic::error(code, format!("the parameters of kernel `{kernel}` need {bytes} bytes of PTX parameter space; at most {limit} fit"))
                 .primary(span, format!("{params} parameters"))
-                .note("each array parameter is an 8-byte pointer; scalars take their size, aligned to it")
+                .note("each array parameter is an 8-byte pointer; scalars take their size, aligned to it; a record or `Range` its C layout's size, aligned to its largest field")
                 .help("pass fewer arrays: put several into one array with an extra dimension"),
 
             Mismatch { expected, found, span, expected_span, cast } => {

@@ -382,28 +382,31 @@ impl Checker<'_> {
         });
     }
 
-    /// A kernel takes scalars and arrays (`E0113` for the others), and PTX's parameter space
-    /// holds 4,096 bytes per kernel (PTX ISA, "Kernel Function Parameters"; the PTX version
-    /// LLVM 19 emits for every architecture LOOM targets). ptxas rejects a kernel that needs
-    /// more, after loomc has written its PTX.
+    /// A kernel takes scalars, arrays, `Range`s and records (by value, in their C layout,
+    /// `super::types::c_layout`), and PTX's parameter space holds 4,096 bytes per kernel (PTX
+    /// ISA, "Kernel Function Parameters"; the PTX version LLVM 19 emits for every architecture
+    /// LOOM targets). ptxas rejects a kernel that needs more, after loomc has written its PTX.
     fn check_kernel_params(&mut self, kernel: &str, span: Span, params: &[super::ParamSig]) {
         const LIMIT: u64 = 4096;
         let mut bytes = 0u64;
         for param in params {
-            let size = match &param.ty {
-                Ty::Array { .. } => 8,
-                Ty::Scalar(s) => u64::from(s.bits().div_ceil(8)),
-                Ty::Range | Ty::Record(_) => {
-                    self.error(CheckError::KernelParamType {
-                        name: param.name.clone(),
-                        ty: param.ty.clone(),
-                        span: param.span,
-                    });
-                    continue;
+            let (size, align) = match &param.ty {
+                Ty::Array { .. } => (8, 8),
+                Ty::Scalar(s) => {
+                    let size = u64::from(s.bits().div_ceil(8));
+                    (size, size)
+                }
+                // Every record field is a scalar, a `Range` or a record: every record has a
+                // C layout.
+                ty @ (Ty::Range | Ty::Record(_)) => {
+                    match super::types::c_layout(ty, &self.records) {
+                        Some(layout) => (layout.size, layout.align),
+                        None => continue,
+                    }
                 }
                 _ => continue,
             };
-            bytes = bytes.next_multiple_of(size) + size;
+            bytes = bytes.next_multiple_of(align) + size;
         }
         if bytes > LIMIT {
             self.error(CheckError::ParamSpaceExceeded {

@@ -345,3 +345,44 @@ fn no_panic_on_mutated_cases() {
     }
     assert!(checked > 100, "only {checked} variants parsed");
 }
+
+#[test]
+fn record_parameters_have_the_c_layout() {
+    use super::types::{c_layout, RecordField, RecordTable, Scalar, Ty};
+    let mut records = RecordTable::default();
+    let field = |name: &str, ty: Ty| RecordField {
+        name: name.to_string(),
+        ty,
+    };
+    let inner = records.intern(vec![
+        field("v", Ty::Scalar(Scalar::Float64)),
+        field("c", Ty::Scalar(Scalar::Int8)),
+    ]);
+    let outer = records.intern(vec![
+        field("a", Ty::Scalar(Scalar::Bool)),
+        field("inner", Ty::Record(inner)),
+        field("h", Ty::Scalar(Scalar::Float16)),
+        field("r", Ty::Range),
+    ]);
+    let layout = c_layout(&Ty::Record(outer), &records).unwrap();
+    assert_eq!((layout.size, layout.align), (40, 8));
+    let offsets: Vec<(&str, u64)> = layout
+        .fields
+        .iter()
+        .map(|(name, _, offset)| (name.as_str(), *offset))
+        .collect();
+    assert_eq!(
+        offsets,
+        [
+            ("a", 0),
+            ("inner.v", 8),
+            ("inner.c", 16),
+            ("h", 24),
+            ("r.start", 28),
+            ("r.end", 32)
+        ]
+    );
+    let range = c_layout(&Ty::Range, &records).unwrap();
+    assert_eq!((range.size, range.align, range.fields.len()), (8, 4, 2));
+    assert!(c_layout(&Ty::Unit, &records).is_none());
+}

@@ -162,6 +162,70 @@ impl RecordTable {
     }
 }
 
+/// A value's C layout, as a CUDA kernel takes a `struct` argument by value (docs/abi.md): fields
+/// in declaration order, each at its natural alignment (a scalar's size; `Bool` one byte), the
+/// size rounded up to the largest alignment. A nested record's fields are its leaves, named
+/// with dots (`inner.x`), at their offsets in the whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CLayout {
+    pub size: u64,
+    pub align: u64,
+    pub fields: Vec<(String, Scalar, u64)>,
+}
+
+/// The C layout of a kernel parameter of type `ty`: `Range` is `{ Int32 start; Int32 end }`,
+/// a record its fields'. `None` for anything that has no C layout (arrays, vectors): no
+/// record field has one of those types today.
+pub fn c_layout(ty: &Ty, records: &RecordTable) -> Option<CLayout> {
+    fn place(
+        ty: &Ty,
+        prefix: &str,
+        records: &RecordTable,
+        fields: &mut Vec<(String, Scalar, u64)>,
+        base: u64,
+    ) -> Option<(u64, u64)> {
+        let members: Vec<(String, Ty)> = match ty {
+            Ty::Scalar(s) => {
+                let size = u64::from(s.bits().div_ceil(8));
+                fields.push((prefix.to_string(), *s, base));
+                return Some((size, size));
+            }
+            Ty::Range => vec![
+                ("start".to_string(), Ty::INT32),
+                ("end".to_string(), Ty::INT32),
+            ],
+            Ty::Record(id) => records
+                .fields(*id)
+                .iter()
+                .map(|f| (f.name.clone(), f.ty.clone()))
+                .collect(),
+            _ => return None,
+        };
+        let (mut at, mut align) = (0u64, 1u64);
+        for (name, member) in members {
+            let name = if prefix.is_empty() {
+                name
+            } else {
+                format!("{prefix}.{name}")
+            };
+            // The member's alignment first (a trial placement), then its place.
+            let (_, member_align) = place(&member, &name, records, &mut Vec::new(), 0)?;
+            at = at.next_multiple_of(member_align);
+            let (size, _) = place(&member, &name, records, fields, base + at)?;
+            at += size;
+            align = align.max(member_align);
+        }
+        Some((at.next_multiple_of(align), align))
+    }
+    let mut fields = Vec::new();
+    let (size, align) = place(ty, "", records, &mut fields, 0)?;
+    Some(CLayout {
+        size,
+        align,
+        fields,
+    })
+}
+
 /// Where an array lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub enum Space {

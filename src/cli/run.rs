@@ -38,7 +38,8 @@ pub struct RunArgs {
     /// Where to run: the CPU backend, or the first CUDA GPU.
     #[arg(long, value_enum, default_value = "cpu")]
     device: Device,
-    /// A scalar argument: `--arg n=1000` (repeat for each).
+    /// A scalar argument: `--arg n=1000` (repeat for each); a `Range` as `--arg r=3..20`, a
+    /// record's fields one by one, `--arg p.x=1.5 --arg p.y=2`.
     #[arg(long = "arg", value_name = "NAME=VALUE")]
     scalars: Vec<String>,
     /// An input array: `--in x=x.npy` (also written back with `--out` to the same name).
@@ -190,7 +191,8 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
         .map_err(Failure::Usage)?
         .clone();
     let mut outputs = output::Outputs::prepare(cli, &kernel)?;
-    let (scalars, mut arrays) = gather_arguments(cli, &kernel)?;
+    let (values, mut arrays) = gather_arguments(cli, &kernel)?;
+    let (scalars, records) = (&values.scalars, &values.records);
     let shapes: Vec<ArgShape> = kernel
         .params
         .iter()
@@ -200,6 +202,7 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
                 element: *element,
                 shape: arrays[&p.name].shape.clone(),
             },
+            ParamKind::Record { .. } => ArgShape::Record(records[&p.name].clone()),
         })
         .collect();
     if cli.blocks.cols.is_some() && kernel.grid_dims.unwrap_or(1) < 2 {
@@ -212,20 +215,13 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
     // Each repeat starts from the inputs, so that every run computes the same thing.
     let pristine = (cli.repeat > 1).then(|| arrays.clone());
     let (what, times) = match cli.device {
-        Device::Cpu => run_cpu(
-            cli,
-            &code,
-            &kernel,
-            &scalars,
-            &mut arrays,
-            pristine.as_ref(),
-        )?,
+        Device::Cpu => run_cpu(cli, &code, &kernel, &values, &mut arrays, pristine.as_ref())?,
         Device::Cuda => run_cuda(
             cli,
             &code,
             &metadata,
             &kernel,
-            &scalars,
+            &values,
             &mut arrays,
             pristine.as_ref(),
         )?,
@@ -248,10 +244,11 @@ fn run_cuda(
     ptx: &str,
     metadata: &ModuleMetadata,
     kernel: &KernelMetadata,
-    scalars: &Scalars,
+    values: &Values,
     arrays: &mut Arrays,
     pristine: Option<&Arrays>,
 ) -> Result<(String, Vec<f64>), Failure> {
+    let (scalars, records) = (&values.scalars, &values.records);
     let gpu = Gpu::open(0).map_err(Failure::Program)?;
     let module = gpu.load(ptx, metadata.clone()).map_err(Failure::Program)?;
     let mut times = Vec::new();
@@ -264,6 +261,7 @@ fn run_cuda(
         for p in &kernel.params {
             gpu_args.push(match &p.kind {
                 ParamKind::Scalar { .. } => GpuArg::Scalar(scalars[&p.name]),
+                ParamKind::Record { .. } => GpuArg::Record(records[&p.name].clone()),
                 ParamKind::Array { element, .. } => {
                     let array = by_name
                         .remove(&p.name)
@@ -363,6 +361,10 @@ fn element_of(kernel: &KernelMetadata, name: &str) -> Result<ScalarType, Failure
         Some(ParamKind::Scalar { .. }) => Err(Failure::Usage(format!(
             "parameter `{name}` is a scalar: pass it with --arg"
         ))),
+        Some(ParamKind::Record { fields, .. }) => Err(Failure::Usage(format!(
+            "parameter `{name}` is a record: pass its fields with --arg ({})",
+            record_usage(name, fields)
+        ))),
         None => Err(Failure::Usage(format!(
             "kernel `{}` has no parameter `{name}`",
             kernel.name
@@ -374,18 +376,92 @@ fn element_of(kernel: &KernelMetadata, name: &str) -> Result<ScalarType, Failure
 type Scalars = HashMap<String, Scalar>;
 /// Array arguments by parameter name.
 type Arrays = HashMap<String, Array>;
+/// Record and `Range` arguments by parameter name, checked against the metadata.
+type Records = HashMap<String, args::RecordArg>;
 
-/// Scalars from `--arg`, arrays from `--in` (or zeros of the launch's shape for `--out` only).
-fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Scalars, Arrays), Failure> {
+/// The arguments from `--arg`: scalars, and records field by field.
+struct Values {
+    scalars: Scalars,
+    records: Records,
+}
+
+/// `--arg p.x=VALUE --arg p.y=VALUE`: how to pass record parameter `name`, every field named
+/// with its type.
+fn record_usage(name: &str, fields: &[loom_runtime::FieldMetadata]) -> String {
+    fields
+        .iter()
+        .map(|f| format!("--arg {name}.{}={}", f.name, f.ty.name()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// `3..20`: a `Range`'s start and end.
+fn parse_range(text: &str) -> Option<(i32, i32)> {
+    let (start, end) = text.split_once("..")?;
+    Some((start.trim().parse().ok()?, end.trim().parse().ok()?))
+}
+
+/// Scalars and records from `--arg`, arrays from `--in` (or zeros of the launch's shape for
+/// `--out` only).
+fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Values, Arrays), Failure> {
     let mut scalars = HashMap::new();
+    let mut records: Records = HashMap::new();
     for spec in &cli.scalars {
         let (name, value) = split_pair(spec, "--arg")?;
-        match kernel
+        // `p.x=VALUE`: a field of record parameter `p`.
+        let (param_name, field) = match name.split_once('.') {
+            Some((param, field)) => (param.trim().to_string(), Some(field.trim().to_string())),
+            None => (name.clone(), None),
+        };
+        let kind = kernel
             .params
             .iter()
-            .find(|p| p.name == name)
-            .map(|p| &p.kind)
-        {
+            .find(|p| p.name == param_name)
+            .map(|p| &p.kind);
+        if let Some(ParamKind::Record { record, fields, .. }) = kind {
+            let usage = || record_usage(&param_name, fields);
+            let entry = records.entry(param_name.clone()).or_default();
+            match field {
+                Some(field) => {
+                    let Some(f) = fields.iter().find(|f| f.name == field) else {
+                        return Err(Failure::Usage(format!(
+                            "record parameter `{param_name}` has no field `{field}`: {}",
+                            usage()
+                        )));
+                    };
+                    let v = Scalar::parse(f.ty, &value).map_err(|e| {
+                        Failure::Usage(format!(
+                            "field `{param_name}.{field}`: {e}; the record's fields: {}",
+                            usage()
+                        ))
+                    })?;
+                    *entry = std::mem::take(entry).field(field, v);
+                }
+                None if record.as_deref() == Some("Range") => {
+                    let (start, end) = parse_range(&value).ok_or_else(|| {
+                        Failure::Usage(format!(
+                            "parameter `{param_name}` is a Range: --arg {param_name}=START..END (two Int32s, `3..20` is range(3, 20)), not `{value}`"
+                        ))
+                    })?;
+                    *entry = std::mem::take(entry)
+                        .field("start", Scalar::Int32(start))
+                        .field("end", Scalar::Int32(end));
+                }
+                None => {
+                    return Err(Failure::Usage(format!(
+                        "parameter `{param_name}` is a record: give each field, {}",
+                        usage()
+                    )))
+                }
+            }
+            continue;
+        }
+        if field.is_some() && kind.is_some() {
+            return Err(Failure::Usage(format!(
+                "parameter `{param_name}` is not a record: `--arg {name}=...` names no field of it"
+            )));
+        }
+        match kind {
             Some(ParamKind::Scalar { ty }) => {
                 let v = Scalar::parse(*ty, &value)
                     .map_err(|e| Failure::Usage(format!("parameter `{name}`: {e}")))?;
@@ -396,9 +472,10 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Scalars, 
                     "parameter `{name}` is an array: pass it with --in or --out"
                 )))
             }
+            Some(ParamKind::Record { .. }) => {}
             None => {
                 return Err(Failure::Usage(format!(
-                    "kernel `{}` has no parameter `{name}`",
+                    "kernel `{}` has no parameter `{param_name}`",
                     kernel.name
                 )))
             }
@@ -410,6 +487,23 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Scalars, 
                 "parameter `{}` needs a value: --arg {}=VALUE",
                 p.name, p.name
             )));
+        }
+        if let ParamKind::Record { record, fields, .. } = &p.kind {
+            let given = records.entry(p.name.clone()).or_default();
+            if given.fields().is_empty() {
+                let range = if record.as_deref() == Some("Range") {
+                    format!("--arg {}=START..END, or ", p.name)
+                } else {
+                    String::new()
+                };
+                return Err(Failure::Usage(format!(
+                    "record parameter `{}` needs a value: {range}{}",
+                    p.name,
+                    record_usage(&p.name, fields)
+                )));
+            }
+            // Every field given once, with its type.
+            given.pack(&p.name, &p.kind).map_err(Failure::Usage)?;
         }
     }
     let mut arrays = HashMap::new();
@@ -445,17 +539,28 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Scalars, 
             )));
         }
     }
-    Ok((scalars, arrays))
+    Ok((Values { scalars, records }, arrays))
 }
 
 fn run_cpu(
     cli: &RunArgs,
     ir: &str,
     kernel: &KernelMetadata,
-    scalars: &Scalars,
+    values: &Values,
     arrays: &mut Arrays,
     pristine: Option<&Arrays>,
 ) -> Result<(String, Vec<f64>), Failure> {
+    let (scalars, records) = (&values.scalars, &values.records);
+    // Each record in its C layout (checked when gathered).
+    let mut packed = HashMap::new();
+    for p in &kernel.params {
+        if let Some(record) = records.get(&p.name) {
+            packed.insert(
+                p.name.clone(),
+                record.pack(&p.name, &p.kind).map_err(Failure::Usage)?,
+            );
+        }
+    }
     let started = Instant::now();
     let program = HostProgram::compile(
         ir,
@@ -497,6 +602,12 @@ fn run_cpu(
                     Scalar::Float64(v) => HostArg::F64(v),
                     Scalar::Bool(v) => HostArg::I8(v as i8),
                 },
+                ParamKind::Record { .. } => HostArg::Record(
+                    packed
+                        .get(&p.name)
+                        .ok_or_else(|| Failure::Internal(format!("no record for `{}`", p.name)))?
+                        .bytes(),
+                ),
                 ParamKind::Array { element, .. } => {
                     let array = by_name
                         .remove(&p.name)

@@ -8,6 +8,11 @@
 //! contiguous and row-major. Array dimensions are not passed: the kernel computes them from their
 //! expressions (literals, `BLOCKSIZE`, `BLOCKS`, `THREADS`, scalar parameters). The launch must
 //! use exactly `BLOCKSIZE` threads per block (`.reqntid`) and any number of blocks (`BLOCKS`).
+//! Records and `Range`s by value, as clang passes a CUDA kernel's `struct` argument: LLVM
+//! `ptr byval(%record) align A`, which the NVPTX back end lowers to `.param .align A .b8
+//! k_param_i[S]` read with `ld.param` at each field's offset (the C layout: LLVM's struct
+//! layout of the fields' memory types, `check::types::c_layout`); the body loads every field
+//! once, at entry, into the record's value.
 
 use super::body::{ArrayRef, Body, Mode, Result, Var};
 use super::error::CodegenError;
@@ -16,8 +21,31 @@ use crate::check::types::{Scalar, Space, Ty};
 use crate::check::KernelFacts;
 use crate::syntax::ast::{KernelDecl, TypeExpr};
 use inkwell::attributes::{Attribute, AttributeLoc};
-use inkwell::types::BasicMetadataTypeEnum;
-use inkwell::values::{BasicMetadataValueEnum, FunctionValue};
+use inkwell::types::{AnyType, BasicMetadataTypeEnum, BasicTypeEnum};
+use inkwell::values::{
+    BasicMetadataValueEnum, BasicValue, BasicValueEnum, FunctionValue, PointerValue,
+};
+use inkwell::AddressSpace;
+
+/// A value of type `ty` read from `ptr` one scalar at a time (a struct field by field,
+/// recursively): the `ld.param`s of a byval record, each once.
+fn load_fields<'ctx>(
+    body: &Body<'_, 'ctx>,
+    ptr: PointerValue<'ctx>,
+    ty: BasicTypeEnum<'ctx>,
+    name: &str,
+) -> Result<BasicValueEnum<'ctx>> {
+    let BasicTypeEnum::StructType(record) = ty else {
+        return Ok(body.b.build_load(ty, ptr, name)?);
+    };
+    let mut value: inkwell::values::AggregateValueEnum = record.get_undef().into();
+    for (k, field) in record.get_field_types().into_iter().enumerate() {
+        let at = body.b.build_struct_gep(record, ptr, k as u32, name)?;
+        let v = load_fields(body, at, field, name)?;
+        value = body.b.build_insert_value(value, v, k as u32, name)?;
+    }
+    Ok(value.as_basic_value_enum())
+}
 
 pub struct KernelLowering<'a, 'ctx> {
     cx: &'a Cx<'a, 'ctx>,
@@ -45,15 +73,32 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             );
         }
         let mut llvm_params: Vec<BasicMetadataTypeEnum> = Vec::with_capacity(param_tys.len());
-        for (param, ty) in self.decl.params.iter().zip(&param_tys) {
+        // The byval records: (parameter index, the record's LLVM type, its alignment).
+        let mut by_value = Vec::new();
+        for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
             llvm_params.push(match ty {
                 Ty::Scalar(Scalar::Bool) => self.cx.context.i8_type().into(),
                 Ty::Scalar(s) => self.cx.types.scalar(*s).into(),
                 Ty::Array { dims, .. } if dims.len() <= 2 => self.cx.types.global_ptr().into(),
-                // The checker rejects every other parameter type (E0113).
+                Ty::Range | Ty::Record(_) => {
+                    let resolver = self.cx.resolver.borrow();
+                    let records = &resolver.records;
+                    let (Some(record), Some(layout)) = (
+                        self.cx.types.mem(ty, records),
+                        crate::check::types::c_layout(ty, records),
+                    ) else {
+                        return Err(CodegenError::internal(
+                            "a record parameter without a C layout",
+                            param.span,
+                        ));
+                    };
+                    by_value.push((i as u32, record, layout.align));
+                    self.cx.context.ptr_type(AddressSpace::default()).into()
+                }
+                // The checker accepts no other parameter type.
                 _ => {
                     return Err(CodegenError::internal(
-                        "a kernel parameter that is neither a scalar nor an array",
+                        "a kernel parameter that is not a scalar, an array or a record",
                         param.span,
                     ))
                 }
@@ -61,6 +106,18 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         }
         let fn_type = self.cx.context.void_type().fn_type(&llvm_params, false);
         let function = self.cx.module.add_function(&self.facts.name, fn_type, None);
+        for (i, record, align) in &by_value {
+            let byval = self.cx.context.create_type_attribute(
+                Attribute::get_named_enum_kind_id("byval"),
+                record.as_any_type_enum(),
+            );
+            let align = self
+                .cx
+                .context
+                .create_enum_attribute(Attribute::get_named_enum_kind_id("align"), *align);
+            function.add_attribute(AttributeLoc::Param(*i), byval);
+            function.add_attribute(AttributeLoc::Param(*i), align);
+        }
         let noalias = self
             .cx
             .context
@@ -163,6 +220,32 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 &param.name.name,
                 Var::Local {
                     ptr,
+                    ty: ty.clone(),
+                },
+            );
+        }
+        // Records: every field loaded once, here, into the record's value (records are
+        // read-only, so the `.param` space is read nowhere else).
+        for (i, (param, ty)) in self.decl.params.iter().zip(&param_tys).enumerate() {
+            if !matches!(ty, Ty::Range | Ty::Record(_)) {
+                continue;
+            }
+            let ptr = function
+                .get_nth_param(i as u32)
+                .ok_or_else(|| CodegenError::internal("parameter", param.span))?
+                .into_pointer_value();
+            let llvm = self
+                .cx
+                .types
+                .reg(ty, &self.cx.resolver.borrow().records)
+                .ok_or_else(|| CodegenError::internal("a record's type", param.span))?;
+            let value = load_fields(&body, ptr, llvm, &param.name.name)?;
+            let slot = body.alloca(llvm, &param.name.name)?;
+            body.b.build_store(slot, value)?;
+            body.bind(
+                &param.name.name,
+                Var::Local {
+                    ptr: slot,
                     ty: ty.clone(),
                 },
             );

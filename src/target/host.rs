@@ -91,6 +91,9 @@ pub enum HostArg<'a> {
     I64(i64),
     F32(f32),
     F64(f64),
+    /// A record or `Range` by value: its bytes in the parameter's C layout (copied into an
+    /// aligned buffer for the launch, whose address the kernel's `byval` parameter takes).
+    Record(&'a [u8]),
     /// An array: the kernel reads and writes `data` in place. `name` and `elem_size` are for
     /// sanitizer reports.
     Array {
@@ -111,6 +114,7 @@ impl HostArg<'_> {
             HostArg::F32(_) => "a Float32",
             HostArg::F64(_) => "a Float64",
             HostArg::Array { .. } => "an array",
+            HostArg::Record(_) => "a record",
         }
     }
 }
@@ -382,8 +386,11 @@ impl HostProgram {
             ))
             .into());
         }
-        // One 8-byte slot per parameter, holding its value (a pointer for arrays).
+        // One 8-byte slot per parameter, holding its value (a pointer for arrays); a record's
+        // bytes in a buffer of their own, aligned to 8 (every field's alignment divides it),
+        // whose address `params[i]` gives instead of its slot's.
         let mut slots = vec![0u64; args.len()];
+        let mut records: Vec<(usize, Vec<u64>)> = Vec::new();
         let mut buffers = self.globals.clone();
         for (i, (arg, param)) in args.iter_mut().zip(&signature.params).enumerate() {
             slots[i] = match (param, arg) {
@@ -394,6 +401,30 @@ impl HostProgram {
                 (ParamType::F16 | ParamType::BF16, HostArg::F16(v)) => u64::from(*v),
                 (ParamType::F32, HostArg::F32(v)) => v.to_bits() as u64,
                 (ParamType::F64, HostArg::F64(v)) => v.to_bits(),
+                (ParamType::ByVal { size, align }, HostArg::Record(bytes))
+                    if bytes.len() as u64 == *size && *align <= 8 =>
+                {
+                    let mut words = vec![0u64; bytes.len().div_ceil(8).max(1)];
+                    // SAFETY: `words` holds at least `bytes.len()` bytes.
+                    unsafe {
+                        std::ptr::copy_nonoverlapping(
+                            bytes.as_ptr(),
+                            words.as_mut_ptr() as *mut u8,
+                            bytes.len(),
+                        )
+                    };
+                    records.push((i, words));
+                    0
+                }
+                (ParamType::ByVal { size, .. }, HostArg::Record(bytes)) => {
+                    return Err(HostError::Arguments(format!(
+                        "argument {} of `{}` is a record of {} bytes, but the parameter takes {size}",
+                        i + 1,
+                        signature.name,
+                        bytes.len()
+                    ))
+                    .into())
+                }
                 (
                     ParamType::Pointer(_),
                     HostArg::Array {
@@ -425,8 +456,10 @@ impl HostProgram {
         }
         if !kernel.lengths.is_null() {
             for (i, arg) in args.iter().enumerate() {
+                // A record's accesses go through its parameter too: its size bounds them.
                 let len = match arg {
                     HostArg::Array { data, .. } => data.len() as u64,
+                    HostArg::Record(bytes) => bytes.len() as u64,
                     _ => 0,
                 };
                 // SAFETY: `lengths` is the kernel's `[params x i64]` global, and no launch of
@@ -435,10 +468,13 @@ impl HostProgram {
             }
         }
         // Little-endian: a value's bytes start at its slot's address, whatever its width.
-        let params: Vec<*mut c_void> = slots
+        let mut params: Vec<*mut c_void> = slots
             .iter_mut()
             .map(|s| s as *mut u64 as *mut c_void)
             .collect();
+        for (i, words) in &mut records {
+            params[*i] = words.as_mut_ptr() as *mut c_void;
+        }
         if let Some(cols) = shape.grid_cols {
             if cols == 0 || shape.blocks % cols != 0 {
                 return Err(HostError::Launch(format!(

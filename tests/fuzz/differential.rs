@@ -369,13 +369,17 @@ impl Inputs {
             Ty::F64 => HostArg::F64(f64::from_bits(self.s)),
             Ty::F16 | Ty::BF16 => HostArg::F16(self.s as u16),
         };
-        let mut args = [
+        let range = range_bytes(self.shape.len);
+        let mut args = vec![
             scalar,
             array("x", &mut x[..nx], size),
             array("y", &mut y[..ny], size),
             array("out", &mut out[..nout], size),
             array("acc", &mut acc[..nacc], size),
         ];
+        if self.shape.range_param {
+            args.push(HostArg::Record(&range));
+        }
         program
             .launch(
                 KERNEL,
@@ -458,11 +462,21 @@ impl Inputs {
                 shape: vec![BLOCKS],
             },
         ];
-        crate::gpu::launch(ptx, metadata, KERNEL, BLOCKS as u32, scalar, arrays)
+        let range = self.shape.range_param.then(|| {
+            let (start, end) = crate::generator::range_argument(self.shape.len);
+            loom_runtime::Range { start, end }.into()
+        });
+        crate::gpu::launch(ptx, metadata, KERNEL, BLOCKS as u32, scalar, arrays, range)
             .or_else(|e| fail(Kind::GpuMismatch, format!("the GPU run failed: {e}")))?;
         out.extend_from_slice(&acc);
         Ok(out)
     }
+}
+
+/// The bytes of the `w: Range` argument of a row of `len` (`{ Int32 start; Int32 end }`).
+fn range_bytes(len: usize) -> Vec<u8> {
+    let (start, end) = crate::generator::range_argument(len);
+    [start.to_le_bytes(), end.to_le_bytes()].concat()
 }
 
 fn array<'a>(name: &str, data: &'a mut [u8], elem_size: usize) -> HostArg<'a> {

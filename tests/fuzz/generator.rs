@@ -3,7 +3,7 @@
 //! Every program has the same interface, so that one harness can launch any of them:
 //!
 //! ```text
-//! kernel fuzz(s: T, x: T[BLOCKS, L], y: T[BLOCKS, L], out: T[BLOCKS, L], acc: T[BLOCKS])
+//! kernel fuzz(s: T, x: T[BLOCKS, L], y: T[BLOCKS, L], out: T[BLOCKS, L], acc: T[BLOCKS], w: Range)
 //! ```
 //!
 //! Block `B` works on row `B` only (a row has the compile-time length `L`), and nothing in a
@@ -121,9 +121,20 @@ pub struct Shape {
     /// back into a loop amplifies, depends on it (docs/language.md). Its block sizes are run,
     /// not compared; `-O0` and `-O3` at one block size still agree bit for bit.
     pub block_size_dependent: bool,
+    /// The kernel takes a last parameter `w: Range` (by value, as CUDA passes a struct), which
+    /// the harness passes as `range(1, L)` ([`RANGE_PARAM`]). Older regression files have none.
+    pub range_param: bool,
 }
 
 pub const KERNEL: &str = "fuzz";
+
+/// The `w: Range` argument's start and end for a row of `len`: `range(1, len)`.
+pub fn range_argument(len: usize) -> (i32, i32) {
+    (1, len as i32)
+}
+
+/// The header word of a program whose kernel takes `w: Range`.
+pub const RANGE_PARAM: &str = "range-param";
 
 /// The line every generated program starts with; the regression harness reads it back.
 pub fn header(shape: Shape) -> String {
@@ -132,8 +143,13 @@ pub fn header(shape: Shape) -> String {
     } else {
         ""
     };
+    let range = if shape.range_param {
+        format!(" {RANGE_PARAM}")
+    } else {
+        String::new()
+    };
     format!(
-        "--! differential: {} {}{dependent}",
+        "--! differential: {} {}{dependent}{range}",
         shape.ty.name(),
         shape.len
     )
@@ -146,11 +162,12 @@ pub fn parse_header(source: &str) -> Option<Shape> {
         let mut words = rest.split_whitespace();
         let ty = Ty::parse(words.next()?)?;
         let len = words.next()?.parse().ok()?;
-        let block_size_dependent = words.next() == Some("block-size-dependent");
+        let flags: Vec<&str> = words.collect();
         Some(Shape {
             ty,
             len,
-            block_size_dependent,
+            block_size_dependent: flags.contains(&"block-size-dependent"),
+            range_param: flags.contains(&RANGE_PARAM),
         })
     })
 }
@@ -176,6 +193,7 @@ pub fn generate(seed: u64) -> Program {
     let mut gen = Gen {
         self_read_limit: SELF_READ_SLOTS * first.min(second) as usize,
         rng,
+        range_rng: Rng::with_seed(seed ^ 0x7261_6e67_6500),
         ty,
         len,
         items: Vec::new(),
@@ -195,6 +213,7 @@ pub fn generate(seed: u64) -> Program {
         ty,
         len,
         block_size_dependent: gen.sums_floats,
+        range_param: true,
     };
     let mut source = header(shape);
     source.push_str(&format!("\n-- generated from seed {seed}\n"));
@@ -204,7 +223,7 @@ pub fn generate(seed: u64) -> Program {
     }
     source.push_str(&format!(
         "kernel {KERNEL}(s: {t}, x: {t}[BLOCKS, {len}], y: {t}[BLOCKS, {len}], \
-         out: {t}[BLOCKS, {len}], acc: {t}[BLOCKS])\n",
+         out: {t}[BLOCKS, {len}], acc: {t}[BLOCKS], w: Range)\n",
         t = ty.name()
     ));
     for line in &gen.lines {
@@ -237,6 +256,8 @@ struct Gen {
     /// the two block sizes the program is checked at ([`SELF_READ_SLOTS`] per thread).
     self_read_limit: usize,
     rng: Rng,
+    /// Where the `w: Range` parameter replaces a literal: a stream apart from `rng`.
+    range_rng: Rng,
     ty: Ty,
     len: usize,
     items: Vec<String>,
@@ -744,7 +765,19 @@ impl Gen {
                     let c = scope.counters[self.rng.usize(..scope.counters.len())].clone();
                     format!("{}({c})", self.t())
                 }
-                _ => self.literal(),
+                _ => {
+                    let literal = self.literal();
+                    // The `Range` parameter, passed by value (`range(1, L)`), in place of a
+                    // literal, drawn from a stream of its own: the rest of the program is what
+                    // the seed gave before the parameter existed.
+                    if self.range_rng.u32(..100) < 25 {
+                        let fields = ["w.start", "w.end", "(w.end - w.start)"];
+                        let field = fields[self.range_rng.usize(..fields.len())];
+                        format!("{}({field})", self.t())
+                    } else {
+                        literal
+                    }
+                }
             };
         }
         match self.rng.u32(0..10) {

@@ -26,6 +26,10 @@ pub fn trials() -> Vec<Trial> {
         Trial::test("cli/run_reports_progress", reports_progress),
         Trial::test("cli/run_rejects_a_truncated_npy", rejects_truncated_npy),
         Trial::test("cli/run_on_a_two_dimensional_grid", two_dimensional_grid),
+        Trial::test(
+            "cli/run_takes_range_and_record_arguments",
+            range_and_record_arguments,
+        ),
     ]
 }
 
@@ -658,6 +662,115 @@ fn metadata_snapshot() -> Result<(), Failed> {
     let metadata = loom_runtime::ModuleMetadata::from_json(&expected)?;
     if metadata.kernels[0].params.len() != 4 {
         return Err("rowMax has 4 parameters".into());
+    }
+    Ok(())
+}
+
+/// `--arg r=2..7` for a `Range`, `--arg f.scale=2` for each field of a record; a missing, unknown,
+/// repeated or ill-typed field is a usage error that lists the record's fields.
+fn range_and_record_arguments() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let file = super::support::repo_root().join("tests/ui/ok/record_params.loom");
+    let file = file.display().to_string();
+    let (y, c) = (dir.path().join("y.npy"), dir.path().join("c.npy"));
+    let (y_arg, c_arg) = (format!("y={}", y.display()), format!("c={}", c.display()));
+    let fields = ["f.scale=2", "f.shift=1.5", "f.on=true", "f.bias=100"];
+    let run = |extra: &[&str], with_fields: &[&str]| {
+        let mut args = vec![
+            "run",
+            &file,
+            "--kernel",
+            "window",
+            "--blocks",
+            "2",
+            "--block-size",
+            "32",
+            "--arg",
+            "n=40",
+            "--out",
+            "x=/dev/null",
+            "--out",
+            "k=/dev/null",
+            "--out",
+            &y_arg,
+            "--out",
+            &c_arg,
+        ];
+        for f in with_fields {
+            args.extend(["--arg", f]);
+        }
+        args.extend_from_slice(extra);
+        loomc(&args)
+    };
+    let out = run(&["--arg", "r=2..7"], &fields)?;
+    if !out.status.success() {
+        return Err(format!("loomc run failed: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    // x and k are zeros: y = 2 * 0 + 1.5, c = 100 + 0 + (7 - 2).
+    if read_f32(&y)? != vec![1.5f32; 40] {
+        return Err(format!("y = {:?}", read_f32(&y)?).into());
+    }
+    let npy = npyz::NpyFile::new(std::fs::File::open(&c).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
+    let got: Vec<i64> = npy.into_vec().map_err(|e| e.to_string())?;
+    if got != vec![105i64; 2] {
+        return Err(format!("c = {got:?}").into());
+    }
+    // The Range's fields one by one are the same argument.
+    let out = run(&["--arg", "r.start=2", "--arg", "r.end=7"], &fields)?;
+    if !out.status.success() {
+        return Err(format!("r.start, r.end: {}", String::from_utf8_lossy(&out.stderr)).into());
+    }
+    let listed = "--arg f.scale=Float32 --arg f.shift=Float32 --arg f.on=Bool --arg f.bias=Int64";
+    for (extra, with_fields, says) in [
+        (&["--arg", "r=2..7"][..], &fields[..3], "needs field `bias`"),
+        (
+            &["--arg", "r=2..7", "--arg", "f.z=1"][..],
+            &fields[..],
+            "has no field `z`",
+        ),
+        (
+            &["--arg", "r=2..7", "--arg", "f.bias=1"][..],
+            &fields[..],
+            "field `bias` is given twice",
+        ),
+        (
+            &["--arg", "r=2..7"][..],
+            &["f.scale=2", "f.shift=1", "f.on=maybe", "f.bias=1"][..],
+            "`maybe` is not a Bool",
+        ),
+        (
+            &["--arg", "r=2..7", "--arg", "f=1"][..],
+            &fields[..],
+            "is a record: give each field",
+        ),
+        (
+            &[][..],
+            &fields[..],
+            "record parameter `r` needs a value: --arg r=START..END",
+        ),
+        (
+            &["--arg", "r=7"][..],
+            &fields[..],
+            "is a Range: --arg r=START..END",
+        ),
+        (
+            &["--arg", "r=2..7", "--arg", "n.x=1"][..],
+            &fields[..],
+            "is not a record",
+        ),
+    ] {
+        let out = run(extra, with_fields)?;
+        expect_usage_error(&out, says, &format!("{extra:?} {with_fields:?}"))?;
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if says.contains("field")
+            && !stderr.contains("f.scale")
+            && !stderr.contains("scale: Float32")
+        {
+            return Err(
+                format!("{extra:?}: the error lists no fields ({listed}): {stderr}").into(),
+            );
+        }
     }
     Ok(())
 }

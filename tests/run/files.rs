@@ -17,6 +17,9 @@
 //! -- ARG: y: f32[n] = uniform(-10, 10)
 //! -- EXPECT: y = a * x + y             (names in references are the inputs, before the launch)
 //! -- EXPECT: z = f64(x) * 2 within rel 1e-6 abs 1e-6
+//! -- ARG: r: range = 3 .. n - 2        (a `Range` parameter; `r.start`, `r.end` in references)
+//! -- ARG: p.x: f32 = uniform(-1, 1)    (consecutive `p.FIELD` lines: one record parameter `p`,
+//! -- ARG: p.n: i32 = 7                  its fields in order, in the C layout)
 //! ```
 //!
 //! Several launches: `LAUNCH: kernel(arg, ...)` lines instead of `KERNEL` (arrays persist; each
@@ -61,12 +64,20 @@ enum Step {
         expr: String,
         line: usize,
     },
+    /// A scalar or an array; `p.x` is field `x` of record parameter `p`.
     Arg {
         name: String,
         ty: Ty,
         /// `None` for a scalar.
         len: Option<String>,
         expr: String,
+        line: usize,
+    },
+    /// `ARG: r: range = START .. END`: a `Range` parameter, `{ Int32 start; Int32 end }`.
+    Range {
+        name: String,
+        start: String,
+        end: String,
         line: usize,
     },
     /// One launch: the kernel, its arguments (`ARG` names, in order), and its number of blocks
@@ -149,6 +160,17 @@ fn parse_arg(at: &str, value: &str, line: usize) -> Result<Step, String> {
         .split_once(':')
         .ok_or(format!("{at}: `ARG: name: type = expression`"))?;
     let ty = ty.trim();
+    if ty == "range" {
+        let (start, end) = expr
+            .split_once("..")
+            .ok_or(format!("{at}: a range is `ARG: r: range = START .. END`"))?;
+        return Ok(Step::Range {
+            name: identifier(at, name.trim())?,
+            start: start.trim().to_string(),
+            end: end.trim().to_string(),
+            line,
+        });
+    }
     let (ty, len) = match ty.split_once('[') {
         Some((t, rest)) => {
             let len = rest
@@ -158,8 +180,15 @@ fn parse_arg(at: &str, value: &str, line: usize) -> Result<Step, String> {
         }
         None => (ty, None),
     };
+    // `p.x`: field `x` of record parameter `p`.
+    let name = match name.trim().split_once('.') {
+        Some((record, field)) if len.is_none() => {
+            format!("{}.{}", identifier(at, record)?, identifier(at, field)?)
+        }
+        _ => identifier(at, name.trim())?,
+    };
     Ok(Step::Arg {
-        name: identifier(at, name.trim())?,
+        name,
         ty: Ty::parse(ty).ok_or(format!("{at}: unknown type `{ty}`"))?,
         len,
         expr: expr.trim().to_string(),
@@ -273,12 +302,9 @@ pub fn parse(file: &str, source: &str) -> Result<Spec, String> {
         .count();
     match (&kernel, launches) {
         (Some(kernel), 0) => {
-            let args = steps
-                .iter()
-                .filter_map(|s| match s {
-                    Step::Arg { name, .. } => Some(name.clone()),
-                    _ => None,
-                })
+            let args = spec_arg_names(&steps)
+                .into_iter()
+                .map(str::to_string)
                 .collect();
             steps.push(Step::Launch {
                 kernel: kernel.clone(),
@@ -337,6 +363,11 @@ fn parse_launch(at: &str, value: &str, line: usize) -> Result<Step, String> {
 
 /// Every launch passes `ARG`s declared above it, every check names an array `ARG` declared
 /// above it and comes after a launch, and the case checks something.
+/// Whether a field of record `param` continues the record declared last.
+fn continues_record(declared: &[(&str, bool)], param: &str) -> bool {
+    declared.last().is_some_and(|d| d.0 == param)
+}
+
 fn check_names(file: &str, steps: &[Step]) -> Result<(), String> {
     let mut declared: Vec<(&str, bool)> = Vec::new();
     let (mut launched, mut checks) = (false, 0);
@@ -346,10 +377,24 @@ fn check_names(file: &str, steps: &[Step]) -> Result<(), String> {
             Step::Arg {
                 name, len, line, ..
             } => {
+                // The first field of a record declares it; the next ones continue it.
+                let (param, field) = match name.split_once('.') {
+                    Some((record, _)) => (record, true),
+                    None => (name.as_str(), false),
+                };
+                if field && continues_record(&declared, param) {
+                    continue;
+                }
+                if declared.iter().any(|d| d.0 == param) {
+                    return Err(format!("{file}:{line}: a second `ARG` named `{param}`"));
+                }
+                declared.push((param, len.is_some()));
+            }
+            Step::Range { name, line, .. } => {
                 if declared.iter().any(|d| d.0 == name) {
                     return Err(format!("{file}:{line}: a second `ARG` named `{name}`"));
                 }
-                declared.push((name, len.is_some()));
+                declared.push((name, false));
             }
             Step::Launch { args, line, .. } => {
                 launched = true;
@@ -566,6 +611,36 @@ struct Arg {
     ty: Ty,
     array: bool,
     buffer: Buffer,
+    /// A record's (or `Range`'s) bytes in the C layout and its alignment so far; `None` for
+    /// scalars and arrays.
+    record: Option<(Vec<u8>, usize)>,
+}
+
+/// Appends a field's `bytes` to record `name`: to the last argument when it is that record,
+/// else to a new one; each field at its size's alignment.
+fn add_field(args: &mut Vec<Arg>, name: &str, bytes: Vec<u8>) {
+    let continues = args
+        .last()
+        .is_some_and(|a| a.name == name && a.record.is_some());
+    if !continues {
+        args.push(Arg {
+            name: name.to_string(),
+            ty: Ty::U8,
+            array: false,
+            buffer: Buffer::new(&[]),
+            record: Some((Vec::new(), 1)),
+        });
+    }
+    if let Some(Arg {
+        record: Some((packed, align)),
+        ..
+    }) = args.last_mut()
+    {
+        let size = bytes.len();
+        packed.resize(packed.len().next_multiple_of(size), 0);
+        packed.extend(bytes);
+        *align = (*align).max(size);
+    }
 }
 
 /// Whether `e` reads an array as a launch left it (`result(name)`).
@@ -641,13 +716,35 @@ fn run_at(
                     }
                     None => {}
                 }
-                args.push(Arg {
-                    name: name.clone(),
-                    ty: *ty,
-                    array: len.is_some(),
-                    buffer: Buffer::new(&v.bytes(*ty)),
-                });
+                match name.split_once('.') {
+                    Some((record, _)) => add_field(&mut args, record, v.bytes(*ty)),
+                    None => args.push(Arg {
+                        name: name.clone(),
+                        ty: *ty,
+                        array: len.is_some(),
+                        buffer: Buffer::new(&v.bytes(*ty)),
+                        record: None,
+                    }),
+                }
                 env.names.insert(name.clone(), v);
+            }
+            Step::Range {
+                name,
+                start,
+                end,
+                line,
+            } => {
+                for (field, text) in [("start", start), ("end", end)] {
+                    env.target = Some((Ty::I32, None));
+                    let drawn = eval(&mut env, *line, text);
+                    env.target = None;
+                    let v = drawn?.cast(Ty::I32);
+                    if !v.scalar {
+                        return Err(format!("line {line}: `{name}.{field}` is a scalar"));
+                    }
+                    add_field(&mut args, name, v.bytes(Ty::I32));
+                    env.names.insert(format!("{name}.{field}"), v);
+                }
             }
             Step::Launch {
                 kernel,
@@ -659,16 +756,23 @@ fn run_at(
                     Some(text) => eval(&mut env, *line, text)?.as_usize("blocks")?,
                     None => blocks,
                 };
+                // A record's size is a multiple of its alignment (C's tail padding).
+                for a in args.iter_mut() {
+                    if let Some((packed, align)) = &mut a.record {
+                        packed.resize(packed.len().next_multiple_of(*align), 0);
+                    }
+                }
                 let mut slots: Vec<Option<HostArg>> = args
                     .iter_mut()
                     .map(|a| {
-                        Some(match a.array {
-                            true => HostArg::Array {
+                        Some(match (&a.record, a.array) {
+                            (Some((packed, _)), _) => HostArg::Record(packed),
+                            (None, true) => HostArg::Array {
                                 name: a.name.clone(),
                                 data: a.buffer.bytes(),
                                 elem_size: a.ty.size(),
                             },
-                            false => scalar_arg(a.ty, a.buffer.bytes()),
+                            (None, false) => scalar_arg(a.ty, a.buffer.bytes()),
                         })
                     })
                     .collect();
@@ -750,15 +854,23 @@ fn run_at(
     Ok(bytes)
 }
 
-/// The names of the case's `ARG`s, in order (the `i`th is `run_at`'s `args[i]`).
+/// The names of the case's parameters, in order (the `i`th is `run_at`'s `args[i]`): an
+/// `ARG`'s, a `Range`'s, and once a record's (`p` for the consecutive `p.x`, `p.y`).
 fn spec_arg_names(steps: &[Step]) -> Vec<&str> {
-    steps
-        .iter()
-        .filter_map(|s| match s {
-            Step::Arg { name, .. } => Some(name.as_str()),
-            _ => None,
-        })
-        .collect()
+    let mut names: Vec<&str> = Vec::new();
+    for step in steps {
+        let name = match step {
+            Step::Arg { name, .. } => match name.split_once('.') {
+                Some((record, _)) if names.last() == Some(&record) => continue,
+                Some((record, _)) => record,
+                None => name.as_str(),
+            },
+            Step::Range { name, .. } => name.as_str(),
+            _ => continue,
+        };
+        names.push(name);
+    }
+    names
 }
 
 /// The same elements as the reference (converted to the array's type), in any order: compared

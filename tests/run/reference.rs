@@ -303,8 +303,11 @@ fn tokenize(text: &str) -> Result<Vec<String>, String> {
             }
             tokens.push(chars[start..i].iter().collect());
         } else if c.is_ascii_alphabetic() || c == '_' {
+            // A record argument's field is one name: `p.x`, `r.start`.
             let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+            while i < chars.len()
+                && (chars[i].is_ascii_alphanumeric() || chars[i] == '_' || chars[i] == '.')
+            {
                 i += 1;
             }
             tokens.push(chars[start..i].iter().collect());

@@ -1,7 +1,7 @@
 //! A host program over the typed bindings `loomc --emit=rust` generates (docs/running.md):
 //! saxpy and sumOfSquares on GPU 0, with the arrays uploaded once and kept on the device across
-//! launches, and transposeMatrix on a two-dimensional grid (on the GPU's stream and on a stream
-//! of its own), each result checked against a reference computed here. Without a CUDA driver it
+//! launches, transposeMatrix on a two-dimensional grid (on the GPU's stream and on a stream
+//! of its own), and a kernel taking a `Range` and a record by value, each result checked against a reference computed here. Without a CUDA driver it
 //! says so and exits 0, so that it builds and runs in CI on machines without a GPU.
 //!
 //! `src/saxpy.rs`, `src/sum_of_squares.rs` and `src/transpose.rs` are generated (tests/cli.rs
@@ -11,6 +11,7 @@
 //! scripts/loomc examples/saxpy.loom --emit=rust -o examples/host/src/saxpy.rs
 //! scripts/loomc examples/sum_of_squares.loom --emit=rust -o examples/host/src/sum_of_squares.rs
 //! scripts/loomc examples/transpose.loom --emit=rust -o examples/host/src/transpose.rs
+//! scripts/loomc tests/ui/ok/record_params.loom --emit=rust -o examples/host/src/record_params.rs
 //! cargo run -p loom-host-example
 //! ```
 
@@ -21,6 +22,8 @@ mod saxpy;
 mod sum_of_squares;
 #[rustfmt::skip]
 mod transpose;
+#[rustfmt::skip]
+mod record_params;
 
 use loom_runtime::{driver_present, Gpu, GridShape};
 use std::process::ExitCode;
@@ -56,6 +59,7 @@ fn run() -> Result<Ran, String> {
     run_saxpy_on_two_streams(&gpu)?;
     run_sum_of_squares(&gpu)?;
     run_transpose(&gpu)?;
+    run_record_params(&gpu)?;
     Ok(Ran::OnGpu)
 }
 
@@ -182,6 +186,56 @@ fn run_transpose(gpu: &Gpu) -> Result<(), String> {
         }
     }
     println!("transpose: both launches match the reference");
+    Ok(())
+}
+
+/// A `Range` (`loom_runtime::Range`) and a record (the bindings' `#[repr(C)]` struct
+/// `Affine`, whose layout the bindings assert when they compile) passed by value: `y = scale *
+/// x + shift`, and each block's `c` is `bias` plus the sum of `k` over the window plus its
+/// length.
+fn run_record_params(gpu: &Gpu) -> Result<(), String> {
+    let kernels = record_params::Kernels::load(gpu)?;
+    let n = 1000usize;
+    let x: Vec<f32> = (0..n).map(|i| (i % 10) as f32).collect();
+    let k: Vec<i32> = (0..n).map(|i| (i % 7) as i32 - 3).collect();
+    let mut x_device = gpu.upload(&x, &[n])?;
+    let mut k_device = gpu.upload(&k, &[n])?;
+    let mut y_device = gpu.zeros::<f32>(&[n])?;
+    let blocks = n.div_ceil(256);
+    let mut c_device = gpu.zeros::<i64>(&[blocks])?;
+    let window = loom_runtime::Range { start: 5, end: 905 };
+    let f = record_params::Affine {
+        scale: 2.0,
+        shift: 0.5,
+        on: true,
+        bias: 1 << 40,
+    };
+    kernels.window(
+        gpu,
+        blocks as u32,
+        n as i32,
+        window,
+        f,
+        &mut x_device,
+        &mut k_device,
+        &mut y_device,
+        &mut c_device,
+    )?;
+    let (y, c) = (gpu.download(&y_device)?, gpu.download(&c_device)?);
+    for (i, (got, x)) in y.iter().zip(&x).enumerate() {
+        if *got != 2.0 * x + 0.5 {
+            return Err(format!(
+                "record params: y[{i}] = {got}, expected {}",
+                2.0 * x + 0.5
+            ));
+        }
+    }
+    let window_sum: i64 = k[5..905].iter().map(|v| i64::from(*v)).sum();
+    let expected = (1i64 << 40) + window_sum + 900;
+    if let Some(got) = c.iter().find(|c| **c != expected) {
+        return Err(format!("record params: c = {got}, expected {expected}"));
+    }
+    println!("record params: a Range and a record by value match the reference");
     Ok(())
 }
 

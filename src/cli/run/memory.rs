@@ -31,7 +31,7 @@ pub fn allocate_zeros(
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-                ParamKind::Scalar { .. } => element.name().to_string(),
+                ParamKind::Scalar { .. } | ParamKind::Record { .. } => element.name().to_string(),
             })
             .unwrap_or_default();
         let bytes = shape

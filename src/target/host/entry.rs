@@ -23,6 +23,12 @@ pub enum ParamType {
     F64,
     /// A pointer into this address space (1: global memory).
     Pointer(u32),
+    /// A record passed by value (`ptr byval(%record) align A`): `size` bytes at alignment
+    /// `align`. `params[i]` points at the bytes themselves, as for `cuLaunchKernel`.
+    ByVal {
+        size: u64,
+        align: u64,
+    },
 }
 
 impl ParamType {
@@ -35,6 +41,9 @@ impl ParamType {
             ParamType::F64 => "double".to_string(),
             ParamType::Pointer(0) => "ptr".to_string(),
             ParamType::Pointer(space) => format!("ptr addrspace({space})"),
+            ParamType::ByVal { size, align } => {
+                format!("a record by value ({size} bytes, align {align})")
+            }
         }
     }
 }
@@ -110,7 +119,11 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
         let mut types = vec![std::ptr::null_mut(); n];
         LLVMGetParamTypes(fn_type, types.as_mut_ptr());
         let mut params = Vec::with_capacity(n);
-        for ty in types {
+        for (i, ty) in types.into_iter().enumerate() {
+            if let Some(by_value) = by_value(module, function, i as u32) {
+                params.push(by_value);
+                continue;
+            }
             params.push(match ir::type_kind(ty) {
                 LLVMTypeKind::LLVMIntegerTypeKind => ParamType::Int(LLVMGetIntTypeWidth(ty)),
                 LLVMTypeKind::LLVMHalfTypeKind => ParamType::F16,
@@ -137,6 +150,36 @@ pub unsafe fn kernels(module: LLVMModuleRef) -> Result<Vec<KernelSignature>, Hos
         });
     }
     Ok(out)
+}
+
+/// `byval` on parameter `index` of `function`: the record's type.
+unsafe fn byval_type(function: LLVMValueRef, index: u32) -> Option<LLVMTypeRef> {
+    let kind = LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
+    let attribute = LLVMGetEnumAttributeAtIndex(function, index + 1, kind);
+    if attribute.is_null() {
+        return None;
+    }
+    let ty = LLVMGetTypeAttributeValue(attribute);
+    (!ty.is_null()).then_some(ty)
+}
+
+/// Parameter `index` of `function` as a record by value, if it is one: its size in the
+/// module's data layout and its alignment (the parameter's `align`, else the type's).
+unsafe fn by_value(module: LLVMModuleRef, function: LLVMValueRef, index: u32) -> Option<ParamType> {
+    use inkwell::llvm_sys::target::{
+        LLVMABIAlignmentOfType, LLVMABISizeOfType, LLVMGetModuleDataLayout,
+    };
+    let ty = byval_type(function, index)?;
+    let layout = LLVMGetModuleDataLayout(module);
+    let size = LLVMABISizeOfType(layout, ty);
+    let align_kind = LLVMGetEnumAttributeKindForName(c"align".as_ptr(), 5);
+    let attribute = LLVMGetEnumAttributeAtIndex(function, index + 1, align_kind);
+    let align = if attribute.is_null() {
+        u64::from(LLVMABIAlignmentOfType(layout, ty))
+    } else {
+        LLVMGetEnumAttributeValue(attribute)
+    };
+    Some(ParamType::ByVal { size, align })
 }
 
 /// Adds `loom.entry.<kernel>` for `kernel`, and returns it.
@@ -178,10 +221,19 @@ pub unsafe fn add_entry(
     let mut types = vec![std::ptr::null_mut(); n];
     LLVMGetParamTypes(fn_type, types.as_mut_ptr());
     let mut args = Vec::with_capacity(n);
+    let mut by_value = Vec::new();
     for (i, ty) in types.into_iter().enumerate() {
         let mut index = [LLVMConstInt(i64t, i as u64, 0)];
         let slot = LLVMBuildInBoundsGEP2(b, ptr, params, index.as_mut_ptr(), 1, c"".as_ptr());
         let value_ptr = LLVMBuildLoad2(b, ptr, slot, c"".as_ptr());
+        // A record by value: `params[i]` is the address of its bytes, which is what the
+        // `byval` parameter takes (the call copies them, as a launch does).
+        if let Some(record) = byval_type(function, i as u32) {
+            ir::set_invariant_load(context, value_ptr);
+            by_value.push((i as u32, record));
+            args.push(value_ptr);
+            continue;
+        }
         let value = LLVMBuildLoad2(b, ty, value_ptr, c"".as_ptr());
         // A launch's parameters do not change while it runs: a loop over threads may read them
         // once (`thread_loop.rs`), and its bounds checks may be tested before it
@@ -191,7 +243,12 @@ pub unsafe fn add_entry(
         }
         args.push(value);
     }
-    builder.call(fn_type, function, &mut args);
+    let call = builder.call(fn_type, function, &mut args);
+    for (i, record) in by_value {
+        let kind = LLVMGetEnumAttributeKindForName(c"byval".as_ptr(), 5);
+        let attribute = LLVMCreateTypeAttribute(context, kind, record);
+        LLVMAddCallSiteAttribute(call, i + 1, attribute);
+    }
     LLVMBuildRetVoid(b);
     Ok(entry)
 }
