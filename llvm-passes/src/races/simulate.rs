@@ -27,8 +27,10 @@ use crate::kernel::Context;
 use crate::nvvm::{self, BarrierKind, Intrinsic, Sreg};
 use crate::threads::{binary, compare, mask, signed, Geometry};
 
-/// Instructions one input may run, over all threads and intervals.
-const MOST_STEPS: usize = 4_000_000;
+/// Instructions one input may run, over all threads and intervals (about 50 ns each).
+const MOST_STEPS: usize = 2_000_000;
+/// Registers of all threads together (one per thread and instruction).
+const MOST_REGISTERS: usize = 1 << 20;
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum V {
@@ -116,7 +118,7 @@ pub fn witness(cx: &Context<'_>) -> Option<Finding> {
         return None;
     };
     let count: usize = geometry.iter().map(|d| *d as usize).product();
-    if count < 2 || count > 1024 {
+    if count < 2 || count > 1024 || count * cx.function.insts.len() > MOST_REGISTERS {
         return None;
     }
     for input in [
@@ -135,6 +137,10 @@ pub fn witness(cx: &Context<'_>) -> Option<Finding> {
         };
         if let Some(found) = machine.run(count) {
             return Some(found);
+        }
+        // A run cut short by its length would be as long on the next input.
+        if machine.steps > MOST_STEPS {
+            return None;
         }
     }
     None
@@ -326,7 +332,7 @@ impl Machine<'_> {
                                 Sreg::LaneId => (t % 32) as u64,
                                 Sreg::WarpSize => 32,
                                 // Block 0.
-                                Sreg::BlockUniform if name.contains("ctaid") => 0,
+                                Sreg::BlockUniform if name.contains(".ctaid.") => 0,
                                 _ => return None,
                             };
                             thread.regs[id] = Some(V::Int(value & mask(bits)));
@@ -500,11 +506,13 @@ impl Machine<'_> {
             Op::Bin(op) => {
                 let Ty::Int(bits) = inst.ty else { return None };
                 let (a, b) = (int(0)?, int(1)?);
-                if matches!(
-                    op,
-                    BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem
-                ) && b == 0
-                {
+                // Division by zero is undefined, an over-wide shift poison: no witness.
+                let undefined = match op {
+                    BinOp::UDiv | BinOp::SDiv | BinOp::URem | BinOp::SRem => b == 0,
+                    BinOp::Shl | BinOp::LShr | BinOp::AShr => b >= u64::from(bits),
+                    _ => false,
+                };
+                if undefined {
                     return None;
                 }
                 Some(V::Int(binary(*op, a, b, bits) & mask(bits)))
