@@ -748,7 +748,16 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             .any(|f| matches!(f, Finding::UnprovenRace(_)))
         && !findings.iter().any(|f| matches!(f, Finding::Race(_)))
     {
-        findings.extend(simulate::witness(cx));
+        let updates: HashSet<InstId> = found
+            .iter()
+            .filter(|a| updates(&found, a))
+            .map(|a| a.inst)
+            .collect();
+        findings.extend(simulate::witness(
+            cx,
+            &updates,
+            input.options.tolerate_same_value_writes,
+        ));
     }
     if !input.options.single_block {
         findings.extend(blocks::check(cx, input, &found, &block_intervals));

@@ -18,7 +18,7 @@
 //! write are not ordered by any barrier. Distinct pointer parameters are taken not to overlap,
 //! as everywhere in the verifier.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::address::Object;
 use crate::findings::{AccessKind, Finding, Race, RaceAccess};
@@ -27,8 +27,12 @@ use crate::kernel::Context;
 use crate::nvvm::{self, BarrierKind, Intrinsic, Sreg};
 use crate::threads::{binary, compare, mask, signed, Geometry};
 
-/// Instructions one input may run, over all threads and intervals (about 50 ns each).
-const MOST_STEPS: usize = 2_000_000;
+/// Instructions all runs of a kernel may take together, over all threads and intervals (about
+/// 50 ns each).
+const MOST_STEPS: usize = 6_000_000;
+/// The taint bit of values loaded from memory ([`Thread::taint`]); parameters use bits 0-62.
+const DATA: u64 = 1 << 63;
+
 /// Registers of all threads together (one per thread and instruction).
 const MOST_REGISTERS: usize = 1 << 20;
 
@@ -36,7 +40,36 @@ const MOST_REGISTERS: usize = 1 << 20;
 enum V {
     Int(u64),
     Ptr(Object, i64),
+    /// A value the run does not follow (floating point, a loaded pointer, shared memory read
+    /// before it is written): it may be moved and stored, but a branch, an address or a
+    /// division that needs it ends the run.
+    Unknown,
 }
+
+/// Floating-point and vector instructions: their results are [`V::Unknown`].
+const UNFOLLOWED: [&str; 17] = [
+    "fneg",
+    "fadd",
+    "fsub",
+    "fmul",
+    "fdiv",
+    "frem",
+    "fptoui",
+    "fptosi",
+    "uitofp",
+    "sitofp",
+    "fptrunc",
+    "fpext",
+    "fcmp",
+    "extractelement",
+    "insertelement",
+    "shufflevector",
+    "insertvalue",
+];
+
+/// The values every integer parameter takes in turn (all the same value in one run): small
+/// widths and lengths, where threads' indices meet.
+const PARAMETER_VALUES: [u64; 6] = [8, 1, 2, 16, 3, 64];
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Input {
@@ -96,6 +129,9 @@ enum Stop {
 
 struct Thread {
     regs: Vec<Option<V>>,
+    /// Per register, what its value is computed from: bit [`DATA`] for a value loaded from
+    /// memory, bit `a` for integer parameter `a` (by data flow).
+    taint: Vec<u64>,
     block: BlockId,
     pos: usize,
 }
@@ -104,16 +140,34 @@ struct Machine<'a> {
     cx: &'a Context<'a>,
     geometry: [u32; 3],
     input: Input,
-    /// Bytes written by earlier intervals.
-    memory: HashMap<(Object, i64), u8>,
+    /// The value of every integer parameter, if the kernel has any.
+    parameter: u64,
+    /// The integer parameters the run read (by bit).
+    parameters_read: u64,
+    /// The parameters (by bit) that a branch or `select` of the run tested.
+    tested: u64,
+    /// The accesses that may use an address computed from data in memory: halves of updates
+    /// (`h[bin] += 1`). A plain store or load through a loaded index (`s[perm[t]] = x`) ends the
+    /// run: such a scatter is race-free whenever the indices are a permutation, a precondition
+    /// the IR cannot show, and only its warning stays.
+    updates: &'a HashSet<InstId>,
+    /// Bytes written by earlier intervals (`None`: written with a value the run does not know).
+    memory: HashMap<(Object, i64), Option<u8>>,
     /// Per array read with the input's contents: the element size it was read with.
     element_size: HashMap<Object, u64>,
     steps: usize,
+    /// Only a read of a byte another thread writes is reported (writes of the same value by
+    /// several threads are not races for the caller).
+    tolerate_same_value_writes: bool,
 }
 
 /// A race between two threads of block 0 on one of the inputs tried, if running the block
 /// shows one (see the module's comment).
-pub fn witness(cx: &Context<'_>) -> Option<Finding> {
+pub fn witness(
+    cx: &Context<'_>,
+    updates: &HashSet<InstId>,
+    tolerate_same_value_writes: bool,
+) -> Option<Finding> {
     let Geometry::Known(geometry) = cx.threads.geometry() else {
         return None;
     };
@@ -121,26 +175,44 @@ pub fn witness(cx: &Context<'_>) -> Option<Finding> {
     if count < 2 || count > 1024 || count * cx.function.insts.len() > MOST_REGISTERS {
         return None;
     }
-    for input in [
-        Input::Zeros,
-        Input::Ascending,
-        Input::Descending,
-        Input::Alternating,
-    ] {
-        let mut machine = Machine {
-            cx,
-            geometry,
-            input,
-            memory: HashMap::new(),
-            element_size: HashMap::new(),
-            steps: 0,
-        };
-        if let Some(found) = machine.run(count) {
-            return Some(found);
-        }
-        // A run cut short by its length would be as long on the next input.
-        if machine.steps > MOST_STEPS {
-            return None;
+    let parameters: &[u64] = if cx
+        .function
+        .args
+        .iter()
+        .any(|a| matches!(a.ty, Ty::Int(_)))
+    {
+        &PARAMETER_VALUES
+    } else {
+        &PARAMETER_VALUES[..1]
+    };
+    let mut steps = 0;
+    for &parameter in parameters {
+        for input in [
+            Input::Zeros,
+            Input::Ascending,
+            Input::Descending,
+            Input::Alternating,
+        ] {
+            let mut machine = Machine {
+                cx,
+                geometry,
+                input,
+                parameter,
+                parameters_read: 0,
+                tested: 0,
+                updates,
+                memory: HashMap::new(),
+                element_size: HashMap::new(),
+                steps,
+                tolerate_same_value_writes,
+            };
+            if let Some(found) = machine.run(count) {
+                return Some(found);
+            }
+            steps = machine.steps;
+            if steps > MOST_STEPS {
+                return None;
+            }
         }
     }
     None
@@ -152,6 +224,7 @@ impl Machine<'_> {
         let mut threads: Vec<Thread> = (0..count)
             .map(|_| Thread {
                 regs: vec![None; function.insts.len()],
+                taint: vec![0; function.insts.len()],
                 block: 0,
                 pos: 0,
             })
@@ -182,16 +255,17 @@ impl Machine<'_> {
             }
             for (t, trace) in traces.iter().enumerate() {
                 for access in trace {
+                    // A write does not change what the thread reads afterwards (its own
+                    // value): its run stays the real one past it.
+                    if access.write && self.tolerate_same_value_writes {
+                        continue;
+                    }
                     for byte in access.offset..access.offset + access.bytes as i64 {
                         let Some(list) = writers.get(&(access.object, byte)) else {
                             continue;
                         };
                         if let Some(&(w, k)) = list.iter().find(|(w, _)| *w != t) {
-                            return Some(self.report(
-                                (w, &traces[w][k]),
-                                (t, access),
-                                start,
-                            ));
+                            return self.report((w, &traces[w][k]), (t, access), start);
                         }
                     }
                 }
@@ -222,8 +296,14 @@ impl Machine<'_> {
         (a, first): (usize, &Access),
         (b, second): (usize, &Access),
         start: Option<InstId>,
-    ) -> Finding {
+    ) -> Option<Finding> {
         let cx = self.cx;
+        // A parameter the kernel uses without testing it anywhere the threads went (a width
+        // with no bounds test) may carry a precondition the run does not know (`n` a multiple
+        // of the tile): a value of it is not a witness.
+        if self.parameters_read & !self.tested != 0 {
+            return None;
+        }
         let geometry = cx.threads.geometry();
         let side = |thread: usize, access: &Access| RaceAccess {
             inst: cx.inst_ref(access.inst),
@@ -238,11 +318,18 @@ impl Machine<'_> {
         };
         let mut read: Vec<Object> = self.element_size.keys().copied().collect();
         read.sort_by_key(|o| format!("{o:?}"));
-        let assumptions = read
+        let mut assumptions: Vec<(String, i128)> = read
             .into_iter()
             .map(|o| self.input.assumption(&o.name(cx)))
             .collect();
-        Finding::Race(Box::new(Race {
+        for a in (0..63).filter(|a| self.parameters_read & (1 << a) != 0) {
+            let name = Object::Param(a).name(cx);
+            let Some(Ty::Int(bits)) = cx.function.args.get(a).map(|x| x.ty) else {
+                continue;
+            };
+            assumptions.push((name, (self.parameter & mask(bits)) as i128));
+        }
+        Some(Finding::Race(Box::new(Race {
             function: cx.function.name.clone(),
             object: first.object.name(cx),
             shared_memory: first.object.is_shared(cx),
@@ -254,7 +341,7 @@ impl Machine<'_> {
             needs_threads: None,
             similar: 0,
             blocks: None,
-        }))
+        })))
     }
 
     /// Runs thread `t` alone to the end of its interval: a barrier or the kernel's return.
@@ -263,7 +350,7 @@ impl Machine<'_> {
         t: usize,
         thread: &mut Thread,
         trace: &mut Vec<Access>,
-        overlay: &mut HashMap<(Object, i64), u8>,
+        overlay: &mut HashMap<(Object, i64), Option<u8>>,
     ) -> Option<Stop> {
         let function = self.cx.function;
         loop {
@@ -277,17 +364,38 @@ impl Machine<'_> {
                 Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_) | Op::Gep(_) => {
                     let value = self.compute(t, thread, id)?;
                     thread.regs[id] = Some(value);
+                    thread.taint[id] = self.taint_of_args(thread, id);
+                    if inst.op == Op::Select {
+                        self.tested |= self.taint_of(thread, inst.args[0]) & !DATA;
+                    }
+                }
+                Op::Other(name) if UNFOLLOWED.contains(name) => {
+                    thread.regs[id] = Some(V::Unknown);
+                    thread.taint[id] = self.taint_of_args(thread, id);
+                }
+                Op::ExtractValue(_) => {
+                    thread.regs[id] = Some(V::Unknown);
+                    thread.taint[id] = self.taint_of_args(thread, id);
                 }
                 Op::Load { bytes, atomic } => {
-                    if *atomic || !matches!(inst.ty, Ty::Int(_)) {
+                    if *atomic || *bytes > 16 || !self.address_allowed(thread, id, inst.args[0]) {
                         return None;
                     }
                     let V::Ptr(object, offset) = self.val(t, thread, inst.args[0])? else {
                         return None;
                     };
-                    let value = self.load(object, offset, *bytes, overlay)?;
-                    let Ty::Int(bits) = inst.ty else { return None };
-                    thread.regs[id] = Some(V::Int(value & mask(bits)));
+                    let value = match inst.ty {
+                        Ty::Int(bits) if *bytes <= 8 => {
+                            match self.load(object, offset, *bytes, overlay)? {
+                                Some(value) => V::Int(value & mask(bits)),
+                                None => V::Unknown,
+                            }
+                        }
+                        _ if self.placeable(object) => V::Unknown,
+                        _ => return None,
+                    };
+                    thread.regs[id] = Some(value);
+                    thread.taint[id] = DATA | self.taint_of(thread, inst.args[0]);
                     trace.push(Access {
                         inst: id,
                         object,
@@ -297,11 +405,12 @@ impl Machine<'_> {
                     });
                 }
                 Op::Store { bytes, atomic } => {
-                    if *atomic || *bytes > 8 {
+                    if *atomic || *bytes > 16 || !self.address_allowed(thread, id, inst.args[1]) {
                         return None;
                     }
-                    let V::Int(value) = self.val(t, thread, inst.args[0])? else {
-                        return None;
+                    let value = match self.val(t, thread, inst.args[0])? {
+                        V::Int(value) if *bytes <= 8 => Some(value),
+                        _ => None,
                     };
                     let V::Ptr(object, offset) = self.val(t, thread, inst.args[1])? else {
                         return None;
@@ -310,7 +419,7 @@ impl Machine<'_> {
                         return None;
                     }
                     for k in 0..*bytes as i64 {
-                        overlay.insert((object, offset + k), (value >> (8 * k)) as u8);
+                        overlay.insert((object, offset + k), value.map(|v| (v >> (8 * k)) as u8));
                     }
                     trace.push(Access {
                         inst: id,
@@ -340,7 +449,17 @@ impl Machine<'_> {
                         Intrinsic::Barrier(BarrierKind::Block) if inst.ty == Ty::Void => {
                             return Some(Stop::Barrier(id));
                         }
+                        // An assumption that fails makes the run undefined: no witness.
+                        Intrinsic::NoEffect if name == "llvm.assume" => {
+                            if self.val(t, thread, *inst.args.first()?)? != V::Int(1) {
+                                return None;
+                            }
+                        }
                         Intrinsic::NoEffect => {}
+                        Intrinsic::Pure => {
+                            thread.regs[id] = Some(V::Unknown);
+                            thread.taint[id] = self.taint_of_args(thread, id);
+                        }
                         _ => return None,
                     }
                 }
@@ -351,6 +470,7 @@ impl Machine<'_> {
                     continue;
                 }
                 Op::CondBr => {
+                    self.tested |= self.taint_of(thread, inst.args[0]) & !DATA;
                     let succs = &function.blocks[thread.block].succs;
                     let index = match succs.len() {
                         1 => 0,
@@ -365,6 +485,7 @@ impl Machine<'_> {
                     continue;
                 }
                 Op::Switch => {
+                    self.tested |= self.taint_of(thread, inst.args[0]) & !DATA;
                     let succs = &function.blocks[thread.block].succs;
                     if succs.len() != inst.args.len() {
                         return None;
@@ -401,15 +522,39 @@ impl Machine<'_> {
             let inst = function.inst(id);
             let Op::Phi(blocks) = &inst.op else { break };
             let k = blocks.iter().position(|b| *b == from)?;
-            values.push((id, self.val(t, thread, inst.args[k])?));
+            let taint = self.taint_of(thread, inst.args[k]);
+            values.push((id, self.val(t, thread, inst.args[k])?, taint));
             pos += 1;
         }
-        for (id, value) in values {
+        for (id, value, taint) in values {
             thread.regs[id] = Some(value);
+            thread.taint[id] = taint;
         }
         thread.block = to;
         thread.pos = pos;
         Some(())
+    }
+
+    /// What `value` is computed from ([`Thread::taint`]).
+    fn taint_of(&self, thread: &Thread, value: Val) -> u64 {
+        match value {
+            Val::Inst(id) if self.cx.function.inst(id).block.is_some() => thread.taint[id],
+            Val::Arg(a) if a < 63 => 1 << a,
+            _ => 0,
+        }
+    }
+
+    fn taint_of_args(&self, thread: &Thread, id: InstId) -> u64 {
+        let inst = self.cx.function.inst(id);
+        inst.args
+            .iter()
+            .fold(0, |bits, v| bits | self.taint_of(thread, *v))
+    }
+
+    /// Whether access `id` may use `pointer`: one computed from data in memory only for an
+    /// update ([`Machine::updates`]).
+    fn address_allowed(&self, thread: &Thread, id: InstId, pointer: Val) -> bool {
+        self.taint_of(thread, pointer) & DATA == 0 || self.updates.contains(&id)
     }
 
     /// Objects whose every byte the run can account for: shared variables, and the arrays of
@@ -428,33 +573,44 @@ impl Machine<'_> {
         }
     }
 
+    /// The integer `bytes` at `offset` of `object` hold: `Some(None)` when the run does not
+    /// know it (written with an unknown value, or shared memory never written); `None` ends
+    /// the run.
     fn load(
         &mut self,
         object: Object,
         offset: i64,
         bytes: u64,
-        overlay: &HashMap<(Object, i64), u8>,
-    ) -> Option<u64> {
+        overlay: &HashMap<(Object, i64), Option<u8>>,
+    ) -> Option<Option<u64>> {
         if bytes > 8 || bytes == 0 || !self.placeable(object) {
             return None;
         }
         let mut value = 0u64;
-        let mut known = 0;
+        let mut written = 0;
+        let mut unknown = false;
         for k in 0..bytes as i64 {
             let byte = overlay
                 .get(&(object, offset + k))
                 .or_else(|| self.memory.get(&(object, offset + k)));
-            if let Some(byte) = byte {
-                value |= u64::from(*byte) << (8 * k);
-                known += 1;
+            match byte {
+                Some(Some(byte)) => value |= u64::from(*byte) << (8 * k),
+                Some(None) => unknown = true,
+                None => {
+                    written -= 1;
+                }
             }
+            written += 1;
         }
-        if known == bytes {
-            return Some(value);
+        if written == bytes {
+            return Some((!unknown).then_some(value));
         }
         // Never written: the input's contents, for arrays of global memory only (shared memory
         // starts undefined).
-        if known != 0 || object.is_shared(self.cx) || offset < 0 || offset % bytes as i64 != 0 {
+        if written != 0 || object.is_shared(self.cx) {
+            return Some(None);
+        }
+        if offset < 0 || offset % bytes as i64 != 0 {
             return None;
         }
         match self.element_size.get(&object) {
@@ -463,10 +619,10 @@ impl Machine<'_> {
                 self.element_size.insert(object, bytes);
             }
         }
-        Some(self.input.element(offset as u64 / bytes))
+        Some(Some(self.input.element(offset as u64 / bytes)))
     }
 
-    fn val(&self, t: usize, thread: &Thread, value: Val) -> Option<V> {
+    fn val(&mut self, t: usize, thread: &Thread, value: Val) -> Option<V> {
         match value {
             Val::Inst(id) => {
                 if self.cx.function.inst(id).block.is_none() {
@@ -477,7 +633,15 @@ impl Machine<'_> {
             }
             Val::Arg(a) => {
                 let arg = self.cx.function.args.get(a)?;
-                (matches!(arg.ty, Ty::Ptr(_)) && !arg.byval).then_some(V::Ptr(Object::Param(a), 0))
+                match arg.ty {
+                    Ty::Ptr(_) if !arg.byval => Some(V::Ptr(Object::Param(a), 0)),
+                    Ty::Int(bits) if a < 63 => {
+                        self.parameters_read |= 1 << a;
+                        Some(V::Int(self.parameter & mask(bits)))
+                    }
+                    Ty::Other => Some(V::Unknown),
+                    _ => None,
+                }
             }
             Val::Int { value, bits } => Some(V::Int(value as u64 & mask(bits))),
             Val::Global(g) => {
@@ -487,19 +651,31 @@ impl Machine<'_> {
                 }
                 Some(V::Ptr(Object::Global(self.cx.module.object_of(g)), 0))
             }
-            Val::Null | Val::Undef | Val::Other(_) => None,
+            Val::Undef | Val::Other(_) => Some(V::Unknown),
+            Val::Null => None,
         }
     }
 
     /// The value of a pure instruction (or constant expression).
-    fn compute(&self, t: usize, thread: &Thread, id: InstId) -> Option<V> {
+    fn compute(&mut self, t: usize, thread: &Thread, id: InstId) -> Option<V> {
         let function = self.cx.function;
         let inst = function.inst(id);
-        let arg = |k: usize| -> Option<V> { self.val(t, thread, *inst.args.get(k)?) };
+        let mut operands = Vec::with_capacity(inst.args.len());
+        for value in &inst.args {
+            operands.push(self.val(t, thread, *value)?);
+        }
+        // Arithmetic on a value the run does not follow gives another; an address from one
+        // ends the run where it is used.
+        if operands.iter().any(|v| *v == V::Unknown)
+            && !matches!(inst.op, Op::Select | Op::Cast(CastOp::BitCast | CastOp::Freeze))
+        {
+            return Some(V::Unknown);
+        }
+        let arg = |k: usize| -> Option<V> { operands.get(k).copied() };
         let int = |k: usize| -> Option<u64> {
             match arg(k)? {
                 V::Int(x) => Some(x),
-                V::Ptr(..) => None,
+                _ => None,
             }
         };
         match &inst.op {
@@ -536,7 +712,7 @@ impl Machine<'_> {
             Op::Select => match arg(0)? {
                 V::Int(1) => arg(1),
                 V::Int(0) => arg(2),
-                _ => None,
+                _ => Some(V::Unknown),
             },
             Op::Cast(cast) => match cast {
                 CastOp::Trunc | CastOp::ZExt => {
