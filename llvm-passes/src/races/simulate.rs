@@ -660,10 +660,15 @@ impl Machine<'_> {
     fn compute(&mut self, t: usize, thread: &Thread, id: InstId) -> Option<V> {
         let function = self.cx.function;
         let inst = function.inst(id);
-        let mut operands = Vec::with_capacity(inst.args.len());
-        for value in &inst.args {
-            operands.push(self.val(t, thread, *value)?);
+        // Operands in place (no allocation per instruction run).
+        let mut buffer = [V::Unknown; 8];
+        if inst.args.len() > buffer.len() {
+            return None;
         }
+        for (k, value) in inst.args.iter().enumerate() {
+            buffer[k] = self.val(t, thread, *value)?;
+        }
+        let operands = &buffer[..inst.args.len()];
         // Arithmetic on a value the run does not follow gives another; an address from one
         // ends the run where it is used.
         if operands.iter().any(|v| *v == V::Unknown)
