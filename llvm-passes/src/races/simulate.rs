@@ -175,12 +175,7 @@ pub fn witness(
     if count < 2 || count > 1024 || count * cx.function.insts.len() > MOST_REGISTERS {
         return None;
     }
-    let parameters: &[u64] = if cx
-        .function
-        .args
-        .iter()
-        .any(|a| matches!(a.ty, Ty::Int(_)))
-    {
+    let parameters: &[u64] = if cx.function.args.iter().any(|a| matches!(a.ty, Ty::Int(_))) {
         &PARAMETER_VALUES
     } else {
         &PARAMETER_VALUES[..1]
@@ -279,7 +274,10 @@ impl Machine<'_> {
                 Stop::Return => return None,
                 Stop::Barrier(at) => {
                     let at = *at;
-                    if !stops.iter().all(|s| matches!(s, Stop::Barrier(b) if *b == at)) {
+                    if !stops
+                        .iter()
+                        .all(|s| matches!(s, Stop::Barrier(b) if *b == at))
+                    {
                         return None;
                     }
                     for thread in &mut threads {
@@ -672,7 +670,10 @@ impl Machine<'_> {
         // Arithmetic on a value the run does not follow gives another; an address from one
         // ends the run where it is used.
         if operands.iter().any(|v| *v == V::Unknown)
-            && !matches!(inst.op, Op::Select | Op::Cast(CastOp::BitCast | CastOp::Freeze))
+            && !matches!(
+                inst.op,
+                Op::Select | Op::Cast(CastOp::BitCast | CastOp::Freeze)
+            )
         {
             return Some(V::Unknown);
         }
@@ -705,12 +706,7 @@ impl Machine<'_> {
                 }
                 (V::Ptr(p, x), V::Ptr(q, y)) if p == q => {
                     let bits = 64;
-                    Some(V::Int(u64::from(compare(
-                        *pred,
-                        x as u64,
-                        y as u64,
-                        bits,
-                    ))))
+                    Some(V::Int(u64::from(compare(*pred, x as u64, y as u64, bits))))
                 }
                 _ => None,
             },
