@@ -172,7 +172,7 @@ pub fn witness(
         return None;
     };
     let count: usize = geometry.iter().map(|d| *d as usize).product();
-    if count < 2 || count > 1024 || count * cx.function.insts.len() > MOST_REGISTERS {
+    if !(2..=1024).contains(&count) || count * cx.function.insts.len() > MOST_REGISTERS {
         return None;
     }
     let parameters: &[u64] = if cx.function.args.iter().any(|a| matches!(a.ty, Ty::Int(_))) {
@@ -669,7 +669,7 @@ impl Machine<'_> {
         let operands = &buffer[..inst.args.len()];
         // Arithmetic on a value the run does not follow gives another; an address from one
         // ends the run where it is used.
-        if operands.iter().any(|v| *v == V::Unknown)
+        if operands.contains(&V::Unknown)
             && !matches!(
                 inst.op,
                 Op::Select | Op::Cast(CastOp::BitCast | CastOp::Freeze)
