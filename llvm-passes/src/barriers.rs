@@ -247,7 +247,11 @@ fn decided_by_uniform_tests(
     branch: &DivergentBranch,
     target: usize,
 ) -> bool {
-    const MAX_TESTS: usize = 10;
+    // The work is the region's blocks once per assignment: MAX_WORK bounds it (about 4 million
+    // block visits, tens of milliseconds), and MAX_TESTS only keeps the assignments in a `u32`
+    // with room to spare. (A bound of 10 conditions once reported a barrier after a divergent
+    // `if` followed by a dozen uniform ones: E0850, a false alarm.)
+    const MAX_TESTS: usize = 20;
     const MAX_WORK: usize = 1 << 22;
     if branch.region.contains(branch.block) || !branch.region.contains(target) {
         return false;

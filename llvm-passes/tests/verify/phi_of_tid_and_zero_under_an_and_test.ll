@@ -1,6 +1,9 @@
 ; Bug twin of phi_of_tid_and_zero_under_an_or_test.ll: the test is `(tid & ctaid) == 0`, which
 ; holds in threads other than 0 (all of them in block 0), so they too store `s[0]`: the phi is not
-; `tid`, and the stores are not proven free of races.
+; `tid`, and the stores are not proven free of races (E0852). Running block 0
+; (races/simulate.rs) shows the race: every thread of it stores `s[0]` (the same `%v`: still a
+; race under the strict default).
+; ERROR: data race (write-after-write) on `s`
 ; WARNING: could not prove race freedom in `k`
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"

@@ -1,7 +1,10 @@
 ; `h[data[tid] & 255] += 1` as in shared_bin_from_input_data_plain_increment.ll, but the kernel
 ; also writes `data` (thread t stores `data[t]` afterwards): its contents are not only the input
-; any more, so their values are not free, and the updates stay undecided warnings (E0852), not a
-; race proven with zeros.
+; any more, so the pair test does not take their values as free, and the updates stay undecided
+; warnings (E0852) there. Running block 0 (races/simulate.rs) follows the order of the accesses:
+; each thread reads `data[t]` before any thread writes it, so the input's zeros are what they
+; read, and threads 0 and 1 both update `h[0]`: a race with that input.
+; ERROR: data race (read-after-write) on `h`
 ; WARNING: could not prove race freedom
 ; WARNING: could not prove race freedom
 ; OPTIONS: block-size=64 single-block

@@ -1,7 +1,9 @@
 ; `s[(data[tid] & 127) + tid] += 1`: with every element of `data` 0 each thread updates its own
 ; `s[tid]`, so that input gives no race; other inputs do (`data[0] = 1`, `data[1] = 0`: both
-; update `s[1]`). An input without a race proves nothing: the accesses stay undecided, warnings,
-; never an error and never clean.
+; update `s[1]`). An input without a race proves nothing: the pair test leaves the accesses
+; undecided (warnings). Running block 0 on a descending input (races/simulate.rs) finds one:
+; `data[0] = 1000000` and `data[1] = 999999` put threads 0 and 1 on `s[64]`.
+; ERROR: data race (read-after-write) on `s`
 ; WARNING: could not prove race freedom
 ; WARNING: could not prove race freedom
 ; OPTIONS: block-size=64 single-block

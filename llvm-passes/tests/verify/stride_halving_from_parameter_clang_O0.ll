@@ -8,7 +8,10 @@
 ;       if (t == 0) out[0] = s[0];
 ;     }
 ; The reduction without its barrier, the stride starting at a parameter `n`: its values are
-; not known, so they cannot be enumerated. A warning naming the stride, never silence.
+; not known, so they cannot be enumerated. A warning naming the stride, never silence; and
+; running block 0 with `n = 8` (races/simulate.rs; the loop tests `n`) shows the race: thread 4
+; adds into `s[4]` while thread 0 reads it.
+; ERROR: data race (read-after-write) on `_ZZ6reducePfjE1s`
 ; WARNING: could not prove race freedom in `_Z6reducePfj`: `%11 = load float, ptr %10, align 4` (`%.0 = phi i32 [ %1, %2 ], [ %17, %16 ]` changes from one iteration of a barrier-free loop to the next)
 ; Launched as one block (`single-block`): this case is about threads of one block.
 ; OPTIONS: block-size=256 single-block

@@ -3,8 +3,11 @@
 ; are one element. With rows = 15 in block (0, 0), thread (15, 0) stores (row 0, column 15) and
 ; thread (0, 1) stores (row 1, column 0): both element 15, a real race. Without `column < width`
 ; the index is not known to be injective, and the product of a thread-dependent row and `rows` is
-; not affine. Expected: a warning (E0852), never a pass.
+; not affine. Expected: a warning (E0852) from the
+; pair test, and the race, found by running block (0, 0) with every integer parameter 8
+; (races/simulate.rs): threads (8, 0) and (0, 1) both store element 8 of `out`.
 ; WARNING: could not prove race freedom in `transposeMatrix`
+; ERROR: data race (write-after-write) on `%out`
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 

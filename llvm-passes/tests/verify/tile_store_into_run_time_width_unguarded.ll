@@ -1,8 +1,11 @@
 ; The twin of tile_store_into_run_time_width_guarded without the column's guard (only the row's,
 ; BCOL * 16 + tid.y <u cols): the column BROW * 16 + tid.x may be rows or more, and with rows = 8,
 ; thread (8, 0) (row 0, column 8) and thread (0, 1) (row 1, column 0) store one element. The
-; index is not known to be injective, and not affine. Expected: a warning (E0852), never a pass.
+; index is not known to be injective, and not affine. Expected: a warning (E0852) from the
+; pair test, and the race, found by running block (0, 0) with every integer parameter 8
+; (races/simulate.rs): threads (8, 0) and (0, 1) both store element 8 of `out`.
 ; WARNING: could not prove race freedom in `transposeMatrix`
+; ERROR: data race (write-after-write) on `%out`
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
