@@ -22,12 +22,14 @@
 mod abi;
 mod block;
 mod context;
+mod cut;
 mod libdevice;
 mod math;
 mod report;
 mod sanitizer;
 pub mod warp;
 
+pub use cut::{cut_is_barrier, cut_op};
 pub use abi::{all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE, BOUNDS_PARAM_SHIFT};
 pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Whereabouts};
 
