@@ -204,7 +204,8 @@ pub(crate) extern "C" fn uniform(codes: *const u32, n: u32) -> u32 {
 
 /// `loom_simt_cut_collective(op, args, results, n, loc)`: the synchronisation `op` ([`cut_op`])
 /// for all `n` threads of the block, every one of them at the call of location `loc`. `args`
-/// holds the call's operands, operand-major (`args[i * n + t]`, each zero-extended to 64 bits),
+/// holds the call's operands, operand-major (`args[i * n16 + t]`, `n16` being `n` rounded up to
+/// a multiple of 16, each zero-extended to 64 bits),
 /// `results[t]` gets thread `t`'s result as the runtime function would return it. The rules are
 /// the scheduler's (`Scheduler::release_warp_collectives`, `release_barrier`).
 pub(crate) extern "C" fn collective(
@@ -227,9 +228,11 @@ pub(crate) extern "C" fn collective(
         )));
         return;
     };
+    // Each operand's array has room for `n` rounded up to 16 threads.
+    let stride = n.div_ceil(16) * 16;
     let arg = |i: usize, t: usize| -> u64 {
         // SAFETY: the loop stored every operand of every thread.
-        unsafe { *args.add(i * n + t) }
+        unsafe { *args.add(i * stride + t) }
     };
     let set = |t: usize, v: u64| {
         // SAFETY: `results` has room for `n` values.

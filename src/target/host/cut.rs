@@ -173,8 +173,20 @@ unsafe fn qualify(function: LLVMValueRef) -> Result<Vec<LLVMValueRef>, String> {
             return Err(format!("a call of `{name}`, which a loop over threads cannot make"));
         }
     }
+    if syncs.len() > MAX_SYNCS {
+        return Err(format!(
+            "{} synchronisations, more than the {MAX_SYNCS} a cut compiles in reasonable time",
+            syncs.len()
+        ));
+    }
     Ok(syncs)
 }
+
+/// Beyond these the cut function (one loop nest per region, each region's blocks copied) grows
+/// so large that LLVM's code generation takes minutes (a kernel of several scans over 3 blocks'
+/// worth of elements has 500 synchronisations): such kernels keep their coroutines.
+const MAX_SYNCS: usize = 96;
+const MAX_COPIED_INSTRUCTIONS: usize = 40_000;
 
 /// One synchronisation after splitting: its call, alone in block `block` with a branch to
 /// `next`, where region `index + 1` starts.
@@ -404,9 +416,19 @@ impl Cutter {
             }
             regions.push(region);
         }
-        // Preorder, so that a block's dominators in the region come first: recompute properly.
+        // Preorder, so that a block's dominators in the region come first.
         for region in &mut regions {
             region.blocks = preorder(region.entry, &region.members);
+        }
+        let copied: usize = regions
+            .iter()
+            .flat_map(|r| r.blocks.iter())
+            .map(|b| ir::block_instructions(*b).len())
+            .sum();
+        if copied > MAX_COPIED_INSTRUCTIONS {
+            return Err(format!(
+                "its regions copy {copied} instructions, more than the {MAX_COPIED_INSTRUCTIONS} a cut compiles in reasonable time"
+            ));
         }
 
         // 3. Values live across a synchronisation. A use in block `u` of a value defined in
