@@ -356,11 +356,17 @@ impl Cutter {
 
     unsafe fn run(&mut self, calls: Vec<LLVMValueRef>) -> Result<(), String> {
         // 1. Every synchronisation alone in its block.
-        let mut syncs = Vec::new();
+        // (Operands are read once every split is done: a later split rebuilds the phis of the
+        // blocks it branches to, which may be an earlier call's operands.)
+        let mut split = Vec::new();
         for call in calls {
             self.split_before(call);
             let after = LLVMGetNextInstruction(call);
             let next = self.split_before(after);
+            split.push((call, next));
+        }
+        let mut syncs = Vec::new();
+        for (call, next) in split {
             let callee = ir::callee(call).ok_or("a synchronisation through a pointer")?;
             let mut operands = ir::call_args(call);
             let loc = operands.pop().ok_or("a synchronisation without its location")?;
@@ -729,7 +735,14 @@ impl Cutter {
         copy.values
             .get(&v)
             .copied()
-            .ok_or_else(|| format!("internal: no copy of {} in region {}", ir::text(v), copy.region))
+            .ok_or_else(|| {
+                format!(
+                    "internal: no copy of `{}` (opcode {:?}) in region {}",
+                    ir::name(v),
+                    ir::opcode(v),
+                    copy.region
+                )
+            })
     }
 
     #[allow(clippy::too_many_arguments)]
