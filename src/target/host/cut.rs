@@ -97,6 +97,7 @@ pub unsafe fn build(
     context: LLVMContextRef,
     module: LLVMModuleRef,
     target_data: LLVMTargetDataRef,
+    uniform_proved: bool,
 ) -> (Vec<String>, Vec<(String, String)>) {
     let mut cut = Vec::new();
     let mut fallbacks = Vec::new();
@@ -108,7 +109,7 @@ pub unsafe fn build(
         let kernel = kernel.to_string();
         let result = qualify(function).and_then(|syncs| {
             let mut cutter = Cutter::new(context, module, target_data, function);
-            cutter.run(syncs)?;
+            cutter.run(syncs, uniform_proved)?;
             if LLVMVerifyFunction(function, LLVMVerifierFailureAction::LLVMReturnStatusAction)
                 != 0
             {
@@ -354,7 +355,7 @@ impl Cutter {
         new
     }
 
-    unsafe fn run(&mut self, calls: Vec<LLVMValueRef>) -> Result<(), String> {
+    unsafe fn run(&mut self, calls: Vec<LLVMValueRef>, uniform_proved: bool) -> Result<(), String> {
         // 1. Every synchronisation alone in its block.
         // (Operands are read once every split is done: a later split rebuilds the phis of the
         // blocks it branches to, which may be an earlier call's operands.)
@@ -425,6 +426,17 @@ impl Cutter {
         // Preorder, so that a block's dominators in the region come first.
         for region in &mut regions {
             region.blocks = preorder(region.entry, &region.members);
+        }
+        // Threads may leave such a region different ways only where synchronisation is not
+        // block-uniform, which PTX allows (an exited thread releases a barrier; barrier 0
+        // counts arrivals wherever they come from) and the coroutines emulate: only IR from
+        // loomc, whose verifier proved its synchronisation uniform, is cut there. (The check
+        // after such a region stays, for `--no-verify`.)
+        if !uniform_proved && regions.iter().any(Region::multi_exit) {
+            return Err("threads may leave a region between synchronisations more than one way \
+                 (a barrier in a loop, a return before a barrier), and the IR does not come from \
+                 loomc, whose verifier proves synchronisation uniform"
+                .to_string());
         }
         let copied: usize = regions
             .iter()

@@ -251,6 +251,11 @@ declare void @llvm.nvvm.barrier.sync(i32)
 !nvvm.annotations = !{!0, !1}
 !0 = !{ptr @l, !"kernel", i32 1}
 !1 = !{ptr @l, !"reqntidx", i32 64}
+!llvm.dbg.cu = !{!2}
+!llvm.module.flags = !{!4}
+!2 = distinct !DICompileUnit(language: DW_LANG_C, file: !3, producer: "loomc", isOptimized: true, runtimeVersion: 0, emissionKind: NoDebug)
+!3 = !DIFile(filename: "l.loom", directory: "")
+!4 = !{i32 2, !"Debug Info Version", i32 3}
 "#;
 
 #[test]
@@ -291,20 +296,24 @@ fn a_kernel_the_cut_cannot_handle_falls_back_to_coroutines() {
 
 /// Threads that leave a region different ways (thread 5 returns before the barrier the others
 /// wait at) stop the block with the sanitizer's report: the cut runs only block-uniform
-/// synchronisation, which LOOM's verifier proves for the kernels it emits.
+/// synchronisation, which LOOM's verifier proves for the kernels it emits (`producer:
+/// "loomc"`, as `LOOP_BARRIER` says; `loomc --no-verify` could still emit this). IR from
+/// elsewhere with such regions keeps its coroutines, which do what PTX does (an exited thread
+/// releases the barrier).
 #[test]
 fn a_divergent_barrier_in_a_cut_kernel_is_reported() {
     let ir = LOOP_BARRIER.replace(
-        "  br label %loop
-
-loop:",
-        "  %early = icmp eq i32 %t, 5
-  br i1 %early, label %quit, label %loop
-
-quit:
-  ret void
-
-loop:",
+        "  br label %loop\n\nloop:",
+        "  %early = icmp eq i32 %t, 5\n  br i1 %early, label %quit, label %loop\n\nquit:\n  ret void\n\nloop:",
+    );
+    assert_ne!(ir, LOOP_BARRIER);
+    let elsewhere = ir.replace("producer: \"loomc\"", "producer: \"clang\"");
+    let program = HostProgram::compile(&elsewhere, &HostOptions::default()).unwrap();
+    assert!(program.cut_kernels().is_empty());
+    assert!(
+        program.cut_fallbacks()[0].1.contains("more than one way"),
+        "{:?}",
+        program.cut_fallbacks()
     );
     let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
     assert_eq!(program.cut_kernels(), ["l".to_string()]);
