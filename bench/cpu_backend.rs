@@ -237,9 +237,17 @@ fn main() -> Result<(), String> {
     let saxpy_unversioned = program("examples/saxpy.loom", &unversioned)?;
     let saxpy_per_thread = program("examples/saxpy.loom", &per_thread)?;
     let saxpy_unchecked = program("examples/saxpy.loom", &unchecked)?;
-    // It synchronises (shuffles and a barrier): its threads are compiled coroutines, or, in
-    // the per-thread mode, stackful ones.
+    // It synchronises (shuffles and a barrier): it is cut at its synchronisations into loops
+    // over the threads (src/target/host/cut.rs); before the cut, its threads were compiled
+    // coroutines (`no_cut`); in the per-thread mode they are stackful ones.
     let squares_checked = program("examples/sum_of_squares.loom", &checked)?;
+    let squares_coroutines = program(
+        "examples/sum_of_squares.loom",
+        &HostOptions {
+            no_cut: true,
+            ..HostOptions::default()
+        },
+    )?;
     let squares_per_thread = program("examples/sum_of_squares.loom", &per_thread)?;
     let squares_unchecked = program("examples/sum_of_squares.loom", &unchecked)?;
     let a = 2.5f32;
@@ -298,11 +306,16 @@ fn main() -> Result<(), String> {
         let (mut in1, mut out1) = (x.clone(), vec![0f32; n / BLOCK]);
         let (mut in2, mut out2) = (x.clone(), vec![0f32; n / BLOCK]);
         let (mut in3, mut out3) = (x.clone(), vec![0f32; n / BLOCK]);
+        let (mut in4, mut out4) = (x.clone(), vec![0f32; n / BLOCK]);
         let mut partial = vec![0f32; n / BLOCK];
         let mut runs: Vec<(&str, Run<'_>)> = vec![
             (
                 checked_how,
                 Box::new(|| timed(|| squares_launch(&squares_checked, &mut in1, &mut out1))),
+            ),
+            (
+                "CPU backend, compiled coroutines",
+                Box::new(|| timed(|| squares_launch(&squares_coroutines, &mut in4, &mut out4))),
             ),
             (
                 "CPU backend, a stack per thread",
@@ -340,7 +353,7 @@ fn main() -> Result<(), String> {
         drop(runs);
         let total_cpu: f64 = out1.iter().map(|v| *v as f64).sum();
         let total_ref: f64 = partial.iter().map(|v| *v as f64).sum();
-        if (total_cpu - total_ref).abs() > 1e-4 * total_ref.abs() || out1 != out2 || out1 != out3 {
+        if (total_cpu - total_ref).abs() > 1e-4 * total_ref.abs() || out1 != out2 || out1 != out3 || out1 != out4 {
             return Err(format!(
                 "sumOfSquares disagrees: {total_cpu} vs {total_ref}"
             ));

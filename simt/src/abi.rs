@@ -534,6 +534,9 @@ symbol_table! {
     "loom_simt_thread" => thread as extern "C" fn(i32),
     "loom_simt_frame" => frame as extern "C" fn(u64, u64) -> *mut u8,
     "loom_simt_exit" => exit as extern "C" fn(),
+    "loom_simt_cut_scratch" => crate::cut::scratch as extern "C" fn(u64) -> *mut u8,
+    "loom_simt_cut_uniform" => crate::cut::uniform as extern "C" fn(*const u32, u32) -> u32,
+    "loom_simt_cut_collective" => crate::cut::collective as extern "C" fn(u32, *const u64, *mut u64, u32, u32),
     "loom_simt_check_access" => check_access as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
     "loom_simt_check_bounds" => check_bounds as extern "C" fn(*mut u8, u64, u32, u32) -> *mut u8,
 }

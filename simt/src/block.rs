@@ -98,12 +98,16 @@ impl Worker {
         // A compiled loop over the threads needs one context, whose `tid` it sets before a
         // report (`loom_simt_thread`); building 256 per block was a visible part of saxpy's
         // time (2^24 elements: 55 ms with them, 48 ms with one).
-        let looped = config.threads_entry.is_some() && !config.needs_coroutines && !config.sanitize;
+        // A kernel that synchronises has a loop over its threads where the host lowering could
+        // cut it at its synchronisations (`src/target/host/cut.rs`): it runs that way too.
+        let looped = config.threads_entry.is_some() && !config.sanitize;
         let contexts = if looped { 1 } else { config.block_size };
         let mut threads: Vec<ThreadCtx> = (0..contexts)
             .map(|t| ThreadCtx::new(t, block_ptr))
             .collect();
-        let result = if let (true, false, Some(compiled)) = (
+        let result = if looped {
+            self.run_direct(launch, block_ptr, &mut threads)
+        } else if let (true, false, Some(compiled)) = (
             config.needs_coroutines,
             config.sanitize,
             config.compiled_coroutine,

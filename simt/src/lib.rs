@@ -22,12 +22,14 @@
 mod abi;
 mod block;
 mod context;
+mod cut;
 mod libdevice;
 mod math;
 mod report;
 mod sanitizer;
 pub mod warp;
 
+pub use cut::{cut_is_barrier, cut_op};
 pub use abi::{all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE, BOUNDS_PARAM_SHIFT};
 pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Whereabouts};
 
@@ -43,7 +45,9 @@ pub type EntryFn = unsafe extern "C" fn(*const *mut c_void);
 
 /// A whole block at once: `loom.threads.<kernel>(params, ntid_x, ntid_y)` runs the kernel for
 /// every thread of the block, `ntid_x` fastest, in loops the host lowering compiled
-/// (`src/target/host/thread_loop.rs`); only for kernels that never suspend.
+/// (`src/target/host/thread_loop.rs`), or `loom.cut.<kernel>` for a kernel that synchronises,
+/// cut into loops at its synchronisations (`src/target/host/cut.rs`, the runtime's part in
+/// `cut.rs`).
 pub type ThreadsFn = unsafe extern "C" fn(*const *mut c_void, i32, i32);
 
 /// A kernel compiled into an LLVM coroutine per thread (`src/target/host/coro.rs`): `ramp`
@@ -91,7 +95,9 @@ pub struct LaunchConfig {
     /// after another without coroutines.
     pub needs_coroutines: bool,
     /// The kernel's compiled loop over a block's threads, where it has one: used instead of one
-    /// call of the entry per thread when the block needs no coroutines.
+    /// call of the entry per thread (or a coroutine per thread, for a kernel that synchronises
+    /// and was cut at its synchronisations into loops, `src/target/host/cut.rs`) unless the
+    /// sanitizer runs.
     pub threads_entry: Option<ThreadsFn>,
     /// The kernel's threads as compiled coroutines, where it has them: used instead of a
     /// stack per thread when the block synchronises and no sanitizer runs.

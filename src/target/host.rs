@@ -26,6 +26,7 @@
 
 mod bounds;
 mod coro;
+mod cut;
 mod entry;
 mod error;
 mod intrinsics;
@@ -78,6 +79,10 @@ pub struct HostOptions {
     /// (`host/versioning.rs`): only for measuring what the versioning gains
     /// (`bench/cpu_backend.rs`).
     pub unversioned_loops: bool,
+    /// Run kernels that synchronise as compiled coroutines (`host/coro.rs`) even where they could
+    /// be cut at their synchronisations into loops over the threads (`host/cut.rs`): the mode
+    /// before the cut, for the tests and the benchmark to compare it with.
+    pub no_cut: bool,
 }
 
 /// One argument of a launch, in parameter order.
@@ -180,6 +185,10 @@ pub struct HostProgram {
     globals: Vec<Buffer>,
     shared: SharedLayout,
     needs_coroutines: bool,
+    /// Kernels that synchronise and were cut into loops over their threads (`host/cut.rs`).
+    cut: Vec<String>,
+    /// Kernels that synchronise and keep their coroutines, each with the reason.
+    cut_fallbacks: Vec<(String, String)>,
     options: HostOptions,
     /// Launches write the kernels' `lengths` through `&self`: two at once would race, so a
     /// program is not `Sync` (inkwell's types already make it so; this says it).
@@ -220,15 +229,46 @@ impl HostProgram {
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
         use_host_cpu(&module);
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
+        // SAFETY: as below; the target data is the module's.
+        let (cut, cut_fallbacks) =
+            unsafe {
+                cut::build(
+                    ctx.raw(),
+                    module.as_mut_ptr(),
+                    target_data.as_mut_ptr(),
+                    // loomc's verifier proved that every thread reaches every synchronisation.
+                    nvptx_ir.contains("producer: \"loomc\""),
+                )
+            };
+        if std::env::var_os("LOOM_HOST_VERBOSE").is_some() {
+            for kernel in &cut {
+                eprintln!("loomc: kernel `{kernel}` runs cut at its synchronisations into loops over its threads");
+            }
+            for (kernel, why) in &cut_fallbacks {
+                eprintln!("loomc: kernel `{kernel}` keeps its coroutines: {why}");
+            }
+        }
+        if let Some(path) = std::env::var_os("LOOM_HOST_DUMP_CUT") {
+            let _ = module.print_to_file(path);
+        }
+        // A kernel cut needs no coroutine.
+        // SAFETY: the module belongs to `ctx`.
+        unsafe { coro::remove(module.as_mut_ptr(), &cut) };
         let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
         if !looped.is_empty() {
             thread_loop::optimise(&module, &machine, !options.unversioned_loops)?;
+        }
+        if !cut.is_empty() {
+            cut::optimise(&module, &machine)?;
         }
         // SAFETY: as above.
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
         // Again for what the coroutine passes made.
         use_host_cpu(&module);
         declare_libcalls(&module);
+        if let Some(path) = std::env::var_os("LOOM_HOST_DUMP") {
+            let _ = module.print_to_file(path);
+        }
         module
             .verify()
             .map_err(|e| HostError::Llvm(format!("the lowered module does not verify: {e}")))?;
@@ -244,16 +284,22 @@ impl HostProgram {
                 .map_err(|e| HostError::Llvm(format!("{entry_name}: {e}")))?;
             // SAFETY: `entry_name` was built by `entry::add_entry` with exactly this type.
             let entry: loom_simt::EntryFn = unsafe { std::mem::transmute(address) };
-            let threads = match looped.contains(&signature.name) {
-                true => {
-                    let name = thread_loop::function_name(&signature.name);
+            let threads_name = if looped.contains(&signature.name) {
+                Some(thread_loop::function_name(&signature.name))
+            } else if cut.contains(&signature.name) {
+                Some(cut::function_name(&signature.name))
+            } else {
+                None
+            };
+            let threads = match threads_name {
+                Some(name) => {
                     let address = engine
                         .get_function_address(&name)
                         .map_err(|e| HostError::Llvm(format!("{name}: {e}")))?;
                     // SAFETY: `thread_loop::add` built it with exactly this type.
                     Some(unsafe { std::mem::transmute::<usize, loom_simt::ThreadsFn>(address) })
                 }
-                false => None,
+                None => None,
             };
             let compiled = match coroutines.contains(&signature.name) {
                 true => {
@@ -299,6 +345,8 @@ impl HostProgram {
             globals,
             shared: lowered.shared,
             needs_coroutines: lowered.needs_coroutines,
+            cut,
+            cut_fallbacks,
             options: options.clone(),
             _one_launch_at_a_time: std::marker::PhantomData,
             _engine: engine,
@@ -318,6 +366,18 @@ impl HostProgram {
     /// Whether some kernel runs a block's threads as a compiled loop (unless `per_thread_calls`).
     pub fn has_thread_loops(&self) -> bool {
         self.kernels.iter().any(|k| k.threads.is_some())
+    }
+
+    /// The kernels that synchronise and run cut into loops over their threads (unless
+    /// `per_thread_calls`; `host/cut.rs`).
+    pub fn cut_kernels(&self) -> &[String] {
+        &self.cut
+    }
+
+    /// The kernels that synchronise and keep their coroutines, each with the reason
+    /// (`LOOM_HOST_VERBOSE=1` prints them when compiling).
+    pub fn cut_fallbacks(&self) -> &[(String, String)] {
+        &self.cut_fallbacks
     }
 
     /// Whether some kernel runs its threads as compiled coroutines (unless `per_thread_calls`).
@@ -578,6 +638,9 @@ fn lower(
             }
             if needs_coroutines {
                 coro::add(raw_context, raw_module, &kernel.name, entry);
+                if !options.no_cut {
+                    cut::add(raw_context, raw_module, &kernel.name, entry);
+                }
             } else {
                 thread_loop::add(raw_context, raw_module, &kernel.name, entry);
             }

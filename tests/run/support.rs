@@ -86,7 +86,8 @@ pub type LaunchAt<'a> = dyn Fn(&HostProgram, usize, u64) -> Result<Vec<u8>, Stri
 /// Runs `file`'s kernel at every size of `sizes` (size `i` drawing its inputs from seed
 /// `0x5eed ^ (bs << 32) ^ i`, the same in every build) compiled at `-O0`, at `-O3` and, where it
 /// runs as compiled threads (loops over a block's threads, compiled coroutines), at `-O3` with a
-/// call (and a stack) per thread: every build must give the same bits. `run` launches one build
+/// call (and a stack) per thread, and where a kernel that synchronises is cut into loops over its
+/// threads, at `-O3` with compiled coroutines instead: every build must give the same bits. `run` launches one build
 /// at one size and returns the bytes it checks; `label` names the case in failures.
 pub fn same_bits_in_every_build(
     label: &str,
@@ -110,6 +111,18 @@ pub fn same_bits_in_every_build(
         )?),
         false => None,
     };
+    // Where a kernel that synchronises runs cut into loops over its threads (`host/cut.rs`),
+    // its compiled coroutines too.
+    let coroutines = match o3.cut_kernels().is_empty() {
+        false => Some(compile(
+            OptLevel::O3,
+            &HostOptions {
+                no_cut: true,
+                ..HostOptions::default()
+            },
+        )?),
+        true => None,
+    };
     for (i, &n) in sizes.iter().enumerate() {
         let seed = 0x5eed ^ ((bs as u64) << 32) ^ i as u64;
         let at = |opt: &str, e: String| format!("{label} at -{opt}, n = {n}, block size {bs}: {e}");
@@ -124,6 +137,16 @@ pub fn same_bits_in_every_build(
                 return Err(at(
                     "O3",
                     "compiled threads and a call per thread give different results".to_string(),
+                ));
+            }
+        }
+        if let Some(coroutines) = &coroutines {
+            let bits = run(coroutines, n, seed).map_err(|e| at("O3 (compiled coroutines)", e))?;
+            if bits != bits3 {
+                return Err(at(
+                    "O3",
+                    "the kernel cut at its synchronisations and its compiled coroutines give different results"
+                        .to_string(),
                 ));
             }
         }

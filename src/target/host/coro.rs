@@ -163,6 +163,28 @@ pub unsafe fn add(
     }
 }
 
+/// Deletes the coroutines of `kernels` (cut into loops over threads instead, `cut.rs`), and
+/// the resume function where no coroutine is left.
+///
+/// # Safety
+/// `module` must be live.
+pub unsafe fn remove(module: LLVMModuleRef, kernels: &[String]) {
+    for kernel in kernels {
+        let f = LLVMGetNamedFunction(module, ir::c_name(&function_name(kernel)).as_ptr());
+        if !f.is_null() {
+            LLVMDeleteFunction(f);
+        }
+    }
+    let left = ir::functions(module).into_iter().any(|f| {
+        let name = ir::name(f);
+        name.starts_with(CORO_PREFIX) && name != RESUME
+    });
+    let resume = LLVMGetNamedFunction(module, ir::c_name(RESUME).as_ptr());
+    if !left && !resume.is_null() {
+        LLVMDeleteFunction(resume);
+    }
+}
+
 /// After the first inlining: turns each suspending runtime call of every `loom.coro.*` into a
 /// call of its wrapper, inlines those, sends the wrappers' leaving paths to the coroutine's
 /// return block, and runs the coroutine passes. Returns the kernels that have a coroutine.

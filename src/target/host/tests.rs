@@ -136,20 +136,31 @@ declare i32 @llvm.ctpop.i32(i32)
 !1 = !{ptr @w, !"reqntidx", i32 32}
 "#;
 
-/// The barrier kernel's threads are compiled coroutines by default, stackful ones with
-/// `per_thread_calls`; both give the same.
+/// The barrier kernel is cut at its barrier into loops over the threads by default
+/// (`host/cut.rs`), its threads are compiled coroutines with `no_cut`, stackful ones with
+/// `per_thread_calls`; all give the same.
 #[test]
-fn a_kernel_with_a_barrier_runs_as_compiled_coroutines() {
-    let (compiled, program) =
+fn a_kernel_with_a_barrier_is_cut_into_loops_over_its_threads() {
+    let (cut, program) =
         run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &HostOptions::default()).unwrap();
+    assert_eq!(program.cut_kernels(), ["k".to_string()]);
+    assert!(program.has_thread_loops());
+    assert!(!program.has_compiled_coroutines());
+    let no_cut = HostOptions {
+        no_cut: true,
+        ..HostOptions::default()
+    };
+    let (compiled, program) =
+        run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &no_cut).unwrap();
     assert!(program.has_compiled_coroutines());
     assert!(!program.has_thread_loops());
+    assert_eq!(cut, compiled);
     let stackful = HostOptions {
         per_thread_calls: true,
         ..HostOptions::default()
     };
     let (per_thread, _) = run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &stackful).unwrap();
-    assert_eq!(compiled, per_thread);
+    assert_eq!(cut, per_thread);
     let sanitized = HostOptions {
         sanitize: true,
         ..HostOptions::default()
@@ -157,9 +168,173 @@ fn a_kernel_with_a_barrier_runs_as_compiled_coroutines() {
     // (Compiled only: the sanitizer finds the threads' common store of 7 a race, rightly.)
     let program = HostProgram::compile(SHARED_CONSTEXPR, &sanitized).unwrap();
     assert!(
-        !program.has_compiled_coroutines(),
+        !program.has_compiled_coroutines() && !program.has_thread_loops(),
         "the sanitizer keeps stackful coroutines"
     );
+}
+
+/// Runs `ir`'s kernel `kernel` cut (the default), as compiled coroutines and with a stack per
+/// thread, asserts that it was cut and that all three agree; returns the result.
+fn cut_agrees(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Vec<i32> {
+    let (cut, program) =
+        run_i32_kernel_with(ir, kernel, blocks, out_len, &HostOptions::default()).unwrap();
+    assert_eq!(program.cut_kernels(), [kernel.to_string()], "{:?}", program.cut_fallbacks());
+    for options in [
+        HostOptions {
+            no_cut: true,
+            ..HostOptions::default()
+        },
+        HostOptions {
+            per_thread_calls: true,
+            ..HostOptions::default()
+        },
+    ] {
+        let (other, _) = run_i32_kernel_with(ir, kernel, blocks, out_len, &options).unwrap();
+        assert_eq!(cut, other, "{options:?}");
+    }
+    cut
+}
+
+/// A warp reduction by shuffles with the full mask (exchanged in compiled loops), votes and a
+/// predicated shuffle (done by the runtime over arrays), cut.
+#[test]
+fn a_shuffle_reduction_is_cut() {
+    let out = cut_agrees(WARP_OPS, "w", 1, 32);
+    for t in 0..32i32 {
+        let segment = (t / 16) * 16;
+        let sum: i32 = (segment..segment + 16).sum();
+        let in_range = if t >= 1 { 1000 } else { 0 };
+        assert_eq!(out[t as usize], sum + in_range + 16 * 100000, "lane {t}");
+    }
+}
+
+/// A barrier inside a loop with a uniform trip count (as LOOM's tile loops have): each of four
+/// rounds every thread publishes its value, waits, adds its right neighbour's, waits. The
+/// region after each barrier reaches the loop's exit and its next barrier: it may be left two
+/// ways, and the threads are checked to agree.
+const LOOP_BARRIER: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+@s = internal addrspace(3) global [64 x i32] undef, align 4
+
+define void @l(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %t64 = zext i32 %t to i64
+  %slot = getelementptr inbounds [64 x i32], ptr addrspace(3) @s, i64 0, i64 %t64
+  %n = add i32 %t, 1
+  %n63 = and i32 %n, 63
+  %nz = zext i32 %n63 to i64
+  %nslot = getelementptr inbounds [64 x i32], ptr addrspace(3) @s, i64 0, i64 %nz
+  br label %loop
+
+loop:
+  %i = phi i32 [ 0, %entry ], [ %i1, %loop ]
+  %acc = phi i32 [ %t, %entry ], [ %acc1, %loop ]
+  store i32 %acc, ptr addrspace(3) %slot
+  call void @llvm.nvvm.barrier0()
+  %x = load i32, ptr addrspace(3) %nslot
+  %scaled = mul i32 %acc, 3
+  %acc1 = add i32 %scaled, %x
+  call void @llvm.nvvm.barrier.sync(i32 0)
+  %i1 = add i32 %i, 1
+  %more = icmp ult i32 %i1, 4
+  br i1 %more, label %loop, label %done
+
+done:
+  %o = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %t64
+  store i32 %acc1, ptr addrspace(1) %o
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier0()
+declare void @llvm.nvvm.barrier.sync(i32)
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @l, !"kernel", i32 1}
+!1 = !{ptr @l, !"reqntidx", i32 64}
+!llvm.dbg.cu = !{!2}
+!llvm.module.flags = !{!4}
+!2 = distinct !DICompileUnit(language: DW_LANG_C, file: !3, producer: "loomc", isOptimized: true, runtimeVersion: 0, emissionKind: NoDebug)
+!3 = !DIFile(filename: "l.loom", directory: "")
+!4 = !{i32 2, !"Debug Info Version", i32 3}
+"#;
+
+#[test]
+fn a_barrier_inside_a_uniform_loop_is_cut() {
+    let out = cut_agrees(LOOP_BARRIER, "l", 1, 64);
+    let mut acc: Vec<i32> = (0..64).collect();
+    for _ in 0..4 {
+        acc = (0..64).map(|t| acc[t] * 3 + acc[(t + 1) % 64]).collect();
+    }
+    assert_eq!(out, acc);
+}
+
+/// A kernel the cut does not handle keeps its compiled coroutines, and says why: a barrier of
+/// part of the block (`barrier.sync` with a thread count).
+#[test]
+fn a_kernel_the_cut_cannot_handle_falls_back_to_coroutines() {
+    let ir = SHARED_CONSTEXPR
+        .replace(
+            "call void @llvm.nvvm.barrier0()",
+            "call void @llvm.nvvm.barrier.sync.cnt(i32 0, i32 64)",
+        )
+        .replace(
+            "declare void @llvm.nvvm.barrier0()",
+            "declare void @llvm.nvvm.barrier.sync.cnt(i32, i32)",
+        );
+    let (fallen, program) = run_i32_kernel_with(&ir, "k", 3, 192, &HostOptions::default()).unwrap();
+    assert!(program.cut_kernels().is_empty());
+    assert!(program.has_compiled_coroutines());
+    let [(kernel, why)] = program.cut_fallbacks() else {
+        panic!("{:?}", program.cut_fallbacks())
+    };
+    assert_eq!(kernel, "k");
+    assert!(why.contains("loom_simt_barrier_sync_cnt") && why.contains("part of the block"), "{why}");
+    let (cut, _) =
+        run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &HostOptions::default()).unwrap();
+    assert_eq!(fallen, cut);
+}
+
+/// Threads that leave a region different ways (thread 5 returns before the barrier the others
+/// wait at) stop the block with the sanitizer's report: the cut runs only block-uniform
+/// synchronisation, which LOOM's verifier proves for the kernels it emits (`producer:
+/// "loomc"`, as `LOOP_BARRIER` says; `loomc --no-verify` could still emit this). IR from
+/// elsewhere with such regions keeps its coroutines, which do what PTX does (an exited thread
+/// releases the barrier).
+#[test]
+fn a_divergent_barrier_in_a_cut_kernel_is_reported() {
+    let ir = LOOP_BARRIER.replace(
+        "  br label %loop\n\nloop:",
+        "  %early = icmp eq i32 %t, 5\n  br i1 %early, label %quit, label %loop\n\nquit:\n  ret void\n\nloop:",
+    );
+    assert_ne!(ir, LOOP_BARRIER);
+    let elsewhere = ir.replace("producer: \"loomc\"", "producer: \"clang\"");
+    let program = HostProgram::compile(&elsewhere, &HostOptions::default()).unwrap();
+    assert!(program.cut_kernels().is_empty());
+    assert!(
+        program.cut_fallbacks()[0].1.contains("more than one way"),
+        "{:?}",
+        program.cut_fallbacks()
+    );
+    let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
+    assert_eq!(program.cut_kernels(), ["l".to_string()]);
+    let mut out = vec![0i32; 64];
+    let bytes = unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, 64 * 4) };
+    let err = program
+        .launch(
+            "l",
+            &LaunchShape {
+                blocks: 1,
+                ..LaunchShape::default()
+            },
+            &mut [HostArg::Array {
+                name: "out".into(),
+                data: bytes,
+                elem_size: 4,
+            }],
+        )
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("thread 5") && err.contains("barrier"), "{err}");
 }
 
 #[test]

@@ -44,7 +44,7 @@ const X: &str = "thread.x";
 const Y: &str = "thread.y";
 
 /// Runtime reads that are the same for every thread of a block: read once per block.
-const BLOCK_WIDE: [&str; 13] = [
+pub(super) const BLOCK_WIDE: [&str; 13] = [
     "loom_simt_read_ptx_sreg_ntid_x",
     "loom_simt_read_ptx_sreg_ntid_y",
     "loom_simt_read_ptx_sreg_ntid_z",
@@ -61,7 +61,7 @@ const BLOCK_WIDE: [&str; 13] = [
 ];
 
 /// Runtime calls a loop over threads keeps as they are.
-const KEPT: [&str; 3] = [
+pub(super) const KEPT: [&str; 3] = [
     "loom_simt_membar_cta",
     "loom_simt_membar_gl",
     "loom_simt_membar_sys",
@@ -280,13 +280,27 @@ pub fn optimise(
     machine: &TargetMachine,
     version: bool,
 ) -> Result<(), HostError> {
+    optimise_functions(module, machine, THREADS_PREFIX, version, X, Y)
+}
+
+/// [`optimise`] for the functions whose names start with `prefix`, versioning each loop nest
+/// whose counters are named `x` and `y` (the cut loops, `cut.rs`, have one per region: their
+/// names end with the region's number).
+pub fn optimise_functions(
+    module: &Module<'_>,
+    machine: &TargetMachine,
+    prefix: &str,
+    version: bool,
+    x: &str,
+    y: &str,
+) -> Result<(), HostError> {
     let context = module.get_context();
     let kind = |name: &str| inkwell::attributes::Attribute::get_named_enum_kind_id(name);
     let (optnone, noinline) = (kind("optnone"), kind("noinline"));
     let shielded: Vec<_> = module
         .get_functions()
         .filter(|f| f.count_basic_blocks() > 0)
-        .filter(|f| !f.get_name().to_string_lossy().starts_with(THREADS_PREFIX))
+        .filter(|f| !f.get_name().to_string_lossy().starts_with(prefix))
         .collect();
     let index = inkwell::attributes::AttributeLoc::Function;
     let mut added = Vec::new();
@@ -306,7 +320,7 @@ pub fn optimise(
     let result = passes(LOOP_PASSES).and_then(|()| {
         let target_data = machine.get_target_data();
         for f in module.get_functions() {
-            if version && f.get_name().to_string_lossy().starts_with(THREADS_PREFIX) {
+            if version && f.get_name().to_string_lossy().starts_with(prefix) {
                 // SAFETY: the function belongs to the module's context; the target data is the
                 // module's (`host_machine`).
                 unsafe {
@@ -314,8 +328,8 @@ pub fn optimise(
                         context.raw(),
                         f.as_value_ref(),
                         target_data.as_mut_ptr(),
-                        X,
-                        Y,
+                        x,
+                        y,
                     )
                 };
             }
@@ -332,7 +346,7 @@ pub fn optimise(
 }
 
 /// `y * ntid_x + x`: the thread's index in its block.
-unsafe fn linear_thread(
+pub(super) unsafe fn linear_thread(
     b: LLVMBuilderRef,
     x: LLVMValueRef,
     y: LLVMValueRef,
@@ -342,14 +356,14 @@ unsafe fn linear_thread(
     LLVMBuildAdd(b, row, x, c"thread".as_ptr())
 }
 
-unsafe fn set_thread_function(context: LLVMContextRef, module: LLVMModuleRef) -> LLVMValueRef {
+pub(super) unsafe fn set_thread_function(context: LLVMContextRef, module: LLVMModuleRef) -> LLVMValueRef {
     let mut params = [LLVMInt32TypeInContext(context)];
     let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 1, 0);
     ir::declare(module, SET_THREAD, fn_type)
 }
 
 #[derive(Clone, Copy)]
-enum ThreadValue {
+pub(super) enum ThreadValue {
     TidX,
     TidY,
     Lane,
@@ -361,7 +375,7 @@ enum ThreadValue {
     MaskGe,
 }
 
-fn thread_value(callee: &str) -> Option<ThreadValue> {
+pub(super) fn thread_value(callee: &str) -> Option<ThreadValue> {
     let sreg = callee.strip_prefix("loom_simt_read_ptx_sreg_")?;
     Some(match sreg {
         "tid_x" => ThreadValue::TidX,
