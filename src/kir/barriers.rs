@@ -8,10 +8,12 @@
 //! names; at the end of its body, one orders the iteration's last accesses with the next
 //! iteration's first ones (symbols that change per iteration differ across that edge).
 //!
-//! Covered, for now: scalar variables and assignments that read no memory, vector assignments
-//! (not scatters) whose accesses [`Finder`] computes (`kir-accesses`), and sequential `for`
-//! loops of those. A kernel with anything else (a reduction or scan, an atomic, a scalar read or
-//! write of an array element, a call of a `func`, an `if`, a `while`, a `return`, an array or
+//! Covered, for now: scalar variables and assignments, element stores `a[i] <- v` (thread 0
+//! writes) and the element reads `a[i]` in their values and subscripts (every thread reads),
+//! each announced on its own in code generation's order; vector assignments (not scatters,
+//! without element reads) whose accesses [`Finder`] computes (`kir-accesses`); and sequential
+//! `for` loops of those. A kernel with anything else (a reduction or scan, an atomic, an element
+//! read in a vector statement, a call of a `func`, an `if`, a `while`, a `return`, an array or
 //! vector variable, a distributed loop, a grid-wide statement) keeps its barriers placed by code
 //! generation alone, and the pass names the first such statement. For a covered kernel, code
 //! generation places the barriers as before and checks that they are these (an internal error
@@ -19,11 +21,12 @@
 
 use super::access::{conflicts, Access, AccessKind, Who};
 use super::accesses::Finder;
+use super::affine::Poly;
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::{Barrier, Barriers, Consumer, LoopPlan, Module, StoreOrder};
 use crate::check::types::Ty;
 use crate::check::{Callee, Checked};
-use crate::syntax::ast::{Block, Expr, ExprKind, Stmt as Ast};
+use crate::syntax::ast::{BinaryOp, Block, Expr, ExprKind, Stmt as Ast};
 use crate::syntax::span::Span;
 use crate::syntax::visit::visit_expr;
 use std::collections::BTreeMap;
@@ -196,6 +199,122 @@ impl Placer {
         }
     }
 
+    /// Each access made on its own, as code generation announces a uniform read or store.
+    fn touch_each(&mut self, accesses: Vec<Access>) {
+        for access in accesses {
+            self.touch(vec![access]);
+        }
+    }
+
+    /// The row-major index of `array[indices...]` as a polynomial, when it has one
+    /// (`codegen::Body::location`).
+    fn location(&self, walk: &Walk<'_>, dims: &[Option<Poly>], indices: &[Expr]) -> Option<Poly> {
+        let mut linear = Poly::default();
+        for (d, index) in indices.iter().enumerate() {
+            let sub = self
+                .finder
+                .values
+                .symbols
+                .poly(index, walk.checked, self.block_size)?;
+            let stride = dims
+                .iter()
+                .skip(d + 1)
+                .try_fold(Poly::constant(1), |acc, d| acc.mul(d.as_ref()?))?;
+            linear = linear.add(&sub.mul(&stride)?)?;
+        }
+        Some(linear)
+    }
+
+    /// The uniform element reads of scalar expression `e` (`a[i]`: every thread reads one
+    /// element), in the order code generation makes them: operands and subscripts first, then
+    /// the element. `Err`: a construct the pass does not cover.
+    fn element_reads(
+        &self,
+        walk: &Walk<'_>,
+        e: &Expr,
+        out: &mut Vec<Access>,
+    ) -> Result<(), &'static str> {
+        let checked = walk.checked;
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => Ok(()),
+            ExprKind::Name(name) => match walk.lookup(&name.name) {
+                Some(Name::Recomputed(_)) => Err("a vector operand"),
+                _ => Ok(()),
+            },
+            ExprKind::Unary { operand, .. } => self.element_reads(walk, operand, out),
+            ExprKind::Field { base, .. } => self.element_reads(walk, base, out),
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                if matches!(op, BinaryOp::And | BinaryOp::Or) {
+                    if let Some(why) = uncovered_in(walk, rhs) {
+                        return Err(why);
+                    }
+                }
+                self.element_reads(walk, lhs, out)?;
+                self.element_reads(walk, rhs, out)
+            }
+            ExprKind::Call { callee, args } => {
+                if let Some(why) = call_uncovered(checked, e, &callee.name) {
+                    return Err(why);
+                }
+                if callee.name == "select" {
+                    if let Some(why) = args.iter().find_map(|a| uncovered_in(walk, a)) {
+                        return Err(why);
+                    }
+                }
+                for arg in args {
+                    self.element_reads(walk, arg, out)?;
+                }
+                Ok(())
+            }
+            ExprKind::Index { base, indices, .. } => {
+                if is_vector(checked.ty(e.id)) {
+                    return Err("a vector operand");
+                }
+                let ExprKind::Name(name) = &base.kind else {
+                    return Err("an element read");
+                };
+                let Some(Name::Array(dims)) = walk.lookup(&name.name) else {
+                    return Err("an element read");
+                };
+                if walk.is_indexed_copy(base.span) {
+                    return Err("an element read");
+                }
+                for index in indices {
+                    self.element_reads(walk, index, out)?;
+                }
+                let location = self.location(walk, dims, indices);
+                out.push(Access {
+                    array: name.name.clone(),
+                    name: name.name.clone(),
+                    kind: AccessKind::Read,
+                    who: Who::All(location),
+                    span: e.span,
+                });
+                Ok(())
+            }
+            ExprKind::Record { .. } | ExprKind::VectorLit { .. } => {
+                Err("a record or vector literal")
+            }
+            ExprKind::Collective { .. } => Err("a reduction or scan"),
+        }
+    }
+
+    /// The element reads of scalar expression `e`, made; `false` (and the statement
+    /// uncovered) where the pass does not cover it.
+    fn scalar(&mut self, walk: &Walk<'_>, e: &Expr, span: Span) -> bool {
+        let mut reads = Vec::new();
+        match self.element_reads(walk, e, &mut reads) {
+            Ok(()) => {
+                self.touch_each(reads);
+                true
+            }
+            Err(why) => {
+                self.uncover(span, why);
+                false
+            }
+        }
+    }
+
     /// In front of a loop: a barrier when something pending conflicts with any thread's access
     /// to an array the body names.
     fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
@@ -238,12 +357,7 @@ fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
     visit_expr(e, &mut |x| {
         let found = match &x.kind {
             ExprKind::Collective { .. } => Some("a reduction or scan"),
-            ExprKind::Call { callee, .. } => match checked.callees.get(&x.id) {
-                _ if crate::check::grid::is_grid_call(checked, x) => Some("a grid-wide statement"),
-                _ if crate::check::AtomicOp::from_name(&callee.name).is_some() => Some("an atomic"),
-                Some(Callee::Cast(_) | Callee::Builtin(_)) => None,
-                _ => Some("a call of a `func`"),
-            },
+            ExprKind::Call { callee, .. } => call_uncovered(checked, x, &callee.name),
             ExprKind::Index { .. } if !is_vector(checked.ty(x.id)) => Some("an element read"),
             ExprKind::Name(name) => match walk.lookup(&name.name) {
                 Some(Name::Recomputed(init)) => uncovered_in(walk, init),
@@ -256,6 +370,17 @@ fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
         }
     });
     why
+}
+
+/// Why call `e` of `callee` is outside what the pass covers: a grid-wide statement, an atomic,
+/// a call of a `func`.
+fn call_uncovered(checked: &Checked, e: &Expr, callee: &str) -> Option<&'static str> {
+    match checked.callees.get(&e.id) {
+        _ if crate::check::grid::is_grid_call(checked, e) => Some("a grid-wide statement"),
+        _ if crate::check::AtomicOp::from_name(callee).is_some() => Some("an atomic"),
+        Some(Callee::Cast(_) | Callee::Builtin(_)) => None,
+        _ => Some("a call of a `func`"),
+    }
 }
 
 impl<'a> Visitor<'a> for Placer {
@@ -279,8 +404,10 @@ impl<'a> Visitor<'a> for Placer {
                 if *shared || !scalar {
                     return self.uncover(*span, "an array or vector variable");
                 }
-                if let Some(why) = init.as_ref().and_then(|i| uncovered_in(walk, i)) {
-                    return self.uncover(*span, why);
+                if let Some(init) = init {
+                    if !self.scalar(walk, init, *span) {
+                        return;
+                    }
                 }
             }
             Ast::Assign {
@@ -289,8 +416,43 @@ impl<'a> Visitor<'a> for Placer {
                 span,
             } => {
                 let vector = is_vector(checked.ty(target.id));
-                if !vector && !matches!(target.kind, ExprKind::Name(_)) {
-                    return self.uncover(*span, "a store of one element");
+                if !vector {
+                    if !self.scalar(walk, value, *span) {
+                        return;
+                    }
+                    match &target.kind {
+                        ExprKind::Name(_) => {}
+                        ExprKind::Index { base, indices, .. } => {
+                            let dims = match &base.kind {
+                                ExprKind::Name(n) => match walk.lookup(&n.name) {
+                                    Some(Name::Array(dims)) => Some((n.name.clone(), dims)),
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
+                            let Some((array, dims)) = dims else {
+                                return self.uncover(*span, "a store of one element");
+                            };
+                            let mut reads = Vec::new();
+                            for index in indices {
+                                if let Err(why) = self.element_reads(walk, index, &mut reads) {
+                                    return self.uncover(*span, why);
+                                }
+                            }
+                            self.touch_each(reads);
+                            let location = self.location(walk, dims, indices);
+                            self.touch(vec![Access {
+                                array: array.clone(),
+                                name: array,
+                                kind: AccessKind::Write,
+                                who: Who::Leader(location),
+                                span: *span,
+                            }]);
+                        }
+                        _ => return self.uncover(*span, "a store of one element"),
+                    }
+                    self.finder.values.statement(walk, stmt);
+                    return;
                 }
                 if let Some(why) = uncovered_in(walk, value) {
                     return self.uncover(*span, why);
@@ -304,11 +466,11 @@ impl<'a> Visitor<'a> for Placer {
             Ast::For {
                 range, body, span, ..
             } => {
-                if let Some(why) = uncovered_in(walk, range) {
-                    return self.uncover(*span, why);
-                }
                 if !matches!(self.loops.get(span), Some(LoopPlan::Sequential { .. })) {
                     return self.uncover(*span, "a distributed loop");
+                }
+                if !self.scalar(walk, range, *span) {
+                    return;
                 }
                 self.before_loop(walk, body, *span);
                 let watermark = self.finder.values.symbols.watermark();
