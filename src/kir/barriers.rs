@@ -12,8 +12,9 @@
 //! writes) and the element reads `a[i]` in their values and subscripts (every thread reads),
 //! each announced on its own in code generation's order; vector assignments (not scatters,
 //! without element reads) whose accesses [`Finder`] computes (`kir-accesses`); and sequential
-//! `for` loops of those. A kernel with anything else (a reduction or scan, an atomic, an element
-//! read in a vector statement, a call of a `func`, an `if`, a `while`, a `return`, an array or
+//! `for` loops and `if`s of those (both branches from the state before the `if`, joined after
+//! it). A kernel with anything else (a reduction or scan, an atomic, an element
+//! read in a vector statement, a call of a `func`, a `while`, a `return`, an array or
 //! vector variable, a distributed loop, a grid-wide statement) keeps its barriers placed by code
 //! generation alone, and the pass names the first such statement. For a covered kernel, code
 //! generation places the barriers as before and checks that they are these (an internal error
@@ -39,6 +40,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             loops: kernel.loops.clone().unwrap_or_default(),
             orders: kernel.store_orders.clone().unwrap_or_default(),
             uncovered: None,
+            ifs: Vec::new(),
             pending: Vec::new(),
             frames: Vec::new(),
             next: 0,
@@ -67,8 +69,29 @@ struct Frame {
     span: Span,
 }
 
+/// The state of the placement at a point: what is pending, and each open loop's exposed
+/// accesses and whether it passed a barrier.
+#[derive(Clone)]
+struct State {
+    pending: Vec<(u64, Access)>,
+    frames: Vec<(Vec<(u64, Access)>, bool)>,
+}
+
+/// Both sets of accesses, each once, in recording order.
+fn union(mut a: Vec<(u64, Access)>, b: Vec<(u64, Access)>) -> Vec<(u64, Access)> {
+    for (id, access) in b {
+        if !a.iter().any(|(p, _)| *p == id) {
+            a.push((id, access));
+        }
+    }
+    a.sort_by_key(|(id, _)| *id);
+    a
+}
+
 struct Placer {
     finder: Finder,
+    /// For each open `if`: the state before it, and after its then branch once it ended.
+    ifs: Vec<(State, Option<State>)>,
     block_size: u32,
     loops: BTreeMap<Span, LoopPlan>,
     orders: BTreeMap<Span, StoreOrder>,
@@ -82,6 +105,25 @@ struct Placer {
 }
 
 impl Placer {
+    fn state(&self) -> State {
+        State {
+            pending: self.pending.clone(),
+            frames: self
+                .frames
+                .iter()
+                .map(|f| (f.exposed.clone(), f.barriered))
+                .collect(),
+        }
+    }
+
+    fn restore(&mut self, state: State) {
+        self.pending = state.pending;
+        for (frame, (exposed, barriered)) in self.frames.iter_mut().zip(state.frames) {
+            frame.exposed = exposed;
+            frame.barriered = barriered;
+        }
+    }
+
     fn uncover(&mut self, span: Span, what: &'static str) {
         if self.uncovered.is_none() {
             self.uncovered = Some((span, what));
@@ -484,7 +526,13 @@ impl<'a> Visitor<'a> for Placer {
                     span: *span,
                 });
             }
-            Ast::If { span, .. } => return self.uncover(*span, "an `if`"),
+            Ast::If { cond, span, .. } => {
+                if !self.scalar(walk, cond, *span) {
+                    return;
+                }
+                let before = self.state();
+                self.ifs.push((before, None));
+            }
             Ast::While { span, .. } => return self.uncover(*span, "a `while` loop"),
             Ast::Return { span, .. } => return self.uncover(*span, "a `return`"),
             Ast::Call { span, .. } => return self.uncover(*span, "a call statement"),
@@ -522,6 +570,40 @@ impl<'a> Visitor<'a> for Placer {
 
     fn atomic(&mut self, _walk: &Walk<'a>, _call: &'a Expr, span: Span) {
         self.uncover(span, "an atomic");
+    }
+
+    fn else_branch(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        let after_then = self.state();
+        if let Some((before, then)) = self.ifs.last_mut() {
+            *then = Some(after_then);
+            let before = before.clone();
+            self.restore(before);
+        }
+    }
+
+    /// Both branches start from the state before the `if`; after it, whatever either left
+    /// pending, and a loop passed a barrier only if both branches did.
+    fn if_end(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        let Some((_, Some(then))) = self.ifs.pop() else {
+            return;
+        };
+        let after_else = self.state();
+        let joined = State {
+            pending: union(after_else.pending, then.pending),
+            frames: after_else
+                .frames
+                .into_iter()
+                .zip(then.frames)
+                .map(|((e, eb), (t, tb))| (union(e, t), eb && tb))
+                .collect(),
+        };
+        self.restore(joined);
     }
 
     fn loop_end(&mut self, _walk: &Walk<'a>, stmt: &'a Ast) {
