@@ -12,9 +12,9 @@
 //! writes) and the element reads `a[i]` in their values and subscripts (every thread reads),
 //! each announced on its own in code generation's order; vector assignments (not scatters,
 //! without element reads) whose accesses [`Finder`] computes (`kir-accesses`); and sequential
-//! `for` loops and `if`s of those (both branches from the state before the `if`, joined after
+//! `for` loops, `while` loops and `if`s of those (both branches from the state before the `if`, joined after
 //! it). A kernel with anything else (a reduction or scan, an atomic, an element
-//! read in a vector statement, a call of a `func`, a `while`, a `return`, an array or
+//! read in a vector statement, a call of a `func`, a `return`, an array or
 //! vector variable, a distributed loop, a grid-wide statement) keeps its barriers placed by code
 //! generation alone, and the pass names the first such statement. For a covered kernel, code
 //! generation places the barriers as before and checks that they are these (an internal error
@@ -67,6 +67,9 @@ struct Frame {
     /// The enclosing loops' `barriered` at the loop head.
     head_barriered: Vec<bool>,
     span: Span,
+    /// Where the barrier at the end of the body stands: the `for` statement, the `while`
+    /// loop's condition.
+    end_at: Span,
 }
 
 /// The state of the placement at a point: what is pending, and each open loop's exposed
@@ -524,6 +527,7 @@ impl<'a> Visitor<'a> for Placer {
                     head: self.pending.clone(),
                     head_barriered,
                     span: *span,
+                    end_at: *span,
                 });
             }
             Ast::If { cond, span, .. } => {
@@ -533,7 +537,24 @@ impl<'a> Visitor<'a> for Placer {
                 let before = self.state();
                 self.ifs.push((before, None));
             }
-            Ast::While { span, .. } => return self.uncover(*span, "a `while` loop"),
+            Ast::While { cond, body, span } => {
+                // The condition is evaluated at the head of every iteration, inside the loop.
+                self.before_loop(walk, body, *span);
+                let watermark = self.finder.values.symbols.watermark();
+                let head_barriered = self.frames.iter().map(|f| f.barriered).collect();
+                self.finder.values.statement(walk, stmt);
+                self.frames.push(Frame {
+                    exposed: Vec::new(),
+                    barriered: false,
+                    watermark,
+                    head: self.pending.clone(),
+                    head_barriered,
+                    span: *span,
+                    end_at: cond.span,
+                });
+                self.scalar(walk, cond, *span);
+                return;
+            }
             Ast::Return { span, .. } => return self.uncover(*span, "a `return`"),
             Ast::Call { span, .. } => return self.uncover(*span, "a call statement"),
         }
@@ -625,7 +646,7 @@ impl<'a> Visitor<'a> for Placer {
                 .map(|(_, earlier)| (earlier.clone(), later.clone()))
         });
         if let Some((earlier, later)) = conflict {
-            self.barrier(earlier, later, frame.span, true);
+            self.barrier(earlier, later, frame.end_at, true);
         }
         // After the loop: what the last iteration left pending, or (zero iterations) what was
         // pending at its head; the enclosing loops passed a barrier only if both did.
