@@ -29,6 +29,8 @@
 //!   run-time number of registers;
 //! - `kir-distribute`: which `for` loops run their iterations on the block's threads (the
 //!   dependence tests: GCD and Banerjee);
+//! - `kir-barriers`: where the kernel needs barriers and why, for the kernels whose every
+//!   statement it covers (the others name the first statement it does not);
 //! - `kir-shared-memory`: every array a kernel keeps in shared memory (the collectives' scratch
 //!   buffers included) and its size, which the driver checks against the target (`E0812`).
 //!
@@ -41,6 +43,7 @@ pub mod access;
 mod accesses;
 pub mod affine;
 mod atomic;
+mod barriers;
 pub mod commute;
 mod consumers;
 pub mod distribute;
@@ -64,6 +67,7 @@ use crate::syntax::span::Span;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use accesses::assigned_names;
+pub use barriers::arrays_touched;
 pub use print::print;
 pub use recomputed_vectors::substitute as substitute_recomputed_vectors;
 
@@ -133,6 +137,10 @@ pub struct Kernel {
     /// `kir-distribute`: for every `for` loop, by the statement's span, whether its iterations
     /// run on the block's threads; `None` until the pass ran.
     pub loops: Option<BTreeMap<Span, LoopPlan>>,
+    /// `kir-barriers`: the barriers the kernel needs and the places where one is not needed,
+    /// in program order, or the first statement the pass does not cover; `None` until the pass
+    /// ran.
+    pub barriers: Option<Barriers>,
     /// `kir-shared-memory`: every array the kernel keeps in shared memory, the collectives'
     /// scratch buffers included, in program order; `None` until the pass ran.
     pub shared_arrays: Option<Vec<SharedArray>>,
@@ -221,6 +229,31 @@ pub enum StoreOrder {
     /// `read` reads the target at other positions (or from other threads) than the store
     /// writes: every element is computed into registers before any is stored.
     Buffered { array: String, read: Span },
+}
+
+/// `kir-barriers`' result for one kernel.
+#[derive(Debug, Clone)]
+pub enum Barriers {
+    /// Every statement covered: the barriers (and where none is needed), in program order.
+    Placed(Vec<Barrier>),
+    /// The first statement the pass does not cover (`what`): code generation alone places the
+    /// kernel's barriers.
+    NotCovered { span: Span, what: &'static str },
+}
+
+/// A barrier `kir-barriers` places, or a place where accesses meet without needing one.
+#[derive(Debug, Clone)]
+pub struct Barrier {
+    /// Before this access (for a loop: the loop statement, in front of it or at the end of its
+    /// body).
+    pub at: Span,
+    /// False: `earlier` and `later` touch one array, at least one writing, but never one element
+    /// from two threads.
+    pub needed: bool,
+    /// At the end of a loop body, between one iteration and the next.
+    pub loop_end: bool,
+    pub earlier: access::Access,
+    pub later: access::Access,
 }
 
 /// `kir-distribute`'s decision for one `for` loop.
@@ -517,6 +550,10 @@ pub const PASSES: &[Pass] = &[
         run: distribute::run,
     },
     Pass {
+        name: BARRIERS,
+        run: barriers::run,
+    },
+    Pass {
         name: SHARED_MEMORY,
         run: shared_memory::run,
     },
@@ -532,6 +569,7 @@ pub const SWEEPS: &str = "kir-sweeps";
 pub const GUARDS: &str = "kir-guards";
 pub const ACCESSES: &str = "kir-accesses";
 pub const DISTRIBUTE: &str = "kir-distribute";
+pub const BARRIERS: &str = "kir-barriers";
 pub const SHARED_MEMORY: &str = "kir-shared-memory";
 
 /// `kir-lower`: the kernel IR of every kernel of `checked`, nothing decided yet.

@@ -128,6 +128,9 @@ pub struct Body<'a, 'ctx> {
     /// `kir-accesses`: the vector stores that read their own target, by statement span, and
     /// whether each must buffer.
     pub store_orders: std::collections::BTreeMap<Span, crate::kir::StoreOrder>,
+    /// `kir-barriers`' placement, which the barriers placed here must match where it covers
+    /// the kernel.
+    pub barriers: Option<crate::kir::Barriers>,
     /// `kir-distribute`: whether each `for` loop (by span) runs on the block's threads.
     pub loops: std::collections::BTreeMap<Span, crate::kir::LoopPlan>,
     /// The carry of each scan across tiles.
@@ -180,6 +183,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             sweeps: std::collections::BTreeMap::new(),
             merged_guards: std::collections::BTreeMap::new(),
             store_orders: std::collections::BTreeMap::new(),
+            barriers: None,
             loops: std::collections::BTreeMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
@@ -362,6 +366,72 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.emit_barrier_for(&earlier, &later, later.span)?;
         }
         self.sync.record(accesses);
+        Ok(())
+    }
+
+    /// At the end of a kernel: where `kir-barriers` covers it, the barriers placed here must be
+    /// the ones it placed on the IR, in the same order, for the same accesses (an internal error
+    /// otherwise: the two analyses disagree).
+    pub fn check_barriers(&self, span: Span) -> Result<()> {
+        let Some(crate::kir::Barriers::Placed(expected)) = &self.barriers else {
+            return Ok(());
+        };
+        type Key = (Span, bool, Span, String, Span, String);
+        let key = |at: Span, loop_end: bool, e: (Span, String), l: (Span, String)| -> Key {
+            (at, loop_end, e.0, e.1, l.0, l.1)
+        };
+        let ir: Vec<Key> = expected
+            .iter()
+            .filter(|b| b.needed)
+            .map(|b| {
+                key(
+                    b.at,
+                    b.loop_end,
+                    (
+                        b.earlier.span,
+                        format!("{} by {}", b.earlier.what(), b.earlier.who.describe()),
+                    ),
+                    (
+                        b.later.span,
+                        format!("{} by {}", b.later.what(), b.later.who.describe()),
+                    ),
+                )
+            })
+            .collect();
+        let mut here: Vec<Key> = Vec::new();
+        for remark in &self.sync.remarks {
+            match remark {
+                super::remarks::Remark::BarrierKept {
+                    at,
+                    earlier,
+                    later,
+                    loop_carried,
+                    ..
+                } => here.push(key(
+                    *at,
+                    *loop_carried,
+                    (earlier.span, format!("{} by {}", earlier.what, earlier.who)),
+                    (later.span, format!("{} by {}", later.what, later.who)),
+                )),
+                super::remarks::Remark::CollectiveBarrier { at, .. } => here.push(key(
+                    *at,
+                    false,
+                    (*at, "a collective".into()),
+                    (*at, "a collective".into()),
+                )),
+                _ => {}
+            }
+        }
+        if ir != here {
+            return Err(CodegenError::internal(
+                format!(
+                    "kir-barriers placed {} barrier(s), code generation {} (or for other accesses)",
+                    ir.len(),
+                    here.len()
+                ),
+                span,
+            ));
+        }
         Ok(())
     }
 

@@ -189,6 +189,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 self.decl.name.span,
             )
         })?;
+        body.barriers = kernel_ir.barriers.clone();
         body.loops = kernel_ir.loops.clone().ok_or_else(|| {
             CodegenError::internal(
                 "kernel IR without its loop decisions (kir-distribute did not run)",
@@ -298,6 +299,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         body.block(&self.decl.body)?;
         body.finish(self.decl.span)?;
         body.sync.finish();
+        body.check_barriers(self.decl.name.span)?;
         let remarks = std::mem::take(&mut body.sync.remarks);
         let shared = std::mem::take(&mut body.shared_decls);
         let register_vectors = body.registers.len();

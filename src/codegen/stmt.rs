@@ -486,7 +486,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         let mut touched: Vec<(String, bool)> = Vec::new();
         let mut note = |name: &str, write: bool| touched.push((name.to_string(), write));
-        arrays_touched(self.cx.checked, body, &mut note);
+        crate::kir::arrays_touched(self.cx.checked, body, &mut note);
         let mut later = Vec::new();
         for (name, write) in touched {
             if let Some(Var::Array(array)) = self.lookup(&name) {
@@ -596,69 +596,5 @@ fn element_field(e: &Expr) -> Option<(&Expr, &[Expr], bool, Vec<&Ident>)> {
             }
         },
         _ => None,
-    }
-}
-
-/// Every array a block names, and whether it may write it (`a[i] <- ...`, `a <- ...`,
-/// `a[r] <- ...`); nested blocks and loop conditions included.
-fn arrays_touched(
-    checked: &crate::check::Checked,
-    block: &Block,
-    note: &mut dyn FnMut(&str, bool),
-) {
-    let mut reads = |e: &Expr| {
-        if let ExprKind::Name(name) = &e.kind {
-            if matches!(checked.ty(e.id), Ty::Array { .. }) {
-                note(&name.name, false);
-            }
-        }
-    };
-    crate::syntax::visit::visit_block(block, &mut reads);
-    for_each_assignment(block, &mut |target| {
-        let mut root = target;
-        while let ExprKind::Index { base, .. } | ExprKind::Field { base, .. } = &root.kind {
-            root = base;
-        }
-        if let ExprKind::Name(name) = &root.kind {
-            note(&name.name, true);
-        }
-    });
-}
-
-fn for_each_assignment(block: &Block, f: &mut dyn FnMut(&Expr)) {
-    for stmt in &block.stmts {
-        // An atomic's old value bound to a variable: the atomic writes its place's array too.
-        if let Stmt::Let { init: Some(v), .. } | Stmt::Assign { value: v, .. } = stmt {
-            if let ExprKind::Call { callee, args } = &v.kind {
-                if crate::check::AtomicOp::from_name(&callee.name).is_some() {
-                    if let Some(place) = args.first() {
-                        f(place);
-                    }
-                }
-            }
-        }
-        match stmt {
-            Stmt::Assign { target, .. } => f(target),
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                for_each_assignment(then_branch, f);
-                if let Some(e) = else_branch {
-                    for_each_assignment(e, f);
-                }
-            }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => for_each_assignment(body, f),
-            // An atomic writes the array of its place.
-            Stmt::Call { call, .. } => {
-                if let ExprKind::Call { args, .. } = &call.kind {
-                    if let Some(place) = args.first() {
-                        f(place);
-                    }
-                }
-            }
-            Stmt::Let { .. } | Stmt::Return { .. } => {}
-        }
     }
 }

@@ -72,6 +72,18 @@ pub struct Access {
     pub span: Span,
 }
 
+impl Access {
+    /// What the access does to which array, in words: "write of `t`".
+    pub fn what(&self) -> String {
+        let verb = match self.kind {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::Atomic(..) => "atomic update",
+        };
+        format!("{verb} of `{}`", self.name)
+    }
+}
+
 /// True when `earlier` and `later` may touch the same element from two different threads, with
 /// at least one of them writing. `variant_from`: symbols of this version or newer differ between
 /// the two accesses (they come from different iterations of a loop).

@@ -59,14 +59,14 @@ pub fn run(module: &mut Module, checked: &Checked) {
 }
 
 /// One element-by-element read of an array by a store's right side or subscripts.
-struct Read {
+pub(super) struct Read {
     /// The array's name where the statement stands (`None`: an indexed vector's `shared` copy,
     /// which no store targets).
-    array: Option<String>,
+    pub array: Option<String>,
     /// `Some(Owner(offset))` or `Some(Any)`; `None`: the owner of each element at an offset
     /// without a polynomial, which equals no other.
-    who: Option<Who>,
-    span: Span,
+    pub who: Option<Who>,
+    pub span: Span,
 }
 
 /// What every integer and `Range` variable of a kernel holds, statement by statement, as code
@@ -79,8 +79,8 @@ pub(super) struct Values {
     block_size: u32,
 }
 
-struct Finder {
-    values: Values,
+pub(super) struct Finder {
+    pub values: Values,
     block_size: u32,
     orders: BTreeMap<Span, StoreOrder>,
     /// The buffered stores, in program order.
@@ -252,9 +252,19 @@ impl Values {
 }
 
 impl Finder {
+    /// A finder for `kernel` with nothing found yet (`kir-barriers` asks it for accesses).
+    pub(super) fn new(kernel: &super::Kernel, checked: &Checked) -> Finder {
+        Finder {
+            values: Values::new(kernel, checked),
+            block_size: kernel.block_size,
+            orders: BTreeMap::new(),
+            needs_buffer: Vec::new(),
+        }
+    }
+
     /// The array a store's target writes and who writes each element (`None`: the owner of
     /// each element at an offset without a polynomial); `None` for a register vector.
-    fn write(
+    pub(super) fn write(
         &self,
         walk: &Walk<'_>,
         target: &Expr,
@@ -323,7 +333,7 @@ impl Finder {
     /// The element-by-element reads of vector expression `e`, as code generation prepares it
     /// (`codegen::Body::prepare`): uniform operands (reductions included) are computed before
     /// the sweep and are not among them.
-    fn reads(&self, walk: &Walk<'_>, e: &Expr, out: &mut Vec<Read>) {
+    pub(super) fn reads(&self, walk: &Walk<'_>, e: &Expr, out: &mut Vec<Read>) {
         let checked = walk.checked;
         if let ExprKind::Call { args, .. } = &e.kind {
             if crate::check::grid::is_grid_call(checked, e) {

@@ -66,6 +66,12 @@ pub(super) trait Visitor<'a> {
     fn reduce(&mut self, _walk: &Walk<'a>, _reduce: &'a Expr, _operand: &'a Expr, _grid: bool) {}
     /// A per-element atomic `call`, the statement at `span`.
     fn atomic(&mut self, _walk: &Walk<'a>, _call: &'a Expr, _span: Span) {}
+    /// The end of a loop's body (`kir-barriers`: the edge to the next iteration).
+    fn loop_end(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {}
+    /// The end of an `if`'s then branch, where its else branch (if any) starts.
+    fn else_branch(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {}
+    /// The end of an `if`, where its branches join.
+    fn if_end(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {}
 }
 
 /// The state of the walk: what the earlier passes decided, and the names in scope.
@@ -282,9 +288,11 @@ impl<'a> Walk<'a> {
             } => {
                 self.consumers_in(cond, None, visitor);
                 self.block(then_branch, visitor);
+                visitor.else_branch(self, stmt);
                 if let Some(b) = else_branch {
                     self.block(b, visitor);
                 }
+                visitor.if_end(self, stmt);
             }
             Ast::For {
                 var, range, body, ..
@@ -293,11 +301,13 @@ impl<'a> Walk<'a> {
                 self.scopes.push(HashMap::new());
                 self.declare(&var.name, Name::Other);
                 self.block(body, visitor);
+                visitor.loop_end(self, stmt);
                 self.scopes.pop();
             }
             Ast::While { cond, body, .. } => {
                 self.consumers_in(cond, None, visitor);
                 self.block(body, visitor);
+                visitor.loop_end(self, stmt);
             }
             Ast::Return { value, .. } => {
                 if let Some(v) = value {

@@ -58,6 +58,7 @@ fn kernel(
         merged_guards: None,
         store_orders: None,
         loops: None,
+        barriers: None,
         shared_arrays: None,
         limits: Vec::new(),
     }

@@ -50,6 +50,17 @@ impl Printer<'_> {
     }
 
     /// The source text of `span`, on one line.
+    /// The first line of [`Self::quote`]'s text (a loop's head, not its body).
+    fn quote_head(&self, span: Span) -> String {
+        let text = self
+            .files
+            .source(span.file)
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("?");
+        let first = text.lines().next().unwrap_or("");
+        first.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
     fn quote(&self, span: Span) -> String {
         let text = self
             .files
@@ -195,6 +206,48 @@ impl Printer<'_> {
                     }
                 }
             }
+        }
+        match &kernel.barriers {
+            Some(crate::kir::Barriers::NotCovered { span, what }) => {
+                let text =
+                    format!("barriers placed by code generation  (not covered here: {what})");
+                self.line(1, &text, Some(*span));
+            }
+            Some(crate::kir::Barriers::Placed(barriers)) => {
+                for b in barriers {
+                    let (earlier, later) = (&b.earlier, &b.later);
+                    let pair = format!(
+                        "the {} ({}) may touch an element the {} ({}) touched",
+                        later.what(),
+                        later.who.describe(),
+                        earlier.what(),
+                        earlier.who.describe()
+                    );
+                    let text = if !b.needed {
+                        format!(
+                            "no barrier before `{}`  (the {} ({}) and the {} ({}) never touch one element from two threads)",
+                            self.quote_head(b.at),
+                            later.what(),
+                            later.who.describe(),
+                            earlier.what(),
+                            earlier.who.describe()
+                        )
+                    } else if b.loop_end {
+                        format!(
+                            "barrier at the end of the loop body  (`{}` is shared between iterations: {pair}, from another thread)",
+                            later.name
+                        )
+                    } else {
+                        format!(
+                            "barrier before `{}`  (`{}` is shared between threads here: {pair}, from another thread)",
+                            self.quote_head(b.at),
+                            later.name
+                        )
+                    };
+                    self.line(1, &text, Some(b.at));
+                }
+            }
+            None => {}
         }
         self.out.push('\n');
     }

@@ -100,6 +100,13 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                GCD, Banerjee)",
     },
     LoomPass {
+        name: crate::kir::BARRIERS,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "where each kernel needs barriers and why (for the kernels whose statements it \
+               covers; code generation checks it places the same)",
+    },
+    LoomPass {
         name: crate::kir::SHARED_MEMORY,
         transforms: true,
         position: Position::KernelIr,

@@ -1,0 +1,726 @@
+//! `kir-barriers`: where a kernel needs barriers and why, decided on the kernel IR for the
+//! kernels whose every statement the pass covers (`docs/kernel-ir.md`, step 3). The placement is
+//! code generation's (`codegen/sync.rs`), made here as an analysis apart from the rewrite
+//! (Triton's Membar): the accesses made since the last barrier are pending; before a statement's
+//! accesses, the first that conflicts with a pending one ([`conflicts`]: the same element from
+//! two threads, at least one writing) gets a barrier in front of it, and the pending set empties.
+//! In front of a loop, a barrier orders what is pending with any access of an array the body
+//! names; at the end of its body, one orders the iteration's last accesses with the next
+//! iteration's first ones (symbols that change per iteration differ across that edge).
+//!
+//! Covered, for now: scalar variables and assignments, element stores `a[i] <- v` (thread 0
+//! writes) and the element reads `a[i]` in their values and subscripts (every thread reads),
+//! each announced on its own in code generation's order; vector assignments (not scatters,
+//! without element reads) whose accesses [`Finder`] computes (`kir-accesses`); and sequential
+//! `for` loops, `while` loops and `if`s of those (both branches from the state before the `if`, joined after
+//! it). A kernel with anything else (a reduction or scan, an atomic, an element
+//! read in a vector statement, a call of a `func`, a `return`, an array or
+//! vector variable, a distributed loop, a grid-wide statement) keeps its barriers placed by code
+//! generation alone, and the pass names the first such statement. For a covered kernel, code
+//! generation places the barriers as before and checks that they are these (an internal error
+//! where they differ).
+
+use super::access::{conflicts, Access, AccessKind, Who};
+use super::accesses::Finder;
+use super::affine::Poly;
+use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
+use super::{Barrier, Barriers, Consumer, LoopPlan, Module, StoreOrder};
+use crate::check::types::Ty;
+use crate::check::{Callee, Checked};
+use crate::syntax::ast::{BinaryOp, Block, Expr, ExprKind, Stmt as Ast};
+use crate::syntax::span::Span;
+use crate::syntax::visit::visit_expr;
+use std::collections::BTreeMap;
+
+pub fn run(module: &mut Module, checked: &Checked) {
+    for kernel in &mut module.kernels {
+        let mut placer = Placer {
+            finder: Finder::new(kernel, checked),
+            block_size: kernel.block_size.max(1),
+            loops: kernel.loops.clone().unwrap_or_default(),
+            orders: kernel.store_orders.clone().unwrap_or_default(),
+            uncovered: None,
+            ifs: Vec::new(),
+            pending: Vec::new(),
+            frames: Vec::new(),
+            next: 0,
+            placed: Vec::new(),
+        };
+        consumers::walk(kernel, checked, &mut placer);
+        kernel.barriers = Some(match placer.uncovered {
+            Some((span, what)) => Barriers::NotCovered { span, what },
+            None => Barriers::Placed(placer.placed),
+        });
+    }
+}
+
+/// An open loop: what its body accessed before its first barrier, and the state at its head.
+struct Frame {
+    /// Accesses made since the loop head before any barrier on the path.
+    exposed: Vec<(u64, Access)>,
+    /// True once every path from the loop head passed a barrier.
+    barriered: bool,
+    /// Symbols of this version or newer change from one iteration to the next.
+    watermark: u32,
+    /// The pending accesses at the loop head (the body may run zero times).
+    head: Vec<(u64, Access)>,
+    /// The enclosing loops' `barriered` at the loop head.
+    head_barriered: Vec<bool>,
+    span: Span,
+    /// Where the barrier at the end of the body stands: the `for` statement, the `while`
+    /// loop's condition.
+    end_at: Span,
+}
+
+/// The state of the placement at a point: what is pending, and each open loop's exposed
+/// accesses and whether it passed a barrier.
+#[derive(Clone)]
+struct State {
+    pending: Vec<(u64, Access)>,
+    frames: Vec<(Vec<(u64, Access)>, bool)>,
+}
+
+/// Both sets of accesses, each once, in recording order.
+fn union(mut a: Vec<(u64, Access)>, b: Vec<(u64, Access)>) -> Vec<(u64, Access)> {
+    for (id, access) in b {
+        if !a.iter().any(|(p, _)| *p == id) {
+            a.push((id, access));
+        }
+    }
+    a.sort_by_key(|(id, _)| *id);
+    a
+}
+
+struct Placer {
+    finder: Finder,
+    /// For each open `if`: the state before it, and after its then branch once it ended.
+    ifs: Vec<(State, Option<State>)>,
+    block_size: u32,
+    loops: BTreeMap<Span, LoopPlan>,
+    orders: BTreeMap<Span, StoreOrder>,
+    /// The first statement the pass does not cover, and what it is.
+    uncovered: Option<(Span, &'static str)>,
+    /// The accesses since the last barrier, each with its identity, in recording order.
+    pending: Vec<(u64, Access)>,
+    frames: Vec<Frame>,
+    next: u64,
+    placed: Vec<Barrier>,
+}
+
+impl Placer {
+    fn state(&self) -> State {
+        State {
+            pending: self.pending.clone(),
+            frames: self
+                .frames
+                .iter()
+                .map(|f| (f.exposed.clone(), f.barriered))
+                .collect(),
+        }
+    }
+
+    fn restore(&mut self, state: State) {
+        self.pending = state.pending;
+        for (frame, (exposed, barriered)) in self.frames.iter_mut().zip(state.frames) {
+            frame.exposed = exposed;
+            frame.barriered = barriered;
+        }
+    }
+
+    fn uncover(&mut self, span: Span, what: &'static str) {
+        if self.uncovered.is_none() {
+            self.uncovered = Some((span, what));
+        }
+    }
+
+    /// Accesses about to be made: a barrier in front of the first that conflicts with a
+    /// pending one; then they are pending.
+    fn touch(&mut self, accesses: Vec<Access>) {
+        if accesses.is_empty() {
+            return;
+        }
+        let conflict = accesses.iter().find_map(|later| {
+            self.pending
+                .iter()
+                .find(|(_, earlier)| conflicts(earlier, later, self.block_size, None))
+                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+        });
+        match conflict {
+            Some((earlier, later)) => {
+                let at = later.span;
+                self.barrier(earlier, later, at, false);
+            }
+            None => self.note_unneeded(&accesses),
+        }
+        for access in accesses {
+            let id = self.next;
+            self.next += 1;
+            for frame in self.frames.iter_mut().filter(|f| !f.barriered) {
+                frame.exposed.push((id, access.clone()));
+            }
+            self.pending.push((id, access));
+        }
+    }
+
+    /// Where a statement touches what a pending access touched, at least one of them writing,
+    /// but no element from two threads: no barrier, and why.
+    fn note_unneeded(&mut self, accesses: &[Access]) {
+        let pair = accesses.iter().find_map(|later| {
+            self.pending
+                .iter()
+                .find(|(_, earlier)| {
+                    earlier.array == later.array
+                        && (earlier.kind != AccessKind::Read || later.kind != AccessKind::Read)
+                })
+                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+        });
+        if let Some((earlier, later)) = pair {
+            self.placed.push(Barrier {
+                at: later.span,
+                needed: false,
+                loop_end: false,
+                earlier,
+                later,
+            });
+        }
+    }
+
+    fn barrier(&mut self, earlier: Access, later: Access, at: Span, loop_end: bool) {
+        self.placed.push(Barrier {
+            at,
+            needed: true,
+            loop_end,
+            earlier,
+            later,
+        });
+        self.pending.clear();
+        for frame in &mut self.frames {
+            frame.barriered = true;
+        }
+    }
+
+    /// The accesses of a vector assignment to `target`; `None` (and the statement uncovered)
+    /// where the pass does not compute them.
+    fn store(&mut self, walk: &Walk<'_>, span: Span, target: &Expr, value: &Expr) {
+        let checked = walk.checked;
+        let mut reads = Vec::new();
+        if is_vector(checked.ty(value.id)) {
+            self.finder.reads(walk, value, &mut reads);
+        }
+        let mut accesses = Vec::new();
+        for read in reads {
+            let (Some(array), Some(who)) = (read.array, read.who) else {
+                return self.uncover(span, "a read of a shared copy or at an unknown offset");
+            };
+            accesses.push(Access {
+                array: array.clone(),
+                name: array,
+                kind: AccessKind::Read,
+                who,
+                span: read.span,
+            });
+        }
+        let registers = matches!(&target.kind, ExprKind::Name(n)
+            if matches!(walk.lookup(&n.name), Some(Name::Registers)));
+        if registers {
+            return self.touch(accesses);
+        }
+        let Some((array, Some(who))) = self.finder.write(walk, target, false) else {
+            return self.uncover(span, "a store at an unknown offset");
+        };
+        let write = Access {
+            array: array.clone(),
+            name: array,
+            kind: AccessKind::Write,
+            who,
+            span,
+        };
+        if matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. })) {
+            self.touch(accesses);
+            self.touch(vec![write]);
+        } else {
+            accesses.push(write);
+            self.touch(accesses);
+        }
+    }
+
+    /// Each access made on its own, as code generation announces a uniform read or store.
+    fn touch_each(&mut self, accesses: Vec<Access>) {
+        for access in accesses {
+            self.touch(vec![access]);
+        }
+    }
+
+    /// The row-major index of `array[indices...]` as a polynomial, when it has one
+    /// (`codegen::Body::location`).
+    fn location(&self, walk: &Walk<'_>, dims: &[Option<Poly>], indices: &[Expr]) -> Option<Poly> {
+        let mut linear = Poly::default();
+        for (d, index) in indices.iter().enumerate() {
+            let sub = self
+                .finder
+                .values
+                .symbols
+                .poly(index, walk.checked, self.block_size)?;
+            let stride = dims
+                .iter()
+                .skip(d + 1)
+                .try_fold(Poly::constant(1), |acc, d| acc.mul(d.as_ref()?))?;
+            linear = linear.add(&sub.mul(&stride)?)?;
+        }
+        Some(linear)
+    }
+
+    /// The uniform element reads of scalar expression `e` (`a[i]`: every thread reads one
+    /// element), in the order code generation makes them: operands and subscripts first, then
+    /// the element. `Err`: a construct the pass does not cover.
+    fn element_reads(
+        &self,
+        walk: &Walk<'_>,
+        e: &Expr,
+        out: &mut Vec<Access>,
+    ) -> Result<(), &'static str> {
+        let checked = walk.checked;
+        match &e.kind {
+            ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) => Ok(()),
+            ExprKind::Name(name) => match walk.lookup(&name.name) {
+                Some(Name::Recomputed(_)) => Err("a vector operand"),
+                _ => Ok(()),
+            },
+            ExprKind::Unary { operand, .. } => self.element_reads(walk, operand, out),
+            ExprKind::Field { base, .. } => self.element_reads(walk, base, out),
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                if matches!(op, BinaryOp::And | BinaryOp::Or) {
+                    if let Some(why) = uncovered_in(walk, rhs) {
+                        return Err(why);
+                    }
+                }
+                self.element_reads(walk, lhs, out)?;
+                self.element_reads(walk, rhs, out)
+            }
+            ExprKind::Call { callee, args } => {
+                if let Some(why) = call_uncovered(checked, e, &callee.name) {
+                    return Err(why);
+                }
+                if callee.name == "select" {
+                    if let Some(why) = args.iter().find_map(|a| uncovered_in(walk, a)) {
+                        return Err(why);
+                    }
+                }
+                for arg in args {
+                    self.element_reads(walk, arg, out)?;
+                }
+                Ok(())
+            }
+            ExprKind::Index { base, indices, .. } => {
+                if is_vector(checked.ty(e.id)) {
+                    return Err("a vector operand");
+                }
+                let ExprKind::Name(name) = &base.kind else {
+                    return Err("an element read");
+                };
+                let Some(Name::Array(dims)) = walk.lookup(&name.name) else {
+                    return Err("an element read");
+                };
+                if walk.is_indexed_copy(base.span) {
+                    return Err("an element read");
+                }
+                for index in indices {
+                    self.element_reads(walk, index, out)?;
+                }
+                let location = self.location(walk, dims, indices);
+                out.push(Access {
+                    array: name.name.clone(),
+                    name: name.name.clone(),
+                    kind: AccessKind::Read,
+                    who: Who::All(location),
+                    span: e.span,
+                });
+                Ok(())
+            }
+            ExprKind::Record { .. } | ExprKind::VectorLit { .. } => {
+                Err("a record or vector literal")
+            }
+            ExprKind::Collective { .. } => Err("a reduction or scan"),
+        }
+    }
+
+    /// The element reads of scalar expression `e`, made; `false` (and the statement
+    /// uncovered) where the pass does not cover it.
+    fn scalar(&mut self, walk: &Walk<'_>, e: &Expr, span: Span) -> bool {
+        let mut reads = Vec::new();
+        match self.element_reads(walk, e, &mut reads) {
+            Ok(()) => {
+                self.touch_each(reads);
+                true
+            }
+            Err(why) => {
+                self.uncover(span, why);
+                false
+            }
+        }
+    }
+
+    /// In front of a loop: a barrier when something pending conflicts with any thread's access
+    /// to an array the body names.
+    fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
+        let mut touched: Vec<(String, bool)> = Vec::new();
+        arrays_touched(walk.checked, body, &mut |name, write| {
+            touched.push((name.to_string(), write))
+        });
+        let later: Vec<Access> = touched
+            .into_iter()
+            .filter(|(name, _)| matches!(walk.lookup(name), Some(Name::Array(_))))
+            .map(|(name, write)| Access {
+                array: name.clone(),
+                name,
+                kind: if write {
+                    AccessKind::Write
+                } else {
+                    AccessKind::Read
+                },
+                who: Who::Any,
+                span,
+            })
+            .collect();
+        let conflict = later.iter().find_map(|later| {
+            self.pending
+                .iter()
+                .find(|(_, earlier)| conflicts(earlier, later, self.block_size, None))
+                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+        });
+        if let Some((earlier, later)) = conflict {
+            self.barrier(earlier, later, span, false);
+        }
+    }
+}
+
+/// Why `e` is outside what the pass covers: a reduction or scan, a call other than a cast or a
+/// builtin, an element read (`a[i]`) that code generation computes once per block.
+fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
+    let checked = walk.checked;
+    let mut why = None;
+    visit_expr(e, &mut |x| {
+        let found = match &x.kind {
+            ExprKind::Collective { .. } => Some("a reduction or scan"),
+            ExprKind::Call { callee, .. } => call_uncovered(checked, x, &callee.name),
+            ExprKind::Index { .. } if !is_vector(checked.ty(x.id)) => Some("an element read"),
+            ExprKind::Name(name) => match walk.lookup(&name.name) {
+                Some(Name::Recomputed(init)) => uncovered_in(walk, init),
+                _ => None,
+            },
+            _ => None,
+        };
+        if why.is_none() {
+            why = found;
+        }
+    });
+    why
+}
+
+/// Why call `e` of `callee` is outside what the pass covers: a grid-wide statement, an atomic,
+/// a call of a `func`.
+fn call_uncovered(checked: &Checked, e: &Expr, callee: &str) -> Option<&'static str> {
+    match checked.callees.get(&e.id) {
+        _ if crate::check::grid::is_grid_call(checked, e) => Some("a grid-wide statement"),
+        _ if crate::check::AtomicOp::from_name(callee).is_some() => Some("an atomic"),
+        Some(Callee::Cast(_) | Callee::Builtin(_)) => None,
+        _ => Some("a call of a `func`"),
+    }
+}
+
+impl<'a> Visitor<'a> for Placer {
+    fn statement(&mut self, walk: &Walk<'a>, stmt: &'a Ast) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        let checked = walk.checked;
+        match stmt {
+            Ast::Let {
+                name,
+                init,
+                shared,
+                span,
+                ..
+            } => {
+                let scalar = checked
+                    .locals
+                    .get(&name.span)
+                    .is_some_and(|t| t.scalar().is_some() || *t == Ty::Range);
+                if *shared || !scalar {
+                    return self.uncover(*span, "an array or vector variable");
+                }
+                if let Some(init) = init {
+                    if !self.scalar(walk, init, *span) {
+                        return;
+                    }
+                }
+            }
+            Ast::Assign {
+                target,
+                value,
+                span,
+            } => {
+                let vector = is_vector(checked.ty(target.id));
+                if !vector {
+                    if !self.scalar(walk, value, *span) {
+                        return;
+                    }
+                    match &target.kind {
+                        ExprKind::Name(_) => {}
+                        ExprKind::Index { base, indices, .. } => {
+                            let dims = match &base.kind {
+                                ExprKind::Name(n) => match walk.lookup(&n.name) {
+                                    Some(Name::Array(dims)) => Some((n.name.clone(), dims)),
+                                    _ => None,
+                                },
+                                _ => None,
+                            };
+                            let Some((array, dims)) = dims else {
+                                return self.uncover(*span, "a store of one element");
+                            };
+                            let mut reads = Vec::new();
+                            for index in indices {
+                                if let Err(why) = self.element_reads(walk, index, &mut reads) {
+                                    return self.uncover(*span, why);
+                                }
+                            }
+                            self.touch_each(reads);
+                            let location = self.location(walk, dims, indices);
+                            self.touch(vec![Access {
+                                array: array.clone(),
+                                name: array,
+                                kind: AccessKind::Write,
+                                who: Who::Leader(location),
+                                span: *span,
+                            }]);
+                        }
+                        _ => return self.uncover(*span, "a store of one element"),
+                    }
+                    self.finder.values.statement(walk, stmt);
+                    return;
+                }
+                if let Some(why) = uncovered_in(walk, value) {
+                    return self.uncover(*span, why);
+                }
+                if let ExprKind::Index { indices, .. } = &target.kind {
+                    if let Some(why) = indices.iter().find_map(|i| uncovered_in(walk, i)) {
+                        return self.uncover(*span, why);
+                    }
+                }
+            }
+            Ast::For {
+                range, body, span, ..
+            } => {
+                if !matches!(self.loops.get(span), Some(LoopPlan::Sequential { .. })) {
+                    return self.uncover(*span, "a distributed loop");
+                }
+                if !self.scalar(walk, range, *span) {
+                    return;
+                }
+                self.before_loop(walk, body, *span);
+                let watermark = self.finder.values.symbols.watermark();
+                let head_barriered = self.frames.iter().map(|f| f.barriered).collect();
+                self.frames.push(Frame {
+                    exposed: Vec::new(),
+                    barriered: false,
+                    watermark,
+                    head: self.pending.clone(),
+                    head_barriered,
+                    span: *span,
+                    end_at: *span,
+                });
+            }
+            Ast::If { cond, span, .. } => {
+                if !self.scalar(walk, cond, *span) {
+                    return;
+                }
+                let before = self.state();
+                self.ifs.push((before, None));
+            }
+            Ast::While { cond, body, span } => {
+                // The condition is evaluated at the head of every iteration, inside the loop.
+                self.before_loop(walk, body, *span);
+                let watermark = self.finder.values.symbols.watermark();
+                let head_barriered = self.frames.iter().map(|f| f.barriered).collect();
+                self.finder.values.statement(walk, stmt);
+                self.frames.push(Frame {
+                    exposed: Vec::new(),
+                    barriered: false,
+                    watermark,
+                    head: self.pending.clone(),
+                    head_barriered,
+                    span: *span,
+                    end_at: cond.span,
+                });
+                self.scalar(walk, cond, *span);
+                return;
+            }
+            Ast::Return { span, .. } => return self.uncover(*span, "a `return`"),
+            Ast::Call { span, .. } => return self.uncover(*span, "a call statement"),
+        }
+        self.finder.values.statement(walk, stmt);
+    }
+
+    fn store(
+        &mut self,
+        walk: &Walk<'a>,
+        consumer: Consumer,
+        dest: Dest<'a>,
+        value: &'a Expr,
+        grid: bool,
+    ) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        let span = consumer.span();
+        match dest {
+            _ if grid => self.uncover(span, "a grid-wide statement"),
+            Dest::Target {
+                target,
+                scatter: false,
+            } => self.store(walk, span, target, value),
+            Dest::Target { scatter: true, .. } => self.uncover(span, "a scatter"),
+            Dest::Variable { .. } => self.uncover(span, "an array or vector variable"),
+            Dest::Copy => self.uncover(span, "an indexed vector's shared copy"),
+        }
+    }
+
+    fn reduce(&mut self, _walk: &Walk<'a>, reduce: &'a Expr, _operand: &'a Expr, _grid: bool) {
+        self.uncover(reduce.span, "a reduction or scan");
+    }
+
+    fn atomic(&mut self, _walk: &Walk<'a>, _call: &'a Expr, span: Span) {
+        self.uncover(span, "an atomic");
+    }
+
+    fn else_branch(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        let after_then = self.state();
+        if let Some((before, then)) = self.ifs.last_mut() {
+            *then = Some(after_then);
+            let before = before.clone();
+            self.restore(before);
+        }
+    }
+
+    /// Both branches start from the state before the `if`; after it, whatever either left
+    /// pending, and a loop passed a barrier only if both branches did.
+    fn if_end(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        let Some((_, Some(then))) = self.ifs.pop() else {
+            return;
+        };
+        let after_else = self.state();
+        let joined = State {
+            pending: union(after_else.pending, then.pending),
+            frames: after_else
+                .frames
+                .into_iter()
+                .zip(then.frames)
+                .map(|((e, eb), (t, tb))| (union(e, t), eb && tb))
+                .collect(),
+        };
+        self.restore(joined);
+    }
+
+    fn loop_end(&mut self, _walk: &Walk<'a>, stmt: &'a Ast) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        if let Ast::For { span, .. } = stmt {
+            debug_assert_eq!(*span, frame.span);
+        }
+        let conflict = frame.exposed.iter().find_map(|(_, later)| {
+            self.pending
+                .iter()
+                .find(|(_, earlier)| {
+                    conflicts(earlier, later, self.block_size, Some(frame.watermark))
+                })
+                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+        });
+        if let Some((earlier, later)) = conflict {
+            self.barrier(earlier, later, frame.end_at, true);
+        }
+        // After the loop: what the last iteration left pending, or (zero iterations) what was
+        // pending at its head; the enclosing loops passed a barrier only if both did.
+        for (id, access) in frame.head {
+            if !self.pending.iter().any(|(p, _)| *p == id) {
+                self.pending.push((id, access));
+            }
+        }
+        self.pending.sort_by_key(|(id, _)| *id);
+        for (outer, at_head) in self.frames.iter_mut().zip(frame.head_barriered) {
+            outer.barriered &= at_head;
+        }
+    }
+}
+/// Every array a block names, and whether it may write it (`a[i] <- ...`, `a <- ...`,
+/// `a[r] <- ...`); nested blocks and loop conditions included.
+pub fn arrays_touched(
+    checked: &crate::check::Checked,
+    block: &Block,
+    note: &mut dyn FnMut(&str, bool),
+) {
+    let mut reads = |e: &Expr| {
+        if let ExprKind::Name(name) = &e.kind {
+            if matches!(checked.ty(e.id), Ty::Array { .. }) {
+                note(&name.name, false);
+            }
+        }
+    };
+    crate::syntax::visit::visit_block(block, &mut reads);
+    for_each_assignment(block, &mut |target| {
+        let mut root = target;
+        while let ExprKind::Index { base, .. } | ExprKind::Field { base, .. } = &root.kind {
+            root = base;
+        }
+        if let ExprKind::Name(name) = &root.kind {
+            note(&name.name, true);
+        }
+    });
+}
+
+fn for_each_assignment(block: &Block, f: &mut dyn FnMut(&Expr)) {
+    for stmt in &block.stmts {
+        // An atomic's old value bound to a variable: the atomic writes its place's array too.
+        if let Ast::Let { init: Some(v), .. } | Ast::Assign { value: v, .. } = stmt {
+            if let ExprKind::Call { callee, args } = &v.kind {
+                if crate::check::AtomicOp::from_name(&callee.name).is_some() {
+                    if let Some(place) = args.first() {
+                        f(place);
+                    }
+                }
+            }
+        }
+        match stmt {
+            Ast::Assign { target, .. } => f(target),
+            Ast::If {
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                for_each_assignment(then_branch, f);
+                if let Some(e) = else_branch {
+                    for_each_assignment(e, f);
+                }
+            }
+            Ast::For { body, .. } | Ast::While { body, .. } => for_each_assignment(body, f),
+            // An atomic writes the array of its place.
+            Ast::Call { call, .. } => {
+                if let ExprKind::Call { args, .. } = &call.kind {
+                    if let Some(place) = args.first() {
+                        f(place);
+                    }
+                }
+            }
+            Ast::Let { .. } | Ast::Return { .. } => {}
+        }
+    }
+}
