@@ -59,7 +59,9 @@ impl Scalar {
 
     /// Parses `text` as a value of `ty` (for command lines).
     pub fn parse(ty: ScalarType, text: &str) -> Result<Scalar, String> {
-        let bad = |_| format!("`{text}` is not a {}", ty.name());
+        // "an Int32", "a UInt32": the article follows the sound.
+        let article = if ty.name().starts_with("Int") { "an" } else { "a" };
+        let bad = |_| format!("`{text}` is not {article} {}", ty.name());
         Ok(match ty {
             ScalarType::Int8 => Scalar::Int8(
                 text.parse()
