@@ -353,7 +353,11 @@ fn main() -> Result<(), String> {
         drop(runs);
         let total_cpu: f64 = out1.iter().map(|v| *v as f64).sum();
         let total_ref: f64 = partial.iter().map(|v| *v as f64).sum();
-        if (total_cpu - total_ref).abs() > 1e-4 * total_ref.abs() || out1 != out2 || out1 != out3 || out1 != out4 {
+        if (total_cpu - total_ref).abs() > 1e-4 * total_ref.abs()
+            || out1 != out2
+            || out1 != out3
+            || out1 != out4
+        {
             return Err(format!(
                 "sumOfSquares disagrees: {total_cpu} vs {total_ref}"
             ));

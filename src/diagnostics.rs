@@ -108,6 +108,32 @@ pub fn explanation(code: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// Codes loomc once gave and no longer does, each with what became of it: `loomc explain`
+/// still answers for them, since an old log or an older loomc may show one.
+pub const RETIRED_CODES: &[(&str, &str)] = &[
+    (
+        "E0113",
+        "a kernel parameter of type `Range` or a record was rejected before such parameters had \
+         a calling convention; they are passed by value as CUDA passes a `struct` now \
+         (docs/language.md, \"Kernels and launch\")",
+    ),
+    (
+        "E0810",
+        "code generation rejected a construct the checker had accepted (\"not implemented \
+         yet\"); whatever the checker accepts is compiled now, and what is not built yet gets a \
+         checker diagnostic of its own (docs/language.md, \"What code generation does not do \
+         yet\")",
+    ),
+];
+
+/// What became of a retired code ([`RETIRED_CODES`]).
+pub fn retired(code: &str) -> Option<&'static str> {
+    RETIRED_CODES
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, why)| *why)
+}
+
 /// Every code with a long explanation.
 pub fn explained_codes() -> impl Iterator<Item = &'static str> {
     explanations::ERROR_DOCS.iter().map(|(code, _)| *code)

@@ -242,6 +242,35 @@ fn explain_prints_the_long_explanation_of_a_code() {
 }
 
 #[test]
+fn explain_says_what_became_of_a_retired_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = loomc(&["explain", "E0113"], dir.path(), None);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("E0113 is no longer given by loomc") && text.contains("by value"),
+        "{text}"
+    );
+    for (code, _) in loomc::diagnostics::RETIRED_CODES {
+        let defined = [
+            loomc::syntax::CODES,
+            loomc::check::CODES,
+            loomc::codegen::CODES,
+            loomc::target::CODES,
+            loomc::verify::CODES,
+        ]
+        .into_iter()
+        .flatten()
+        .any(|c| c == code);
+        assert!(!defined, "{code} is retired but still defined");
+        assert!(
+            loomc::diagnostics::explanation(code).is_none(),
+            "{code} is retired but has docs/errors/{code}.md"
+        );
+    }
+}
+
+#[test]
 fn every_explanation_is_of_a_code_the_compiler_defines() {
     let defined: Vec<&str> = [
         loomc::syntax::CODES,

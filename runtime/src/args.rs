@@ -60,7 +60,11 @@ impl Scalar {
     /// Parses `text` as a value of `ty` (for command lines).
     pub fn parse(ty: ScalarType, text: &str) -> Result<Scalar, String> {
         // "an Int32", "a UInt32": the article follows the sound.
-        let article = if ty.name().starts_with("Int") { "an" } else { "a" };
+        let article = if ty.name().starts_with("Int") {
+            "an"
+        } else {
+            "a"
+        };
         let bad = |_| format!("`{text}` is not {article} {}", ty.name());
         Ok(match ty {
             ScalarType::Int8 => Scalar::Int8(

@@ -67,22 +67,70 @@ const OPS: [(&str, CutOp); 27] = [
         "loom_simt_bar_warp_sync",
         warp(WarpOp::Sync, Packing::Bits32, false),
     ),
-    ("loom_simt_shfl_sync_idx_i32", shfl(ShflMode::Idx, Packing::Bits32)),
-    ("loom_simt_shfl_sync_up_i32", shfl(ShflMode::Up, Packing::Bits32)),
-    ("loom_simt_shfl_sync_down_i32", shfl(ShflMode::Down, Packing::Bits32)),
-    ("loom_simt_shfl_sync_bfly_i32", shfl(ShflMode::Bfly, Packing::Bits32)),
-    ("loom_simt_shfl_sync_idx_f32", shfl(ShflMode::Idx, Packing::Bits32)),
-    ("loom_simt_shfl_sync_up_f32", shfl(ShflMode::Up, Packing::Bits32)),
-    ("loom_simt_shfl_sync_down_f32", shfl(ShflMode::Down, Packing::Bits32)),
-    ("loom_simt_shfl_sync_bfly_f32", shfl(ShflMode::Bfly, Packing::Bits32)),
-    ("loom_simt_shfl_sync_idx_i32p", shfl(ShflMode::Idx, Packing::Pair)),
-    ("loom_simt_shfl_sync_up_i32p", shfl(ShflMode::Up, Packing::Pair)),
-    ("loom_simt_shfl_sync_down_i32p", shfl(ShflMode::Down, Packing::Pair)),
-    ("loom_simt_shfl_sync_bfly_i32p", shfl(ShflMode::Bfly, Packing::Pair)),
-    ("loom_simt_shfl_sync_idx_f32p", shfl(ShflMode::Idx, Packing::Pair)),
-    ("loom_simt_shfl_sync_up_f32p", shfl(ShflMode::Up, Packing::Pair)),
-    ("loom_simt_shfl_sync_down_f32p", shfl(ShflMode::Down, Packing::Pair)),
-    ("loom_simt_shfl_sync_bfly_f32p", shfl(ShflMode::Bfly, Packing::Pair)),
+    (
+        "loom_simt_shfl_sync_idx_i32",
+        shfl(ShflMode::Idx, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_up_i32",
+        shfl(ShflMode::Up, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_down_i32",
+        shfl(ShflMode::Down, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_bfly_i32",
+        shfl(ShflMode::Bfly, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_idx_f32",
+        shfl(ShflMode::Idx, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_up_f32",
+        shfl(ShflMode::Up, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_down_f32",
+        shfl(ShflMode::Down, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_bfly_f32",
+        shfl(ShflMode::Bfly, Packing::Bits32),
+    ),
+    (
+        "loom_simt_shfl_sync_idx_i32p",
+        shfl(ShflMode::Idx, Packing::Pair),
+    ),
+    (
+        "loom_simt_shfl_sync_up_i32p",
+        shfl(ShflMode::Up, Packing::Pair),
+    ),
+    (
+        "loom_simt_shfl_sync_down_i32p",
+        shfl(ShflMode::Down, Packing::Pair),
+    ),
+    (
+        "loom_simt_shfl_sync_bfly_i32p",
+        shfl(ShflMode::Bfly, Packing::Pair),
+    ),
+    (
+        "loom_simt_shfl_sync_idx_f32p",
+        shfl(ShflMode::Idx, Packing::Pair),
+    ),
+    (
+        "loom_simt_shfl_sync_up_f32p",
+        shfl(ShflMode::Up, Packing::Pair),
+    ),
+    (
+        "loom_simt_shfl_sync_down_f32p",
+        shfl(ShflMode::Down, Packing::Pair),
+    ),
+    (
+        "loom_simt_shfl_sync_bfly_f32p",
+        shfl(ShflMode::Bfly, Packing::Pair),
+    ),
     (
         "loom_simt_vote_all_sync",
         warp(WarpOp::VoteAll, Packing::Bits32, true),
@@ -308,7 +356,11 @@ pub(crate) extern "C" fn collective(
                         _ => (0, 0),
                     };
                     inputs[l as usize] = Some(LaneInput {
-                        value: if vote { (value as u32 != 0) as u64 } else { value },
+                        value: if vote {
+                            (value as u32 != 0) as u64
+                        } else {
+                            value
+                        },
                         b,
                         c,
                     });

@@ -29,8 +29,8 @@ mod report;
 mod sanitizer;
 pub mod warp;
 
-pub use cut::{cut_is_barrier, cut_op};
 pub use abi::{all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE, BOUNDS_PARAM_SHIFT};
+pub use cut::{cut_is_barrier, cut_op};
 pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Whereabouts};
 
 use std::ffi::c_void;

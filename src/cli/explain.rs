@@ -2,7 +2,7 @@
 
 use super::EXIT_USAGE;
 use clap::Args;
-use loomc::diagnostics::{explained_codes, explanation};
+use loomc::diagnostics::{explained_codes, explanation, retired};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
@@ -16,6 +16,11 @@ pub fn run(args: &ExplainArgs) -> ExitCode {
     match explanation(&code) {
         Some(text) => {
             print!("{text}");
+            ExitCode::SUCCESS
+        }
+        None if retired(&code).is_some() => {
+            let why = retired(&code).unwrap_or_default();
+            println!("{code} is no longer given by loomc: {why}.");
             ExitCode::SUCCESS
         }
         None => {

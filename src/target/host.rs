@@ -230,16 +230,15 @@ impl HostProgram {
         use_host_cpu(&module);
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
         // SAFETY: as below; the target data is the module's.
-        let (cut, cut_fallbacks) =
-            unsafe {
-                cut::build(
-                    ctx.raw(),
-                    module.as_mut_ptr(),
-                    target_data.as_mut_ptr(),
-                    // loomc's verifier proved that every thread reaches every synchronisation.
-                    nvptx_ir.contains("producer: \"loomc\""),
-                )
-            };
+        let (cut, cut_fallbacks) = unsafe {
+            cut::build(
+                ctx.raw(),
+                module.as_mut_ptr(),
+                target_data.as_mut_ptr(),
+                // loomc's verifier proved that every thread reaches every synchronisation.
+                nvptx_ir.contains("producer: \"loomc\""),
+            )
+        };
         if std::env::var_os("LOOM_HOST_VERBOSE").is_some() {
             for kernel in &cut {
                 eprintln!("loomc: kernel `{kernel}` runs cut at its synchronisations into loops over its threads");

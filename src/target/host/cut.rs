@@ -110,8 +110,7 @@ pub unsafe fn build(
         let result = qualify(function).and_then(|syncs| {
             let mut cutter = Cutter::new(context, module, target_data, function);
             cutter.run(syncs, uniform_proved)?;
-            if LLVMVerifyFunction(function, LLVMVerifierFailureAction::LLVMReturnStatusAction)
-                != 0
+            if LLVMVerifyFunction(function, LLVMVerifierFailureAction::LLVMReturnStatusAction) != 0
             {
                 return Err("internal: the cut function does not verify".to_string());
             }
@@ -149,7 +148,10 @@ unsafe fn qualify(function: LLVMValueRef) -> Result<Vec<LLVMValueRef>, String> {
             | LLVMOpcode::LLVMCallBr
             | LLVMOpcode::LLVMIndirectBr
             | LLVMOpcode::LLVMResume => {
-                return Err(format!("an instruction a cut cannot copy: {}", ir::text(inst)))
+                return Err(format!(
+                    "an instruction a cut cannot copy: {}",
+                    ir::text(inst)
+                ))
             }
             _ => {}
         }
@@ -171,7 +173,9 @@ unsafe fn qualify(function: LLVMValueRef) -> Result<Vec<LLVMValueRef>, String> {
             }
             syncs.push(inst);
         } else if !region_call_allowed(&name) {
-            return Err(format!("a call of `{name}`, which a loop over threads cannot make"));
+            return Err(format!(
+                "a call of `{name}`, which a loop over threads cannot make"
+            ));
         }
     }
     if syncs.len() > MAX_SYNCS {
@@ -370,7 +374,9 @@ impl Cutter {
         for (call, next) in split {
             let callee = ir::callee(call).ok_or("a synchronisation through a pointer")?;
             let mut operands = ir::call_args(call);
-            let loc = operands.pop().ok_or("a synchronisation without its location")?;
+            let loc = operands
+                .pop()
+                .ok_or("a synchronisation without its location")?;
             let code = LLVMConstIntGetZExtValue(loc) + 1;
             syncs.push(Sync {
                 call,
@@ -433,10 +439,12 @@ impl Cutter {
         // loomc, whose verifier proved its synchronisation uniform, is cut there. (The check
         // after such a region stays, for `--no-verify`.)
         if !uniform_proved && regions.iter().any(Region::multi_exit) {
-            return Err("threads may leave a region between synchronisations more than one way \
+            return Err(
+                "threads may leave a region between synchronisations more than one way \
                  (a barrier in a loop, a return before a barrier), and the IR does not come from \
                  loomc, whose verifier proves synchronisation uniform"
-                .to_string());
+                    .to_string(),
+            );
         }
         let copied: usize = regions
             .iter()
@@ -568,14 +576,15 @@ impl Cutter {
         let per_thread: u64 = self.slots.iter().map(|s| s.bytes).sum();
         let scratch_fn = self.declare_scratch();
         let total = LLVMBuildMul(b, n16, self.c64(per_thread.max(1)), c"".as_ptr());
-        let scratch = self
-            .builder
-            .call(LLVMGlobalGetValueType(scratch_fn), scratch_fn, &mut [total]);
+        let scratch =
+            self.builder
+                .call(LLVMGlobalGetValueType(scratch_fn), scratch_fn, &mut [total]);
         let i8t = LLVMInt8TypeInContext(self.context);
         let mut offset = 0u64;
         for s in 0..self.slots.len() {
             let mut idx = [LLVMBuildMul(b, n16, self.c64(offset), c"".as_ptr())];
-            let base = LLVMBuildInBoundsGEP2(b, i8t, scratch, idx.as_mut_ptr(), 1, c"cut.slot".as_ptr());
+            let base =
+                LLVMBuildInBoundsGEP2(b, i8t, scratch, idx.as_mut_ptr(), 1, c"cut.slot".as_ptr());
             self.slot_bases.push(base);
             offset += self.slots[s].bytes;
         }
@@ -630,12 +639,10 @@ impl Cutter {
             LLVMPositionBuilderAtEnd(b, dones[r]);
             if region.multi_exit() {
                 let codes = self.slot_bases[self.codes_slot.ok_or("no codes")?];
-                let uniform = self.declare(
-                    UNIFORM,
-                    self.i32t,
-                    &mut [self.ptr, self.i32t],
-                );
-                let way = self.builder.call(LLVMGlobalGetValueType(uniform), uniform, &mut [codes, n]);
+                let uniform = self.declare(UNIFORM, self.i32t, &mut [self.ptr, self.i32t]);
+                let way =
+                    self.builder
+                        .call(LLVMGlobalGetValueType(uniform), uniform, &mut [codes, n]);
                 // Disagreeing threads stopped the block; the answer is then u32::MAX.
                 let stop = self.append(&format!("cut.r{r}.stop"));
                 let switch = LLVMBuildSwitch(b, way, stop, region.exits.len() as u32 + 1);
@@ -710,20 +717,33 @@ impl Cutter {
     /// The address of thread `t64`'s element of slot `slot`, elements of type `ty`.
     unsafe fn element(&self, slot: usize, ty: LLVMTypeRef, t64: LLVMValueRef) -> LLVMValueRef {
         let mut idx = [t64];
-        LLVMBuildInBoundsGEP2(self.b(), ty, self.slot_bases[slot], idx.as_mut_ptr(), 1, c"".as_ptr())
+        LLVMBuildInBoundsGEP2(
+            self.b(),
+            ty,
+            self.slot_bases[slot],
+            idx.as_mut_ptr(),
+            1,
+            c"".as_ptr(),
+        )
     }
 
     unsafe fn store(&self, value: LLVMValueRef, slot: usize, t64: LLVMValueRef) {
         let ty = LLVMTypeOf(value);
         let at = self.element(slot, ty, t64);
         let s = LLVMBuildStore(self.b(), value, at);
-        LLVMSetAlignment(s, 4.min(LLVMABISizeOfType(self.target_data, ty).max(1) as u32));
+        LLVMSetAlignment(
+            s,
+            4.min(LLVMABISizeOfType(self.target_data, ty).max(1) as u32),
+        );
     }
 
     unsafe fn load(&self, ty: LLVMTypeRef, slot: usize, t64: LLVMValueRef) -> LLVMValueRef {
         let at = self.element(slot, ty, t64);
         let l = LLVMBuildLoad2(self.b(), ty, at, c"".as_ptr());
-        LLVMSetAlignment(l, 4.min(LLVMABISizeOfType(self.target_data, ty).max(1) as u32));
+        LLVMSetAlignment(
+            l,
+            4.min(LLVMABISizeOfType(self.target_data, ty).max(1) as u32),
+        );
         l
     }
 
@@ -744,17 +764,14 @@ impl Cutter {
             LLVMPositionBuilderBefore(self.b(), before);
             return Ok(self.load(LLVMTypeOf(v), slot, copy.t64));
         }
-        copy.values
-            .get(&v)
-            .copied()
-            .ok_or_else(|| {
-                format!(
-                    "internal: no copy of `{}` (opcode {:?}) in region {}",
-                    ir::name(v),
-                    ir::opcode(v),
-                    copy.region
-                )
-            })
+        copy.values.get(&v).copied().ok_or_else(|| {
+            format!(
+                "internal: no copy of `{}` (opcode {:?}) in region {}",
+                ir::name(v),
+                ir::opcode(v),
+                copy.region
+            )
+        })
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -827,13 +844,24 @@ impl Cutter {
         let next_y = LLVMBuildAdd(b, y, self.c32(1), c"".as_ptr());
         let more = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULT, next_y, ny, c"".as_ptr());
         LLVMBuildCondBr(b, more, rows, done);
-        LLVMAddIncoming(x, [self.c32(0), next_x].as_mut_ptr(), [rows, latch].as_mut_ptr(), 2);
-        LLVMAddIncoming(y, [self.c32(0), next_y].as_mut_ptr(), [enter, row_end].as_mut_ptr(), 2);
+        LLVMAddIncoming(
+            x,
+            [self.c32(0), next_x].as_mut_ptr(),
+            [rows, latch].as_mut_ptr(),
+            2,
+        );
+        LLVMAddIncoming(
+            y,
+            [self.c32(0), next_y].as_mut_ptr(),
+            [enter, row_end].as_mut_ptr(),
+            2,
+        );
 
         let set_thread = thread_loop::set_thread_function(self.context, self.module);
         // Which uses are local: computed from the region's reachability, as in `run`.
-        let avoid_cache: std::cell::RefCell<HashMap<LLVMBasicBlockRef, HashSet<LLVMBasicBlockRef>>> =
-            Default::default();
+        let avoid_cache: std::cell::RefCell<
+            HashMap<LLVMBasicBlockRef, HashSet<LLVMBasicBlockRef>>,
+        > = Default::default();
         let def_of = |v: LLVMValueRef| -> Option<LLVMBasicBlockRef> {
             if let Some(&k) = sync_of.get(&LLVMGetInstructionParent(v)) {
                 return Some(syncs[k].next);
@@ -896,13 +924,17 @@ impl Cutter {
                         if name.starts_with("llvm.dbg.") {
                             continue;
                         }
-                        if hoisted.contains_key(&inst) || thread_loop::thread_value(&name).is_some() {
+                        if hoisted.contains_key(&inst) || thread_loop::thread_value(&name).is_some()
+                        {
                             // Computed once for the region (or the block) above.
                             continue;
                         }
                         if name == CHECK_BOUNDS {
-                            self.builder
-                                .call(LLVMGlobalGetValueType(set_thread), set_thread, &mut [t]);
+                            self.builder.call(
+                                LLVMGlobalGetValueType(set_thread),
+                                set_thread,
+                                &mut [t],
+                            );
                         }
                     }
                     let clone_inst = LLVMInstructionClone(inst);
@@ -945,7 +977,9 @@ impl Cutter {
                             if LLVMValueIsBasicBlock(op) != 0 {
                                 let target = LLVMValueAsBasicBlock(op);
                                 let mapped = match sync_of.get(&target) {
-                                    Some(&k) => self.leave_for(&copy, region, &syncs[k], bb, &local)?,
+                                    Some(&k) => {
+                                        self.leave_for(&copy, region, &syncs[k], bb, &local)?
+                                    }
                                     None => *copy
                                         .blocks
                                         .get(&target)
@@ -1006,8 +1040,9 @@ impl Cutter {
         region: &Region,
         sync_of: &HashMap<LLVMBasicBlockRef, usize>,
     ) -> Result<(), String> {
-        let avoid_cache: std::cell::RefCell<HashMap<LLVMBasicBlockRef, HashSet<LLVMBasicBlockRef>>> =
-            Default::default();
+        let avoid_cache: std::cell::RefCell<
+            HashMap<LLVMBasicBlockRef, HashSet<LLVMBasicBlockRef>>,
+        > = Default::default();
         let local = |v: LLVMValueRef, u: LLVMBasicBlockRef| -> bool {
             let d = LLVMGetInstructionParent(v);
             // A sync call's result is never a phi's operand directly in another region without
@@ -1146,7 +1181,13 @@ impl Cutter {
         self.builder.call(
             LLVMGlobalGetValueType(collective),
             collective,
-            &mut [self.c32(op as u64), args, results, n, self.c32(sync.code - 1)],
+            &mut [
+                self.c32(op as u64),
+                args,
+                results,
+                n,
+                self.c32(sync.code - 1),
+            ],
         );
         LLVMBuildBr(b, next);
         Ok(())
@@ -1241,7 +1282,12 @@ impl Cutter {
         let t_next = LLVMBuildAdd(b, t, self.c32(1), c"".as_ptr());
         let more = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULT, t_next, n, c"".as_ptr());
         LLVMBuildCondBr(b, more, body, next);
-        LLVMAddIncoming(t, [self.c32(0), t_next].as_mut_ptr(), [block, body].as_mut_ptr(), 2);
+        LLVMAddIncoming(
+            t,
+            [self.c32(0), t_next].as_mut_ptr(),
+            [block, body].as_mut_ptr(),
+            2,
+        );
     }
 }
 

@@ -150,8 +150,7 @@ fn a_kernel_with_a_barrier_is_cut_into_loops_over_its_threads() {
         no_cut: true,
         ..HostOptions::default()
     };
-    let (compiled, program) =
-        run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &no_cut).unwrap();
+    let (compiled, program) = run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &no_cut).unwrap();
     assert!(program.has_compiled_coroutines());
     assert!(!program.has_thread_loops());
     assert_eq!(cut, compiled);
@@ -178,7 +177,12 @@ fn a_kernel_with_a_barrier_is_cut_into_loops_over_its_threads() {
 fn cut_agrees(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Vec<i32> {
     let (cut, program) =
         run_i32_kernel_with(ir, kernel, blocks, out_len, &HostOptions::default()).unwrap();
-    assert_eq!(program.cut_kernels(), [kernel.to_string()], "{:?}", program.cut_fallbacks());
+    assert_eq!(
+        program.cut_kernels(),
+        [kernel.to_string()],
+        "{:?}",
+        program.cut_fallbacks()
+    );
     for options in [
         HostOptions {
             no_cut: true,
@@ -288,7 +292,10 @@ fn a_kernel_the_cut_cannot_handle_falls_back_to_coroutines() {
         panic!("{:?}", program.cut_fallbacks())
     };
     assert_eq!(kernel, "k");
-    assert!(why.contains("loom_simt_barrier_sync_cnt") && why.contains("part of the block"), "{why}");
+    assert!(
+        why.contains("loom_simt_barrier_sync_cnt") && why.contains("part of the block"),
+        "{why}"
+    );
     let (cut, _) =
         run_i32_kernel_with(SHARED_CONSTEXPR, "k", 3, 192, &HostOptions::default()).unwrap();
     assert_eq!(fallen, cut);

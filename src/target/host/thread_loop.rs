@@ -356,7 +356,10 @@ pub(super) unsafe fn linear_thread(
     LLVMBuildAdd(b, row, x, c"thread".as_ptr())
 }
 
-pub(super) unsafe fn set_thread_function(context: LLVMContextRef, module: LLVMModuleRef) -> LLVMValueRef {
+pub(super) unsafe fn set_thread_function(
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
+) -> LLVMValueRef {
     let mut params = [LLVMInt32TypeInContext(context)];
     let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 1, 0);
     ir::declare(module, SET_THREAD, fn_type)
