@@ -249,6 +249,8 @@ fn main() -> Result<(), String> {
         },
     )?;
     let squares_per_thread = program("examples/sum_of_squares.loom", &per_thread)?;
+    // The cut regions' bounds checks kept in their loops (as before they were versioned).
+    let squares_unversioned = program("examples/sum_of_squares.loom", &unversioned)?;
     let squares_unchecked = program("examples/sum_of_squares.loom", &unchecked)?;
     let a = 2.5f32;
     for n in SIZES {
@@ -307,11 +309,16 @@ fn main() -> Result<(), String> {
         let (mut in2, mut out2) = (x.clone(), vec![0f32; n / BLOCK]);
         let (mut in3, mut out3) = (x.clone(), vec![0f32; n / BLOCK]);
         let (mut in4, mut out4) = (x.clone(), vec![0f32; n / BLOCK]);
+        let (mut in5, mut out5) = (x.clone(), vec![0f32; n / BLOCK]);
         let mut partial = vec![0f32; n / BLOCK];
         let mut runs: Vec<(&str, Run<'_>)> = vec![
             (
                 checked_how,
                 Box::new(|| timed(|| squares_launch(&squares_checked, &mut in1, &mut out1))),
+            ),
+            (
+                unversioned_how,
+                Box::new(|| timed(|| squares_launch(&squares_unversioned, &mut in5, &mut out5))),
             ),
             (
                 "CPU backend, compiled coroutines",
@@ -357,6 +364,7 @@ fn main() -> Result<(), String> {
             || out1 != out2
             || out1 != out3
             || out1 != out4
+            || out1 != out5
         {
             return Err(format!(
                 "sumOfSquares disagrees: {total_cpu} vs {total_ref}"

@@ -75,8 +75,8 @@ pub struct HostOptions {
     /// Leave out the bounds checks of global accesses: only for measuring what they cost
     /// (`bench/cpu_backend.rs`). An out-of-bounds access then corrupts the host's memory.
     pub skip_bounds_checks: bool,
-    /// Keep every bounds check inside the loops over threads, never versioning them
-    /// (`host/versioning.rs`): only for measuring what the versioning gains
+    /// Keep every bounds check inside the loops over threads (a cut kernel's too), never
+    /// versioning them (`host/versioning.rs`): only for measuring what the versioning gains
     /// (`bench/cpu_backend.rs`).
     pub unversioned_loops: bool,
     /// Run kernels that synchronise as compiled coroutines (`host/coro.rs`) even where they could
@@ -189,6 +189,8 @@ pub struct HostProgram {
     cut: Vec<String>,
     /// Kernels that synchronise and keep their coroutines, each with the reason.
     cut_fallbacks: Vec<(String, String)>,
+    /// Loop nests whose bounds checks were versioned (`host/versioning.rs`).
+    versioned_loops: usize,
     options: HostOptions,
     /// Launches write the kernels' `lengths` through `&self`: two at once would race, so a
     /// program is not `Sync` (inkwell's types already make it so; this says it).
@@ -254,11 +256,13 @@ impl HostProgram {
         // SAFETY: the module belongs to `ctx`.
         unsafe { coro::remove(module.as_mut_ptr(), &cut) };
         let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
+        let mut versioned_loops = 0;
         if !looped.is_empty() {
-            thread_loop::optimise(&module, &machine, !options.unversioned_loops)?;
+            versioned_loops +=
+                thread_loop::optimise(&module, &machine, !options.unversioned_loops)?;
         }
         if !cut.is_empty() {
-            cut::optimise(&module, &machine)?;
+            versioned_loops += cut::optimise(&module, &machine, !options.unversioned_loops)?;
         }
         // SAFETY: as above.
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
@@ -346,6 +350,7 @@ impl HostProgram {
             needs_coroutines: lowered.needs_coroutines,
             cut,
             cut_fallbacks,
+            versioned_loops,
             options: options.clone(),
             _one_launch_at_a_time: std::marker::PhantomData,
             _engine: engine,
@@ -371,6 +376,12 @@ impl HostProgram {
     /// `per_thread_calls`; `host/cut.rs`).
     pub fn cut_kernels(&self) -> &[String] {
         &self.cut
+    }
+
+    /// How many loop nests over threads (a kernel's loop, or one region's of a cut kernel) had
+    /// their bounds checks versioned out (`host/versioning.rs`).
+    pub fn versioned_loops(&self) -> usize {
+        self.versioned_loops
     }
 
     /// The kernels that synchronise and keep their coroutines, each with the reason

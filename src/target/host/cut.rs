@@ -490,10 +490,12 @@ impl Cutter {
                 }
             }
         }
+        let launch_constants = self.launch_constants(original[0]);
         let special: HashSet<LLVMValueRef> = ids
             .iter()
             .map(|(i, _)| *i)
             .chain(block_wide.iter().copied())
+            .chain(launch_constants.iter().copied())
             .collect();
         let mut candidates: Vec<LLVMValueRef> = def_block
             .keys()
@@ -605,6 +607,19 @@ impl Cutter {
             hoisted.insert(call, v);
         }
 
+        // The launch's parameters: read once, here, rather than kept per thread.
+        for &inst in &launch_constants {
+            LLVMPositionBuilderAtEnd(b, entry);
+            let clone = LLVMInstructionClone(inst);
+            LLVMInsertIntoBuilder(b, clone);
+            for i in 0..LLVMGetNumOperands(inst) as u32 {
+                if let Some(&m) = hoisted.get(&LLVMGetOperand(inst, i)) {
+                    LLVMSetOperand(clone, i, m);
+                }
+            }
+            hoisted.insert(inst, clone);
+        }
+
         // The loops, one pair per region, and the synchronisations between them.
         let mut heads = Vec::new();
         let mut dones = Vec::new();
@@ -689,6 +704,35 @@ impl Cutter {
             LLVMDeleteBasicBlock(bb);
         }
         Ok(())
+    }
+
+    /// The instructions of the kernel's first block `first` that read a launch's parameter
+    /// (`entry.rs`: an `invariant.load` of a parameter's slot at a constant offset from the
+    /// function's argument, or of the value through it), with those offsets: the same for every
+    /// thread and safe to read for any block, so read once per block in the cut's entry (and
+    /// not kept in a per-thread array where a later region uses them, which would hide them
+    /// from the versioning of that region's bounds checks, `versioning.rs`). In order.
+    unsafe fn launch_constants(&self, first: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
+        let kind = LLVMGetMDKindIDInContext(
+            self.context,
+            c"invariant.load".as_ptr(),
+            "invariant.load".len() as u32,
+        );
+        let args = LLVMGetParam(self.function, 0);
+        let mut found: Vec<LLVMValueRef> = Vec::new();
+        let known = |v: LLVMValueRef, found: &[LLVMValueRef]| v == args || found.contains(&v);
+        for inst in ir::block_instructions(first) {
+            let constant_gep = !LLVMIsAGetElementPtrInst(inst).is_null()
+                && (1..LLVMGetNumOperands(inst) as u32)
+                    .all(|i| !LLVMIsAConstantInt(LLVMGetOperand(inst, i)).is_null());
+            let parameter_load = !LLVMIsALoadInst(inst).is_null()
+                && LLVMGetVolatile(inst) == 0
+                && !LLVMGetMetadata(inst, kind).is_null();
+            if (constant_gep || parameter_load) && known(LLVMGetOperand(inst, 0), &found) {
+                found.push(inst);
+            }
+        }
+        found
     }
 
     unsafe fn append(&self, name: &str) -> LLVMBasicBlockRef {
@@ -889,7 +933,7 @@ impl Cutter {
                 if let Some(slot) = sync.results_slot {
                     let raw = self.load(self.i64t, slot, t64);
                     let ty = LLVMTypeOf(sync.call);
-                    let v = self.from_bits(raw, ty);
+                    let v = self.value_from_bits(raw, ty);
                     copy.values.insert(sync.call, v);
                     if let Some(&s) = self.demoted.get(&sync.call) {
                         self.store(v, s, t64);
@@ -917,6 +961,10 @@ impl Cutter {
             for &inst in insts.iter().skip(phis.len()) {
                 LLVMPositionBuilderAtEnd(b, clone);
                 if LLVMIsATerminatorInst(inst).is_null() {
+                    if hoisted.contains_key(&inst) {
+                        // A launch's parameter, read in the entry.
+                        continue;
+                    }
                     // Calls the cut answers itself.
                     if ir::is_call(inst) {
                         let callee = ir::callee(inst).ok_or("a call through a pointer")?;
@@ -1121,7 +1169,7 @@ impl Cutter {
     }
 
     /// A result's 64 bits as the runtime function's result type.
-    unsafe fn from_bits(&self, raw: LLVMValueRef, ty: LLVMTypeRef) -> LLVMValueRef {
+    unsafe fn value_from_bits(&self, raw: LLVMValueRef, ty: LLVMTypeRef) -> LLVMValueRef {
         let b = self.b();
         match LLVMGetTypeKind(ty) {
             LLVMTypeKind::LLVMFloatTypeKind => {
@@ -1342,7 +1390,35 @@ unsafe fn reach_avoiding(
 }
 
 /// The loops' optimisation, as for the loops over threads of kernels that never synchronise
-/// (`thread_loop::optimise`), without versioning.
-pub fn optimise(module: &Module<'_>, machine: &TargetMachine) -> Result<(), HostError> {
-    thread_loop::optimise_functions(module, machine, CUT_PREFIX, false, "cut.r0.x", "cut.r0.y")
+/// (`thread_loop::optimise`), each region's loop nest versioned as theirs are (`versioning.rs`)
+/// unless `version` is off. Returns how many nests were versioned.
+pub fn optimise(
+    module: &Module<'_>,
+    machine: &TargetMachine,
+    version: bool,
+) -> Result<usize, HostError> {
+    thread_loop::optimise_functions(module, machine, CUT_PREFIX, version, |function| {
+        // SAFETY: a function of the module.
+        unsafe { region_counters(function) }
+    })
+}
+
+/// The counters of each region's loops still in `function` (`cut.r<k>.x`, `cut.r<k>.y`, as
+/// [`Cutter::copy_region`] names them; a copy versioning made has other names).
+unsafe fn region_counters(function: LLVMValueRef) -> Vec<(String, String)> {
+    let mut regions: Vec<u64> = ir::instructions(function)
+        .into_iter()
+        .filter(|i| ir::is_phi(*i))
+        .filter_map(|i| {
+            let name = ir::name(i);
+            let k = name.strip_prefix("cut.r")?.strip_suffix(".y")?;
+            k.parse().ok()
+        })
+        .collect();
+    regions.sort_unstable();
+    regions.dedup();
+    regions
+        .into_iter()
+        .map(|k| (format!("cut.r{k}.x"), format!("cut.r{k}.y")))
+        .collect()
 }

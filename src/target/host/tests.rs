@@ -653,6 +653,82 @@ fn a_loop_drops_its_bounds_checks_only_for_blocks_that_cannot_fail_them() {
     }
 }
 
+/// [`NARROW_INDEX`] with a barrier, each side of it one access per thread (region 1 reads back
+/// what region 0 wrote and adds 1000): both regions of the cut kernel index `out` affinely in
+/// the thread's ids.
+const CUT_NARROW_INDEX: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define void @cutnarrow(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base = shl i32 %b, 7
+  %i = add i32 %base, %t
+  %i8 = trunc i32 %i to i8
+  %index = sext i8 %i8 to i64
+  %slot = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %index
+  store i32 %i, ptr addrspace(1) %slot
+  call void @llvm.nvvm.barrier0()
+  %t2 = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %b2 = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %base2 = shl i32 %b2, 7
+  %i2 = add i32 %base2, %t2
+  %i28 = trunc i32 %i2 to i8
+  %index2 = sext i8 %i28 to i64
+  %slot2 = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %index2
+  %v = load i32, ptr addrspace(1) %slot2
+  %w = add i32 %v, 1000
+  store i32 %w, ptr addrspace(1) %slot2
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare void @llvm.nvvm.barrier0()
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @cutnarrow, !"kernel", i32 1}
+!1 = !{ptr @cutnarrow, !"reqntidx", i32 128}
+"#;
+
+#[test]
+fn a_cut_kernel_drops_its_regions_bounds_checks_only_for_blocks_that_cannot_fail_them() {
+    // Each region's loop nest is versioned as a kernel's loop over threads is (`cut.rs`,
+    // `versioning.rs`); a block that fails a check still fails it where and as before.
+    let expected: Vec<i32> = (0..128).map(|i| i + 1000).collect();
+    let (out, program) = run_i32_kernel_with(
+        CUT_NARROW_INDEX,
+        "cutnarrow",
+        1,
+        256,
+        &HostOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(program.cut_kernels(), ["cutnarrow".to_string()]);
+    assert_eq!(
+        program.versioned_loops(),
+        2,
+        "both regions' loops versioned"
+    );
+    assert_eq!(&out[..128], &expected[..]);
+    let unversioned = HostOptions {
+        unversioned_loops: true,
+        ..HostOptions::default()
+    };
+    let (out, program) =
+        run_i32_kernel_with(CUT_NARROW_INDEX, "cutnarrow", 1, 256, &unversioned).unwrap();
+    assert_eq!(program.versioned_loops(), 0);
+    assert_eq!(&out[..128], &expected[..]);
+    for options in [HostOptions::default(), unversioned] {
+        let err = run_i32_kernel_with(CUT_NARROW_INDEX, "cutnarrow", 2, 256, &options)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(
+            err.contains("out-of-bounds write of 4 bytes by thread 0 of block 1")
+                && err.contains("index -128 of `out`, an array of 256 elements"),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn the_host_cpu_is_given_as_llvm_names_it() {
     // Quoted names (LLVMString's Display) made LLVM print "'\"+prfchw' is not a recognized

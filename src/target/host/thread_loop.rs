@@ -274,26 +274,28 @@ unsafe fn specialise_one(
 }
 
 /// Runs [`LOOP_PASSES`] over the loops alone: every other function is `optnone` meanwhile, so
-/// that the kernels and entries stay the code the tests compare the loops with.
+/// that the kernels and entries stay the code the tests compare the loops with. Returns how many
+/// loop nests [`versioning`] versioned.
 pub fn optimise(
     module: &Module<'_>,
     machine: &TargetMachine,
     version: bool,
-) -> Result<(), HostError> {
-    optimise_functions(module, machine, THREADS_PREFIX, version, X, Y)
+) -> Result<usize, HostError> {
+    optimise_functions(module, machine, THREADS_PREFIX, version, |_| {
+        vec![(X.to_string(), Y.to_string())]
+    })
 }
 
 /// [`optimise`] for the functions whose names start with `prefix`, versioning each loop nest
-/// whose counters are named `x` and `y` (the cut loops, `cut.rs`, have one per region: their
-/// names end with the region's number).
+/// whose counters' names `counters` gives for the function (`(x, y)`, one pair per nest: a cut
+/// function, `cut.rs`, has one nest per region). Returns how many nests it versioned.
 pub fn optimise_functions(
     module: &Module<'_>,
     machine: &TargetMachine,
     prefix: &str,
     version: bool,
-    x: &str,
-    y: &str,
-) -> Result<(), HostError> {
+    counters: impl Fn(LLVMValueRef) -> Vec<(String, String)>,
+) -> Result<usize, HostError> {
     let context = module.get_context();
     let kind = |name: &str| inkwell::attributes::Attribute::get_named_enum_kind_id(name);
     let (optnone, noinline) = (kind("optnone"), kind("noinline"));
@@ -317,21 +319,25 @@ pub fn optimise_functions(
             .run_passes(passes, machine, PassBuilderOptions::create())
             .map_err(|e| HostError::Llvm(format!("optimising the loops over threads: {e}")))
     };
+    let mut versioned = 0;
     let result = passes(LOOP_PASSES).and_then(|()| {
         let target_data = machine.get_target_data();
         for f in module.get_functions() {
             if version && f.get_name().to_string_lossy().starts_with(prefix) {
-                // SAFETY: the function belongs to the module's context; the target data is the
-                // module's (`host_machine`).
-                unsafe {
-                    versioning::version(
-                        context.raw(),
-                        f.as_value_ref(),
-                        target_data.as_mut_ptr(),
-                        x,
-                        y,
-                    )
-                };
+                for (x, y) in counters(f.as_value_ref()) {
+                    // SAFETY: the function belongs to the module's context; the target data is
+                    // the module's (`host_machine`).
+                    let done = unsafe {
+                        versioning::version(
+                            context.raw(),
+                            f.as_value_ref(),
+                            target_data.as_mut_ptr(),
+                            &x,
+                            &y,
+                        )
+                    };
+                    versioned += usize::from(done);
+                }
             }
         }
         passes(VECTOR_PASSES)
@@ -342,7 +348,7 @@ pub fn optimise_functions(
             f.remove_enum_attribute(index, noinline);
         }
     }
-    result
+    result.map(|()| versioned)
 }
 
 /// `y * ntid_x + x`: the thread's index in its block.

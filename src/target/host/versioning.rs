@@ -73,7 +73,10 @@ pub unsafe fn version(
     let (Some(x), Some(y)) = (phi(x_name), phi(y_name)) else {
         return false;
     };
-    // The outer loop: the blocks on a cycle through the header of `tid.y`'s loop.
+    // The outer loop: the natural loop of the header of `tid.y`'s loop (the header, and the
+    // blocks that reach one of its back edges without passing it). Not every cycle through the
+    // header: in a cut function (`cut.rs`) a region's loops may lie on a cycle through other
+    // regions (a barrier inside a kernel's loop), which is no part of this loop.
     let header = LLVMGetInstructionParent(y);
     let blocks = ir::blocks(function);
     let successors: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> =
@@ -84,11 +87,25 @@ pub unsafe fn version(
             predecessors.entry(*s).or_default().push(*b);
         }
     }
-    let forward = reachable(header, |b| successors.get(&b).cloned().unwrap_or_default());
-    let backward = reachable(header, |b| {
-        predecessors.get(&b).cloned().unwrap_or_default()
+    // What the function's entry reaches without passing the header: the blocks the header does
+    // not dominate (the header itself aside).
+    let undominated = reachable(LLVMGetEntryBasicBlock(function), |b| match b == header {
+        true => Vec::new(),
+        false => successors.get(&b).cloned().unwrap_or_default(),
     });
-    let in_loop: HashSet<LLVMBasicBlockRef> = forward.intersection(&backward).copied().collect();
+    let mut in_loop: HashSet<LLVMBasicBlockRef> = HashSet::from([header]);
+    let mut work: Vec<LLVMBasicBlockRef> = predecessors
+        .get(&header)
+        .into_iter()
+        .flatten()
+        .copied()
+        .filter(|p| *p == header || !undominated.contains(p))
+        .collect();
+    while let Some(b) = work.pop() {
+        if in_loop.insert(b) {
+            work.extend(predecessors.get(&b).into_iter().flatten().copied());
+        }
+    }
     if !in_loop.contains(&LLVMGetInstructionParent(x)) {
         return false;
     }
