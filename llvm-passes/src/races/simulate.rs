@@ -585,7 +585,7 @@ impl Machine<'_> {
             return None;
         }
         let mut value = 0u64;
-        let mut written = 0;
+        let mut written = 0u64;
         let mut unknown = false;
         for k in 0..bytes as i64 {
             let byte = overlay
@@ -594,9 +594,7 @@ impl Machine<'_> {
             match byte {
                 Some(Some(byte)) => value |= u64::from(*byte) << (8 * k),
                 Some(None) => unknown = true,
-                None => {
-                    written -= 1;
-                }
+                None => continue,
             }
             written += 1;
         }
@@ -734,7 +732,7 @@ impl Machine<'_> {
                 };
                 for (k, index) in indices.iter().enumerate() {
                     match index {
-                        GepIndex::Field(bytes) => offset += bytes,
+                        GepIndex::Field(bytes) => offset = offset.checked_add(*bytes)?,
                         GepIndex::Scaled(stride) => {
                             let bits = function.bits(*inst.args.get(k + 1)?)?;
                             let i = signed(int(k + 1)?, bits);
