@@ -191,6 +191,7 @@ pub struct HostProgram {
     cut_fallbacks: Vec<(String, String)>,
     /// Loop nests whose bounds checks were versioned (`host/versioning.rs`).
     versioned_loops: usize,
+    cut_vector_loops: usize,
     options: HostOptions,
     /// Launches write the kernels' `lengths` through `&self`: two at once would race, so a
     /// program is not `Sync` (inkwell's types already make it so; this says it).
@@ -257,12 +258,14 @@ impl HostProgram {
         unsafe { coro::remove(module.as_mut_ptr(), &cut) };
         let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
         let mut versioned_loops = 0;
+        let mut cut_vector_loops = 0;
         if !looped.is_empty() {
             versioned_loops +=
                 thread_loop::optimise(&module, &machine, !options.unversioned_loops)?;
         }
         if !cut.is_empty() {
             versioned_loops += cut::optimise(&module, &machine, !options.unversioned_loops)?;
+            cut_vector_loops = cut::vector_loops(&module);
         }
         // SAFETY: as above.
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
@@ -351,6 +354,7 @@ impl HostProgram {
             cut,
             cut_fallbacks,
             versioned_loops,
+            cut_vector_loops,
             options: options.clone(),
             _one_launch_at_a_time: std::marker::PhantomData,
             _engine: engine,
@@ -382,6 +386,11 @@ impl HostProgram {
     /// their bounds checks versioned out (`host/versioning.rs`).
     pub fn versioned_loops(&self) -> usize {
         self.versioned_loops
+    }
+
+    /// How many loops the vectoriser made in the cut kernels' regions (`host/cut.rs`).
+    pub fn cut_vector_loops(&self) -> usize {
+        self.cut_vector_loops
     }
 
     /// The kernels that synchronise and keep their coroutines, each with the reason

@@ -110,6 +110,7 @@ pub unsafe fn build(
         let result = qualify(function).and_then(|syncs| {
             let mut cutter = Cutter::new(context, module, target_data, function);
             cutter.run(syncs, uniform_proved)?;
+            cutter.tag_kernel_accesses();
             if LLVMVerifyFunction(function, LLVMVerifierFailureAction::LLVMReturnStatusAction) != 0
             {
                 return Err("internal: the cut function does not verify".to_string());
@@ -245,6 +246,15 @@ struct Cutter {
     /// Value (instruction or sync call) → its slot, for values live across a synchronisation.
     demoted: HashMap<LLVMValueRef, usize>,
     codes_slot: Option<usize>,
+    /// One alias scope per slot (`!alias.scope`/`!noalias`, [`Cutter::tag_slot_access`]): the
+    /// slots are parts of the cut's own allocation, so no slot's element is another's, nor
+    /// anything the kernel reaches. Without them the vectoriser wants runtime overlap checks
+    /// between the slots and the kernel's arrays (`addrspace(1)`) or shared memory
+    /// (`addrspace(3)`), which it cannot make across address spaces ("cannot identify array
+    /// bounds"), and such region loops stay scalar.
+    scopes: Vec<LLVMMetadataRef>,
+    /// The loads and stores of slots, which [`Cutter::tag_kernel_accesses`] leaves alone.
+    slot_accesses: std::cell::RefCell<HashSet<LLVMValueRef>>,
 }
 
 /// The per-region state of the copy.
@@ -289,6 +299,8 @@ impl Cutter {
             slot_bases: Vec::new(),
             demoted: HashMap::new(),
             codes_slot: None,
+            scopes: Vec::new(),
+            slot_accesses: std::cell::RefCell::new(HashSet::new()),
         }
     }
 
@@ -590,6 +602,7 @@ impl Cutter {
             self.slot_bases.push(base);
             offset += self.slots[s].bytes;
         }
+        self.make_scopes();
         // Block-wide runtime reads: once, here (before the branch added at the end).
         let mut hoisted: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
         for call in block_wide {
@@ -750,6 +763,87 @@ impl Cutter {
         ir::declare(self.module, name, fn_type)
     }
 
+    unsafe fn md_kind(&self, name: &str) -> u32 {
+        LLVMGetMDKindIDInContext(self.context, name.as_ptr().cast(), name.len() as u32)
+    }
+
+    unsafe fn md_string(&self, text: &str) -> LLVMMetadataRef {
+        LLVMMDStringInContext2(self.context, text.as_ptr().cast(), text.len())
+    }
+
+    unsafe fn md_node(&self, operands: &mut [LLVMMetadataRef]) -> LLVMMetadataRef {
+        LLVMMDNodeInContext2(self.context, operands.as_mut_ptr(), operands.len())
+    }
+
+    /// A domain for this function's slots and a scope in it for each slot (named after the
+    /// function, so that two cut kernels' scopes stay apart).
+    unsafe fn make_scopes(&mut self) {
+        let name = ir::name(self.function);
+        let mut domain = [self.md_string(&format!("{name}.slots"))];
+        let domain = self.md_node(&mut domain);
+        self.scopes = (0..self.slots.len())
+            .map(|s| {
+                let mut scope = [self.md_string(&format!("{name}.slot{s}")), domain];
+                self.md_node(&mut scope)
+            })
+            .collect();
+    }
+
+    /// `!alias.scope` its slot's scope and `!noalias` every other slot's.
+    unsafe fn tag_slot_access(&self, access: LLVMValueRef, slot: usize) {
+        let mut own = [self.scopes[slot]];
+        let own = self.md_node(&mut own);
+        let mut others: Vec<LLVMMetadataRef> = (self.scopes.iter().enumerate())
+            .filter(|&(s, _)| s != slot)
+            .map(|(_, &scope)| scope)
+            .collect();
+        let others = self.md_node(&mut others);
+        let (scope_kind, noalias_kind) = (self.md_kind("alias.scope"), self.md_kind("noalias"));
+        LLVMSetMetadata(access, scope_kind, LLVMMetadataAsValue(self.context, own));
+        if self.scopes.len() > 1 {
+            LLVMSetMetadata(
+                access,
+                noalias_kind,
+                LLVMMetadataAsValue(self.context, others),
+            );
+        }
+        self.slot_accesses.borrow_mut().insert(access);
+    }
+
+    /// Every other load, store or atomic of the cut function (the kernel's own accesses, and the
+    /// reads of the launch's parameters) is `!noalias` every slot's scope, added to the scopes
+    /// it may have (the inliner's). Calls are left alone: the runtime's collectives read and
+    /// write slots.
+    unsafe fn tag_kernel_accesses(&self) {
+        if self.scopes.is_empty() {
+            return;
+        }
+        let kind = self.md_kind("noalias");
+        let slot_accesses = self.slot_accesses.borrow();
+        for inst in ir::instructions(self.function) {
+            let memory = matches!(
+                ir::opcode(inst),
+                LLVMOpcode::LLVMLoad
+                    | LLVMOpcode::LLVMStore
+                    | LLVMOpcode::LLVMAtomicRMW
+                    | LLVMOpcode::LLVMAtomicCmpXchg
+            );
+            if !memory || slot_accesses.contains(&inst) {
+                continue;
+            }
+            let mut scopes = self.scopes.clone();
+            let had = LLVMGetMetadata(inst, kind);
+            if !had.is_null() {
+                let count = LLVMGetMDNodeNumOperands(had) as usize;
+                let mut operands = vec![std::ptr::null_mut(); count];
+                LLVMGetMDNodeOperands(had, operands.as_mut_ptr());
+                scopes.extend(operands.into_iter().map(|op| LLVMValueAsMetadata(op)));
+            }
+            let node = self.md_node(&mut scopes);
+            LLVMSetMetadata(inst, kind, LLVMMetadataAsValue(self.context, node));
+        }
+    }
+
     unsafe fn declare_scratch(&self) -> LLVMValueRef {
         let f = self.declare(SCRATCH, self.ptr, &mut [self.i64t]);
         // Memory of its own, as malloc's: the arrays alias nothing the kernel reaches.
@@ -779,6 +873,7 @@ impl Cutter {
             s,
             4.min(LLVMABISizeOfType(self.target_data, ty).max(1) as u32),
         );
+        self.tag_slot_access(s, slot);
     }
 
     unsafe fn load(&self, ty: LLVMTypeRef, slot: usize, t64: LLVMValueRef) -> LLVMValueRef {
@@ -788,6 +883,7 @@ impl Cutter {
             l,
             4.min(LLVMABISizeOfType(self.target_data, ty).max(1) as u32),
         );
+        self.tag_slot_access(l, slot);
         l
     }
 
@@ -1401,6 +1497,16 @@ pub fn optimise(
         // SAFETY: a function of the module.
         unsafe { region_counters(function) }
     })
+}
+
+/// How many loops the vectoriser made in the cut functions (its `vector.body` blocks).
+pub fn vector_loops(module: &Module<'_>) -> usize {
+    module
+        .get_functions()
+        .filter(|f| f.get_name().to_string_lossy().starts_with(CUT_PREFIX))
+        .flat_map(|f| f.get_basic_blocks())
+        .filter(|b| b.get_name().to_string_lossy().starts_with("vector.body"))
+        .count()
 }
 
 /// The counters of each region's loops still in `function` (`cut.r<k>.x`, `cut.r<k>.y`, as

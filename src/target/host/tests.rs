@@ -741,3 +741,29 @@ fn the_host_cpu_is_given_as_llvm_names_it() {
         .all(|f| f.starts_with('+') || f.starts_with('-')));
     assert!(features.ends_with(",-avx512bf16,-avxneconvert,-amx-bf16"));
 }
+
+#[test]
+fn a_cut_kernels_region_loops_vectorise_across_its_slots() {
+    // sumOfSquares (bench/kernels) is cut into a region per shuffle step. Each region's loop
+    // writes several slots (host memory, parts of one allocation) and reads the kernel's arrays
+    // (`addrspace(1)`) or shared memory (`addrspace(3)`): the vectoriser cannot check pointers
+    // of different address spaces for overlap at run time, and vectorised 7 of these loops
+    // (region 0, which reads `in` and writes six slots, not among them) before the slots' alias
+    // scopes said that no slot is another, nor anything the kernel reaches (19 with them).
+    let file = "sum_of_squares.loom";
+    let source = include_str!("../../../bench/kernels/sum_of_squares.loom");
+    let options = crate::driver::Options {
+        emit: vec![crate::driver::Emit::Llvm],
+        ..crate::driver::Options::default()
+    };
+    let mut files = crate::diagnostics::SourceFiles::default();
+    let compiled = crate::driver::compile(&mut files, file, source, &options);
+    let (_, ir) = compiled.outputs.unwrap().into_iter().next().unwrap();
+    let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
+    assert_eq!(program.cut_kernels(), ["sumOfSquares".to_string()]);
+    assert!(
+        program.cut_vector_loops() >= 15,
+        "{} loops vectorised",
+        program.cut_vector_loops()
+    );
+}
