@@ -241,6 +241,21 @@ fn explain_prints_the_long_explanation_of_a_code() {
     );
 }
 
+/// Every diagnostic code some stage of loomc defines.
+fn defined_codes() -> Vec<&'static str> {
+    [
+        loomc::syntax::CODES,
+        loomc::check::CODES,
+        loomc::codegen::CODES,
+        loomc::target::CODES,
+        loomc::verify::CODES,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+    .collect()
+}
+
 #[test]
 fn explain_says_what_became_of_a_retired_code() {
     let dir = tempfile::tempdir().unwrap();
@@ -252,17 +267,10 @@ fn explain_says_what_became_of_a_retired_code() {
         "{text}"
     );
     for (code, _) in loomc::diagnostics::RETIRED_CODES {
-        let defined = [
-            loomc::syntax::CODES,
-            loomc::check::CODES,
-            loomc::codegen::CODES,
-            loomc::target::CODES,
-            loomc::verify::CODES,
-        ]
-        .into_iter()
-        .flatten()
-        .any(|c| c == code);
-        assert!(!defined, "{code} is retired but still defined");
+        assert!(
+            !defined_codes().contains(code),
+            "{code} is retired but still defined"
+        );
         assert!(
             loomc::diagnostics::explanation(code).is_none(),
             "{code} is retired but has docs/errors/{code}.md"
@@ -272,17 +280,7 @@ fn explain_says_what_became_of_a_retired_code() {
 
 #[test]
 fn every_explanation_is_of_a_code_the_compiler_defines() {
-    let defined: Vec<&str> = [
-        loomc::syntax::CODES,
-        loomc::check::CODES,
-        loomc::codegen::CODES,
-        loomc::target::CODES,
-        loomc::verify::CODES,
-    ]
-    .into_iter()
-    .flatten()
-    .copied()
-    .collect();
+    let defined = defined_codes();
     for code in loomc::diagnostics::explained_codes() {
         assert!(
             defined.contains(&code),
