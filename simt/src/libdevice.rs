@@ -56,6 +56,9 @@ libdevice! {
     "__nv_powf" => powf: f32, 2 => f32::powf;
     "__nv_pow" => pow: f64, 2 => f64::powf;
     "__nv_fast_powf" => fast_powf: f32, 2 => f32::powf;
+    // Exact on both sides (CUDA documents `fmodf` with no error): the same bits as the GPU's.
+    "__nv_fmodf" => fmodf: f32, 2 => |a, b| a % b;
+    "__nv_fmod" => fmod: f64, 2 => |a, b| a % b;
 }
 
 #[cfg(test)]
@@ -68,6 +71,8 @@ mod tests {
         assert_eq!(pow(2.0, 10.0), 1024.0);
         assert_eq!(rsqrtf(4.0), 0.5);
         assert_eq!(exp2f(3.0), 8.0);
+        assert_eq!(fmodf(-7.5, 2.0), -1.5);
+        assert_eq!(fmod(1e300, 3.0), 1e300 % 3.0);
         let names: Vec<&str> = symbols().into_iter().map(|(name, _)| name).collect();
         assert!(names.contains(&"__nv_fast_powf") && names.contains(&"__nv_log2"));
         assert!(symbols().iter().all(|(_, address)| *address != 0));

@@ -9,7 +9,10 @@
 //!   unsigned ones;
 //! - float to integer casts saturate and map NaN to 0 (`llvm.fpto[su]i.sat`, PTX `cvt.rzi.sat`).
 //!
-//! Float division by zero and float `%` follow IEEE 754 (`fdiv`, `frem`).
+//! Float division by zero follows IEEE 754 (`fdiv`). Float `%` is C's `fmod`, exact: libdevice's
+//! `__nv_fmodf`/`__nv_fmod`, what CUDA's `fmodf` calls, never LLVM's `frem`, which the NVPTX
+//! backend lowers as `x - trunc(x / y) * y` (inexact: the quotient is rounded, so the GPU and the
+//! CPU backend, where `frem` is `fmodf`, disagreed; found by the first GPU fuzz campaign).
 
 use super::body::{Body, Result, Var};
 use super::error::CodegenError;
@@ -492,6 +495,52 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         })
     }
 
+    /// `fmod(l, r)` through libdevice; 16-bit floats through `__nv_fmodf` (their remainder is
+    /// a value of their own type: the conversion back is exact).
+    fn float_remainder(
+        &self,
+        l: inkwell::values::FloatValue<'ctx>,
+        r: inkwell::values::FloatValue<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let ty = l.get_type();
+        let context = self.cx.context;
+        let (name, width) = if ty == context.f64_type() {
+            ("__nv_fmod", FloatWidth::F64)
+        } else {
+            ("__nv_fmodf", FloatWidth::F32)
+        };
+        let fmod = super::intrinsics::Libdevice {
+            name: name.to_string(),
+            width,
+            arity: 2,
+        }
+        .declare(context, self.cx.module);
+        let wide = width.ty(context);
+        let (wl, wr) = if ty == wide {
+            (l, r)
+        } else {
+            (
+                self.b.build_float_ext(l, wide, "")?,
+                self.b.build_float_ext(r, wide, "")?,
+            )
+        };
+        let call = self
+            .b
+            .build_call(fmod, &[wl.into(), wr.into()], "fmod")?
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| CodegenError::Internal {
+                message: "`fmod` returned nothing".to_string(),
+                span: None,
+            })?
+            .into_float_value();
+        Ok(if ty == wide {
+            call.into()
+        } else {
+            self.b.build_float_trunc(call, ty, "rem")?.into()
+        })
+    }
+
     fn float_binary(
         &self,
         op: BinaryOp,
@@ -505,7 +554,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             BinaryOp::Sub => Some(b.build_float_sub(l, r, "fsub")?),
             BinaryOp::Mul => Some(b.build_float_mul(l, r, "fmul")?),
             BinaryOp::Div => Some(b.build_float_div(l, r, "fdiv")?),
-            BinaryOp::Rem => Some(b.build_float_rem(l, r, "frem")?),
+            BinaryOp::Rem => return self.float_remainder(l, r),
             _ => None,
         };
         if let Some(v) = arithmetic {

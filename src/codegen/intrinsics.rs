@@ -66,7 +66,7 @@ impl FloatWidth {
         }
     }
 
-    fn ty(self, context: &Context) -> FloatType<'_> {
+    pub fn ty(self, context: &Context) -> FloatType<'_> {
         match self {
             FloatWidth::F16 => context.f16_type(),
             FloatWidth::BF16 => context.bf16_type(),

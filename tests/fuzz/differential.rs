@@ -10,7 +10,7 @@ use loom_runtime::Scalar;
 use loomc::diagnostics::{SourceFiles, INTERNAL_ERROR};
 use loomc::driver::{self, Emit, Options};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
-use loomc::target::OptLevel;
+use loomc::target::{Libdevice, OptLevel};
 
 const GUARD: u8 = 0xa5;
 /// A row's worth of the widest type, at the longest row.
@@ -244,10 +244,56 @@ fn compile(
     if ptx {
         emit.extend([Emit::Metadata, Emit::Ptx]);
     }
+    // The CPU backend's IR leaves libdevice's functions declared (it binds them to the host's),
+    // as `loomc run --device cpu` does; the GPU's PTX links libdevice. One compilation gives
+    // both unless the program calls libdevice (float `%` is `__nv_fmodf`): then the PTX comes
+    // from a second one.
+    let outputs = compile_with(source, block_size, opt, emit, Libdevice::Declare)?;
+    let ir = output(&outputs, Emit::Llvm)?;
+    if !(ptx && ir.contains("@__nv_")) {
+        return Ok((ir, gpu_code(&outputs)));
+    }
+    let linked = compile_with(
+        source,
+        block_size,
+        opt,
+        vec![Emit::Metadata, Emit::Ptx],
+        Libdevice::Link,
+    )?;
+    Ok((ir, gpu_code(&linked)))
+}
+
+/// The PTX and the metadata among `outputs`, when they are there.
+fn gpu_code(outputs: &[(Emit, String)]) -> Option<(String, String)> {
+    output(outputs, Emit::Ptx)
+        .ok()
+        .zip(output(outputs, Emit::Metadata).ok())
+}
+
+fn output(outputs: &[(Emit, String)], kind: Emit) -> Result<String, Failure> {
+    outputs
+        .iter()
+        .find(|(e, _)| *e == kind)
+        .map(|(_, text)| text.clone())
+        .ok_or_else(|| Failure {
+            kind: Kind::Crash,
+            message: format!("no {kind:?} in the outputs"),
+        })
+}
+
+/// The outputs `emit` of `source`, or the failure its diagnostics show.
+fn compile_with(
+    source: &str,
+    block_size: u32,
+    opt: OptLevel,
+    emit: Vec<Emit>,
+    libdevice: Libdevice,
+) -> Result<Vec<(Emit, String)>, Failure> {
     let options = Options {
         emit,
         opt,
         block_size,
+        libdevice,
         ..Options::default()
     };
     let mut files = SourceFiles::default();
@@ -288,17 +334,7 @@ fn compile(
             format!("block size {block_size}, {opt:?}: {}", messages.join("\n")),
         );
     };
-    let find = |kind: Emit| {
-        outputs
-            .iter()
-            .find(|(e, _)| *e == kind)
-            .map(|(_, text)| text.clone())
-    };
-    let ir = find(Emit::Llvm).ok_or_else(|| Failure {
-        kind: Kind::Crash,
-        message: "no LLVM IR in the outputs".into(),
-    })?;
-    Ok((ir, find(Emit::Ptx).zip(find(Emit::Metadata))))
+    Ok(outputs)
 }
 
 /// The arrays and the scalar of one launch, as bytes.
@@ -520,6 +556,18 @@ pub fn compare(ty: Ty, a: &[u8], b: &[u8], tolerance: f64) -> Result<(), String>
     }
     let size = ty.size();
     let elements = a.len() / size;
+    let place = |i: usize| {
+        let rows = elements - BLOCKS;
+        if i < rows {
+            let len = rows / BLOCKS;
+            format!("out[{}, {}]", i / len, i % len)
+        } else {
+            format!("acc[{}]", i - rows)
+        }
+    };
+    // Every differing element is counted and the first few named: where they lie (one column
+    // of every block, one block, one thread's elements) is the first clue to the cause.
+    let mut differing = Vec::new();
     for i in 0..elements {
         let (ea, eb) = (&a[i * size..(i + 1) * size], &b[i * size..(i + 1) * size]);
         let same = match ty {
@@ -551,21 +599,40 @@ pub fn compare(ty: Ty, a: &[u8], b: &[u8], tolerance: f64) -> Result<(), String>
             _ => ea == eb,
         };
         if !same {
-            let rows = elements - BLOCKS;
-            let place = if i < rows {
-                let len = rows / BLOCKS;
-                format!("out[{}, {}]", i / len, i % len)
-            } else {
-                format!("acc[{}]", i - rows)
-            };
-            return Err(format!(
-                "{place}: {} against {}",
-                show(ty, ea),
-                show(ty, eb)
-            ));
+            differing.push(i);
         }
     }
-    Ok(())
+    let Some(&first) = differing.first() else {
+        return Ok(());
+    };
+    let at = |i: usize| &a[i * size..(i + 1) * size];
+    let at_b = |i: usize| &b[i * size..(i + 1) * size];
+    let mut message = format!(
+        "{}: {} against {}",
+        place(first),
+        show(ty, at(first)),
+        show(ty, at_b(first))
+    );
+    if differing.len() > 1 {
+        let more: Vec<String> = differing[1..differing.len().min(7)]
+            .iter()
+            .map(|&i| {
+                format!(
+                    "{} ({} against {})",
+                    place(i),
+                    show(ty, at(i)),
+                    show(ty, at_b(i))
+                )
+            })
+            .collect();
+        message += &format!(
+            "; {} of {elements} elements differ, also {}{}",
+            differing.len(),
+            more.join(", "),
+            if differing.len() > 7 { ", ..." } else { "" }
+        );
+    }
+    Err(message)
 }
 
 fn show(ty: Ty, bytes: &[u8]) -> String {
