@@ -44,6 +44,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if op == MathFn::Fma && !self.native_fma(s) {
             return self.half_fma(values, s, span);
         }
+        if s.is_integer() && s.bits() < 32 && matches!(op, MathFn::Min | MathFn::Max) {
+            return self.narrow_int_min_max(op, values, s, span);
+        }
         let function = if s.is_float() {
             self.float_math(op, s)
         } else {
@@ -65,6 +68,54 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         call.try_as_basic_value()
             .basic()
             .ok_or_else(|| CodegenError::internal("a math call without a value", span))
+    }
+
+    /// `min`/`max` of 8- and 16-bit integers, computed in 32 bits. ptxas 12.9 for sm_90 fuses a
+    /// chain of `min.s16` over `neg.s16` values into `VIMNMX3.S16x2` with every other negation
+    /// dropped, and the driver's JIT (CUDA 13.0) computed the same wrong minimum on an H200
+    /// (tests/regressions/gpu_min_of_negated_int16.loom; ptxas 13.5 is right). In 32 bits the
+    /// values are the same, and ptxas keeps the negations.
+    fn narrow_int_min_max(
+        &mut self,
+        op: MathFn,
+        values: &[BasicValueEnum<'ctx>],
+        s: Scalar,
+        span: Span,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        let [a, b] = values else {
+            return Err(CodegenError::internal(
+                format!("`__{}` with {} arguments", op.name(), values.len()),
+                span,
+            ));
+        };
+        let i32t = self.cx.context.i32_type();
+        let narrow = a.get_type().into_int_type();
+        let widen = |v: &BasicValueEnum<'ctx>| {
+            let v = v.into_int_value();
+            if s.is_signed() {
+                self.b.build_int_s_extend(v, i32t, "")
+            } else {
+                self.b.build_int_z_extend(v, i32t, "")
+            }
+        };
+        let (a, b) = (widen(a)?, widen(b)?);
+        let wide = if s.is_signed() {
+            Scalar::Int32
+        } else {
+            Scalar::UInt32
+        };
+        let function = self.int_math(op, wide).flatten().ok_or_else(|| {
+            CodegenError::internal(format!("`__{}` on {}", op.name(), s.name()), span)
+        })?;
+        let call = self
+            .b
+            .build_call(function, &[a.into(), b.into()], op.name())?;
+        let wide_value = call
+            .try_as_basic_value()
+            .basic()
+            .ok_or_else(|| CodegenError::internal("a math call without a value", span))?
+            .into_int_value();
+        Ok(self.b.build_int_truncate(wide_value, narrow, "")?.into())
     }
 
     fn int_math(&self, op: MathFn, s: Scalar) -> Option<Option<FunctionValue<'ctx>>> {
