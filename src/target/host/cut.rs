@@ -62,14 +62,7 @@ pub unsafe fn add(
     kernel: &str,
     entry: LLVMValueRef,
 ) {
-    let ptr = LLVMPointerTypeInContext(context, 0);
-    let i32t = LLVMInt32TypeInContext(context);
-    let mut params = [ptr, i32t, i32t];
-    let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 3, 0);
-    let name = ir::c_name(&function_name(kernel));
-    let function = LLVMAddFunction(module, name.as_ptr(), fn_type);
-    let kind = LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), "noalias".len());
-    LLVMAddAttributeAtIndex(function, 1, LLVMCreateEnumAttribute(context, kind, 0));
+    let function = ir::add_block_function(context, module, &function_name(kernel));
     let start = LLVMAppendBasicBlockInContext(context, function, c"entry".as_ptr());
     let builder = Builder::new(context);
     LLVMPositionBuilderAtEnd(builder.raw(), start);

@@ -193,6 +193,25 @@ pub unsafe fn set_invariant_load(context: LLVMContextRef, load: Value) {
     LLVMSetMetadata(load, kind, LLVMMetadataAsValue(context, empty));
 }
 
+/// Adds `void name(ptr noalias args, i32, i32)`: the function the CPU backend calls for a block
+/// (the kernel's packed arguments and two block coordinates), without a body. Nothing the kernel
+/// stores through its arrays lands in the parameter slots, so its loops may read the parameters
+/// once.
+pub unsafe fn add_block_function(
+    context: LLVMContextRef,
+    module: LLVMModuleRef,
+    name: &str,
+) -> Value {
+    let ptr = LLVMPointerTypeInContext(context, 0);
+    let i32t = LLVMInt32TypeInContext(context);
+    let mut params = [ptr, i32t, i32t];
+    let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 3, 0);
+    let function = LLVMAddFunction(module, c_name(name).as_ptr(), fn_type);
+    let kind = LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), "noalias".len());
+    LLVMAddAttributeAtIndex(function, 1, LLVMCreateEnumAttribute(context, kind, 0));
+    function
+}
+
 pub fn c_name(name: &str) -> CString {
     CString::new(name.replace('\0', "")).unwrap_or_default()
 }

@@ -78,16 +78,8 @@ pub unsafe fn add(
     kernel: &str,
     entry: LLVMValueRef,
 ) {
-    let ptr = LLVMPointerTypeInContext(context, 0);
+    let function = ir::add_block_function(context, module, &function_name(kernel));
     let i32t = LLVMInt32TypeInContext(context);
-    let mut params = [ptr, i32t, i32t];
-    let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 3, 0);
-    let name = ir::c_name(&function_name(kernel));
-    let function = LLVMAddFunction(module, name.as_ptr(), fn_type);
-    // Nothing the kernel stores through its arrays lands in the parameter slots, so the loop may
-    // read its parameters once.
-    let kind = LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), "noalias".len());
-    LLVMAddAttributeAtIndex(function, 1, LLVMCreateEnumAttribute(context, kind, 0));
     let (args, nx, ny) = (
         LLVMGetParam(function, 0),
         LLVMGetParam(function, 1),
