@@ -510,7 +510,11 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Values, A
     for spec in &cli.inputs {
         let (name, path) = split_pair(spec, "--in")?;
         let element = element_of(kernel, &name)?;
+        let started = Instant::now();
         let array = npy::read(&PathBuf::from(path), &name, element).map_err(Failure::Usage)?;
+        if timing::io_times() {
+            timing::report_io("read", &name, array.bytes.len(), started.elapsed());
+        }
         arrays.insert(name, array);
     }
     let dims = args::array_dims(kernel, cli.blocks.total, &scalars).map_err(Failure::Usage)?;

@@ -25,6 +25,7 @@ pub fn trials() -> Vec<Trial> {
         Trial::test("cli/run_repeat_times_launches_on_the_same_inputs", repeats),
         Trial::test("cli/run_reports_progress", reports_progress),
         Trial::test("cli/run_rejects_a_truncated_npy", rejects_truncated_npy),
+        Trial::test("cli/run_io_times_each_npy_file", io_times),
         Trial::test("cli/run_on_a_two_dimensional_grid", two_dimensional_grid),
         Trial::test(
             "cli/run_takes_range_and_record_arguments",
@@ -430,6 +431,66 @@ fn reports_progress() -> Result<(), Failed> {
         || !stderr.contains(" of 160 blocks")
     {
         return Err(format!("no progress report: {stderr}").into());
+    }
+    Ok(())
+}
+
+/// `LOOM_IO_TIMES=1`: a line for each `.npy` read and written (`bench/npy_io.py` reads them);
+/// without it, none.
+fn io_times() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let mut rng = Rng::new(5);
+    write_f32(&dir.path().join("x.npy"), &rng.f32s(1000, -5.0, 5.0))?;
+    write_f32(&dir.path().join("y.npy"), &rng.f32s(1000, -5.0, 5.0))?;
+    let file = super::support::repo_root().join("examples/saxpy.loom");
+    let arg = |name: &str, file: &str| format!("{name}={}", dir.path().join(file).display());
+    let (x, y, out) = (arg("x", "x.npy"), arg("y", "y.npy"), arg("y", "out.npy"));
+    let args = [
+        "run",
+        file.to_str().unwrap_or_default(),
+        "--kernel",
+        "saxpy",
+        "--blocks",
+        "4",
+        "--arg",
+        "n=1000",
+        "--arg",
+        "a=2",
+        "--in",
+        &x,
+        "--in",
+        &y,
+        "--out",
+        &out,
+    ];
+    let timed = Command::new(env!("CARGO_BIN_EXE_loomc"))
+        .env("LOOM_IO_TIMES", "1")
+        .args(args)
+        .output()
+        .map_err(|e| e.to_string())?;
+    let stderr = String::from_utf8_lossy(&timed.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.starts_with("npy ")).collect();
+    let shapes = [
+        ("npy read x: 4000 bytes in ", " ms"),
+        ("npy read y: 4000 bytes in ", " ms"),
+        ("npy write y: 4000 bytes in ", " ms"),
+        ("npy rename y: 0 bytes in ", " ms"),
+    ];
+    let fits = |line: &str, (start, end): (&str, &str)| {
+        line.strip_prefix(start)
+            .and_then(|rest| rest.strip_suffix(end))
+            .is_some_and(|ms| ms.parse::<f64>().is_ok())
+    };
+    if !timed.status.success()
+        || lines.len() != shapes.len()
+        || !lines.iter().zip(shapes).all(|(l, s)| fits(l, s))
+    {
+        return Err(format!("LOOM_IO_TIMES=1: {stderr}").into());
+    }
+    let quiet = loomc(&args)?;
+    let stderr = String::from_utf8_lossy(&quiet.stderr);
+    if !quiet.status.success() || stderr.contains("npy ") {
+        return Err(format!("without LOOM_IO_TIMES: {stderr}").into());
     }
     Ok(())
 }

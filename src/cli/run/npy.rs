@@ -222,4 +222,132 @@ mod tests {
         let npy = npyz::NpyFile::new(&bools[..]).unwrap();
         assert_eq!(npy.into_vec::<bool>().unwrap(), vec![false, true, true]);
     }
+
+    const EVERY_TYPE: [ScalarType; 13] = [
+        ScalarType::Int8,
+        ScalarType::Int16,
+        ScalarType::UInt8,
+        ScalarType::UInt16,
+        ScalarType::Int32,
+        ScalarType::Int64,
+        ScalarType::UInt32,
+        ScalarType::UInt64,
+        ScalarType::Float16,
+        ScalarType::BFloat16,
+        ScalarType::Float32,
+        ScalarType::Float64,
+        ScalarType::Bool,
+    ];
+
+    /// A file holding `data` under a header of NumPy's form with this dictionary.
+    fn file_with(dict: &str, data: &[u8]) -> tempfile::NamedTempFile {
+        let mut dict = dict.to_string();
+        while (10 + dict.len() + 1) % 64 != 0 {
+            dict.push(' ');
+        }
+        dict.push('\n');
+        let mut file = tempfile::NamedTempFile::new().unwrap();
+        file.write_all(b"\x93NUMPY\x01\x00").unwrap();
+        file.write_all(&(dict.len() as u16).to_le_bytes()).unwrap();
+        file.write_all(dict.as_bytes()).unwrap();
+        file.write_all(data).unwrap();
+        file.flush().unwrap();
+        file
+    }
+
+    /// Every element type, written and read back through files: the same shape and bytes, and
+    /// the header NumPy writes (its dtype, row-major). Large enough that the data is read past
+    /// the header's buffer, and asks for huge pages (`zeroed`).
+    #[test]
+    fn every_type_round_trips_through_a_file() {
+        for ty in EVERY_TYPE {
+            let block: Vec<u8> = (0..4093usize)
+                .map(|i| match ty {
+                    ScalarType::Bool => u8::from(i % 3 == 0),
+                    _ => (i.wrapping_mul(2_654_435_761) >> 13) as u8,
+                })
+                .collect();
+            for shape in [vec![], vec![7], vec![3, 5], vec![1 << 20, 5]] {
+                let len = shape.iter().product::<usize>() * ty.size();
+                let mut bytes = block.repeat(len.div_ceil(block.len()));
+                bytes.truncate(len);
+                let array = Array {
+                    shape: shape.clone(),
+                    bytes,
+                };
+                let mut file = tempfile::NamedTempFile::new().unwrap();
+                write(file.as_file_mut(), ty, &array).unwrap();
+                let header =
+                    npyz::NpyHeader::from_reader(std::fs::File::open(file.path()).unwrap())
+                        .unwrap();
+                let npyz::DType::Plain(dtype) = header.dtype() else {
+                    panic!("{ty:?}: not a plain dtype");
+                };
+                assert_eq!(dtype.to_string(), descr(ty), "{ty:?}");
+                assert_eq!(header.order(), npyz::Order::C, "{ty:?}");
+                let back = read(file.path(), "x", ty).unwrap();
+                assert_eq!(back.shape, shape, "{ty:?} {shape:?}");
+                assert!(
+                    back.bytes == array.bytes,
+                    "{ty:?} {shape:?}: the bytes differ"
+                );
+            }
+        }
+    }
+
+    /// Files NumPy writes (`np.save`) read as the kernel's bytes; Bool bytes other than 0 and 1
+    /// read as true (1).
+    #[test]
+    fn numpy_headers_read() {
+        let data: Vec<u8> = (1..=24).collect();
+        let f16 = file_with(
+            "{'descr': '<f2', 'fortran_order': False, 'shape': (3, 4), }",
+            &data,
+        );
+        let array = read(f16.path(), "h", ScalarType::Float16).unwrap();
+        assert_eq!((array.shape, array.bytes), (vec![3, 4], data.clone()));
+        let bools = file_with(
+            "{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }",
+            &[0, 1, 2, 255],
+        );
+        let array = read(bools.path(), "b", ScalarType::Bool).unwrap();
+        assert_eq!(array.bytes, vec![0, 1, 1, 1]);
+    }
+
+    /// Big-endian data and Fortran order are refused, naming the parameter and the file; so is a
+    /// file shorter than its shape, saying how many bytes it has.
+    #[test]
+    fn big_endian_fortran_order_and_short_files_are_refused() {
+        let data = [0u8; 24];
+        let big = file_with(
+            "{'descr': '>f4', 'fortran_order': False, 'shape': (6,), }",
+            &data,
+        );
+        let error = read(big.path(), "x", ScalarType::Float32).err().unwrap();
+        assert!(
+            error.contains("parameter `x` holds Float32 (dtype <f4)")
+                && error.contains("has dtype >f4"),
+            "{error}"
+        );
+        let fortran = file_with(
+            "{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }",
+            &data,
+        );
+        let error = read(fortran.path(), "x", ScalarType::Float32)
+            .err()
+            .unwrap();
+        assert!(
+            error.contains("parameter `x`") && error.contains("is in Fortran order"),
+            "{error}"
+        );
+        let short = file_with(
+            "{'descr': '<f4', 'fortran_order': False, 'shape': (7,), }",
+            &data,
+        );
+        let error = read(short.path(), "x", ScalarType::Float32).err().unwrap();
+        assert!(
+            error.contains("needs 28 bytes of data, it has 24"),
+            "{error}"
+        );
+    }
 }

@@ -5,7 +5,7 @@
 //! its mode, a symbolic link stays a link (its target is replaced), and what is not a regular
 //! file (`/dev/null`, a FIFO, `/dev/stdout`) is written in place, never replaced.
 
-use super::{element_of, npy, split_pair, Arrays, Failure};
+use super::{element_of, npy, split_pair, timing, Arrays, Failure};
 use crate::cli::compile::output::{names_a_descriptor, new_file_permissions};
 use loom_runtime::KernelMetadata;
 use std::path::{Path, PathBuf};
@@ -97,6 +97,7 @@ impl Outputs {
             let array = arrays
                 .get(name)
                 .ok_or_else(|| Failure::Internal(format!("no array for `{name}`")))?;
+            let started = std::time::Instant::now();
             match destination {
                 Destination::Rename { temp, .. } => npy::write(temp.as_file_mut(), element, array),
                 // Appending, as the compile writer does: a device or FIFO has nothing to
@@ -107,10 +108,17 @@ impl Outputs {
                     .and_then(|mut file| npy::write(&mut file, element, array)),
             }
             .map_err(|e| fail(path, e))?;
+            if timing::io_times() {
+                timing::report_io("write", name, array.bytes.len(), started.elapsed());
+            }
         }
-        for (_, path, destination) in std::mem::take(&mut self.files) {
+        for (name, path, destination) in std::mem::take(&mut self.files) {
             if let Destination::Rename { temp, target } = destination {
+                let started = std::time::Instant::now();
                 temp.persist(&target).map_err(|e| fail(&path, e.error))?;
+                if timing::io_times() {
+                    timing::report_io("rename", &name, 0, started.elapsed());
+                }
             }
         }
         Ok(())

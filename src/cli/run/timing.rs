@@ -13,6 +13,20 @@ fn quiet_for() -> Duration {
         .and_then(|ms| ms.parse().ok())
         .map_or(Duration::from_secs(1), Duration::from_millis)
 }
+/// `LOOM_IO_TIMES`: `loomc run` prints how long it took to read each `--in` file and to write
+/// each `--out` file on standard error (for `bench/npy_io.py`).
+pub fn io_times() -> bool {
+    std::env::var_os("LOOM_IO_TIMES").is_some()
+}
+
+/// One `LOOM_IO_TIMES` line: `npy read x: 67108864 bytes in 21.345 ms`.
+pub fn report_io(what: &str, name: &str, bytes: usize, took: Duration) {
+    eprintln!(
+        "npy {what} {name}: {bytes} bytes in {:.3} ms",
+        took.as_secs_f64() * 1e3
+    );
+}
+
 /// How often the progress line is rewritten after that.
 const EVERY: Duration = Duration::from_millis(500);
 
