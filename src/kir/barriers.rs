@@ -14,8 +14,8 @@
 //! without element reads) whose accesses [`Finder`] computes (`kir-accesses`); and sequential
 //! `for` loops, `while` loops and `if`s of those (both branches from the state before the `if`, joined after
 //! it). Reductions `f /. v` (in a scalar expression where code generation evaluates it, or in a
-//! vector statement before its own accesses) and scans `f /: v`, `f :/ v` in a vector assignment,
-//! as code generation expands them (`codegen/reduce.rs`, `codegen/scan.rs`): the operand's
+//! vector statement before its own accesses) and scans `f /: v`, `f :/ v` in a vector assignment
+//! or a reduction's operand, as code generation expands them (`codegen/reduce.rs`, `codegen/scan.rs`): the operand's
 //! element reads; with more than one warp, the write of the collective's partials
 //! (`reduce.partials`, `scan.partials`: any thread's), the barrier inside it where the warps'
 //! partials meet (R0803: a reduction's orders everything before it; a scan's, in every copy of
@@ -297,24 +297,8 @@ impl Placer {
         let Some(plan) = plan else {
             return self.uncover(span, "a reduction or scan");
         };
-        let left = scans.iter().any(|e| {
-            matches!(
-                e.kind,
-                ExprKind::Collective {
-                    op: CollectiveOp::ScanLeft,
-                    ..
-                }
-            )
-        });
-        let right = scans.iter().any(|e| {
-            matches!(
-                e.kind,
-                ExprKind::Collective {
-                    op: CollectiveOp::ScanRight,
-                    ..
-                }
-            )
-        });
+        let left = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft));
+        let right = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight));
         if left && right {
             return self.uncover(span, "a left and a right scan in one statement");
         }
@@ -470,7 +454,7 @@ impl Placer {
                 return Err(why);
             }
         }
-        if let Some(why) = uncovered_in(walk, operand) {
+        if let Some(why) = uncovered_but_scans(walk, operand) {
             return Err(why);
         }
         // The reduction of an empty vector is zero, with no access.
@@ -480,8 +464,32 @@ impl Placer {
         let Some(plan) = self.sweeps.get(&Consumer::Reduce(e.span)) else {
             return Err("a reduction or scan");
         };
+        // The scans in the operand: computed in the reduction's sweep, each one's partials
+        // written first (as a statement's, `store`).
+        let mut scans = Vec::new();
+        scans_in(operand, &mut scans);
+        let left = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft));
+        let right = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight));
+        if left && right {
+            return Err("a left and a right scan in one statement");
+        }
+        if !scans.is_empty() && plan.sweep == Sweep::Stride {
+            return Err("a scan in a block-stride loop");
+        }
         out.push(Step::Touch(self.vector_reads(walk, operand)?));
         let warps = self.block_size / 32 > 1;
+        let mut per_body = Vec::new();
+        if warps {
+            for scan in &scans {
+                let (write, read) = partials("scan.partials", scan);
+                out.push(Step::Touch(vec![write.clone()]));
+                per_body.push(Step::Collective {
+                    what: "a scan",
+                    clears: false,
+                    accesses: Box::new((write, read)),
+                });
+            }
+        }
         let (write, read) = partials("reduce.partials", e);
         if warps {
             out.push(Step::Touch(vec![write.clone()]));
@@ -496,7 +504,7 @@ impl Placer {
             // Each thread folds its elements (in a loop over tiles for some), then the warps'
             // results meet once, behind a barrier that orders everything before it.
             if plan.sweep != Sweep::Stride {
-                self.sweep_steps(plan, len, e.span, &[], out);
+                self.sweep_steps(plan, len, e.span, &per_body, out);
             }
             if warps {
                 out.push(fold);
@@ -504,8 +512,14 @@ impl Placer {
         } else {
             // Each tile is combined by the whole block: a barrier in every copy of the sweep's
             // body, which orders nothing beyond its tile.
-            let per_body = if warps { vec![fold] } else { Vec::new() };
+            if warps {
+                per_body.push(fold);
+            }
             self.sweep_steps(plan, len, e.span, &per_body, out);
+        }
+        if warps && !scans.is_empty() {
+            let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
+            out.push(Step::Record(reads.collect()));
         }
         if warps {
             out.push(Step::Record(vec![read]));
@@ -736,6 +750,11 @@ fn partials(what: &str, e: &Expr) -> (Access, Access) {
     (access(AccessKind::Write), access(AccessKind::Read))
 }
 
+/// Whether `e` is a collective `op`.
+fn is_scan(e: &Expr, op: CollectiveOp) -> bool {
+    matches!(&e.kind, ExprKind::Collective { op: o, .. } if *o == op)
+}
+
 /// The scans inside vector expression `e`, not those inside a reduction (which sweeps on its
 /// own), in pre-order (`codegen/scan.rs`: `collect_scans`).
 fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
@@ -776,6 +795,55 @@ fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
         };
         if why.is_none() {
             why = found;
+        }
+    });
+    why
+}
+
+/// [`uncovered_in`] for a vector that a statement or a reduction sweeps, whose scans (not inside
+/// one another) the pass covers: a scan's bound arguments must be scalars.
+fn uncovered_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
+    let checked = walk.checked;
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            func,
+            operand,
+            ..
+        } => {
+            for arg in &func.bound_args {
+                if checked.ty(arg.id).scalar().is_none() {
+                    return Some("a scan with a bound array");
+                }
+                if let Some(why) = uncovered_in(walk, arg) {
+                    return Some(why);
+                }
+            }
+            uncovered_in(walk, operand)
+        }
+        ExprKind::Collective {
+            op: CollectiveOp::Map,
+            func,
+            ..
+        } => call_uncovered(checked, e, &func.name.name).or_else(|| children_but_scans(walk, e)),
+        ExprKind::Collective { .. } => Some("a reduction or scan"),
+        ExprKind::Call { callee, .. } => {
+            call_uncovered(checked, e, &callee.name).or_else(|| children_but_scans(walk, e))
+        }
+        ExprKind::Index { .. } if !is_vector(checked.ty(e.id)) => Some("an element read"),
+        ExprKind::Name(name) => match walk.lookup(&name.name) {
+            Some(Name::Recomputed(init)) => uncovered_in(walk, init),
+            _ => None,
+        },
+        _ => children_but_scans(walk, e),
+    }
+}
+
+fn children_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
+    let mut why = None;
+    each_child(e, &mut |c| {
+        if why.is_none() {
+            why = uncovered_but_scans(walk, c);
         }
     });
     why
