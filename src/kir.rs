@@ -254,6 +254,10 @@ pub struct Barrier {
     pub loop_end: bool,
     pub earlier: access::Access,
     pub later: access::Access,
+    /// A barrier inside a collective (`a reduction`, `a scan`: code generation's R0803), at the
+    /// collective: its warps' partial results meet in its scratch buffer, `earlier` the
+    /// partials' write and `later` their read.
+    pub collective: Option<&'static str>,
 }
 
 /// `kir-distribute`'s decision for one `for` loop.

@@ -384,6 +384,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             .iter()
             .filter(|b| b.needed)
             .map(|b| {
+                if b.collective.is_some() {
+                    let collective = || (b.at, "a collective".to_string());
+                    return key(b.at, false, collective(), collective());
+                }
                 key(
                     b.at,
                     b.loop_end,

@@ -13,9 +13,17 @@
 //! each announced on its own in code generation's order; vector assignments (not scatters,
 //! without element reads) whose accesses [`Finder`] computes (`kir-accesses`); and sequential
 //! `for` loops, `while` loops and `if`s of those (both branches from the state before the `if`, joined after
-//! it). A kernel with anything else (a reduction or scan, an atomic, an element
-//! read in a vector statement, a call of a `func`, a `return`, an array or
-//! vector variable, a distributed loop, a grid-wide statement) keeps its barriers placed by code
+//! it). Reductions `f /. v` (in a scalar expression where code generation evaluates it, or in a
+//! vector statement before its own accesses) and scans `f /: v`, `f :/ v` in a vector assignment
+//! or a reduction's operand, as code generation expands them (`codegen/reduce.rs`, `codegen/scan.rs`): the operand's
+//! element reads; with more than one warp, the write of the collective's partials
+//! (`reduce.partials`, `scan.partials`: any thread's), the barrier inside it where the warps'
+//! partials meet (R0803: a reduction's orders everything before it; a scan's, in every copy of
+//! its statement's sweep, and a reduction's by tiles, in every copy of its own, order nothing
+//! else) and the partials' read after it; a loop over tiles' barrier on its last trip. A kernel
+//! with anything else (an atomic, an element read in a vector statement, a call of a `func`, a
+//! `return`, an array or vector variable, a distributed loop, a grid-wide statement, a scan in a
+//! buffered store, a left and a right scan in one statement) keeps its barriers placed by code
 //! generation alone, and the pass names the first such statement. For a covered kernel, code
 //! generation places the barriers as before and checks that they are these (an internal error
 //! where they differ).
@@ -24,12 +32,12 @@ use super::access::{conflicts, Access, AccessKind, Who};
 use super::accesses::Finder;
 use super::affine::Poly;
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
-use super::{Barrier, Barriers, Consumer, LoopPlan, Module, StoreOrder};
+use super::{Barrier, Barriers, Combine, Consumer, LoopPlan, Module, StoreOrder, Sweep, SweepPlan};
 use crate::check::types::Ty;
 use crate::check::{Callee, Checked};
-use crate::syntax::ast::{BinaryOp, Block, Expr, ExprKind, Stmt as Ast};
+use crate::syntax::ast::{BinaryOp, Block, CollectiveOp, Expr, ExprKind, Stmt as Ast};
 use crate::syntax::span::Span;
-use crate::syntax::visit::visit_expr;
+use crate::syntax::visit::{each_child, visit_expr};
 use std::collections::BTreeMap;
 
 pub fn run(module: &mut Module, checked: &Checked) {
@@ -39,6 +47,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             block_size: kernel.block_size.max(1),
             loops: kernel.loops.clone().unwrap_or_default(),
             orders: kernel.store_orders.clone().unwrap_or_default(),
+            sweeps: kernel.sweeps.clone().unwrap_or_default(),
             uncovered: None,
             ifs: Vec::new(),
             pending: Vec::new(),
@@ -91,6 +100,24 @@ fn union(mut a: Vec<(u64, Access)>, b: Vec<(u64, Access)>) -> Vec<(u64, Access)>
     a
 }
 
+/// One step of a statement's accesses, in code generation's order.
+#[derive(Clone)]
+enum Step {
+    /// Accesses announced together (`Body::touch`): a barrier in front of the first that
+    /// conflicts with a pending one.
+    Touch(Vec<Access>),
+    /// A barrier inside a collective (`what`: `a reduction`), between its partials' write and
+    /// read (`accesses`), at the read; `clears`: it orders every access made before it.
+    Collective {
+        what: &'static str,
+        clears: bool,
+        accesses: Box<(Access, Access)>,
+    },
+    /// Accesses made without a barrier in front of them (`Sync::record`): a collective's
+    /// partials, read after its own barrier.
+    Record(Vec<Access>),
+}
+
 struct Placer {
     finder: Finder,
     /// For each open `if`: the state before it, and after its then branch once it ended.
@@ -98,6 +125,7 @@ struct Placer {
     block_size: u32,
     loops: BTreeMap<Span, LoopPlan>,
     orders: BTreeMap<Span, StoreOrder>,
+    sweeps: BTreeMap<Consumer, SweepPlan>,
     /// The first statement the pass does not cover, and what it is.
     uncovered: Option<(Span, &'static str)>,
     /// The accesses since the last barrier, each with its identity, in recording order.
@@ -152,6 +180,11 @@ impl Placer {
             }
             None => self.note_unneeded(&accesses),
         }
+        self.record(accesses);
+    }
+
+    /// Accesses made: pending, and exposed in every loop that has not passed a barrier.
+    fn record(&mut self, accesses: Vec<Access>) {
         for access in accesses {
             let id = self.next;
             self.next += 1;
@@ -181,6 +214,7 @@ impl Placer {
                 loop_end: false,
                 earlier,
                 later,
+                collective: None,
             });
         }
     }
@@ -192,6 +226,7 @@ impl Placer {
             loop_end,
             earlier,
             later,
+            collective: None,
         });
         self.pending.clear();
         for frame in &mut self.frames {
@@ -235,20 +270,327 @@ impl Placer {
             who,
             span,
         };
-        if matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. })) {
+        let buffered = matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. }));
+        if buffered {
             self.touch(accesses);
             self.touch(vec![write]);
         } else {
             accesses.push(write);
             self.touch(accesses);
         }
+        // The scans inside the value (`codegen/scan.rs`): with more than one warp, each one's
+        // partials written (a previous run of the statement may still read them), its barrier
+        // in every copy of the sweep's body, and its partials read after the sweep. (A buffered
+        // store computes its elements in an unrolled sweep of its own: not covered with scans.)
+        let mut scans = Vec::new();
+        scans_in(value, &mut scans);
+        if buffered {
+            if !scans.is_empty() {
+                self.uncover(span, "a scan in a buffered store");
+            }
+            return;
+        }
+        let plan = self.sweeps.get(&Consumer::Store(span)).copied();
+        if scans.is_empty() && plan.map(|p| p.sweep) != Some(Sweep::Tiles) {
+            return;
+        }
+        let Some(plan) = plan else {
+            return self.uncover(span, "a reduction or scan");
+        };
+        let left = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft));
+        let right = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight));
+        if left && right {
+            return self.uncover(span, "a left and a right scan in one statement");
+        }
+        let warps = self.block_size / 32 > 1;
+        let mut steps = Vec::new();
+        let mut per_body = Vec::new();
+        if warps {
+            for scan in &scans {
+                let (write, read) = partials("scan.partials", scan);
+                steps.push(Step::Touch(vec![write.clone()]));
+                per_body.push(Step::Collective {
+                    what: "a scan",
+                    clears: false,
+                    accesses: Box::new((write, read)),
+                });
+            }
+        }
+        // The sweep walks the shorter of the target and the value: a compile-time length
+        // when both have one.
+        let len = match (walk.static_len(target), is_vector(checked.ty(value.id))) {
+            (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
+            (n, _) => n,
+        };
+        self.sweep_steps(&plan, len, span, &per_body, &mut steps);
+        if warps && !scans.is_empty() {
+            let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
+            steps.push(Step::Record(reads.collect()));
+        }
+        self.steps(steps);
     }
 
-    /// Each access made on its own, as code generation announces a uniform read or store.
-    fn touch_each(&mut self, accesses: Vec<Access>) {
-        for access in accesses {
-            self.touch(vec![access]);
+    /// The barriers of a sweep (`codegen::Body::sweep`) over `len` positions (a compile-time
+    /// length, if it has one): `per_body` in every copy of its body (one per unrolled slot with
+    /// positions, two for a loop over tiles, which unrolls two tiles per trip, one for a
+    /// block-stride loop), and a loop over tiles' barrier on its last trip, at `span`.
+    fn sweep_steps(
+        &self,
+        plan: &SweepPlan,
+        len: Option<u64>,
+        span: Span,
+        per_body: &[Step],
+        out: &mut Vec<Step>,
+    ) {
+        let block_size = u64::from(self.block_size);
+        let bodies = match plan.sweep {
+            Sweep::Unrolled { slots } => match len {
+                Some(n) => (0..u64::from(slots)).filter(|s| n > s * block_size).count(),
+                None => slots as usize,
+            },
+            Sweep::Stride => 1,
+            Sweep::Tiles => 2,
+        };
+        for _ in 0..bodies {
+            out.extend(per_body.iter().cloned());
         }
+        if plan.sweep == Sweep::Tiles {
+            let mark = |kind| Access {
+                array: String::new(),
+                name: String::new(),
+                kind,
+                who: Who::Any,
+                span,
+            };
+            out.push(Step::Collective {
+                what: "a loop over tiles (its last trip)",
+                clears: false,
+                accesses: Box::new((mark(AccessKind::Write), mark(AccessKind::Read))),
+            });
+        }
+    }
+
+    /// The steps of a statement, made in order.
+    fn steps(&mut self, steps: Vec<Step>) {
+        for step in steps {
+            match step {
+                Step::Touch(accesses) => self.touch(accesses),
+                Step::Record(accesses) => self.record(accesses),
+                Step::Collective {
+                    what,
+                    clears,
+                    accesses,
+                } => {
+                    let (write, read) = *accesses;
+                    self.placed.push(Barrier {
+                        at: read.span,
+                        needed: true,
+                        loop_end: false,
+                        earlier: write,
+                        later: read,
+                        collective: Some(what),
+                    });
+                    if clears {
+                        self.pending.clear();
+                        for frame in &mut self.frames {
+                            frame.barriered = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The element reads of vector expression `e`, as `kir-accesses` finds them.
+    fn vector_reads(&self, walk: &Walk<'_>, e: &Expr) -> Result<Vec<Access>, &'static str> {
+        let mut reads = Vec::new();
+        self.finder.reads(walk, e, &mut reads);
+        reads
+            .into_iter()
+            .map(|read| match (read.array, read.who) {
+                (Some(array), Some(who)) => Ok(Access {
+                    array: array.clone(),
+                    name: array,
+                    kind: AccessKind::Read,
+                    who,
+                    span: read.span,
+                }),
+                _ => Err("a read of a shared copy or at an unknown offset"),
+            })
+            .collect()
+    }
+
+    /// Reduction `e` (`f /. v`), as code generation makes it (`codegen/reduce.rs`): the
+    /// operand's element reads, announced together; with more than one warp, the write of its
+    /// partials (`reduce.partials`, one slot per warp: the previous run of the reduction, in a
+    /// loop, may still read them), the barrier inside it, which orders everything before it (a
+    /// reduction by tiles: one in every copy of its sweep's body, which orders nothing else),
+    /// and the partials' read by every warp. One whose operand or bound arguments hold what the
+    /// pass does not cover is not covered.
+    fn reduction(
+        &self,
+        walk: &Walk<'_>,
+        e: &Expr,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        let checked = walk.checked;
+        let ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            func,
+            operand,
+            ..
+        } = &e.kind
+        else {
+            return Err("a scan");
+        };
+        if crate::check::grid::is_grid_call(checked, operand) {
+            return Err("a grid-wide statement");
+        }
+        for arg in &func.bound_args {
+            if checked.ty(arg.id).scalar().is_none() {
+                return Err("a reduction with a bound array");
+            }
+            if let Some(why) = uncovered_in(walk, arg) {
+                return Err(why);
+            }
+        }
+        if let Some(why) = uncovered_but_scans(walk, operand) {
+            return Err(why);
+        }
+        // The reduction of an empty vector is zero, with no access.
+        if walk.static_len(operand) == Some(0) {
+            return Ok(());
+        }
+        let Some(plan) = self.sweeps.get(&Consumer::Reduce(e.span)) else {
+            return Err("a reduction or scan");
+        };
+        // The scans in the operand: computed in the reduction's sweep, each one's partials
+        // written first (as a statement's, `store`).
+        let mut scans = Vec::new();
+        scans_in(operand, &mut scans);
+        let left = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft));
+        let right = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight));
+        if left && right {
+            return Err("a left and a right scan in one statement");
+        }
+        if !scans.is_empty() && plan.sweep == Sweep::Stride {
+            return Err("a scan in a block-stride loop");
+        }
+        out.push(Step::Touch(self.vector_reads(walk, operand)?));
+        let warps = self.block_size / 32 > 1;
+        let mut per_body = Vec::new();
+        if warps {
+            for scan in &scans {
+                let (write, read) = partials("scan.partials", scan);
+                out.push(Step::Touch(vec![write.clone()]));
+                per_body.push(Step::Collective {
+                    what: "a scan",
+                    clears: false,
+                    accesses: Box::new((write, read)),
+                });
+            }
+        }
+        let (write, read) = partials("reduce.partials", e);
+        if warps {
+            out.push(Step::Touch(vec![write.clone()]));
+        }
+        let len = walk.static_len(operand);
+        let fold = Step::Collective {
+            what: "a reduction",
+            clears: plan.combine == Some(Combine::PerThread),
+            accesses: Box::new((write, read.clone())),
+        };
+        if plan.combine == Some(Combine::PerThread) {
+            // Each thread folds its elements (in a loop over tiles for some), then the warps'
+            // results meet once, behind a barrier that orders everything before it.
+            if plan.sweep != Sweep::Stride {
+                self.sweep_steps(plan, len, e.span, &per_body, out);
+            }
+            if warps {
+                out.push(fold);
+            }
+        } else {
+            // Each tile is combined by the whole block: a barrier in every copy of the sweep's
+            // body, which orders nothing beyond its tile.
+            if warps {
+                per_body.push(fold);
+            }
+            self.sweep_steps(plan, len, e.span, &per_body, out);
+        }
+        if warps && !scans.is_empty() {
+            let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
+            out.push(Step::Record(reads.collect()));
+        }
+        if warps {
+            out.push(Step::Record(vec![read]));
+        }
+        Ok(())
+    }
+
+    /// The steps of vector expression `e` before its statement's own accesses: the reductions
+    /// inside it, in the order code generation evaluates them (`Body::prepare`, which computes
+    /// each uniform operand once, in source order). `Err`: a construct the pass does not cover.
+    fn vector_steps(
+        &self,
+        walk: &Walk<'_>,
+        e: &Expr,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        let checked = walk.checked;
+        match &e.kind {
+            ExprKind::Collective {
+                op: CollectiveOp::Reduce,
+                ..
+            } => return self.reduction(walk, e, out),
+            ExprKind::Collective {
+                op: CollectiveOp::Map,
+                func,
+                ..
+            } => {
+                // `f /~ v`: `f` of each element, its bound arguments computed once.
+                if let Some(why) = call_uncovered(checked, e, &func.name.name) {
+                    return Err(why);
+                }
+            }
+            ExprKind::Collective { func, operand, .. } => {
+                // A scan, computed in the statement's sweep (`store`).
+                for arg in &func.bound_args {
+                    if checked.ty(arg.id).scalar().is_none() {
+                        return Err("a scan with a bound array");
+                    }
+                    if let Some(why) = uncovered_in(walk, arg) {
+                        return Err(why);
+                    }
+                }
+                return match uncovered_in(walk, operand) {
+                    Some(why) => Err(why),
+                    None => Ok(()),
+                };
+            }
+            ExprKind::Call { callee, .. } => {
+                if let Some(why) = call_uncovered(checked, e, &callee.name) {
+                    return Err(why);
+                }
+            }
+            ExprKind::Index { .. } if !is_vector(checked.ty(e.id)) => {
+                return Err("an element read")
+            }
+            ExprKind::Name(name) => {
+                if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
+                    if let Some(why) = uncovered_in(walk, init) {
+                        return Err(why);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let mut result = Ok(());
+        each_child(e, &mut |child| {
+            if result.is_ok() {
+                result = self.vector_steps(walk, child, out);
+            }
+        });
+        result
     }
 
     /// The row-major index of `array[indices...]` as a polynomial, when it has one
@@ -271,13 +613,14 @@ impl Placer {
     }
 
     /// The uniform element reads of scalar expression `e` (`a[i]`: every thread reads one
-    /// element), in the order code generation makes them: operands and subscripts first, then
-    /// the element. `Err`: a construct the pass does not cover.
+    /// element, each announced on its own) and its reductions' steps, in the order code
+    /// generation makes them: operands and subscripts first, then the element. `Err`: a
+    /// construct the pass does not cover.
     fn element_reads(
         &self,
         walk: &Walk<'_>,
         e: &Expr,
-        out: &mut Vec<Access>,
+        out: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
         let checked = walk.checked;
         match &e.kind {
@@ -328,19 +671,19 @@ impl Placer {
                     self.element_reads(walk, index, out)?;
                 }
                 let location = self.location(walk, dims, indices);
-                out.push(Access {
+                out.push(Step::Touch(vec![Access {
                     array: name.name.clone(),
                     name: name.name.clone(),
                     kind: AccessKind::Read,
                     who: Who::All(location),
                     span: e.span,
-                });
+                }]));
                 Ok(())
             }
             ExprKind::Record { .. } | ExprKind::VectorLit { .. } => {
                 Err("a record or vector literal")
             }
-            ExprKind::Collective { .. } => Err("a reduction or scan"),
+            ExprKind::Collective { .. } => self.reduction(walk, e, out),
         }
     }
 
@@ -350,7 +693,7 @@ impl Placer {
         let mut reads = Vec::new();
         match self.element_reads(walk, e, &mut reads) {
             Ok(()) => {
-                self.touch_each(reads);
+                self.steps(reads);
                 true
             }
             Err(why) => {
@@ -394,6 +737,41 @@ impl Placer {
     }
 }
 
+/// The write and the read of collective `e`'s partials (`what`: `reduce.partials`,
+/// `scan.partials`), its scratch array of one slot per warp, by any thread.
+fn partials(what: &str, e: &Expr) -> (Access, Access) {
+    let access = |kind| Access {
+        array: format!("{what}#{}", e.id.0),
+        name: what.to_string(),
+        kind,
+        who: Who::Any,
+        span: e.span,
+    };
+    (access(AccessKind::Write), access(AccessKind::Read))
+}
+
+/// Whether `e` is a collective `op`.
+fn is_scan(e: &Expr, op: CollectiveOp) -> bool {
+    matches!(&e.kind, ExprKind::Collective { op: o, .. } if *o == op)
+}
+
+/// The scans inside vector expression `e`, not those inside a reduction (which sweeps on its
+/// own), in pre-order (`codegen/scan.rs`: `collect_scans`).
+fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            ..
+        } => return,
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            ..
+        } => out.push(e),
+        _ => {}
+    }
+    each_child(e, &mut |c| scans_in(c, out));
+}
+
 /// Why `e` is outside what the pass covers: a reduction or scan, a call other than a cast or a
 /// builtin, an element read (`a[i]`) that code generation computes once per block.
 fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
@@ -401,6 +779,11 @@ fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
     let mut why = None;
     visit_expr(e, &mut |x| {
         let found = match &x.kind {
+            ExprKind::Collective {
+                op: CollectiveOp::Map,
+                func,
+                ..
+            } => call_uncovered(checked, x, &func.name.name),
             ExprKind::Collective { .. } => Some("a reduction or scan"),
             ExprKind::Call { callee, .. } => call_uncovered(checked, x, &callee.name),
             ExprKind::Index { .. } if !is_vector(checked.ty(x.id)) => Some("an element read"),
@@ -412,6 +795,55 @@ fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
         };
         if why.is_none() {
             why = found;
+        }
+    });
+    why
+}
+
+/// [`uncovered_in`] for a vector that a statement or a reduction sweeps, whose scans (not inside
+/// one another) the pass covers: a scan's bound arguments must be scalars.
+fn uncovered_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
+    let checked = walk.checked;
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            func,
+            operand,
+            ..
+        } => {
+            for arg in &func.bound_args {
+                if checked.ty(arg.id).scalar().is_none() {
+                    return Some("a scan with a bound array");
+                }
+                if let Some(why) = uncovered_in(walk, arg) {
+                    return Some(why);
+                }
+            }
+            uncovered_in(walk, operand)
+        }
+        ExprKind::Collective {
+            op: CollectiveOp::Map,
+            func,
+            ..
+        } => call_uncovered(checked, e, &func.name.name).or_else(|| children_but_scans(walk, e)),
+        ExprKind::Collective { .. } => Some("a reduction or scan"),
+        ExprKind::Call { callee, .. } => {
+            call_uncovered(checked, e, &callee.name).or_else(|| children_but_scans(walk, e))
+        }
+        ExprKind::Index { .. } if !is_vector(checked.ty(e.id)) => Some("an element read"),
+        ExprKind::Name(name) => match walk.lookup(&name.name) {
+            Some(Name::Recomputed(init)) => uncovered_in(walk, init),
+            _ => None,
+        },
+        _ => children_but_scans(walk, e),
+    }
+}
+
+fn children_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
+    let mut why = None;
+    each_child(e, &mut |c| {
+        if why.is_none() {
+            why = uncovered_but_scans(walk, c);
         }
     });
     why
@@ -484,7 +916,7 @@ impl<'a> Visitor<'a> for Placer {
                                     return self.uncover(*span, why);
                                 }
                             }
-                            self.touch_each(reads);
+                            self.steps(reads);
                             let location = self.location(walk, dims, indices);
                             self.touch(vec![Access {
                                 array: array.clone(),
@@ -499,7 +931,10 @@ impl<'a> Visitor<'a> for Placer {
                     self.finder.values.statement(walk, stmt);
                     return;
                 }
-                if let Some(why) = uncovered_in(walk, value) {
+                // The reductions inside the value first (code generation evaluates them
+                // before the statement's sweep); the statement's own accesses in `store`.
+                let mut steps = Vec::new();
+                if let Err(why) = self.vector_steps(walk, value, &mut steps) {
                     return self.uncover(*span, why);
                 }
                 if let ExprKind::Index { indices, .. } = &target.kind {
@@ -507,6 +942,7 @@ impl<'a> Visitor<'a> for Placer {
                         return self.uncover(*span, why);
                     }
                 }
+                self.steps(steps);
             }
             Ast::For {
                 range, body, span, ..
@@ -585,8 +1021,12 @@ impl<'a> Visitor<'a> for Placer {
         }
     }
 
-    fn reduce(&mut self, _walk: &Walk<'a>, reduce: &'a Expr, _operand: &'a Expr, _grid: bool) {
-        self.uncover(reduce.span, "a reduction or scan");
+    /// A reduction's steps are made where its statement evaluates it (`element_reads`,
+    /// `vector_steps`); a grid-wide one is not covered.
+    fn reduce(&mut self, _walk: &Walk<'a>, reduce: &'a Expr, _operand: &'a Expr, grid: bool) {
+        if grid {
+            self.uncover(reduce.span, "a grid-wide statement");
+        }
     }
 
     fn atomic(&mut self, _walk: &Walk<'a>, _call: &'a Expr, span: Span) {

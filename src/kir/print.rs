@@ -223,7 +223,15 @@ impl Printer<'_> {
                         earlier.what(),
                         earlier.who.describe()
                     );
-                    let text = if !b.needed {
+                    let text = if let Some(what) = b.collective.filter(|_| later.name.is_empty()) {
+                        format!("barrier inside `{}`  ({what})", self.quote_head(b.at))
+                    } else if let Some(what) = b.collective {
+                        format!(
+                            "barrier inside `{}`  ({what}: the warps' partial results meet in `{}` here)",
+                            self.quote_head(b.at),
+                            later.name
+                        )
+                    } else if !b.needed {
                         format!(
                             "no barrier before `{}`  (the {} ({}) and the {} ({}) never touch one element from two threads)",
                             self.quote_head(b.at),
