@@ -712,8 +712,11 @@ fn transfer(
             }
         }
         Op::Call(callee) => {
-            let name = module.callee_name(*callee);
-            let kind = name.map(nvvm::classify).unwrap_or(Intrinsic::Unknown);
+            let kind = match module.callee_name(*callee) {
+                Some(name) => nvvm::classify(name),
+                None if nvvm::is_pure_inline_asm(function, inst) => Intrinsic::Pure,
+                None => Intrinsic::Unknown,
+            };
             match kind {
                 Intrinsic::Sreg(Sreg::Tid(_) | Sreg::LaneId | Sreg::LaneMask(_)) => {
                     source(Divergence::Divergent)

@@ -143,10 +143,43 @@ pub fn classify(name: &str) -> Intrinsic {
     {
         return Intrinsic::NoEffect;
     }
-    if is_pure(name) {
+    if is_pure(name) || is_libdevice_math(name) {
         return Intrinsic::Pure;
     }
     Intrinsic::Unknown
+}
+
+/// Inline assembly that computes its result from its operands alone: no `sideeffect`, no
+/// memory clobber, no pointer operand, and no special register (`%tid.x`, `%clock`, ...) named
+/// in its template. libdevice's bodies hold such (`rcp.approx.ftz.f32 $0,$1;` in `__nv_fmodf`),
+/// and once linked and inlined they must not make a uniform remainder look varying.
+pub fn is_pure_inline_asm(function: &crate::ir::Function, inst: &crate::ir::Inst) -> bool {
+    if inst.op != crate::ir::Op::Call(crate::ir::Callee::InlineAsm) {
+        return false;
+    }
+    let Some((_, after)) = inst.text.split_once("asm \"") else {
+        return false;
+    };
+    let template = after.split('"').next().unwrap_or("");
+    !template.contains('%')
+        && !inst.text.contains("~{memory}")
+        && !inst
+            .args
+            .iter()
+            .any(|a| matches!(function.ty(*a), crate::ir::Ty::Ptr(_)))
+}
+
+/// libdevice's functions (`__nv_sinf`, `__nv_fmodf`, ...), which loomc's IR calls before they
+/// are linked: math whose result depends on its arguments alone, so uniform arguments give a
+/// uniform result (a branch on `sum /. x % 4.375` stays uniform), except the few that write
+/// through a pointer argument or read a string.
+fn is_libdevice_math(name: &str) -> bool {
+    let Some(function) = name.strip_prefix("__nv_") else {
+        return false;
+    };
+    !["sincos", "frexp", "modf", "remquo", "nan"]
+        .iter()
+        .any(|p| function.starts_with(p))
 }
 
 fn sreg(register: &str) -> Sreg {
@@ -256,7 +289,35 @@ fn is_pure(name: &str) -> bool {
             "saturate", "mul24", "umul24", "mulhi", "umulhi", "mul.", "div.", "add.", "fma.",
             "f2i", "f2ui", "i2f", "ui2f", "d2", "f2", "ll2", "ull2", "bitcast", "brev", "clz",
             "popc", "prmt", "floor", "ceil", "trunc", "round", "min.", "max.", "flo", "sad",
+            "lohi.i2d",
         ]
         .iter()
         .any(|p| name["llvm.nvvm.".len()..].starts_with(p))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn libdevice_math_is_pure_but_not_what_writes_through_a_pointer() {
+        for name in [
+            "__nv_fmodf",
+            "__nv_fmod",
+            "__nv_sinf",
+            "__nv_powf",
+            "llvm.nvvm.lohi.i2d",
+        ] {
+            assert_eq!(classify(name), Intrinsic::Pure, "{name}");
+        }
+        for name in [
+            "__nv_sincosf",
+            "__nv_frexp",
+            "__nv_modff",
+            "__nv_remquof",
+            "__nv_nanf",
+        ] {
+            assert_eq!(classify(name), Intrinsic::Unknown, "{name}");
+        }
+    }
 }
