@@ -9,7 +9,14 @@
 //!   through the `loomc` binary, so that a stack overflow is an exit status, not a dead harness;
 //! - `generated::differential`: generated programs through the checker, ptxas and the CPU
 //!   backend at `-O0`/`-O3` and two block sizes;
-//! - `regressions::<file>`: every file under `tests/regressions/`;
+//! - `generated::record_header`, `generated::record_packing`: the header of a program with a
+//!   record parameter reads back, and the harness packs that record as the compiler's metadata
+//!   lays it out;
+//! - `regressions::<file>`: every file under `tests/regressions/`; a generated one starts with
+//!   `--! differential: T L [block-size-dependent] [range-param] [record-param={...}]`, the
+//!   kernel's shape: element type, row length, whether block sizes are compared, whether it takes
+//!   `w: Range`, and the type of its record parameter `p` (`{a:Int8,k:Int32,n:{v:Float64,f:Bool}}`,
+//!   written as the generator wrote it; files without one take none);
 //! - `campaign` (only with `LOOM_FUZZ_SECONDS`): the long run `scripts/fuzz` starts.
 //!
 //! Environment: `LOOM_FUZZ_SEED` (base seed, default 0), `LOOM_FUZZ_PROGRAMS` (default 2000),
@@ -523,9 +530,9 @@ fn record_packing_cases(base: u64) -> Result<(), Failed> {
 
 // ----- regression files -----
 
-/// A file under `tests/regressions/`: `--! differential: T L` (a generated program: the full
-/// differential check, with the block sizes of `--! block-sizes: A B` or 32 and 128), or
-/// `--! expect: no-crash` (compiles or gets diagnostics).
+/// A file under `tests/regressions/`: `--! differential: T L [FLAGS]` (a generated program:
+/// the full differential check, with the block sizes of `--! block-sizes: A B` or 32 and 128),
+/// or `--! expect: no-crash` (compiles or gets diagnostics).
 fn regression(path: &PathBuf) -> Result<(), Failed> {
     let source = std::fs::read_to_string(support::repo_root().join(path))?;
     if generator::parse_header(&source).is_some() {

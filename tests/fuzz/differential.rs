@@ -245,7 +245,7 @@ fn run_unsanitized(ir: &str, inputs: &Inputs) -> Result<Vec<u8>, Failure> {
     inputs.run(&program)
 }
 
-/// The PTX with its kernel metadata and the metadata alone (JSON).
+/// The PTX and its kernel metadata (JSON).
 type GpuCode = Option<(String, String)>;
 
 /// The optimised NVPTX IR, the PTX with its kernel metadata (JSON) if `ptx`, and the metadata
@@ -303,7 +303,7 @@ fn output(outputs: &[(Emit, String)], kind: Emit) -> Result<String, Failure> {
 }
 
 /// The outputs `emit` of `source`, or the failure its diagnostics show.
-pub fn compile_with(
+fn compile_with(
     source: &str,
     block_size: u32,
     opt: OptLevel,

@@ -6,6 +6,9 @@
 //! kernel fuzz(s: T, x: T[BLOCKS, L], y: T[BLOCKS, L], out: T[BLOCKS, L], acc: T[BLOCKS], w: Range)
 //! ```
 //!
+//! and one program in three takes a record `p: P` after `w` too (its type in the header:
+//! [`RecordType`]).
+//!
 //! Block `B` works on row `B` only (a row has the compile-time length `L`), and nothing in a
 //! program names `BLOCKSIZE` or `THREADS`: so the result is the same at every block size, up to
 //! the grouping of float reductions and scans (the language leaves it unspecified). Inside that
