@@ -9,7 +9,14 @@
 //!   through the `loomc` binary, so that a stack overflow is an exit status, not a dead harness;
 //! - `generated::differential`: generated programs through the checker, ptxas and the CPU
 //!   backend at `-O0`/`-O3` and two block sizes;
-//! - `regressions::<file>`: every file under `tests/regressions/`;
+//! - `generated::record_header`, `generated::record_packing`: the header of a program with a
+//!   record parameter reads back, and the harness packs that record as the compiler's metadata
+//!   lays it out;
+//! - `regressions::<file>`: every file under `tests/regressions/`; a generated one starts with
+//!   `--! differential: T L [block-size-dependent] [range-param] [record-param={...}]`, the
+//!   kernel's shape: element type, row length, whether block sizes are compared, whether it takes
+//!   `w: Range`, and the type of its record parameter `p` (`{a:Int8,k:Int32,n:{v:Float64,f:Bool}}`,
+//!   written as the generator wrote it; files without one take none);
 //! - `campaign` (only with `LOOM_FUZZ_SECONDS`): the long run `scripts/fuzz` starts.
 //!
 //! Environment: `LOOM_FUZZ_SEED` (base seed, default 0), `LOOM_FUZZ_PROGRAMS` (default 2000),
@@ -76,6 +83,10 @@ fn main() {
             generated_trial(seed, programs, None).map(|_| ())
         }),
     ];
+    trials.push(Trial::test("generated::record_header", record_header_cases));
+    trials.push(Trial::test("generated::record_packing", move || {
+        record_packing_cases(seed)
+    }));
     trials.extend(large::trials());
     if let Ok(dir) = std::env::var("LOOM_FUZZ_DUMP") {
         trials.push(Trial::test("generated::dump", move || {
@@ -93,7 +104,7 @@ fn main() {
             let mut outcomes = std::collections::BTreeMap::new();
             let mut last = Ok(());
             for _ in 0..repeat {
-                last = check_generated(seed, &program.source, program.shape, true)
+                last = check_generated(seed, &program.source, &program.shape, true)
                     .map_err(|f| format!("{:?}: {}", f.kind, f.message));
                 let key = match &last {
                     Ok(()) => "ok".to_string(),
@@ -277,7 +288,7 @@ fn report(
 fn check_generated(
     seed: u64,
     source: &str,
-    shape: generator::Shape,
+    shape: &generator::Shape,
     ptxas: bool,
 ) -> Result<(), Failure> {
     differential::check(
@@ -320,14 +331,19 @@ fn strict_verify() -> bool {
 fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result<usize, Failed> {
     let verifier_seeds = Arc::new(std::sync::Mutex::new(Vec::new()));
     let found = verifier_seeds.clone();
+    let records = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted = records.clone();
     let outcome = Pool::default().run(
         count,
         deadline,
         move |i| {
             let seed = program_seed(base, i);
             let program = generator::generate(seed);
+            if program.shape.record_param.is_some() {
+                counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
             let ptxas = i % PTXAS_EVERY == 0;
-            match check_generated(seed, &program.source, program.shape, ptxas) {
+            match check_generated(seed, &program.source, &program.shape, ptxas) {
                 Err(f) if open_bug(&f) && !strict_verify() => {
                     let code = f.signature().1.unwrap_or_else(|| format!("{:?}", f.kind));
                     found.lock().unwrap().push(format!("{seed} ({code})"));
@@ -345,6 +361,10 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
         },
     );
     println!("{}", gpu::status());
+    println!(
+        "{} of the programs took a record parameter",
+        records.load(std::sync::atomic::Ordering::Relaxed)
+    );
     let verifier_seeds = std::mem::take(&mut *verifier_seeds.lock().unwrap());
     if !verifier_seeds.is_empty() {
         println!(
@@ -376,17 +396,18 @@ fn shrinking() -> bool {
 /// set; returns the note to print.
 fn shrink_seed(seed: u64) -> String {
     let program = generator::generate(seed);
-    let Err(original) = check_generated(seed, &program.source, program.shape, true) else {
+    let Err(original) = check_generated(seed, &program.source, &program.shape, true) else {
         return "(passes when run again)".to_string();
     };
     let shape = program.shape;
     let same = |s: &str| {
         let s = s.to_string();
+        let shape = shape.clone();
         let signature = original.signature();
         let crash = signature.0 == Kind::Crash;
         pool::on_compiler_stack(move || {
             let ptxas = signature.0 == Kind::Ptxas;
-            matches!(check_generated(seed, &s, shape, ptxas), Err(f) if f.signature() == signature)
+            matches!(check_generated(seed, &s, &shape, ptxas), Err(f) if f.signature() == signature)
         })
         .unwrap_or(crash)
     };
@@ -415,11 +436,103 @@ fn shrink_seed(seed: u64) -> String {
     save("generated", &text)
 }
 
+// ----- record parameters -----
+
+/// The header of a generated program reads back as its shape (the record parameter's type
+/// included), old headers still parse, a malformed `record-param=` does not, and the harness's
+/// C layout of a nested record is the one tests/codegen/record_params_ptx.loom checks in the PTX.
+fn record_header_cases() -> Result<(), Failed> {
+    use generator::{parse_header, Field, RecordType, Ty};
+    let mut records = 0;
+    for seed in 0..600 {
+        let program = generator::generate(seed);
+        if parse_header(&program.source).as_ref() != Some(&program.shape) {
+            return Err(format!("seed {seed}: the header does not read back as its shape").into());
+        }
+        records += usize::from(program.shape.record_param.is_some());
+    }
+    if !(100..=300).contains(&records) {
+        return Err(
+            format!("{records} of 600 programs take a record parameter, not a third").into(),
+        );
+    }
+    let old = parse_header("--! differential: Float16 200 range-param\n")
+        .ok_or("an old header does not parse")?;
+    if old.record_param.is_some() || !old.range_param || old.len != 200 {
+        return Err(format!("an old header parses as {old:?}").into());
+    }
+    for bad in [
+        "{a:Int32",
+        "{a:Int33}",
+        "{a:Int32,}",
+        "{:Int32}",
+        "{a:{v:Bool}",
+    ] {
+        let header = format!("--! differential: Int32 7 range-param record-param={bad}");
+        if parse_header(&header).is_some() {
+            return Err(format!("`{header}` parses").into());
+        }
+    }
+    let outer = RecordType::parse("{a:Int8,inner:{v:Float64,c:Int8},h:Float16}")
+        .ok_or("a nested record does not parse")?;
+    let layout = outer.layout();
+    let offsets: Vec<(&str, usize)> = layout
+        .leaves
+        .iter()
+        .map(|l| (l.name.as_str(), l.offset))
+        .collect();
+    let want = [("a", 0), ("inner.v", 8), ("inner.c", 16), ("h", 24)];
+    if (layout.size, layout.align, offsets.as_slice()) != (32, 8, want.as_slice()) {
+        return Err(format!("the C layout of {} is {layout:?}", outer.header()).into());
+    }
+    let flat = RecordType {
+        fields: vec![
+            ("x".into(), Field::Num(Ty::F32)),
+            ("flag".into(), Field::Bool),
+            ("n".into(), Field::Num(Ty::I32)),
+        ],
+    };
+    let layout = flat.layout();
+    let offsets: Vec<usize> = layout.leaves.iter().map(|l| l.offset).collect();
+    if (layout.size, layout.align, offsets) != (12, 4, vec![0, 4, 8]) {
+        return Err(format!("the C layout of {} is {layout:?}", flat.header()).into());
+    }
+    Ok(())
+}
+
+/// The record parameters of the first 40 generated programs that take one: the harness's
+/// packing (the CPU backend's bytes) and the runtime's (the GPU's, from the fields' names)
+/// against the compiler's metadata, field by field.
+fn record_packing_cases(base: u64) -> Result<(), Failed> {
+    let (mut checked, mut leaves, mut nested) = (0, 0, 0);
+    for i in 0..2000 {
+        if checked == 40 {
+            break;
+        }
+        let seed = program_seed(base, i);
+        let program = generator::generate(seed);
+        let Some(record) = program.shape.record_param.clone() else {
+            continue;
+        };
+        nested += usize::from(record.header().matches('{').count() > 1);
+        let outcome = pool::on_compiler_stack(move || {
+            differential::check_record_packing(&program.source, &record, seed)
+        })?;
+        leaves += outcome.map_err(|e| format!("seed {seed}: {e}"))?;
+        checked += 1;
+    }
+    println!("{checked} record parameters ({nested} nested, {leaves} fields) packed as the metadata says");
+    if checked < 40 || nested == 0 {
+        return Err(format!("only {checked} record parameters, {nested} nested").into());
+    }
+    Ok(())
+}
+
 // ----- regression files -----
 
-/// A file under `tests/regressions/`: `--! differential: T L` (a generated program: the full
-/// differential check, with the block sizes of `--! block-sizes: A B` or 32 and 128), or
-/// `--! expect: no-crash` (compiles or gets diagnostics).
+/// A file under `tests/regressions/`: `--! differential: T L [FLAGS]` (a generated program:
+/// the full differential check, with the block sizes of `--! block-sizes: A B` or 32 and 128),
+/// or `--! expect: no-crash` (compiles or gets diagnostics).
 fn regression(path: &PathBuf) -> Result<(), Failed> {
     let source = std::fs::read_to_string(support::repo_root().join(path))?;
     if generator::parse_header(&source).is_some() {
@@ -457,7 +570,7 @@ fn generator_seed_cases() -> Result<(), Failed> {
     for seed in GENERATOR_BUG_SEEDS {
         let program = generator::generate(seed);
         let outcome = pool::on_compiler_stack(move || {
-            check_generated(seed, &program.source, program.shape, true)
+            check_generated(seed, &program.source, &program.shape, true)
                 .map_err(|f| format!("seed {seed}: {:?}: {}", f.kind, f.message))
         })?;
         outcome?;
@@ -540,7 +653,7 @@ fn regression_check(source: &str) -> Option<Result<(), Failure>> {
         input_seed: header("--! input-seed:").first().copied().unwrap_or(0),
         sanitize: true,
     };
-    Some(differential::check(source, shape, &config))
+    Some(differential::check(source, &shape, &config))
 }
 
 // ----- the long campaign -----

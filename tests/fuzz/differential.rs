@@ -3,10 +3,11 @@
 //! two block sizes (integers exactly, floats within a tolerance: reductions and scans may group
 //! differently at another block size).
 
-use crate::generator::{Shape, Ty, KERNEL};
+use crate::generator::{Field, RecordType, Shape, Ty, KERNEL, RECORD_NAME};
 use crate::gpu::ArrayArg;
 use fastrand::Rng;
-use loom_runtime::Scalar;
+use loom_runtime::metadata::ParamKind;
+use loom_runtime::{ModuleMetadata, RecordArg, Scalar};
 use loomc::diagnostics::{SourceFiles, INTERNAL_ERROR};
 use loomc::driver::{self, Emit, Options};
 use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
@@ -43,6 +44,9 @@ pub enum Kind {
     Sanitizer,
     /// The GPU (when there is one) and the CPU backend disagree, or the GPU run failed.
     GpuMismatch,
+    /// The record parameter's layout in the compiler's metadata is not the C layout the
+    /// harness packs for the CPU backend, or the runtime's packing (for the GPU) differs.
+    Layout,
 }
 
 #[derive(Debug, Clone)]
@@ -105,8 +109,8 @@ pub fn block_sizes(seed: u64) -> [u32; 2] {
 }
 
 /// Runs the whole check on `source`, whose kernel has `shape`.
-pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure> {
-    let inputs = Inputs::new(shape, config.input_seed);
+pub fn check(source: &str, shape: &Shape, config: &Config) -> Result<(), Failure> {
+    let inputs = Inputs::new(shape.clone(), config.input_seed);
     // Three runs, not four: `-O0` and `-O3` at the first block size, `-O3` at the second.
     let [first, second] = config.block_sizes;
     let mut results = Vec::new();
@@ -119,7 +123,15 @@ pub fn check(source: &str, shape: Shape, config: &Config) -> Result<(), Failure>
         (second, OptLevel::O3),
     ] {
         let want_ptx = (config.ptxas || on_gpu) && block_size == first && opt == OptLevel::O3;
-        let (ir, ptx) = compile(source, block_size, opt, want_ptx)?;
+        // The metadata of a program with a record parameter, once: its layout must be the one
+        // the harness packs.
+        let want_metadata = inputs.record.is_some() && block_size == first && opt == OptLevel::O0;
+        let (ir, ptx, metadata) = compile(source, block_size, opt, want_ptx, want_metadata)?;
+        if let (Some(record), Some(metadata)) = (&inputs.record, &metadata) {
+            record
+                .check_against(metadata)
+                .or_else(|e| fail(Kind::Layout, e))?;
+        }
         if let (Some((ptx, _)), true) = (&ptx, config.ptxas) {
             crate::support::assemble(ptx, "sm_80").or_else(|e| fail(Kind::Ptxas, e))?;
         }
@@ -233,16 +245,24 @@ fn run_unsanitized(ir: &str, inputs: &Inputs) -> Result<Vec<u8>, Failure> {
     inputs.run(&program)
 }
 
-/// The optimised NVPTX IR, and the PTX with its kernel metadata (JSON) if asked.
+/// The PTX and its kernel metadata (JSON).
+type GpuCode = Option<(String, String)>;
+
+/// The optimised NVPTX IR, the PTX with its kernel metadata (JSON) if `ptx`, and the metadata
+/// if `metadata` (or `ptx`).
 fn compile(
     source: &str,
     block_size: u32,
     opt: OptLevel,
     ptx: bool,
-) -> Result<(String, Option<(String, String)>), Failure> {
+    metadata: bool,
+) -> Result<(String, GpuCode, Option<String>), Failure> {
     let mut emit = vec![Emit::Llvm];
+    if ptx || metadata {
+        emit.push(Emit::Metadata);
+    }
     if ptx {
-        emit.extend([Emit::Metadata, Emit::Ptx]);
+        emit.push(Emit::Ptx);
     }
     // The CPU backend's IR leaves libdevice's functions declared (it binds them to the host's),
     // as `loomc run --device cpu` does; the GPU's PTX links libdevice. One compilation gives
@@ -250,8 +270,9 @@ fn compile(
     // from a second one.
     let outputs = compile_with(source, block_size, opt, emit, Libdevice::Declare)?;
     let ir = output(&outputs, Emit::Llvm)?;
+    let metadata = output(&outputs, Emit::Metadata).ok();
     if !(ptx && ir.contains("@__nv_")) {
-        return Ok((ir, gpu_code(&outputs)));
+        return Ok((ir, gpu_code(&outputs), metadata));
     }
     let linked = compile_with(
         source,
@@ -260,7 +281,7 @@ fn compile(
         vec![Emit::Metadata, Emit::Ptx],
         Libdevice::Link,
     )?;
-    Ok((ir, gpu_code(&linked)))
+    Ok((ir, gpu_code(&linked), metadata))
 }
 
 /// The PTX and the metadata among `outputs`, when they are there.
@@ -345,6 +366,8 @@ struct Inputs {
     y: Vec<u8>,
     out: Vec<u8>,
     acc: Vec<u8>,
+    /// The record parameter's value, where the kernel takes one.
+    record: Option<RecordValue>,
 }
 
 impl Inputs {
@@ -360,6 +383,11 @@ impl Inputs {
         let y = values(n);
         let out = values(n);
         let acc = values(BLOCKS);
+        // From a stream of its own: the other inputs are what the seed gave before.
+        let record = shape
+            .record_param
+            .as_ref()
+            .map(|r| RecordValue::new(r, &mut Rng::with_seed(seed ^ 0x7265_636f_7264)));
         let s = u64::from_le_bytes(
             element(shape.ty, &mut Rng::with_seed(seed ^ 1))
                 .into_iter()
@@ -376,6 +404,7 @@ impl Inputs {
             y,
             out,
             acc,
+            record,
         }
     }
 
@@ -415,6 +444,9 @@ impl Inputs {
         ];
         if self.shape.range_param {
             args.push(HostArg::Record(&range));
+        }
+        if let Some(record) = &self.record {
+            args.push(HostArg::Record(&record.bytes));
         }
         program
             .launch(
@@ -502,10 +534,179 @@ impl Inputs {
             let (start, end) = crate::generator::range_argument(self.shape.len);
             loom_runtime::Range { start, end }.into()
         });
-        crate::gpu::launch(ptx, metadata, KERNEL, BLOCKS as u32, scalar, arrays, range)
-            .or_else(|e| fail(Kind::GpuMismatch, format!("the GPU run failed: {e}")))?;
+        // The record by its fields' names: the runtime packs it at the metadata's offsets.
+        let records = range
+            .into_iter()
+            .chain(self.record.as_ref().map(RecordValue::arg))
+            .collect();
+        crate::gpu::launch(
+            ptx,
+            metadata,
+            KERNEL,
+            BLOCKS as u32,
+            scalar,
+            arrays,
+            records,
+        )
+        .or_else(|e| fail(Kind::GpuMismatch, format!("the GPU run failed: {e}")))?;
         out.extend_from_slice(&acc);
         Ok(out)
+    }
+}
+
+/// The value of a record parameter: each leaf's value, and the bytes the CPU backend gets.
+#[derive(Clone)]
+pub struct RecordValue {
+    /// Dotted name, field (a number or `Bool`), offset, and the value's bytes.
+    leaves: Vec<(String, Field, usize, Vec<u8>)>,
+    size: usize,
+    align: usize,
+    /// The C layout ([`RecordType::layout`]), computed by the harness; padding is [`GUARD`],
+    /// which a kernel must never read (the GPU's runtime packs zeros there).
+    pub bytes: Vec<u8>,
+}
+
+impl RecordValue {
+    /// A value of `record` drawn from `rng`: numbers as the arrays' elements are drawn, `Bool`s
+    /// 0 or 1.
+    pub fn new(record: &RecordType, rng: &mut Rng) -> RecordValue {
+        let layout = record.layout();
+        let mut bytes = vec![GUARD; layout.size];
+        let mut leaves = Vec::new();
+        for leaf in layout.leaves {
+            let value = match leaf.field {
+                Field::Num(ty) => element(ty, rng),
+                _ => vec![u8::from(rng.bool())],
+            };
+            bytes[leaf.offset..leaf.offset + value.len()].copy_from_slice(&value);
+            leaves.push((leaf.name, leaf.field, leaf.offset, value));
+        }
+        RecordValue {
+            leaves,
+            size: layout.size,
+            align: layout.align,
+            bytes,
+        }
+    }
+
+    /// The argument for the GPU's runtime, field by field.
+    pub fn arg(&self) -> RecordArg {
+        self.leaves
+            .iter()
+            .fold(RecordArg::new(), |arg, (name, field, _, value)| {
+                arg.field(name.clone(), scalar_of(field, value))
+            })
+    }
+
+    /// Checks the harness's layout against the record parameter the compiler's `metadata`
+    /// (JSON) describes: size, alignment, every leaf's name, type and offset; and the bytes the
+    /// runtime packs from [`RecordValue::arg`] at the metadata's offsets against
+    /// [`RecordValue::bytes`] (padding aside).
+    pub fn check_against(&self, metadata: &str) -> Result<(), String> {
+        let module = ModuleMetadata::from_json(metadata)?;
+        let kernel = module
+            .kernels
+            .iter()
+            .find(|k| k.name == KERNEL)
+            .ok_or("no kernel `fuzz` in the metadata")?;
+        let param = kernel
+            .params
+            .iter()
+            .find(|p| p.name == RECORD_NAME)
+            .ok_or("no record parameter `p` in the metadata")?;
+        let ParamKind::Record {
+            size,
+            align,
+            fields,
+            ..
+        } = &param.kind
+        else {
+            return Err("parameter `p` is not a record in the metadata".into());
+        };
+        let theirs: Vec<(String, String, u64)> = fields
+            .iter()
+            .map(|f| (f.name.clone(), f.ty.name().to_string(), f.offset))
+            .collect();
+        let ours: Vec<(String, String, u64)> = self
+            .leaves
+            .iter()
+            .map(|(name, field, offset, _)| (name.clone(), field.name(), *offset as u64))
+            .collect();
+        if (*size, *align, &theirs) != (self.size as u64, self.align as u64, &ours) {
+            return Err(format!(
+                "the record parameter's layout: the metadata has size {size}, align {align}, \
+                 fields {theirs:?}; the C layout is size {}, align {}, fields {ours:?}",
+                self.size, self.align
+            ));
+        }
+        let packed = self.arg().pack(RECORD_NAME, &param.kind)?;
+        for (name, _, offset, value) in &self.leaves {
+            let range = *offset..*offset + value.len();
+            if packed.bytes()[range.clone()] != self.bytes[range] {
+                return Err(format!(
+                    "the record parameter's field `{name}`: the runtime packs {:?}, the harness {:?}",
+                    &packed.bytes()[*offset..*offset + value.len()],
+                    value
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The packing of `record`, the record parameter of `source` (a generated program), checked
+/// against the compiler's metadata ([`RecordValue::check_against`]) for a value drawn from
+/// `seed`; and that the check is not vacuous: the value with any one leaf moved by a byte fails
+/// it. Returns the number of leaves.
+pub fn check_record_packing(source: &str, record: &RecordType, seed: u64) -> Result<usize, String> {
+    let outputs = compile_with(
+        source,
+        32,
+        OptLevel::O0,
+        vec![Emit::Metadata],
+        Libdevice::Declare,
+    )
+    .map_err(|f| format!("{:?}: {}", f.kind, f.message))?;
+    let metadata = output(&outputs, Emit::Metadata).map_err(|f| f.message)?;
+    let value = RecordValue::new(record, &mut Rng::with_seed(seed));
+    value.check_against(&metadata)?;
+    for i in 0..value.leaves.len() {
+        let mut wrong = value.clone();
+        wrong.leaves[i].2 += 1;
+        if wrong.check_against(&metadata).is_ok() {
+            return Err(format!(
+                "a record whose field `{}` sits a byte late passes the layout check",
+                value.leaves[i].0
+            ));
+        }
+    }
+    Ok(value.leaves.len())
+}
+
+/// The `Scalar` of a record leaf's little-endian bytes.
+fn scalar_of(field: &Field, b: &[u8]) -> Scalar {
+    let word = |n: usize| {
+        let mut w = [0u8; 8];
+        w[..n].copy_from_slice(&b[..n]);
+        u64::from_le_bytes(w)
+    };
+    match field {
+        Field::Bool => Scalar::Bool(b[0] != 0),
+        Field::Num(ty) => match ty {
+            Ty::I8 => Scalar::Int8(b[0] as i8),
+            Ty::U8 => Scalar::UInt8(b[0]),
+            Ty::I16 => Scalar::Int16(word(2) as u16 as i16),
+            Ty::U16 => Scalar::UInt16(word(2) as u16),
+            Ty::I32 => Scalar::Int32(word(4) as u32 as i32),
+            Ty::U32 => Scalar::UInt32(word(4) as u32),
+            Ty::I64 => Scalar::Int64(word(8) as i64),
+            Ty::U64 => Scalar::UInt64(word(8)),
+            Ty::F32 => Scalar::Float32(f32::from_bits(word(4) as u32)),
+            Ty::F64 => Scalar::Float64(f64::from_bits(word(8))),
+            Ty::F16 => Scalar::Float16(word(2) as u16),
+            Ty::BF16 => Scalar::BFloat16(word(2) as u16),
+        },
+        Field::Record(_) => unreachable!("a leaf is a number or a Bool"),
     }
 }
 

@@ -6,6 +6,9 @@
 //! kernel fuzz(s: T, x: T[BLOCKS, L], y: T[BLOCKS, L], out: T[BLOCKS, L], acc: T[BLOCKS], w: Range)
 //! ```
 //!
+//! and one program in three takes a record `p: P` after `w` too (its type in the header:
+//! [`RecordType`]).
+//!
 //! Block `B` works on row `B` only (a row has the compile-time length `L`), and nothing in a
 //! program names `BLOCKSIZE` or `THREADS`: so the result is the same at every block size, up to
 //! the grouping of float reductions and scans (the language leaves it unspecified). Inside that
@@ -112,7 +115,7 @@ impl Ty {
 }
 
 /// The interface of a generated kernel: its element type and row length.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Shape {
     pub ty: Ty,
     pub len: usize,
@@ -124,6 +127,157 @@ pub struct Shape {
     /// The kernel takes a last parameter `w: Range` (by value, as CUDA passes a struct), which
     /// the harness passes as `range(1, L)` ([`RANGE_PARAM`]). Older regression files have none.
     pub range_param: bool,
+    /// The kernel takes a record `p` of this type after `w` ([`RECORD_PARAM`]), passed by value
+    /// in its C layout, its field values drawn from the input seed. Older regression files, and
+    /// two programs in three, have none.
+    pub record_param: Option<RecordType>,
+}
+
+/// A record kernel parameter's type. The header writes it as LOOM writes the type, without
+/// spaces and with nested records written out: `{k:Int32,a:Float16,n:{v:Int8,f:Bool}}`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RecordType {
+    pub fields: Vec<(String, Field)>,
+}
+
+/// A field of a record parameter: a number, a `Bool` (one byte, 0 or 1), or a nested record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Field {
+    Num(Ty),
+    Bool,
+    Record(RecordType),
+}
+
+/// A leaf of a record parameter's C layout: its dotted name (`n.v`, as the metadata names
+/// it), its scalar type (`Field::Num` or `Field::Bool`) and its byte offset in the whole.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Leaf {
+    pub name: String,
+    pub field: Field,
+    pub offset: usize,
+}
+
+/// A record's C layout: size, alignment and leaves, in field order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Layout {
+    pub size: usize,
+    pub align: usize,
+    pub leaves: Vec<Leaf>,
+}
+
+impl Field {
+    pub fn name(&self) -> String {
+        match self {
+            Field::Num(ty) => ty.name().to_string(),
+            Field::Bool => "Bool".to_string(),
+            Field::Record(r) => r.header(),
+        }
+    }
+}
+
+impl RecordType {
+    /// The C layout docs/language.md gives ("Kernels and launch"): fields in order, each at its
+    /// natural alignment (a scalar's size, `Bool` one byte, a nested record its own), the size
+    /// rounded up to the largest alignment. Computed here, apart from the compiler, so that
+    /// the harness checks the compiler's layout (the metadata) against it.
+    pub fn layout(&self) -> Layout {
+        let (mut offset, mut align, mut leaves) = (0usize, 1usize, Vec::new());
+        for (name, field) in &self.fields {
+            let (size, field_align, inner) = match field {
+                Field::Num(ty) => (ty.size(), ty.size(), Vec::new()),
+                Field::Bool => (1, 1, Vec::new()),
+                Field::Record(r) => {
+                    let l = r.layout();
+                    (l.size, l.align, l.leaves)
+                }
+            };
+            offset = offset.next_multiple_of(field_align);
+            align = align.max(field_align);
+            if inner.is_empty() {
+                leaves.push(Leaf {
+                    name: name.clone(),
+                    field: field.clone(),
+                    offset,
+                });
+            }
+            leaves.extend(inner.into_iter().map(|leaf| Leaf {
+                name: format!("{name}.{}", leaf.name),
+                offset: offset + leaf.offset,
+                ..leaf
+            }));
+            offset += size;
+        }
+        Layout {
+            size: offset.next_multiple_of(align),
+            align,
+            leaves,
+        }
+    }
+
+    /// `{a:Float32,on:Bool}`: the header's spelling.
+    pub fn header(&self) -> String {
+        let fields: Vec<String> = self
+            .fields
+            .iter()
+            .map(|(name, field)| format!("{name}:{}", field.name()))
+            .collect();
+        format!("{{{}}}", fields.join(","))
+    }
+
+    /// Reads [`RecordType::header`]'s spelling back (the whole of `text`).
+    pub fn parse(text: &str) -> Option<RecordType> {
+        let (record, rest) = RecordType::parse_prefix(text)?;
+        rest.is_empty().then_some(record)
+    }
+
+    fn parse_prefix(text: &str) -> Option<(RecordType, &str)> {
+        let mut rest = text.strip_prefix('{')?;
+        let mut fields = Vec::new();
+        loop {
+            let (name, after) = rest.split_once(':')?;
+            if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                return None;
+            }
+            let (field, after) = if after.starts_with('{') {
+                let (inner, after) = RecordType::parse_prefix(after)?;
+                (Field::Record(inner), after)
+            } else {
+                let end = after.find([',', '}'])?;
+                let field = match &after[..end] {
+                    "Bool" => Field::Bool,
+                    ty => Field::Num(Ty::parse(ty)?),
+                };
+                (field, &after[end..])
+            };
+            fields.push((name.to_string(), field));
+            if let Some(after) = after.strip_prefix(',') {
+                rest = after;
+            } else {
+                let after = after.strip_prefix('}')?;
+                return Some((RecordType { fields }, after));
+            }
+        }
+    }
+
+    /// The `type` items that declare it as `alias` (a nested record as `alias` + its field's
+    /// name, declared first).
+    fn items(&self, alias: &str) -> Vec<String> {
+        let mut items = Vec::new();
+        let mut fields = Vec::new();
+        for (name, field) in &self.fields {
+            let ty = match field {
+                Field::Record(inner) => {
+                    let inner_alias = format!("{alias}{name}");
+                    items.extend(inner.items(&inner_alias));
+                    inner_alias
+                }
+                other => other.name(),
+            };
+            fields.push(format!("{name}: {ty}"));
+        }
+        items.push(format!("type {alias} = {{{}}}", fields.join(", ")));
+        items
+    }
 }
 
 pub const KERNEL: &str = "fuzz";
@@ -136,8 +290,16 @@ pub fn range_argument(len: usize) -> (i32, i32) {
 /// The header word of a program whose kernel takes `w: Range`.
 pub const RANGE_PARAM: &str = "range-param";
 
+/// The header word of a program whose kernel takes a record `p`: `record-param=` and the
+/// record's type ([`RecordType::header`]).
+pub const RECORD_PARAM: &str = "record-param=";
+
+/// The record parameter's name and its type's alias.
+pub const RECORD_NAME: &str = "p";
+const RECORD_ALIAS: &str = "P";
+
 /// The line every generated program starts with; the regression harness reads it back.
-pub fn header(shape: Shape) -> String {
+pub fn header(shape: &Shape) -> String {
     let dependent = if shape.block_size_dependent {
         " block-size-dependent"
     } else {
@@ -148,14 +310,19 @@ pub fn header(shape: Shape) -> String {
     } else {
         String::new()
     };
+    let record = match &shape.record_param {
+        Some(r) => format!(" {RECORD_PARAM}{}", r.header()),
+        None => String::new(),
+    };
     format!(
-        "--! differential: {} {}{dependent}{range}",
+        "--! differential: {} {}{dependent}{range}{record}",
         shape.ty.name(),
         shape.len
     )
 }
 
-/// Reads `--! differential: T L` from a program's first lines.
+/// Reads `--! differential: T L [FLAGS]` from a program's first lines (`None` if there is
+/// none, or if its `record-param=` does not parse).
 pub fn parse_header(source: &str) -> Option<Shape> {
     source.lines().find_map(|line| {
         let rest = line.strip_prefix("--! differential:")?;
@@ -163,11 +330,16 @@ pub fn parse_header(source: &str) -> Option<Shape> {
         let ty = Ty::parse(words.next()?)?;
         let len = words.next()?.parse().ok()?;
         let flags: Vec<&str> = words.collect();
+        let record_param = match flags.iter().find_map(|f| f.strip_prefix(RECORD_PARAM)) {
+            Some(text) => Some(RecordType::parse(text)?),
+            None => None,
+        };
         Some(Shape {
             ty,
             len,
             block_size_dependent: flags.contains(&"block-size-dependent"),
             range_param: flags.contains(&RANGE_PARAM),
+            record_param,
         })
     })
 }
@@ -190,10 +362,16 @@ pub fn generate(seed: u64) -> Program {
     };
     let rng_scan = rng.bool();
     let [first, second] = crate::differential::block_sizes(seed);
+    // The record parameter, and where it is read, come from a stream of their own: the rest of
+    // the program is what the seed gave before the parameter existed.
+    let mut record_rng = Rng::with_seed(seed ^ 0x7265_636f_7264);
+    let record_param = draw_record(ty, &mut record_rng);
     let mut gen = Gen {
         self_read_limit: SELF_READ_SLOTS * first.min(second) as usize,
         rng,
         range_rng: Rng::with_seed(seed ^ 0x7261_6e67_6500),
+        record_rng,
+        record_param: record_param.clone(),
         ty,
         len,
         items: Vec::new(),
@@ -214,16 +392,25 @@ pub fn generate(seed: u64) -> Program {
         len,
         block_size_dependent: gen.sums_floats,
         range_param: true,
+        record_param,
     };
-    let mut source = header(shape);
+    let mut source = header(&shape);
     source.push_str(&format!("\n-- generated from seed {seed}\n"));
-    for item in &gen.items {
+    let record_items = shape
+        .record_param
+        .as_ref()
+        .map_or_else(Vec::new, |r| r.items(RECORD_ALIAS));
+    for item in record_items.iter().chain(&gen.items) {
         source.push_str(item);
         source.push('\n');
     }
+    let record = match shape.record_param {
+        Some(_) => format!(", {RECORD_NAME}: {RECORD_ALIAS}"),
+        None => String::new(),
+    };
     source.push_str(&format!(
         "kernel {KERNEL}(s: {t}, x: {t}[BLOCKS, {len}], y: {t}[BLOCKS, {len}], \
-         out: {t}[BLOCKS, {len}], acc: {t}[BLOCKS], w: Range)\n",
+         out: {t}[BLOCKS, {len}], acc: {t}[BLOCKS], w: Range{record})\n",
         t = ty.name()
     ));
     for line in &gen.lines {
@@ -231,6 +418,36 @@ pub fn generate(seed: u64) -> Program {
         source.push('\n');
     }
     Program { shape, source }
+}
+
+/// A record parameter for one program in three: the element type's field `a` and an `Int32`
+/// `k`, maybe a `Bool` `on`, a field `m` of any numeric type and a nested record `n` (a number
+/// `v` and a `Bool` `f`), in a random order, so that alignment padding falls in different places.
+fn draw_record(ty: Ty, rng: &mut Rng) -> Option<RecordType> {
+    if rng.u32(..3) != 0 {
+        return None;
+    }
+    let any = |rng: &mut Rng| Ty::ALL[rng.usize(..Ty::ALL.len())];
+    let mut fields = vec![
+        ("a".to_string(), Field::Num(ty)),
+        ("k".to_string(), Field::Num(Ty::I32)),
+    ];
+    if rng.bool() {
+        fields.push(("on".to_string(), Field::Bool));
+    }
+    if rng.bool() {
+        fields.push(("m".to_string(), Field::Num(any(rng))));
+    }
+    if rng.u32(..3) == 0 {
+        let mut inner = vec![
+            ("v".to_string(), Field::Num(any(rng))),
+            ("f".to_string(), Field::Bool),
+        ];
+        rng.shuffle(&mut inner);
+        fields.push(("n".to_string(), Field::Record(RecordType { fields: inner })));
+    }
+    rng.shuffle(&mut fields);
+    Some(RecordType { fields })
 }
 
 #[derive(Default, Clone)]
@@ -258,6 +475,10 @@ struct Gen {
     rng: Rng,
     /// Where the `w: Range` parameter replaces a literal: a stream apart from `rng`.
     range_rng: Rng,
+    /// Where the record parameter's fields replace a literal or join a condition: a stream
+    /// apart from `rng` too.
+    record_rng: Rng,
+    record_param: Option<RecordType>,
     ty: Ty,
     len: usize,
     items: Vec<String>,
@@ -774,6 +995,10 @@ impl Gen {
                         let fields = ["w.start", "w.end", "(w.end - w.start)"];
                         let field = fields[self.range_rng.usize(..fields.len())];
                         format!("{}({field})", self.t())
+                    } else if self.record_param.is_some() && self.record_rng.u32(..100) < 30 {
+                        let leaves = self.record_leaves();
+                        let leaf = &leaves[self.record_rng.usize(..leaves.len())];
+                        self.read_leaf(leaf)
                     } else {
                         literal
                     }
@@ -834,7 +1059,44 @@ impl Gen {
         }
     }
 
+    /// The record parameter's leaves (none without one).
+    fn record_leaves(&self) -> Vec<Leaf> {
+        self.record_param
+            .as_ref()
+            .map_or_else(Vec::new, |r| r.layout().leaves)
+    }
+
+    /// A leaf of the record parameter as a `T`: `p.a`, `T(p.n.v)`, `T(Int32(p.on))`.
+    fn read_leaf(&self, leaf: &Leaf) -> String {
+        let t = self.t();
+        match leaf.field {
+            Field::Num(ty) if ty == self.ty => format!("{RECORD_NAME}.{}", leaf.name),
+            Field::Bool if self.ty == Ty::I32 => format!("Int32({RECORD_NAME}.{})", leaf.name),
+            Field::Bool => format!("{t}(Int32({RECORD_NAME}.{}))", leaf.name),
+            _ => format!("{t}({RECORD_NAME}.{})", leaf.name),
+        }
+    }
+
     fn condition(&mut self, depth: u32) -> String {
+        let c = self.comparisons(depth);
+        // A `Bool` field of the record parameter joins some conditions.
+        let flags: Vec<Leaf> = self
+            .record_leaves()
+            .into_iter()
+            .filter(|l| l.field == Field::Bool)
+            .collect();
+        if flags.is_empty() || self.record_rng.u32(..100) >= 25 {
+            return c;
+        }
+        let flag = &flags[self.record_rng.usize(..flags.len())].name;
+        match self.record_rng.u32(..3) {
+            0 => format!("({c} and {RECORD_NAME}.{flag})"),
+            1 => format!("(not {RECORD_NAME}.{flag} or {c})"),
+            _ => format!("({RECORD_NAME}.{flag} == {c})"),
+        }
+    }
+
+    fn comparisons(&mut self, depth: u32) -> String {
         let a = self.uniform(depth);
         let cmp = self.comparison();
         let b = self.uniform(depth);
@@ -931,6 +1193,10 @@ impl Gen {
         }
         for r in &scope.records {
             total = format!("({total} + {r}.a + {r}.b)");
+        }
+        // Every leaf of the record parameter, so that a field packed at the wrong offset shows.
+        for leaf in self.record_leaves() {
+            total = format!("({total} + {})", self.read_leaf(&leaf));
         }
         self.emit(1, format!("acc[B] <- {total}"));
         for v in &scope.vectors {

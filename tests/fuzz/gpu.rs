@@ -41,8 +41,9 @@ pub struct ArrayArg<'a> {
     pub shape: Vec<usize>,
 }
 
-/// Launches `kernel` of `ptx` over `blocks` blocks with `scalar`, `arrays` and `range` (in
-/// parameter order); arrays are updated in place.
+/// Launches `kernel` of `ptx` over `blocks` blocks with `scalar`, `arrays` and `records` (in
+/// parameter order: `w: Range`, then the record `p` where the kernel takes one); arrays are
+/// updated in place.
 pub fn launch(
     ptx: &str,
     metadata: &str,
@@ -50,7 +51,7 @@ pub fn launch(
     blocks: u32,
     scalar: Scalar,
     arrays: Vec<ArrayArg<'_>>,
-    range: Option<loom_runtime::RecordArg>,
+    records: Vec<loom_runtime::RecordArg>,
 ) -> Result<(), String> {
     let gpu = device().as_ref().map_err(Clone::clone)?;
     let waited = Instant::now();
@@ -68,8 +69,8 @@ pub fn launch(
         element,
         data: a.data,
     }));
-    // The kernel's last parameter, `w: Range`, where it has one.
-    args.extend(range.map(GpuArg::Record));
+    // The kernel's last parameters, `w: Range` and `p`, where it has them.
+    args.extend(records.into_iter().map(GpuArg::Record));
     let launched = gpu.launch(&module, kernel, blocks, &mut args).map(|_| ());
     held.finish();
     launched
