@@ -222,7 +222,8 @@ impl HostProgram {
         let module = ctx
             .create_module_from_ir(buffer)
             .map_err(|e| HostError::Parse(e.to_string()))?;
-        let machine = host_machine()?;
+        let sixteen_bit_floats = uses_16_bit_floats(&module);
+        let machine = host_machine(sixteen_bit_floats)?;
         let target_data = machine.get_target_data();
         let lowered = lower(ctx, &module, &target_data, options)?;
         // The inline bounds checks are `alwaysinline` functions: the inliner splits each access's
@@ -230,7 +231,7 @@ impl HostProgram {
         module
             .run_passes("always-inline", &machine, PassBuilderOptions::create())
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
-        use_host_cpu(&module);
+        use_host_cpu(&module, sixteen_bit_floats);
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
         // SAFETY: as below; the target data is the module's.
         let (cut, cut_fallbacks) = unsafe {
@@ -270,7 +271,7 @@ impl HostProgram {
         // SAFETY: as above.
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
         // Again for what the coroutine passes made.
-        use_host_cpu(&module);
+        use_host_cpu(&module, sixteen_bit_floats);
         declare_libcalls(&module);
         if let Some(path) = std::env::var_os("LOOM_HOST_DUMP") {
             let _ = module.print_to_file(path);
@@ -675,17 +676,48 @@ fn lower(
 
 /// This machine's CPU and its features, as LLVM names them, less the conversions to BFloat16
 /// (AVX-512 BF16's and AVX-NE-CONVERT's `vcvtneps2bf16` flushes subnormal results to zero;
-/// `tests/run/programs/half_floats.loom` fails with them).
-fn host_cpu() -> (String, String) {
+/// `tests/run/programs/half_floats.loom` fails with them), and less AVX-512 for a module that
+/// computes with 16-bit floats: LLVM 19's AVX-512 code for `half` comparisons miscompiled a
+/// kernel at -O3 (a block-uniform `Float16(s) <= Float16(B)` under an `and`, in a loop with a
+/// reduction, came out inverted in some iterations: fuzz seed 7000330,
+/// tests/regressions/cpu_half_compare_without_avx512.loom); without AVX-512 (F16C and AVX2
+/// stay) it is right.
+fn host_cpu(sixteen_bit_floats: bool) -> (String, String) {
     // `LLVMString`'s `Display` quotes it.
     let text = |s: inkwell::support::LLVMString| s.to_string_lossy().into_owned();
+    let without_avx512 = if sixteen_bit_floats { ",-avx512f" } else { "" };
     (
         text(TargetMachine::get_host_cpu_name()),
         format!(
-            "{},-avx512bf16,-avxneconvert,-amx-bf16",
+            "{},-avx512bf16,-avxneconvert,-amx-bf16{without_avx512}",
             text(TargetMachine::get_host_cpu_features())
         ),
     )
+}
+
+/// Whether anything in `module` is a 16-bit float (`half` or `bfloat`, alone or in a vector):
+/// a parameter or an instruction's value.
+fn uses_16_bit_floats(module: &Module<'_>) -> bool {
+    use inkwell::types::{AnyType, AnyTypeEnum, BasicTypeEnum};
+    let context = module.get_context();
+    let (half, bfloat) = (context.f16_type(), context.bf16_type());
+    let sixteen = |ty: AnyTypeEnum<'_>| {
+        let scalar = match ty {
+            AnyTypeEnum::VectorType(v) => match v.get_element_type() {
+                BasicTypeEnum::FloatType(f) => f,
+                _ => return false,
+            },
+            AnyTypeEnum::FloatType(f) => f,
+            _ => return false,
+        };
+        scalar == half || scalar == bfloat
+    };
+    module.get_functions().any(|f| {
+        f.get_param_iter()
+            .any(|p| sixteen(p.get_type().as_any_type_enum()))
+            || f.get_basic_block_iter()
+                .any(|bb| bb.get_instructions().any(|inst| sixteen(inst.get_type())))
+    })
 }
 
 /// Gives every function of the module this machine's CPU and features (`target-cpu`,
@@ -694,8 +726,8 @@ fn host_cpu() -> (String, String) {
 /// or AVX-512's masked loads and stores let a loop whose threads test `i < n` vectorise at all).
 /// IEEE arithmetic gives the same bits on any of them; every function of a program gets the same
 /// attributes, so its modes (compiled loops, a call per thread, the sanitizer) compare alike.
-fn use_host_cpu(module: &Module<'_>) {
-    let (cpu, features) = host_cpu();
+fn use_host_cpu(module: &Module<'_>, sixteen_bit_floats: bool) {
+    let (cpu, features) = host_cpu(sixteen_bit_floats);
     let context = module.get_context();
     let index = inkwell::attributes::AttributeLoc::Function;
     for f in module.get_functions() {
@@ -710,8 +742,8 @@ fn use_host_cpu(module: &Module<'_>) {
     }
 }
 
-fn host_machine() -> Result<TargetMachine, HostError> {
-    let host_cpu = host_cpu();
+fn host_machine(sixteen_bit_floats: bool) -> Result<TargetMachine, HostError> {
+    let host_cpu = host_cpu(sixteen_bit_floats);
     let triple = TargetMachine::get_default_triple();
     let target = Target::from_triple(&triple).map_err(|e| HostError::Llvm(e.to_string()))?;
     target
