@@ -7,6 +7,7 @@ pub mod host;
 pub mod occupancy;
 pub mod passes;
 pub mod sass;
+mod sixteen_bit_memory;
 
 use crate::diagnostics::Diagnostic;
 use inkwell::context::AsContextRef;
@@ -268,6 +269,11 @@ impl NvptxTarget {
 
     /// PTX text for the module.
     pub fn emit_ptx(&self, module: &Module<'_>) -> Result<String, Diagnostic> {
+        sixteen_bit_memory::as_integers(module).map_err(|problem| {
+            Diagnostic::from(TargetError::EmissionFailed {
+                llvm_message: format!("moving 16-bit floats as integers: {problem}"),
+            })
+        })?;
         // The PTX printer reads the annotations through the same cache (`annotation_cache`).
         annotation_cache::forget(module);
         let buffer = self
