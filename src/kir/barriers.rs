@@ -27,8 +27,12 @@
 //! by its owner, announced together; a recomputed vector's declaration nothing (code generation
 //! removes it, and each use reads what its initializer reads); reads of them like any array's.
 //! Each array variable's name once in a kernel (code generation tells two declarations of one
-//! name apart, this pass by name). A kernel with anything else (an atomic, an element read in a
-//! vector statement, a call of a `func`, a `return`, a record or `shared` scalar variable, an
+//! name apart, this pass by name). Calls of `func`s (`codegen::Body::call`), which touch no
+//! memory of their own: in a scalar expression, the arguments in order, an array passed whole
+//! read by any thread where it is passed; in a vector statement, applied element by element to
+//! scalar and vector arguments. A kernel with anything else (an atomic, an element read in a
+//! vector statement, a `func` given an array or a `Range` whole in a vector statement or inside
+//! a reduction, scan or map, a `return`, a record or `shared` scalar variable, an
 //! array variable that reuses a name, a loop whose body names a recomputed vector, an indexed
 //! vector's shared copy, a distributed loop, a grid-wide statement, a scan in a buffered store,
 //! a left and a right scan in one statement) keeps its barriers placed by code generation
@@ -635,6 +639,18 @@ impl Placer {
                     None => Ok(()),
                 };
             }
+            ExprKind::Call { args, .. } if is_func_call(checked, e) => {
+                // A `func` applied element by element: its scalar arguments computed once, its
+                // vector ones element by element; one taking an array or a `Range` whole is
+                // not covered.
+                let elementwise = args.iter().enumerate().all(|(i, arg)| {
+                    let ty = checked.ty(arg.id);
+                    ty.scalar().is_some() || (is_vector(ty) && !walk.passed_whole(e, i))
+                });
+                if !elementwise {
+                    return Err("a call of a `func` with an array");
+                }
+            }
             ExprKind::Call { callee, .. } => {
                 if let Some(why) = call_uncovered(checked, e, &callee.name) {
                     return Err(why);
@@ -707,6 +723,33 @@ impl Placer {
                 }
                 self.element_reads(walk, lhs, out)?;
                 self.element_reads(walk, rhs, out)
+            }
+            ExprKind::Call { args, .. } if is_func_call(checked, e) => {
+                // A `func` (`codegen::Body::call`): its arguments in order, an array passed
+                // whole read by any thread (the callee may read any element) where it is
+                // passed, then the call, which touches nothing else.
+                for arg in args {
+                    if !matches!(checked.ty(arg.id), Ty::Array { .. }) {
+                        self.element_reads(walk, arg, out)?;
+                        continue;
+                    }
+                    let ExprKind::Name(name) = &arg.kind else {
+                        return Err("a call of a `func`");
+                    };
+                    if !matches!(walk.lookup(&name.name), Some(Name::Array(_)))
+                        || walk.is_indexed_copy(arg.span)
+                    {
+                        return Err("a call of a `func`");
+                    }
+                    out.push(Step::Touch(vec![Access {
+                        array: name.name.clone(),
+                        name: name.name.clone(),
+                        kind: AccessKind::Read,
+                        who: Who::Any,
+                        span: arg.span,
+                    }]));
+                }
+                Ok(())
             }
             ExprKind::Call { callee, args } => {
                 if let Some(why) = call_uncovered(checked, e, &callee.name) {
@@ -947,6 +990,16 @@ fn children_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
         }
     });
     why
+}
+
+/// Whether `e` calls a `func` (not a grid-wide statement or an atomic).
+fn is_func_call(checked: &Checked, e: &Expr) -> bool {
+    let ExprKind::Call { callee, .. } = &e.kind else {
+        return false;
+    };
+    matches!(checked.callees.get(&e.id), Some(Callee::Func(_)))
+        && !crate::check::grid::is_grid_call(checked, e)
+        && crate::check::AtomicOp::from_name(&callee.name).is_none()
 }
 
 /// Why call `e` of `callee` is outside what the pass covers: a grid-wide statement, an atomic,
