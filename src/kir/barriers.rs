@@ -20,11 +20,23 @@
 //! (`reduce.partials`, `scan.partials`: any thread's), the barrier inside it where the warps'
 //! partials meet (R0803: a reduction's orders everything before it; a scan's, in every copy of
 //! its statement's sweep, and a reduction's by tiles, in every copy of its own, order nothing
-//! else) and the partials' read after it; a loop over tiles' barrier on its last trip. A kernel
-//! with anything else (an atomic, an element read in a vector statement, a call of a `func`, a
-//! `return`, an array or vector variable, a distributed loop, a grid-wide statement, a scan in a
-//! buffered store, a left and a right scan in one statement) keeps its barriers placed by code
-//! generation alone, and the pass names the first such statement. For a covered kernel, code
+//! else) and the partials' read after it; a loop over tiles' barrier on its last trip. Array and
+//! vector variables (`codegen::Body::init_registers`, `init_array`): a register vector's
+//! initializer makes its value's accesses only (each thread's own slots, no memory); a `shared`
+//! array's or a block vector's in shared memory, its value's reads and the write of every element
+//! by its owner, announced together; a recomputed vector's declaration nothing (code generation
+//! removes it, and each use reads what its initializer reads); reads of them like any array's.
+//! Each array variable's name once in a kernel (code generation tells two declarations of one
+//! name apart, this pass by name). Calls of `func`s (`codegen::Body::call`), which touch no
+//! memory of their own: in a scalar expression, the arguments in order, an array passed whole
+//! read by any thread where it is passed; in a vector statement, applied element by element to
+//! scalar and vector arguments. A kernel with anything else (an atomic, an element read in a
+//! vector statement, a `func` given an array or a `Range` whole in a vector statement or inside
+//! a reduction, scan or map, a `return`, a record or `shared` scalar variable, an
+//! array variable that reuses a name, a loop whose body names a recomputed vector, an indexed
+//! vector's shared copy, a distributed loop, a grid-wide statement, a scan in a buffered store,
+//! a left and a right scan in one statement) keeps its barriers placed by code generation
+//! alone, and the pass names the first such statement. For a covered kernel, code
 //! generation places the barriers as before and checks that they are these (an internal error
 //! where they differ).
 
@@ -54,6 +66,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             frames: Vec::new(),
             next: 0,
             placed: Vec::new(),
+            declared: BTreeMap::new(),
         };
         consumers::walk(kernel, checked, &mut placer);
         kernel.barriers = Some(match placer.uncovered {
@@ -133,6 +146,9 @@ struct Placer {
     frames: Vec<Frame>,
     next: u64,
     placed: Vec<Barrier>,
+    /// The array and vector variables declared so far, by the span of their name: each name
+    /// once in a covered kernel (code generation tells two declarations of one name apart).
+    declared: BTreeMap<Span, String>,
 }
 
 impl Placer {
@@ -257,25 +273,87 @@ impl Placer {
         }
         let registers = matches!(&target.kind, ExprKind::Name(n)
             if matches!(walk.lookup(&n.name), Some(Name::Registers)));
-        if registers {
-            return self.touch(accesses);
-        }
-        let Some((array, Some(who))) = self.finder.write(walk, target, false) else {
-            return self.uncover(span, "a store at an unknown offset");
+        let write = if registers {
+            None
+        } else {
+            let Some((array, Some(who))) = self.finder.write(walk, target, false) else {
+                return self.uncover(span, "a store at an unknown offset");
+            };
+            Some(Access {
+                array: array.clone(),
+                name: array,
+                kind: AccessKind::Write,
+                who,
+                span,
+            })
         };
-        let write = Access {
+        // The sweep walks the shorter of the target and the value: a compile-time length
+        // when both have one.
+        let len = match (walk.static_len(target), is_vector(checked.ty(value.id))) {
+            (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
+            (n, _) => n,
+        };
+        self.sweep_store(span, accesses, write, len, value);
+    }
+
+    /// The initializer of vector variable `name` (`codegen::Body::init_registers`,
+    /// `init_array`): its value's element reads and, for one in memory, the write of every
+    /// element by its owner, then the scans inside the value.
+    fn init_variable(
+        &mut self,
+        walk: &Walk<'_>,
+        span: Span,
+        name: Span,
+        registers: bool,
+        value: &Expr,
+    ) {
+        let checked = walk.checked;
+        let mut accesses = Vec::new();
+        if is_vector(checked.ty(value.id)) {
+            match self.vector_reads(walk, value) {
+                Ok(reads) => accesses = reads,
+                Err(why) => return self.uncover(span, why),
+            }
+        }
+        let Some(array) = self.declared.get(&name).cloned() else {
+            return self.uncover(span, "an array or vector variable");
+        };
+        let write = (!registers).then(|| Access {
             array: array.clone(),
             name: array,
             kind: AccessKind::Write,
-            who,
+            who: Who::Owner(Poly::default()),
             span,
+        });
+        let len = match (
+            walk.static_len_of_local(name),
+            is_vector(checked.ty(value.id)),
+        ) {
+            (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
+            (n, _) => n,
         };
-        let buffered = matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. }));
+        self.sweep_store(span, accesses, write, len, value);
+    }
+
+    /// A store's accesses (`codegen::Body::store_vector`): the value's element `accesses`
+    /// and the destination's `write` (`None`: registers) announced together, or one after the
+    /// other for a buffered store; then the scans inside the value, over a sweep of `len`
+    /// positions.
+    fn sweep_store(
+        &mut self,
+        span: Span,
+        mut accesses: Vec<Access>,
+        write: Option<Access>,
+        len: Option<u64>,
+        value: &Expr,
+    ) {
+        let buffered =
+            write.is_some() && matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. }));
         if buffered {
             self.touch(accesses);
-            self.touch(vec![write]);
+            self.touch(write.into_iter().collect());
         } else {
-            accesses.push(write);
+            accesses.extend(write);
             self.touch(accesses);
         }
         // The scans inside the value (`codegen/scan.rs`): with more than one warp, each one's
@@ -316,12 +394,6 @@ impl Placer {
                 });
             }
         }
-        // The sweep walks the shorter of the target and the value: a compile-time length
-        // when both have one.
-        let len = match (walk.static_len(target), is_vector(checked.ty(value.id))) {
-            (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
-            (n, _) => n,
-        };
         self.sweep_steps(&plan, len, span, &per_body, &mut steps);
         if warps && !scans.is_empty() {
             let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
@@ -567,6 +639,18 @@ impl Placer {
                     None => Ok(()),
                 };
             }
+            ExprKind::Call { args, .. } if is_func_call(checked, e) => {
+                // A `func` applied element by element: its scalar arguments computed once, its
+                // vector ones element by element; one taking an array or a `Range` whole is
+                // not covered.
+                let elementwise = args.iter().enumerate().all(|(i, arg)| {
+                    let ty = checked.ty(arg.id);
+                    ty.scalar().is_some() || (is_vector(ty) && !walk.passed_whole(e, i))
+                });
+                if !elementwise {
+                    return Err("a call of a `func` with an array");
+                }
+            }
             ExprKind::Call { callee, .. } => {
                 if let Some(why) = call_uncovered(checked, e, &callee.name) {
                     return Err(why);
@@ -640,6 +724,33 @@ impl Placer {
                 self.element_reads(walk, lhs, out)?;
                 self.element_reads(walk, rhs, out)
             }
+            ExprKind::Call { args, .. } if is_func_call(checked, e) => {
+                // A `func` (`codegen::Body::call`): its arguments in order, an array passed
+                // whole read by any thread (the callee may read any element) where it is
+                // passed, then the call, which touches nothing else.
+                for arg in args {
+                    if !matches!(checked.ty(arg.id), Ty::Array { .. }) {
+                        self.element_reads(walk, arg, out)?;
+                        continue;
+                    }
+                    let ExprKind::Name(name) = &arg.kind else {
+                        return Err("a call of a `func`");
+                    };
+                    if !matches!(walk.lookup(&name.name), Some(Name::Array(_)))
+                        || walk.is_indexed_copy(arg.span)
+                    {
+                        return Err("a call of a `func`");
+                    }
+                    out.push(Step::Touch(vec![Access {
+                        array: name.name.clone(),
+                        name: name.name.clone(),
+                        kind: AccessKind::Read,
+                        who: Who::Any,
+                        span: arg.span,
+                    }]));
+                }
+                Ok(())
+            }
             ExprKind::Call { callee, args } => {
                 if let Some(why) = call_uncovered(checked, e, &callee.name) {
                     return Err(why);
@@ -706,6 +817,19 @@ impl Placer {
     /// In front of a loop: a barrier when something pending conflicts with any thread's access
     /// to an array the body names.
     fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
+        // Code generation names the arrays of the body with every recomputed vector replaced
+        // by its initializer and its declaration removed: not modelled here.
+        let mut recomputed = declares_recomputed(walk, body);
+        crate::syntax::visit::visit_block(body, &mut |e| {
+            if let ExprKind::Name(n) = &e.kind {
+                if matches!(walk.lookup(&n.name), Some(Name::Recomputed(_))) {
+                    recomputed = true;
+                }
+            }
+        });
+        if recomputed {
+            return self.uncover(span, "a loop that names a recomputed vector");
+        }
         let mut touched: Vec<(String, bool)> = Vec::new();
         arrays_touched(walk.checked, body, &mut |name, write| {
             touched.push((name.to_string(), write))
@@ -735,6 +859,25 @@ impl Placer {
             self.barrier(earlier, later, span, false);
         }
     }
+}
+
+/// Whether `block` (nested blocks included) declares a vector variable recomputed at each use.
+fn declares_recomputed(walk: &Walk<'_>, block: &Block) -> bool {
+    block.stmts.iter().any(|stmt| match stmt {
+        Ast::Let { name, .. } => walk.is_recomputed(name.span),
+        Ast::If {
+            then_branch,
+            else_branch,
+            ..
+        } => {
+            declares_recomputed(walk, then_branch)
+                || else_branch
+                    .as_ref()
+                    .is_some_and(|b| declares_recomputed(walk, b))
+        }
+        Ast::For { body, .. } | Ast::While { body, .. } => declares_recomputed(walk, body),
+        Ast::Assign { .. } | Ast::Return { .. } | Ast::Call { .. } => false,
+    })
 }
 
 /// The write and the read of collective `e`'s partials (`what`: `reduce.partials`,
@@ -849,6 +992,16 @@ fn children_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
     why
 }
 
+/// Whether `e` calls a `func` (not a grid-wide statement or an atomic).
+fn is_func_call(checked: &Checked, e: &Expr) -> bool {
+    let ExprKind::Call { callee, .. } = &e.kind else {
+        return false;
+    };
+    matches!(checked.callees.get(&e.id), Some(Callee::Func(_)))
+        && !crate::check::grid::is_grid_call(checked, e)
+        && crate::check::AtomicOp::from_name(&callee.name).is_none()
+}
+
 /// Why call `e` of `callee` is outside what the pass covers: a grid-wide statement, an atomic,
 /// a call of a `func`.
 fn call_uncovered(checked: &Checked, e: &Expr, callee: &str) -> Option<&'static str> {
@@ -874,12 +1027,32 @@ impl<'a> Visitor<'a> for Placer {
                 span,
                 ..
             } => {
-                let scalar = checked
-                    .locals
-                    .get(&name.span)
-                    .is_some_and(|t| t.scalar().is_some() || *t == Ty::Range);
+                let local = checked.locals.get(&name.span);
+                if matches!(local, Some(Ty::Array { .. })) {
+                    // A vector variable: in registers (no memory), in shared memory (its
+                    // initializer's accesses in `init_variable`), or recomputed at each use
+                    // (code generation removes the declaration; each use reads what its
+                    // initializer reads).
+                    let taken = walk.lookup(&name.name).is_some()
+                        || self.declared.values().any(|n| *n == name.name);
+                    if taken {
+                        return self.uncover(*span, "an array variable that reuses a name");
+                    }
+                    self.declared.insert(name.span, name.name.clone());
+                    if let (Some(init), false) = (init, walk.is_recomputed(name.span)) {
+                        // The reductions inside the value first, as for a vector assignment.
+                        let mut steps = Vec::new();
+                        if let Err(why) = self.vector_steps(walk, init, &mut steps) {
+                            return self.uncover(*span, why);
+                        }
+                        self.steps(steps);
+                    }
+                    self.finder.values.statement(walk, stmt);
+                    return;
+                }
+                let scalar = local.is_some_and(|t| t.scalar().is_some() || *t == Ty::Range);
                 if *shared || !scalar {
-                    return self.uncover(*span, "an array or vector variable");
+                    return self.uncover(*span, "a record or `shared` scalar variable");
                 }
                 if let Some(init) = init {
                     if !self.scalar(walk, init, *span) {
@@ -1016,7 +1189,9 @@ impl<'a> Visitor<'a> for Placer {
                 scatter: false,
             } => self.store(walk, span, target, value),
             Dest::Target { scatter: true, .. } => self.uncover(span, "a scatter"),
-            Dest::Variable { .. } => self.uncover(span, "an array or vector variable"),
+            Dest::Variable { name, registers } => {
+                self.init_variable(walk, span, name, registers, value)
+            }
             Dest::Copy => self.uncover(span, "an indexed vector's shared copy"),
         }
     }
