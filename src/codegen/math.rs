@@ -72,8 +72,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// `min`/`max` of 8- and 16-bit integers, computed in 32 bits. ptxas 12.9 for sm_90 fuses a
     /// chain of `min.s16` over `neg.s16` values into `VIMNMX3.S16x2` with every other negation
-    /// dropped, and the driver's JIT (CUDA 13.0) computed the same wrong minimum on an H200
-    /// (tests/regressions/gpu_min_of_negated_int16.loom; ptxas 13.5 is right). In 32 bits the
+    /// dropped; on an H200 the driver's JIT (CUDA 13.0) gave a wrong minimum that a dropped
+    /// negation explains and nothing else found (a value below the true minimum; SASS not read
+    /// there) (tests/regressions/gpu_min_of_negated_int16.loom; ptxas 13.5 is right). In 32 bits the
     /// values are the same, and ptxas keeps the negations.
     fn narrow_int_min_max(
         &mut self,
@@ -98,23 +99,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.b.build_int_z_extend(v, i32t, "")
             }
         };
-        let (a, b) = (widen(a)?, widen(b)?);
+        let wide_args = [widen(a)?.into(), widen(b)?.into()];
         let wide = if s.is_signed() {
             Scalar::Int32
         } else {
             Scalar::UInt32
         };
-        let function = self.int_math(op, wide).flatten().ok_or_else(|| {
-            CodegenError::internal(format!("`__{}` on {}", op.name(), s.name()), span)
-        })?;
-        let call = self
-            .b
-            .build_call(function, &[a.into(), b.into()], op.name())?;
-        let wide_value = call
-            .try_as_basic_value()
-            .basic()
-            .ok_or_else(|| CodegenError::internal("a math call without a value", span))?
-            .into_int_value();
+        let wide_value = self.math(op, &wide_args, wide, span)?.into_int_value();
         Ok(self.b.build_int_truncate(wide_value, narrow, "")?.into())
     }
 

@@ -375,30 +375,13 @@ impl Placer {
         let Some(plan) = plan else {
             return self.uncover(span, "a reduction or scan");
         };
-        let left = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft));
-        let right = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight));
-        if left && right {
+        if left_and_right(&scans) {
             return self.uncover(span, "a left and a right scan in one statement");
         }
-        let warps = self.block_size / 32 > 1;
         let mut steps = Vec::new();
-        let mut per_body = Vec::new();
-        if warps {
-            for scan in &scans {
-                let (write, read) = partials("scan.partials", scan);
-                steps.push(Step::Touch(vec![write.clone()]));
-                per_body.push(Step::Collective {
-                    what: "a scan",
-                    clears: false,
-                    accesses: Box::new((write, read)),
-                });
-            }
-        }
+        let per_body = self.scan_partials_written(&scans, &mut steps);
         self.sweep_steps(&plan, len, span, &per_body, &mut steps);
-        if warps && !scans.is_empty() {
-            let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
-            steps.push(Step::Record(reads.collect()));
-        }
+        steps.extend(self.scan_partials_read(&scans));
         self.steps(steps);
     }
 
@@ -540,9 +523,7 @@ impl Placer {
         // written first (as a statement's, `store`).
         let mut scans = Vec::new();
         scans_in(operand, &mut scans);
-        let left = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft));
-        let right = scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight));
-        if left && right {
+        if left_and_right(&scans) {
             return Err("a left and a right scan in one statement");
         }
         if !scans.is_empty() && plan.sweep == Sweep::Stride {
@@ -550,18 +531,7 @@ impl Placer {
         }
         out.push(Step::Touch(self.vector_reads(walk, operand)?));
         let warps = self.block_size / 32 > 1;
-        let mut per_body = Vec::new();
-        if warps {
-            for scan in &scans {
-                let (write, read) = partials("scan.partials", scan);
-                out.push(Step::Touch(vec![write.clone()]));
-                per_body.push(Step::Collective {
-                    what: "a scan",
-                    clears: false,
-                    accesses: Box::new((write, read)),
-                });
-            }
-        }
+        let mut per_body = self.scan_partials_written(&scans, out);
         let (write, read) = partials("reduce.partials", e);
         if warps {
             out.push(Step::Touch(vec![write.clone()]));
@@ -589,14 +559,41 @@ impl Placer {
             }
             self.sweep_steps(plan, len, e.span, &per_body, out);
         }
-        if warps && !scans.is_empty() {
-            let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
-            out.push(Step::Record(reads.collect()));
-        }
+        out.extend(self.scan_partials_read(&scans));
         if warps {
             out.push(Step::Record(vec![read]));
         }
         Ok(())
+    }
+
+    /// With more than one warp, each of `scans` writes its partials before the sweep (a step
+    /// onto `out`), and they meet behind the barrier returned, one in every copy of the sweep's
+    /// body.
+    fn scan_partials_written(&self, scans: &[&Expr], out: &mut Vec<Step>) -> Vec<Step> {
+        if self.block_size / 32 <= 1 {
+            return Vec::new();
+        }
+        scans
+            .iter()
+            .map(|scan| {
+                let (write, read) = partials("scan.partials", scan);
+                out.push(Step::Touch(vec![write.clone()]));
+                Step::Collective {
+                    what: "a scan",
+                    clears: false,
+                    accesses: Box::new((write, read)),
+                }
+            })
+            .collect()
+    }
+
+    /// With more than one warp, the reads of `scans`' partials after the sweep.
+    fn scan_partials_read(&self, scans: &[&Expr]) -> Option<Step> {
+        if self.block_size / 32 <= 1 || scans.is_empty() {
+            return None;
+        }
+        let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
+        Some(Step::Record(reads.collect()))
     }
 
     /// The steps of vector expression `e` before its statement's own accesses: the reductions
@@ -894,6 +891,12 @@ fn partials(what: &str, e: &Expr) -> (Access, Access) {
 }
 
 /// Whether `e` is a collective `op`.
+/// Whether `scans` hold both a left and a right scan.
+fn left_and_right(scans: &[&Expr]) -> bool {
+    scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft))
+        && scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight))
+}
+
 fn is_scan(e: &Expr, op: CollectiveOp) -> bool {
     matches!(&e.kind, ExprKind::Collective { op: o, .. } if *o == op)
 }

@@ -1,7 +1,8 @@
 //! The conversion helpers LLVM's x86 backend calls for `half` (`Float16`) and `bfloat`
-//! (`BFloat16`) on a CPU without F16C or AVX-512 conversions: the host target is `generic`, so
-//! every 16-bit float operation is computed in `float` and converted with these (as compiler-rt
-//! and libgcc name them). GCC 12's libgcc has the `half` ones but not the `bfloat` ones; a helper
+//! (`BFloat16`) where the host CPU has no conversion instructions for them (no F16C for `half`;
+//! `bfloat` everywhere, since `host_cpu` turns AVX-512 BF16 and AVX-NE-CONVERT off): every
+//! 16-bit float operation is computed in `float` and converted with these (as compiler-rt and
+//! libgcc name them). GCC 12's libgcc has the `half` ones but not the `bfloat` ones; a helper
 //! the JIT cannot resolve would be called at address 0, so all five are bound here, to
 //! conversions that round once to nearest even, as PTX's `cvt.rn` does.
 //!
