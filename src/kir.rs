@@ -40,6 +40,7 @@
 //! `docs/kernel-ir.md` says how they move here.
 
 pub mod access;
+pub mod access_log;
 mod accesses;
 pub mod affine;
 mod atomic;

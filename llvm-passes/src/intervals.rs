@@ -45,6 +45,9 @@ pub struct Intervals {
     preds: Vec<Vec<usize>>,
     /// Per segment: the interval that starts at it, if one does.
     start_at: std::collections::HashMap<usize, usize>,
+    /// Per segment: the first interval that holds it ([`Self::first_holding`]), computed for
+    /// all segments when first asked for.
+    first_holding: std::cell::OnceCell<Vec<Option<usize>>>,
     /// Per segment that ends in a branch on a repeated condition: the condition's number and
     /// the segments its true and false edges lead to (see [`repeated_conditions`]).
     correlated: std::collections::HashMap<usize, (usize, usize, usize)>,
@@ -129,6 +132,7 @@ impl Intervals {
             regions,
             preds,
             start_at,
+            first_holding: std::cell::OnceCell::new(),
             correlated,
             cyclic,
             first_segment,
@@ -186,6 +190,17 @@ impl Intervals {
             .collect();
         holding.sort_unstable();
         holding
+    }
+
+    /// The first of [`Self::holding`]'s intervals, for every segment in one pass over the graph:
+    /// asked once per access, `holding` would walk back over the whole kernel each time
+    /// (quadratic in a kernel of many `if`s without a barrier).
+    pub fn first_holding(&self, segment: usize) -> Option<usize> {
+        let first = self.first_holding.get_or_init(|| {
+            let roots: Vec<usize> = self.starts.iter().map(|s| s.segment).collect();
+            node_set::first_reaching(&self.succs, &roots)
+        });
+        first.get(segment).copied().flatten()
     }
 
     /// The segments from which one of `targets` can be reached without crossing a barrier.

@@ -41,6 +41,7 @@
 //! where they differ).
 
 use super::access::{conflicts, Access, AccessKind, Who};
+use super::access_log::AccessLog;
 use super::accesses::Finder;
 use super::affine::Poly;
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
@@ -62,7 +63,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             sweeps: kernel.sweeps.clone().unwrap_or_default(),
             uncovered: None,
             ifs: Vec::new(),
-            pending: Vec::new(),
+            pending: AccessLog::default(),
             frames: Vec::new(),
             next: 0,
             placed: Vec::new(),
@@ -79,13 +80,13 @@ pub fn run(module: &mut Module, checked: &Checked) {
 /// An open loop: what its body accessed before its first barrier, and the state at its head.
 struct Frame {
     /// Accesses made since the loop head before any barrier on the path.
-    exposed: Vec<(u64, Access)>,
+    exposed: AccessLog,
     /// True once every path from the loop head passed a barrier.
     barriered: bool,
     /// Symbols of this version or newer change from one iteration to the next.
     watermark: u32,
     /// The pending accesses at the loop head (the body may run zero times).
-    head: Vec<(u64, Access)>,
+    head: AccessLog,
     /// The enclosing loops' `barriered` at the loop head.
     head_barriered: Vec<bool>,
     span: Span,
@@ -98,19 +99,8 @@ struct Frame {
 /// accesses and whether it passed a barrier.
 #[derive(Clone)]
 struct State {
-    pending: Vec<(u64, Access)>,
-    frames: Vec<(Vec<(u64, Access)>, bool)>,
-}
-
-/// Both sets of accesses, each once, in recording order.
-fn union(mut a: Vec<(u64, Access)>, b: Vec<(u64, Access)>) -> Vec<(u64, Access)> {
-    for (id, access) in b {
-        if !a.iter().any(|(p, _)| *p == id) {
-            a.push((id, access));
-        }
-    }
-    a.sort_by_key(|(id, _)| *id);
-    a
+    pending: AccessLog,
+    frames: Vec<(AccessLog, bool)>,
 }
 
 /// One step of a statement's accesses, in code generation's order.
@@ -142,7 +132,7 @@ struct Placer {
     /// The first statement the pass does not cover, and what it is.
     uncovered: Option<(Span, &'static str)>,
     /// The accesses since the last barrier, each with its identity, in recording order.
-    pending: Vec<(u64, Access)>,
+    pending: AccessLog,
     frames: Vec<Frame>,
     next: u64,
     placed: Vec<Barrier>,
@@ -186,8 +176,8 @@ impl Placer {
         let conflict = accesses.iter().find_map(|later| {
             self.pending
                 .iter()
-                .find(|(_, earlier)| conflicts(earlier, later, self.block_size, None))
-                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+                .find(|earlier| conflicts(earlier, later, self.block_size, None))
+                .map(|earlier| (earlier.clone(), later.clone()))
         });
         match conflict {
             Some((earlier, later)) => {
@@ -205,9 +195,9 @@ impl Placer {
             let id = self.next;
             self.next += 1;
             for frame in self.frames.iter_mut().filter(|f| !f.barriered) {
-                frame.exposed.push((id, access.clone()));
+                frame.exposed.push(id, access.clone());
             }
-            self.pending.push((id, access));
+            self.pending.push(id, access);
         }
     }
 
@@ -217,11 +207,11 @@ impl Placer {
         let pair = accesses.iter().find_map(|later| {
             self.pending
                 .iter()
-                .find(|(_, earlier)| {
+                .find(|earlier| {
                     earlier.array == later.array
                         && (earlier.kind != AccessKind::Read || later.kind != AccessKind::Read)
                 })
-                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+                .map(|earlier| (earlier.clone(), later.clone()))
         });
         if let Some((earlier, later)) = pair {
             self.placed.push(Barrier {
@@ -849,8 +839,8 @@ impl Placer {
         let conflict = later.iter().find_map(|later| {
             self.pending
                 .iter()
-                .find(|(_, earlier)| conflicts(earlier, later, self.block_size, None))
-                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+                .find(|earlier| conflicts(earlier, later, self.block_size, None))
+                .map(|earlier| (earlier.clone(), later.clone()))
         });
         if let Some((earlier, later)) = conflict {
             self.barrier(earlier, later, span, false);
@@ -1133,7 +1123,7 @@ impl<'a> Visitor<'a> for Placer {
                 let watermark = self.finder.values.symbols.watermark();
                 let head_barriered = self.frames.iter().map(|f| f.barriered).collect();
                 self.frames.push(Frame {
-                    exposed: Vec::new(),
+                    exposed: AccessLog::default(),
                     barriered: false,
                     watermark,
                     head: self.pending.clone(),
@@ -1156,7 +1146,7 @@ impl<'a> Visitor<'a> for Placer {
                 let head_barriered = self.frames.iter().map(|f| f.barriered).collect();
                 self.finder.values.statement(walk, stmt);
                 self.frames.push(Frame {
-                    exposed: Vec::new(),
+                    exposed: AccessLog::default(),
                     barriered: false,
                     watermark,
                     head: self.pending.clone(),
@@ -1233,15 +1223,14 @@ impl<'a> Visitor<'a> for Placer {
             return;
         };
         let after_else = self.state();
-        let joined = State {
-            pending: union(after_else.pending, then.pending),
-            frames: after_else
-                .frames
-                .into_iter()
-                .zip(then.frames)
-                .map(|((e, eb), (t, tb))| (union(e, t), eb && tb))
-                .collect(),
-        };
+        let mut joined = after_else;
+        joined.pending.union(then.pending);
+        for ((exposed, barriered), (then_exposed, then_barriered)) in
+            joined.frames.iter_mut().zip(then.frames)
+        {
+            exposed.union(then_exposed);
+            *barriered &= then_barriered;
+        }
         self.restore(joined);
     }
 
@@ -1255,25 +1244,18 @@ impl<'a> Visitor<'a> for Placer {
         if let Ast::For { span, .. } = stmt {
             debug_assert_eq!(*span, frame.span);
         }
-        let conflict = frame.exposed.iter().find_map(|(_, later)| {
+        let conflict = frame.exposed.iter().find_map(|later| {
             self.pending
                 .iter()
-                .find(|(_, earlier)| {
-                    conflicts(earlier, later, self.block_size, Some(frame.watermark))
-                })
-                .map(|(_, earlier)| (earlier.clone(), later.clone()))
+                .find(|earlier| conflicts(earlier, later, self.block_size, Some(frame.watermark)))
+                .map(|earlier| (earlier.clone(), later.clone()))
         });
         if let Some((earlier, later)) = conflict {
             self.barrier(earlier, later, frame.end_at, true);
         }
         // After the loop: what the last iteration left pending, or (zero iterations) what was
         // pending at its head; the enclosing loops passed a barrier only if both did.
-        for (id, access) in frame.head {
-            if !self.pending.iter().any(|(p, _)| *p == id) {
-                self.pending.push((id, access));
-            }
-        }
-        self.pending.sort_by_key(|(id, _)| *id);
+        self.pending.union(frame.head);
         for (outer, at_head) in self.frames.iter_mut().zip(frame.head_barriered) {
             outer.barriered &= at_head;
         }

@@ -269,7 +269,7 @@ fn apart(
     side: u8,
 ) -> Option<Prepared> {
     let segment = intervals.segment_of.get(access.inst).copied().flatten()?;
-    let start = *intervals.holding(segment).first()?;
+    let start = intervals.first_holding(segment)?;
     let preparation = Preparation {
         cx,
         input,
