@@ -8,6 +8,7 @@ mod call;
 mod ctx;
 mod elementwise;
 mod error;
+pub use error::NotRecomputed;
 mod expr;
 mod fold;
 pub mod grid;

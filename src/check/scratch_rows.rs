@@ -21,7 +21,7 @@
 use super::error::NotRecomputed;
 use super::types::Ty;
 use crate::syntax::ast::{
-    BinaryOp, Block, Expr, ExprId, ExprKind, Ident, Item, Param, Program, Stmt, TypeExpr,
+    BinaryOp, Block, Expr, ExprId, ExprKind, Ident, Item, Param, Program, Stmt, TypeExpr, UnaryOp,
 };
 use crate::syntax::span::Span;
 use crate::syntax::visit::{each_child_mut, visit_expr};
@@ -175,11 +175,28 @@ impl<'a> LaunchLengths<'a> {
 
     /// Whether the host can evaluate `length` at launch, as it evaluates an array parameter's
     /// dimensions (docs/abi.md): literals, `BLOCKS`, `BLOCKSIZE`, `THREADS`, integer scalar
-    /// parameters, arithmetic and casts.
+    /// parameters, integer arithmetic and casts between integer types (what the metadata's
+    /// dimension expressions can say).
     fn known_at_launch(&self, length: &Expr) -> bool {
         let mut known = true;
         visit_expr(length, &mut |e| match &e.kind {
-            ExprKind::Int(_) | ExprKind::Unary { .. } | ExprKind::Binary { .. } => {}
+            ExprKind::Int(_) => {}
+            ExprKind::Unary { op, .. } => known &= *op == UnaryOp::Neg,
+            ExprKind::Binary { op, .. } => {
+                known &= matches!(
+                    op,
+                    BinaryOp::Add
+                        | BinaryOp::Sub
+                        | BinaryOp::Mul
+                        | BinaryOp::Div
+                        | BinaryOp::Rem
+                        | BinaryOp::Shl
+                        | BinaryOp::Shr
+                        | BinaryOp::BitAnd
+                        | BinaryOp::BitOr
+                        | BinaryOp::BitXor
+                )
+            }
             ExprKind::Name(id)
                 if matches!(id.name.as_str(), "BLOCKS" | "BLOCKSIZE" | "THREADS") => {}
             ExprKind::Name(id) => {
