@@ -42,7 +42,8 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         let locals = self.all_decls.iter().map(|(n, _)| n.as_str()).collect();
         let mut found = Vec::new();
         {
-            let mut lengths = LaunchLengths::new(&kernel.params, &self.cx.expr_types, locals);
+            let mut lengths =
+                LaunchLengths::new(&kernel.params, &self.cx.expr_types, &self.cx.consts, locals);
             let mut walk = Walk {
                 kernel: self.item,
                 pending: &pending,

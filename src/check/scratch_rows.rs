@@ -8,8 +8,8 @@
 //! docs/abi.md). That is what a CUDA programmer does for a per-block temporary too long for
 //! shared memory: allocate `rows x cols` of global memory beside the arguments. It needs the
 //! length when the kernel is launched, so the variable's length must be an expression over
-//! literals, `BLOCKS`, `BLOCKSIZE`, `THREADS` and integer scalar parameters ([`LaunchLengths`]);
-//! otherwise `E0307` stands, saying so.
+//! literals, `BLOCKS`, `BLOCKSIZE`, `THREADS` and integer scalar parameters, or a linear one in
+//! which every other name cancels ([`LaunchLengths`]); otherwise `E0307` stands, saying so.
 //!
 //! The checker records each such variable ([`ScratchRow`]) without an error; the driver then
 //! rewrites the program ([`store_in_scratch_rows`]): the declaration `e: T[] <- v` becomes the
@@ -60,6 +60,8 @@ pub enum NoScratchRow {
 pub struct LaunchLengths<'a> {
     params: &'a [Param],
     types: &'a [Ty],
+    /// The checker's folded constants, for linear forms (`fold.rs`).
+    consts: &'a HashMap<ExprId, i128>,
     /// Names declared anywhere in the kernel: a parameter name among them may be hidden.
     locals: HashSet<&'a str>,
     /// The vector variables of run-time length declared so far, and their lengths.
@@ -67,10 +69,16 @@ pub struct LaunchLengths<'a> {
 }
 
 impl<'a> LaunchLengths<'a> {
-    pub fn new(params: &'a [Param], types: &'a [Ty], locals: HashSet<&'a str>) -> Self {
+    pub fn new(
+        params: &'a [Param],
+        types: &'a [Ty],
+        consts: &'a HashMap<ExprId, i128>,
+        locals: HashSet<&'a str>,
+    ) -> Self {
         LaunchLengths {
             params,
             types,
+            consts,
             locals,
             vars: HashMap::new(),
         }
@@ -82,8 +90,80 @@ impl<'a> LaunchLengths<'a> {
             TypeExpr::Array { dims, .. } if dims.len() == 1 => Some(dims[0].clone()),
             _ => init.and_then(|i| self.of(i)),
         }
-        .filter(|l| self.known_at_launch(l));
+        .and_then(|l| {
+            if self.known_at_launch(&l) {
+                Some(l)
+            } else {
+                self.linear_at_launch(&l)
+            }
+        });
         self.vars.insert(name.to_string(), length);
+    }
+
+    /// `length` as a linear form whose names the host knows at launch, where it has one:
+    /// `range(B * BLOCKSIZE + lo, B * BLOCKSIZE + hi)` and `range(i, i + n)` in a loop over
+    /// `i` have `hi - lo` and `n` elements, whatever `B` and `i` are.
+    fn linear_at_launch(&self, length: &Expr) -> Option<Expr> {
+        let form = super::fold::linear(length, self.consts)?;
+        let launch_name = |name: &str| {
+            matches!(name, "BLOCKS" | "THREADS")
+                || self.param(name).is_some_and(|p| match &p.ty {
+                    TypeExpr::Named { name } => is_integer_type_name(&name.name),
+                    _ => false,
+                })
+        };
+        if !form.terms.iter().all(|(name, _)| launch_name(name)) {
+            return None;
+        }
+        let span = length.span;
+        let node = |kind| Expr {
+            id: length.id,
+            kind,
+            span,
+        };
+        let int = |v: i128| node(ExprKind::Int(v.unsigned_abs()));
+        let name = |n: &str| {
+            node(ExprKind::Name(Ident {
+                name: n.to_string(),
+                span,
+            }))
+        };
+        let combine = |sum: Option<Expr>, term: Expr, negative: bool| match sum {
+            None if negative => node(ExprKind::Binary {
+                op: BinaryOp::Sub,
+                op_span: span,
+                lhs: Box::new(int(0)),
+                rhs: Box::new(term),
+            }),
+            None => term,
+            Some(sum) => node(ExprKind::Binary {
+                op: if negative {
+                    BinaryOp::Sub
+                } else {
+                    BinaryOp::Add
+                },
+                op_span: span,
+                lhs: Box::new(sum),
+                rhs: Box::new(term),
+            }),
+        };
+        let mut sum = None;
+        for (n, c) in form.terms.iter() {
+            let term = match c.unsigned_abs() {
+                1 => name(n),
+                _ => node(ExprKind::Binary {
+                    op: BinaryOp::Mul,
+                    op_span: span,
+                    lhs: Box::new(int(c)),
+                    rhs: Box::new(name(n)),
+                }),
+            };
+            sum = Some(combine(sum, term, c < 0));
+        }
+        if form.constant != 0 || sum.is_none() {
+            sum = Some(combine(sum, int(form.constant), form.constant < 0));
+        }
+        sum
     }
 
     /// The scratch row of the variable `name: ty <- init`, declared in kernel `kernel`.
