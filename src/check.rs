@@ -8,6 +8,7 @@ mod call;
 mod ctx;
 mod elementwise;
 mod error;
+pub use error::NotRecomputed;
 mod expr;
 mod fold;
 pub mod grid;
@@ -17,6 +18,7 @@ mod racy_update;
 mod recompute;
 mod recursion;
 mod scope;
+pub mod scratch_rows;
 mod stmt;
 pub mod types;
 
@@ -187,6 +189,9 @@ pub struct Checked {
     /// by the span of its name where it is declared: arrays with their lengths as resolved
     /// (`T[]` takes its initializer's) and their space (`Shared`, or `Local` for registers).
     pub locals: HashMap<Span, Ty>,
+    /// The vector variables that must move to scratch rows (`check/scratch_rows.rs`): the
+    /// driver rewrites the program and checks it again. After that, the ones that moved.
+    pub scratch_rows: Vec<scratch_rows::ScratchRow>,
 }
 
 impl Checked {
@@ -197,8 +202,23 @@ impl Checked {
 
 /// Checks `program` (which already includes the standard library). Returns the facts and every
 /// diagnostic found; the driver stops if any of them is an error.
+///
+/// Vector variables that must move to scratch rows move (the program is rewritten and checked
+/// again, `check/scratch_rows.rs`); the result lists them in `scratch_rows`.
 pub fn check(program: Program, options: &CheckOptions) -> (Checked, Vec<Diagnostic>) {
-    check_library(program, options, true)
+    let (mut checked, mut diagnostics) = check_library(program, options, true);
+    let mut moved = Vec::new();
+    // A variable read by one that moved may have to move in turn: at most as many rounds as
+    // there were variables to move in the first.
+    while !checked.scratch_rows.is_empty() && !diagnostics.iter().any(Diagnostic::is_error) {
+        let rows = std::mem::take(&mut checked.scratch_rows);
+        let mut program = checked.program;
+        scratch_rows::store_in_scratch_rows(&mut program, &rows);
+        moved.extend(rows);
+        (checked, diagnostics) = check_library(program, options, true);
+    }
+    checked.scratch_rows = moved;
+    (checked, diagnostics)
 }
 
 /// [`check`]; `lazy_library`: check only the library funcs that the program calls.
@@ -219,6 +239,7 @@ fn check_library(
         errors,
         range_lens,
         locals,
+        scratch_rows,
         ..
     } = checker;
     let diagnostics = errors
@@ -234,6 +255,7 @@ fn check_library(
             kernels,
             range_lens,
             locals,
+            scratch_rows,
         },
         diagnostics,
     )
@@ -290,6 +312,7 @@ struct Checker<'p> {
     /// innermost, and not reported again as "not a constant".
     overflowed: HashSet<ExprId>,
     locals: HashMap<Span, Ty>,
+    scratch_rows: Vec<scratch_rows::ScratchRow>,
     errors: Vec<CheckError>,
     /// Check only the standard library's funcs that checked bodies call (see `check_bodies`).
     lazy_library: bool,
@@ -313,6 +336,7 @@ impl<'p> Checker<'p> {
             consts: HashMap::new(),
             overflowed: HashSet::new(),
             locals: HashMap::new(),
+            scratch_rows: Vec::new(),
             errors: Vec::new(),
             lazy_library: true,
         }

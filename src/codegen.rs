@@ -173,6 +173,9 @@ pub fn lower_unverified<'ctx>(
     cx.remarks
         .borrow_mut()
         .extend(remarks::recomputed_vectors(kir));
+    cx.remarks
+        .borrow_mut()
+        .extend(remarks::scratch_rows(checked));
     let used = used_funcs(checked);
     for &item in &used {
         let Some(Item::Func(decl)) = checked.program.items.get(item) else {

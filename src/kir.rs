@@ -358,6 +358,9 @@ pub struct Param {
     pub array: bool,
     /// `kir-written-arrays`, for array parameters: whether the kernel may write it.
     pub written: Option<bool>,
+    /// For a scratch array loomc added (`check/scratch_rows.rs`): its type, which no source
+    /// shows (`Float32[BLOCKS, cols - lo]`).
+    pub scratch: Option<String>,
 }
 
 /// A block-level statement. Every thread of the block runs it, with the same values.

@@ -61,7 +61,16 @@ pub fn module_metadata(
                     .iter()
                     .map(|p| ParamMetadata {
                         name: p.name.name.clone(),
-                        kind: param_kind(checked, &p.ty, source),
+                        kind: match param_kind(checked, &p.ty, source) {
+                            ParamKind::Array {
+                                element,
+                                address_space,
+                                dims,
+                            } if p.scratch => {
+                                scratch_kind(checked, p, element, address_space, dims)
+                            }
+                            kind => kind,
+                        },
                     })
                     .collect(),
             }),
@@ -131,6 +140,34 @@ fn param_kind(checked: &Checked, ty: &TypeExpr, source: &str) -> ParamKind {
                 ty: scalar(checked, other).unwrap_or(ScalarType::Int32),
             },
         },
+    }
+}
+
+/// A scratch array loomc added (`check/scratch_rows.rs`): its dimensions' text is made from
+/// their expressions (they were never written), and it names the variable it holds.
+fn scratch_kind(
+    checked: &Checked,
+    param: &crate::syntax::ast::Param,
+    element: ScalarType,
+    address_space: u32,
+    dims: Vec<Dim>,
+) -> ParamKind {
+    let variable = checked
+        .scratch_rows
+        .iter()
+        .find(|r| r.name_span == param.name.span)
+        .map_or_else(|| param.name.name.clone(), |r| r.name.clone());
+    ParamKind::Scratch {
+        variable,
+        element,
+        address_space,
+        dims: dims
+            .into_iter()
+            .map(|d| Dim {
+                text: d.expr.text(),
+                expr: d.expr,
+            })
+            .collect(),
     }
 }
 

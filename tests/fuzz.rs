@@ -333,6 +333,8 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
     let found = verifier_seeds.clone();
     let records = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let counted = records.clone();
+    let scratch = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counted_scratch = scratch.clone();
     let outcome = Pool::default().run(
         count,
         deadline,
@@ -341,6 +343,9 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
             let program = generator::generate(seed);
             if program.shape.record_param.is_some() {
                 counted.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            }
+            if program.shape.scratch_rows > 0 {
+                counted_scratch.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             }
             let ptxas = i % PTXAS_EVERY == 0;
             match check_generated(seed, &program.source, &program.shape, ptxas) {
@@ -364,6 +369,10 @@ fn generated_trial(base: u64, count: usize, deadline: Option<Instant>) -> Result
     println!(
         "{} of the programs took a record parameter",
         records.load(std::sync::atomic::Ordering::Relaxed)
+    );
+    println!(
+        "{} of the programs stored a vector variable in a scratch row",
+        scratch.load(std::sync::atomic::Ordering::Relaxed)
     );
     let verifier_seeds = std::mem::take(&mut *verifier_seeds.lock().unwrap());
     if !verifier_seeds.is_empty() {

@@ -1,7 +1,9 @@
 //! Arguments checked against a kernel's metadata before any launch: count, scalar types,
 //! array element types and shapes, with errors that name the parameter.
 
-use crate::metadata::{BinOp, DimExpr, FieldMetadata, KernelMetadata, ParamKind, ScalarType};
+use crate::metadata::{
+    BinOp, DimExpr, FieldMetadata, KernelMetadata, ParamKind, ParamMetadata, ScalarType,
+};
 use std::collections::HashMap;
 
 /// A scalar argument's value.
@@ -325,7 +327,7 @@ pub fn array_dims(
     for param in &kernel.params {
         match &param.kind {
             ParamKind::Scalar { .. } | ParamKind::Record { .. } => out.push(None),
-            ParamKind::Array { dims, .. } => {
+            ParamKind::Array { dims, .. } | ParamKind::Scratch { dims, .. } => {
                 let mut shape = Vec::new();
                 for dim in dims {
                     let value =
@@ -380,15 +382,48 @@ pub fn check_data_length(
     ))
 }
 
-/// Checks `args` against `kernel` for a launch of `blocks` blocks.
-pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<(), String> {
-    if args.len() != kernel.params.len() {
+/// The scratch arrays of a launch of `blocks` blocks with these arguments (checked), in
+/// parameter order after the passed ones: each one's element type and number of elements.
+pub fn scratch_arrays(
+    kernel: &KernelMetadata,
+    blocks: u32,
+    args: &[ArgShape],
+) -> Result<Vec<(ScalarType, usize)>, String> {
+    let scalars = check(kernel, blocks, args)?;
+    let dims = array_dims(kernel, blocks, &scalars)?;
+    let mut out = Vec::new();
+    for (param, dims) in kernel.params.iter().zip(dims) {
+        if let (ParamKind::Scratch { element, .. }, Some(dims)) = (&param.kind, dims) {
+            let elements = dims
+                .iter()
+                .try_fold(1usize, |n, d| n.checked_mul(*d))
+                .filter(|n| n.checked_mul(element.size()).is_some())
+                .ok_or_else(|| {
+                    format!(
+                        "the scratch array of `{}` ({dims:?} elements) is too large",
+                        param.name
+                    )
+                })?;
+            out.push((*element, elements));
+        }
+    }
+    Ok(out)
+}
+
+/// Checks `args` against `kernel` for a launch of `blocks` blocks: one per passed parameter
+/// ([`ParamMetadata::is_passed`]). Returns the scalar arguments by name.
+pub fn check(
+    kernel: &KernelMetadata,
+    blocks: u32,
+    args: &[ArgShape],
+) -> Result<HashMap<String, Scalar>, String> {
+    let passed: Vec<&ParamMetadata> = kernel.params.iter().filter(|p| p.is_passed()).collect();
+    if args.len() != passed.len() {
         return Err(format!(
             "kernel `{}` takes {} arguments ({}), not {}",
             kernel.name,
-            kernel.params.len(),
-            kernel
-                .params
+            passed.len(),
+            passed
                 .iter()
                 .map(|p| p.name.as_str())
                 .collect::<Vec<_>>()
@@ -397,7 +432,7 @@ pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<
         ));
     }
     let mut scalars = HashMap::new();
-    for (param, arg) in kernel.params.iter().zip(args) {
+    for (param, arg) in passed.iter().copied().zip(args) {
         match (&param.kind, arg) {
             (ParamKind::Scalar { ty }, ArgShape::Scalar(value)) if value.ty() == *ty => {
                 scalars.insert(param.name.clone(), *value);
@@ -462,16 +497,25 @@ pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<
                     param.name
                 ))
             }
+            // Not among the passed parameters.
+            (ParamKind::Scratch { .. }, _) => {}
         }
     }
     let dims = array_dims(kernel, blocks, &scalars)?;
-    for ((param, arg), expected) in kernel.params.iter().zip(args).zip(dims) {
+    let passed_dims = kernel
+        .params
+        .iter()
+        .zip(dims)
+        .filter(|(p, _)| p.is_passed());
+    for ((param, expected), arg) in passed_dims.zip(args) {
         let (ArgShape::Array { shape, .. }, Some(expected)) = (arg, expected) else {
             continue;
         };
         if *shape != expected {
             let texts: Vec<&str> = match &param.kind {
-                ParamKind::Array { dims, .. } => dims.iter().map(|d| d.text.as_str()).collect(),
+                ParamKind::Array { dims, .. } | ParamKind::Scratch { dims, .. } => {
+                    dims.iter().map(|d| d.text.as_str()).collect()
+                }
                 ParamKind::Scalar { .. } | ParamKind::Record { .. } => Vec::new(),
             };
             return Err(format!(
@@ -483,7 +527,7 @@ pub fn check(kernel: &KernelMetadata, blocks: u32, args: &[ArgShape]) -> Result<
             ));
         }
     }
-    Ok(())
+    Ok(scalars)
 }
 
 /// Evaluates a dimension exactly (in i64); overflow is an error rather than a wrapped size.

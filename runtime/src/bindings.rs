@@ -301,7 +301,8 @@ fn kernel_methods(
     let mut params = Vec::new();
     let mut args = Vec::new();
     let mut signature = Vec::new();
-    for param in &kernel.params {
+    // The host allocates the scratch arrays itself (loom-runtime, at launch).
+    for param in kernel.params.iter().filter(|p| p.is_passed()) {
         let name = names.claim(&param.name);
         match &param.kind {
             ParamKind::Scalar { ty } => {
@@ -335,6 +336,7 @@ fn kernel_methods(
                 args.push(format!("KernelArg::Record({name}.into())"));
                 signature.push(format!("{}: {loom}", param.name));
             }
+            ParamKind::Scratch { .. } => {}
         }
     }
     let loom = format!("`{}({})`", kernel.name, signature.join(", "));

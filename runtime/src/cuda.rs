@@ -112,8 +112,9 @@ impl Gpu {
                 GpuArg::Record(record) => ArgShape::Record(record.clone()),
             })
             .collect();
-        args::check(meta, blocks, &shapes)?;
-        for (param, arg) in meta.params.iter().zip(args.iter()) {
+        let scratch_arrays = args::scratch_arrays(meta, blocks, &shapes)?;
+        let passed = || meta.params.iter().filter(|p| p.is_passed());
+        for (param, arg) in passed().zip(args.iter()) {
             if let GpuArg::Array {
                 shape,
                 element,
@@ -148,7 +149,7 @@ impl Gpu {
         // Records packed into their layouts; the driver copies each one's bytes from its
         // address (the parameter's size, from the PTX).
         let mut packed = Vec::new();
-        for (param, arg) in meta.params.iter().zip(args.iter()) {
+        for (param, arg) in passed().zip(args.iter()) {
             packed.push(match arg {
                 GpuArg::Record(record) => Some(record.pack(&param.name, &param.kind)?),
                 _ => None,
@@ -177,6 +178,18 @@ impl Gpu {
                 (GpuArg::Scalar(Scalar::Bool(v)), None) => builder.arg(v),
                 (GpuArg::Array { .. } | GpuArg::Record(_), None) => builder.arg(&0u64),
             };
+        }
+        // The scratch arrays after the passed parameters (docs/abi.md), for this launch only.
+        let mut scratch = Vec::new();
+        for (element, elements) in scratch_arrays {
+            scratch.push(
+                self.stream
+                    .alloc_zeros::<u8>((elements * element.size()).max(1))
+                    .map_err(fail)?,
+            );
+        }
+        for buffer in &scratch {
+            builder.arg(buffer);
         }
         let config = LaunchConfig {
             grid_dim,

@@ -151,6 +151,24 @@ pub enum ParamKind {
         align: u64,
         fields: Vec<FieldMetadata>,
     },
+    /// A per-block scratch array that loomc added (after the kernel's own parameters) for the
+    /// vector variable `variable`, which it can neither keep in registers nor recompute:
+    /// `dims` are `[BLOCKS, length]`. Passed as an array is; the host allocates it for each
+    /// launch (any contents) and the caller never passes it (docs/abi.md).
+    Scratch {
+        variable: String,
+        element: ScalarType,
+        address_space: u32,
+        dims: Vec<Dim>,
+    },
+}
+
+impl ParamMetadata {
+    /// Whether the caller passes this parameter: every one but the scratch arrays the host
+    /// allocates itself.
+    pub fn is_passed(&self) -> bool {
+        !matches!(self.kind, ParamKind::Scratch { .. })
+    }
 }
 
 /// One field of a record parameter: its (dotted) name, type and byte offset.
@@ -278,6 +296,46 @@ pub enum BinOp {
     And,
     Or,
     Xor,
+}
+
+impl DimExpr {
+    /// The expression as LOOM source (`cols`, `hi - lo`, `BLOCKS`): for a dimension loomc
+    /// made rather than read (a scratch array's).
+    pub fn text(&self) -> String {
+        match self {
+            DimExpr::Const { value } => value.to_string(),
+            DimExpr::Param { name } => name.clone(),
+            DimExpr::Blocks => "BLOCKS".into(),
+            DimExpr::BlockSize => "BLOCKSIZE".into(),
+            DimExpr::Threads => "THREADS".into(),
+            DimExpr::Neg { arg } => format!("-{}", arg.operand_text()),
+            DimExpr::Binary { bin, lhs, rhs } => {
+                let op = match bin {
+                    BinOp::Add => "+",
+                    BinOp::Sub => "-",
+                    BinOp::Mul => "*",
+                    BinOp::Div => "/",
+                    BinOp::Rem => "%",
+                    BinOp::Shl => "<<",
+                    BinOp::Shr => ">>",
+                    BinOp::And => "&",
+                    BinOp::Or => "|",
+                    BinOp::Xor => "^",
+                };
+                format!("{} {op} {}", lhs.operand_text(), rhs.operand_text())
+            }
+            DimExpr::Cast { to, arg } => format!("{}({})", to.name(), arg.text()),
+            DimExpr::Opaque => "?".into(),
+        }
+    }
+
+    /// [`Self::text`], in parentheses where it is an operation of two operands.
+    fn operand_text(&self) -> String {
+        match self {
+            DimExpr::Binary { .. } => format!("({})", self.text()),
+            _ => self.text(),
+        }
+    }
 }
 
 impl ModuleMetadata {

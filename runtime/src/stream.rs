@@ -158,8 +158,9 @@ fn enqueue(
             KernelArg::Record(record) => ArgShape::Record(record.clone()),
         })
         .collect();
-    args::check(meta, blocks, &shapes)?;
-    for (param, arg) in meta.params.iter().zip(args.iter()) {
+    let scratch_arrays = args::scratch_arrays(meta, blocks, &shapes)?;
+    let passed = || meta.params.iter().filter(|p| p.is_passed());
+    for (param, arg) in passed().zip(args.iter()) {
         if let KernelArg::Array(buffer) = arg {
             let element = buffer.element();
             let bytes = buffer.device_len() * element.size();
@@ -172,7 +173,7 @@ fn enqueue(
         .map_err(|e| format!("kernel `{kernel}`: {e}"))?;
     // Records packed into their layouts: the driver copies each one's bytes from its address.
     let mut packed = Vec::new();
-    for (param, arg) in meta.params.iter().zip(args.iter()) {
+    for (param, arg) in passed().zip(args.iter()) {
         if let KernelArg::Record(record) = arg {
             packed.push(record.pack(&param.name, &param.kind)?);
         }
@@ -201,6 +202,19 @@ fn enqueue(
             KernelArg::Scalar(Scalar::Float64(v)) => _ = launch.arg(&*v),
             KernelArg::Scalar(Scalar::Bool(v)) => _ = launch.arg(&*v),
         }
+    }
+    // The scratch arrays after the passed parameters (docs/abi.md): freed when the stream
+    // has finished with them (cudarc frees a slice in stream order).
+    let mut scratch = Vec::new();
+    for (element, elements) in scratch_arrays {
+        scratch.push(
+            stream
+                .alloc_zeros::<u8>((elements * element.size()).max(1))
+                .map_err(cuda_error)?,
+        );
+    }
+    for buffer in &scratch {
+        _ = launch.arg(buffer);
     }
     let config = LaunchConfig {
         grid_dim,

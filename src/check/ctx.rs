@@ -51,10 +51,10 @@ pub(super) struct FnCtx<'c, 'p> {
     /// The atomic call that is the whole right side of the declaration or assignment being
     /// checked: its old value may be used.
     pub atomic_binding: Option<crate::syntax::ast::ExprId>,
-    /// Vector variables of run-time length initialised from a vector (by the span of their
-    /// name), to be recomputed at each use if nothing changes what they read
-    /// (`check/recompute.rs`, after the body).
-    pub run_time_vectors: Vec<Span>,
+    /// Vector variables of run-time length (by the span of their name, and whether the
+    /// initializer is a uniform fill), to be recomputed at each use if nothing changes what
+    /// they read, else stored in a scratch row (`check/recompute.rs`, after the body).
+    pub run_time_vectors: Vec<(Span, bool)>,
 }
 
 impl<'c, 'p> FnCtx<'c, 'p> {

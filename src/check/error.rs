@@ -402,6 +402,8 @@ pub enum CheckError {
         name: String,
         ty: Ty,
         reason: NotRecomputed,
+        /// Why it cannot be stored in a scratch row instead.
+        no_scratch: super::scratch_rows::NoScratchRow,
     },
     SharedDynamicLength {
         span: Span,
@@ -973,11 +975,17 @@ impl CheckError {
                 }
                 d
             }
-            DynamicRegisterVector { span, name, ty, reason } => {
+            DynamicRegisterVector { span, name, ty, reason, no_scratch } => {
+                use super::scratch_rows::NoScratchRow as NoRow;
                 use NotRecomputed as Why;
                 let d = Diagnostic::error(code, format!("vector variable `{name}` has a run-time length and cannot be recomputed at each use"))
                     .primary(span, format!("this has type {}, whose length is known only at run time", quoted(&ty, records)))
                     .note("a vector of run-time length does not fit a fixed number of registers per thread, so each use of the variable evaluates its initializer again; here that is not possible");
+                let d = match no_scratch {
+                    NoRow::LengthAfterLaunch => d.note("nor can it be stored in a per-block scratch row, which the host allocates at launch: its length is not an expression over literals, `BLOCKS`, `BLOCKSIZE`, `THREADS` and integer scalar parameters"),
+                    NoRow::NotScalarElements => d.note("nor can it be stored in a per-block scratch row: its elements are not scalars"),
+                    NoRow::InFunc => d,
+                };
                 match reason {
                     Why::UniformFill => d
                         .note("a uniform initializer only fills an array: there is no vector expression to recompute")

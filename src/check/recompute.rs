@@ -20,22 +20,47 @@
 
 use super::ctx::FnCtx;
 use super::error::{CheckError, NotRecomputed, MAX_RECOMPUTED_NODES};
-use crate::syntax::ast::{Block, Expr, ExprKind, Stmt};
+use super::scratch_rows::{LaunchLengths, NoScratchRow, ScratchRow};
+use crate::syntax::ast::{Block, Expr, ExprKind, Item, Stmt};
 use crate::syntax::span::Span;
 use crate::syntax::visit::visit_expr;
 use std::collections::{HashMap, HashSet};
 
 impl<'c, 'p> FnCtx<'c, 'p> {
-    /// Rejects the vector variables of run-time length that recomputation would get wrong (after
-    /// the body was checked).
+    /// Decides, after the body was checked, where each vector variable of run-time length
+    /// lives: recomputed at each use, else in a scratch row (`check/scratch_rows.rs`), else
+    /// rejected.
     pub(super) fn check_recomputed_vectors(&mut self, body: &Block) {
-        let pending: HashSet<Span> = self.run_time_vectors.drain(..).collect();
+        let pending: HashMap<Span, bool> = self.run_time_vectors.drain(..).collect();
         if pending.is_empty() {
             return;
         }
+        let program = self.cx.program;
+        let Some(Item::Kernel(kernel)) = program.items.get(self.item) else {
+            return;
+        };
+        let locals = self.all_decls.iter().map(|(n, _)| n.as_str()).collect();
         let mut found = Vec::new();
-        in_block(body, &pending, &mut HashMap::new(), &mut found);
-        for (span, name, ty_span, reason) in found {
+        {
+            let mut lengths =
+                LaunchLengths::new(&kernel.params, &self.cx.expr_types, &self.cx.consts, locals);
+            let mut walk = Walk {
+                kernel: self.item,
+                pending: &pending,
+                sizes: HashMap::new(),
+                lengths: &mut lengths,
+                found: &mut found,
+            };
+            walk.block(body);
+        }
+        for (span, name, ty_span, reason, stored) in found {
+            let no_scratch = match stored {
+                Ok(row) => {
+                    self.cx.scratch_rows.push(row);
+                    continue;
+                }
+                Err(why) => why,
+            };
             let ty = self
                 .cx
                 .locals
@@ -47,54 +72,82 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 name,
                 ty,
                 reason,
+                no_scratch,
             });
         }
     }
 }
 
-type Finding = (Span, String, Span, NotRecomputed);
+/// A variable that cannot be recomputed: its name's span, its name, the span to report, why,
+/// and its scratch row or why it has none.
+type Finding = (
+    Span,
+    String,
+    Span,
+    NotRecomputed,
+    Result<ScratchRow, NoScratchRow>,
+);
 
-/// `sizes`: the recomputed variables met so far and the nodes each stands for.
-fn in_block(
-    block: &Block,
-    pending: &HashSet<Span>,
-    sizes: &mut HashMap<String, u64>,
-    found: &mut Vec<Finding>,
-) {
-    for (i, stmt) in block.stmts.iter().enumerate() {
-        match stmt {
-            Stmt::Let {
-                name,
-                init: Some(init),
-                ..
-            } if pending.contains(&name.span) => {
-                let nodes = substituted_nodes(init, sizes);
-                let reason = if nodes > MAX_RECOMPUTED_NODES {
-                    Some(NotRecomputed::TooLarge { nodes })
-                } else {
-                    why_not(&name.name, init, &block.stmts[i + 1..])
-                };
-                match reason {
-                    Some(reason) => found.push((name.span, name.name.clone(), init.span, reason)),
-                    None => {
-                        sizes.insert(name.name.clone(), nodes);
+struct Walk<'w, 'a> {
+    kernel: usize,
+    /// The variables to decide (by the span of their name), and whether each is a uniform
+    /// fill.
+    pending: &'w HashMap<Span, bool>,
+    /// The recomputed variables met so far and the nodes each stands for.
+    sizes: HashMap<String, u64>,
+    lengths: &'w mut LaunchLengths<'a>,
+    found: &'w mut Vec<Finding>,
+}
+
+impl Walk<'_, '_> {
+    fn block(&mut self, block: &Block) {
+        for (i, stmt) in block.stmts.iter().enumerate() {
+            match stmt {
+                Stmt::Let { name, ty, init, .. } => {
+                    let Some(&uniform_fill) = self.pending.get(&name.span) else {
+                        continue;
+                    };
+                    self.lengths.declare(&name.name, ty, init.as_ref());
+                    let (reason, nodes) = match init {
+                        _ if uniform_fill => (Some(NotRecomputed::UniformFill), 1),
+                        Some(init) => {
+                            let nodes = substituted_nodes(init, &self.sizes);
+                            let reason = if nodes > MAX_RECOMPUTED_NODES {
+                                Some(NotRecomputed::TooLarge { nodes })
+                            } else {
+                                why_not(&name.name, init, &block.stmts[i + 1..])
+                            };
+                            (reason, nodes)
+                        }
+                        None => (Some(NotRecomputed::UniformFill), 1),
+                    };
+                    match reason {
+                        Some(reason) => {
+                            let stored =
+                                self.lengths
+                                    .scratch_row(self.kernel, name, ty, reason.clone());
+                            let at = init.as_ref().map_or(ty.span(), |i| i.span);
+                            self.found
+                                .push((name.span, name.name.clone(), at, reason, stored));
+                        }
+                        None => {
+                            self.sizes.insert(name.name.clone(), nodes);
+                        }
                     }
                 }
-            }
-            Stmt::If {
-                then_branch,
-                else_branch,
-                ..
-            } => {
-                in_block(then_branch, pending, sizes, found);
-                if let Some(e) = else_branch {
-                    in_block(e, pending, sizes, found);
+                Stmt::If {
+                    then_branch,
+                    else_branch,
+                    ..
+                } => {
+                    self.block(then_branch);
+                    if let Some(e) = else_branch {
+                        self.block(e);
+                    }
                 }
+                Stmt::For { body, .. } | Stmt::While { body, .. } => self.block(body),
+                _ => {}
             }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => {
-                in_block(body, pending, sizes, found)
-            }
-            _ => {}
         }
     }
 }

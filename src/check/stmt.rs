@@ -653,14 +653,17 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     name,
                     ty: ty.clone(),
                 });
-            } else if init_is_vector {
-                self.run_time_vectors.push(name_span);
+            } else if init_is_vector || !self.in_func() {
+                // Decided after the body (`check/recompute.rs`): recomputed at each use, or
+                // (a uniform fill always) stored in a scratch row.
+                self.run_time_vectors.push((name_span, !init_is_vector));
             } else {
                 self.error(CheckError::DynamicRegisterVector {
                     span,
                     name,
                     ty: ty.clone(),
                     reason: super::error::NotRecomputed::UniformFill,
+                    no_scratch: super::scratch_rows::NoScratchRow::InFunc,
                 });
             }
         }

@@ -196,13 +196,14 @@ fn run_inner(cli: &RunArgs) -> Result<(), Failure> {
     let shapes: Vec<ArgShape> = kernel
         .params
         .iter()
-        .map(|p| match &p.kind {
-            ParamKind::Scalar { .. } => ArgShape::Scalar(scalars[&p.name]),
-            ParamKind::Array { element, .. } => ArgShape::Array {
+        .filter_map(|p| match &p.kind {
+            ParamKind::Scalar { .. } => Some(ArgShape::Scalar(scalars[&p.name])),
+            ParamKind::Array { element, .. } => Some(ArgShape::Array {
                 element: *element,
                 shape: arrays[&p.name].shape.clone(),
-            },
-            ParamKind::Record { .. } => ArgShape::Record(records[&p.name].clone()),
+            }),
+            ParamKind::Record { .. } => Some(ArgShape::Record(records[&p.name].clone())),
+            ParamKind::Scratch { .. } => None,
         })
         .collect();
     if cli.blocks.cols.is_some() && kernel.grid_dims.unwrap_or(1) < 2 {
@@ -258,8 +259,10 @@ fn run_cuda(
         }
         let mut by_name: HashMap<&String, &mut Array> = arrays.iter_mut().collect();
         let mut gpu_args: Vec<GpuArg> = Vec::new();
-        for p in &kernel.params {
+        // loom-runtime allocates the scratch arrays on the device.
+        for p in kernel.params.iter().filter(|p| p.is_passed()) {
             gpu_args.push(match &p.kind {
+                ParamKind::Scratch { .. } => continue,
                 ParamKind::Scalar { .. } => GpuArg::Scalar(scalars[&p.name]),
                 ParamKind::Record { .. } => GpuArg::Record(records[&p.name].clone()),
                 ParamKind::Array { element, .. } => {
@@ -358,6 +361,9 @@ fn element_of(kernel: &KernelMetadata, name: &str) -> Result<ScalarType, Failure
         .map(|p| &p.kind)
     {
         Some(ParamKind::Array { element, .. }) => Ok(*element),
+        Some(ParamKind::Scratch { variable, .. }) => Err(Failure::Usage(format!(
+            "parameter `{name}` is the scratch array loomc added for the vector variable `{variable}`: the run allocates it"
+        ))),
         Some(ParamKind::Scalar { .. }) => Err(Failure::Usage(format!(
             "parameter `{name}` is a scalar: pass it with --arg"
         ))),
@@ -467,7 +473,7 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Values, A
                     .map_err(|e| Failure::Usage(format!("parameter `{name}`: {e}")))?;
                 scalars.insert(name, v);
             }
-            Some(ParamKind::Array { .. }) => {
+            Some(ParamKind::Array { .. } | ParamKind::Scratch { .. }) => {
                 return Err(Failure::Usage(format!(
                     "parameter `{name}` is an array: pass it with --in or --out"
                 )))
@@ -532,6 +538,13 @@ fn gather_arguments(cli: &RunArgs, kernel: &KernelMetadata) -> Result<(Values, A
             .unwrap_or(0);
         let shape = dims.get(index).cloned().flatten().unwrap_or_default();
         zeros.push((name, element, shape));
+    }
+    // On the CPU backend the run allocates the scratch arrays (on a GPU, loom-runtime does).
+    for (p, shape) in kernel.params.iter().zip(&dims) {
+        if let (ParamKind::Scratch { element, .. }, Device::Cpu) = (&p.kind, cli.device) {
+            let shape = shape.clone().unwrap_or_default();
+            zeros.push((p.name.clone(), *element, shape));
+        }
     }
     let read_bytes: usize = arrays.values().map(|a| a.bytes.len()).sum();
     arrays.extend(memory::allocate_zeros(kernel, &zeros, read_bytes)?);
@@ -612,7 +625,7 @@ fn run_cpu(
                         .ok_or_else(|| Failure::Internal(format!("no record for `{}`", p.name)))?
                         .bytes(),
                 ),
-                ParamKind::Array { element, .. } => {
+                ParamKind::Array { element, .. } | ParamKind::Scratch { element, .. } => {
                     let array = by_name
                         .remove(&p.name)
                         .ok_or_else(|| Failure::Internal(format!("no array for `{}`", p.name)))?;

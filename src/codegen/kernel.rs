@@ -264,11 +264,14 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             };
             let mut dims = Vec::with_capacity(dim_exprs.len());
             let mut dim_polys = Vec::with_capacity(dim_exprs.len());
-            for dim in dim_exprs {
-                dim_polys.push(
-                    body.symbols
-                        .poly(dim, self.cx.checked, self.facts.block_size),
-                );
+            for (d, dim) in dim_exprs.iter().enumerate() {
+                dim_polys.push(Some(body.symbols.param_dim(
+                    &param.name.name,
+                    d,
+                    dim,
+                    self.cx.checked,
+                    self.facts.block_size,
+                )));
                 let v = body.expr(dim)?.into_int_value();
                 let v =
                     body.b

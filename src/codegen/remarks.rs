@@ -11,6 +11,7 @@
 //! | R0805 | a `for` loop kept sequential, and the dependence or construct that keeps it so |
 //! | R0806 | a kernel's launch facts: threads per block, shared memory, register vectors |
 //! | R0807 | a vector variable of run-time length, evaluated again at each use |
+//! | R0808 | a vector variable of run-time length, stored in its block's scratch row |
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::syntax::span::Span;
@@ -22,6 +23,7 @@ pub const LOOP_DISTRIBUTED: &str = "R0804";
 pub const LOOP_SEQUENTIAL: &str = "R0805";
 pub const LAUNCH_FACTS: &str = "R0806";
 pub const RECOMPUTED_VECTOR: &str = "R0807";
+pub const SCRATCH_ROW: &str = "R0808";
 
 /// One side of a hazard: an access to an array, where it is and who makes it.
 #[derive(Debug, Clone)]
@@ -91,6 +93,17 @@ pub enum Remark {
         name: String,
         init: Span,
     },
+    ScratchRow {
+        /// The variable's name where it is declared.
+        at: Span,
+        name: String,
+        /// Why it is not recomputed, in words, and where that shows (if somewhere else).
+        why: String,
+        why_at: Option<Span>,
+        /// The hidden parameter, and its shape in words.
+        param: String,
+        shape: String,
+    },
 }
 
 impl Remark {
@@ -102,7 +115,8 @@ impl Remark {
             | Remark::LoopDistributed { at, .. }
             | Remark::LoopSequential { at, .. }
             | Remark::LaunchFacts { at, .. }
-            | Remark::RecomputedVector { at, .. } => *at,
+            | Remark::RecomputedVector { at, .. }
+            | Remark::ScratchRow { at, .. } => *at,
             Remark::BarrierRemoved { after, .. } => *after,
         };
         (span.file.0, span.start)
@@ -206,6 +220,25 @@ impl From<Remark> for Diagnostic {
             .primary(at, "its length is known only at run time")
             .secondary(init, "each use of the variable evaluates this again")
             .note("a thread holds a fixed number of register slots, so a vector of run-time length cannot stay in registers; nothing the initializer reads changes before a use, so evaluating it again gives the same value"),
+            Remark::ScratchRow {
+                at,
+                name,
+                why,
+                why_at,
+                param,
+                shape,
+            } => {
+                let d = remark(
+                    SCRATCH_ROW,
+                    format!("vector variable `{name}` is stored in its block's row of a scratch array"),
+                )
+                .primary(at, format!("its length is known only at run time, and {why}"));
+                let d = match why_at {
+                    Some(span) => d.secondary(span, "here"),
+                    None => d,
+                };
+                d.note(format!("loomc adds the parameter `{param}`, {shape}, after the kernel's own; the host allocates it at each launch (docs/abi.md), and each block reads and writes its row `B` in global memory"))
+            }
         }
     }
 }
@@ -233,6 +266,49 @@ pub fn recomputed_vectors(kir: &crate::kir::Module) -> Vec<Remark> {
                     });
                 }
             }
+        });
+    }
+    found
+}
+
+/// R0808 for every vector variable that the checker moved to a scratch row.
+pub fn scratch_rows(checked: &crate::check::Checked) -> Vec<Remark> {
+    use crate::check::NotRecomputed as Why;
+    let mut found = Vec::new();
+    for row in &checked.scratch_rows {
+        let (why, why_at) = match &row.reason {
+            Why::UniformFill => ("its initializer only fills it".to_string(), None),
+            Why::Assigned { at } => (format!("`{}` is assigned again", row.name), Some(*at)),
+            Why::Changed { name, at } => (
+                format!("`{name}`, which its initializer reads, changes after it"),
+                Some(*at),
+            ),
+            Why::TooLarge { nodes } => (
+                format!("recomputing it would take {nodes} expression nodes at each use"),
+                None,
+            ),
+        };
+        let param = checked
+            .program
+            .items
+            .get(row.kernel)
+            .and_then(|item| match item {
+                crate::syntax::ast::Item::Kernel(k) => k
+                    .params
+                    .iter()
+                    .find(|p| p.scratch && p.name.span == row.name_span),
+                _ => None,
+            });
+        let Some(param) = param else {
+            continue;
+        };
+        found.push(Remark::ScratchRow {
+            at: row.name_span,
+            name: row.name.clone(),
+            why,
+            why_at,
+            param: param.name.name.clone(),
+            shape: "`BLOCKS` rows of the variable's length".to_string(),
         });
     }
     found

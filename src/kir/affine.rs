@@ -232,6 +232,23 @@ impl Symbols {
         self.values.get(name)
     }
 
+    /// The polynomial of dimension `index` of the array parameter `param`, written `dim`:
+    /// its own polynomial, or, where it has none (`n % 7`, `cols / 2`), a symbol of its own.
+    /// Parameters never change, so the dimension is one unknown value throughout the kernel:
+    /// `a[B]`'s elements are `B * D + k` for every access, and two accesses of one row compare
+    /// as rows of a dimension `cols` do.
+    pub fn param_dim(
+        &self,
+        param: &str,
+        index: usize,
+        dim: &Expr,
+        checked: &Checked,
+        block_size: u32,
+    ) -> Poly {
+        self.poly(dim, checked, block_size)
+            .unwrap_or_else(|| Poly::sym(Sym::new(format!("{param}.dim{index}"), 0)))
+    }
+
     /// The polynomial of an integer expression, if it has one. `block_size` is `BLOCKSIZE`.
     pub fn poly(&self, e: &Expr, checked: &Checked, block_size: u32) -> Option<Poly> {
         match &e.kind {

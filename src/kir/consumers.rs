@@ -121,7 +121,10 @@ pub(super) fn walk<'a>(kernel: &Kernel, checked: &'a Checked, visitor: &mut dyn 
         let name = match &param.ty {
             TypeExpr::Array { dims, .. } => Name::Array(
                 dims.iter()
-                    .map(|d| symbols.poly(d, checked, block_size))
+                    .enumerate()
+                    .map(|(i, d)| {
+                        Some(symbols.param_dim(&param.name.name, i, d, checked, block_size))
+                    })
                     .collect(),
             ),
             _ => Name::Other,

@@ -86,7 +86,11 @@ impl Printer<'_> {
         }
         self.line(0, &header, Some(kernel.span));
         for param in &kernel.params {
-            let mut text = format!("param {}: {}", param.name, self.quote(param.ty_span));
+            let ty = match &param.scratch {
+                Some(ty) => format!("{ty}  scratch"),
+                None => self.quote(param.ty_span),
+            };
+            let mut text = format!("param {}: {ty}", param.name);
             if param.array {
                 text.push_str(match param.written {
                     Some(true) => "  array written",

@@ -120,6 +120,10 @@ pub struct Param {
     pub name: Ident,
     pub ty: TypeExpr,
     pub span: Span,
+    /// A per-block scratch array that loomc added for a vector variable it cannot recompute
+    /// (`check/scratch_rows.rs`): the host allocates it, the user never passes it.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub scratch: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

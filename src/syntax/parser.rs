@@ -691,7 +691,12 @@ impl Lowering {
         let mut c = self.children(&pair);
         let name = self.ident(c.expect(Rule::ident, "parameter name")?);
         let ty = self.type_expr(c.expect(Rule::type_expr, "parameter type")?)?;
-        Ok(Param { name, ty, span })
+        Ok(Param {
+            name,
+            ty,
+            span,
+            scratch: false,
+        })
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {

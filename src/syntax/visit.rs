@@ -33,6 +33,30 @@ pub fn each_child<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     }
 }
 
+/// [`each_child`], each child mutably.
+pub fn each_child_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    match &mut expr.kind {
+        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
+        ExprKind::Unary { operand, .. } => f(operand),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            f(lhs);
+            f(rhs);
+        }
+        ExprKind::Call { args, .. } => args.iter_mut().for_each(f),
+        ExprKind::Index { base, indices, .. } => {
+            f(base);
+            indices.iter_mut().for_each(f);
+        }
+        ExprKind::Field { base, .. } => f(base),
+        ExprKind::Record { fields } => fields.iter_mut().for_each(|fi| f(&mut fi.value)),
+        ExprKind::VectorLit { elems } => elems.iter_mut().for_each(f),
+        ExprKind::Collective { func, operand, .. } => {
+            func.bound_args.iter_mut().for_each(&mut *f);
+            f(operand);
+        }
+    }
+}
+
 /// Calls `f` on every expression in `block`, including array dimensions of declarations.
 pub fn visit_block(block: &Block, f: &mut dyn FnMut(&Expr)) {
     for stmt in &block.stmts {

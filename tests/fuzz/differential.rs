@@ -448,6 +448,15 @@ impl Inputs {
         if let Some(record) = &self.record {
             args.push(HostArg::Record(&record.bytes));
         }
+        // The scratch arrays after the kernel's parameters (docs/abi.md), filled with
+        // [`GUARD`] bytes: the kernel writes each row before it reads it.
+        let scratch_len = BLOCKS * self.shape.len * size;
+        let mut scratch: Vec<Vec<u8>> = (0..self.shape.scratch_rows)
+            .map(|_| vec![GUARD; scratch_len + GUARD_BYTES])
+            .collect();
+        for rows in &mut scratch {
+            args.push(array("scratch", &mut rows[..scratch_len], size));
+        }
         program
             .launch(
                 KERNEL,
@@ -471,12 +480,18 @@ impl Inputs {
                     format!("launch: {e}"),
                 )
             })?;
+        let scratch_guards = scratch
+            .iter()
+            .map(|rows| ("a scratch array", rows, scratch_len));
         for (name, array, len) in [
             ("x", &x, self.x.len()),
             ("y", &y, self.y.len()),
             ("out", &out, self.out.len()),
             ("acc", &acc, self.acc.len()),
-        ] {
+        ]
+        .into_iter()
+        .chain(scratch_guards)
+        {
             if array[len..].iter().any(|b| *b != GUARD) {
                 return fail(
                     Kind::Sanitizer,

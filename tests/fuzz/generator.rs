@@ -131,6 +131,11 @@ pub struct Shape {
     /// in its C layout, its field values drawn from the input seed. Older regression files, and
     /// two programs in three, have none.
     pub record_param: Option<RecordType>,
+    /// The kernel has this many vector variables stored in scratch rows (docs/language.md,
+    /// "Scratch rows"): as many scratch arrays after its parameters, `BLOCKS` rows of `L`
+    /// elements each, which the harness allocates ([`SCRATCH_ROWS`]). Older regression files
+    /// have none.
+    pub scratch_rows: usize,
 }
 
 /// A record kernel parameter's type. The header writes it as LOOM writes the type, without
@@ -294,6 +299,9 @@ pub const RANGE_PARAM: &str = "range-param";
 /// record's type ([`RecordType::header`]).
 pub const RECORD_PARAM: &str = "record-param=";
 
+/// The header word of a program with scratch rows: `scratch-rows=N`.
+pub const SCRATCH_ROWS: &str = "scratch-rows=";
+
 /// The record parameter's name and its type's alias.
 pub const RECORD_NAME: &str = "p";
 const RECORD_ALIAS: &str = "P";
@@ -314,8 +322,12 @@ pub fn header(shape: &Shape) -> String {
         Some(r) => format!(" {RECORD_PARAM}{}", r.header()),
         None => String::new(),
     };
+    let scratch = match shape.scratch_rows {
+        0 => String::new(),
+        n => format!(" {SCRATCH_ROWS}{n}"),
+    };
     format!(
-        "--! differential: {} {}{dependent}{range}{record}",
+        "--! differential: {} {}{dependent}{range}{record}{scratch}",
         shape.ty.name(),
         shape.len
     )
@@ -334,12 +346,17 @@ pub fn parse_header(source: &str) -> Option<Shape> {
             Some(text) => Some(RecordType::parse(text)?),
             None => None,
         };
+        let scratch_rows = match flags.iter().find_map(|f| f.strip_prefix(SCRATCH_ROWS)) {
+            Some(n) => n.parse().ok()?,
+            None => 0,
+        };
         Some(Shape {
             ty,
             len,
             block_size_dependent: flags.contains(&"block-size-dependent"),
             range_param: flags.contains(&RANGE_PARAM),
             record_param,
+            scratch_rows,
         })
     })
 }
@@ -370,6 +387,8 @@ pub fn generate(seed: u64) -> Program {
         self_read_limit: SELF_READ_SLOTS * first.min(second) as usize,
         rng,
         range_rng: Rng::with_seed(seed ^ 0x7261_6e67_6500),
+        scratch_rng: Rng::with_seed(seed ^ 0x7363_7261_7463),
+        scratch_rows: 0,
         record_rng,
         record_param: record_param.clone(),
         ty,
@@ -393,6 +412,7 @@ pub fn generate(seed: u64) -> Program {
         block_size_dependent: gen.sums_floats,
         range_param: true,
         record_param,
+        scratch_rows: gen.scratch_rows,
     };
     let mut source = header(&shape);
     source.push_str(&format!("\n-- generated from seed {seed}\n"));
@@ -475,6 +495,11 @@ struct Gen {
     rng: Rng,
     /// Where the `w: Range` parameter replaces a literal: a stream apart from `rng`.
     range_rng: Rng,
+    /// Which run-time vectors are assigned again (so stored in scratch rows): a stream apart
+    /// from `rng` too, so that every seed's program is otherwise what it was before.
+    scratch_rng: Rng,
+    /// How many vector variables the kernel stores in scratch rows.
+    scratch_rows: usize,
     /// Where the record parameter's fields replace a literal or join a condition: a stream
     /// apart from `rng` too.
     record_rng: Rng,
@@ -1415,21 +1440,37 @@ impl Gen {
         self.scopes.last_mut().unwrap().uniforms.push((total, true));
     }
 
-    /// A vector variable of run-time length (recomputed at each use, docs/language.md): a
-    /// product of two checked slices of the input rows, 1 to `L` elements long as the scalar
-    /// parameter says, reduced at once into a new uniform. Its initializer reads only `x`, `y`
-    /// and `s`, which no statement writes, so the checker may always recompute it.
+    /// A vector variable of run-time length (docs/language.md): a product of two checked
+    /// slices of the input rows, reduced into a new uniform. Mostly 1 to `L` elements long as
+    /// the scalar parameter says: its initializer reads only `x`, `y` and `s`, which no
+    /// statement writes, so the checker may always recompute it. One in three is assigned again
+    /// before the reduction and so stored in a scratch row, with a length the host knows at
+    /// launch (`L - BLOCKS % 1`, which is `L` but not to the checker's folding).
     fn run_time_vector(&mut self, indent: usize) {
         let t = self.t();
         let name = self.fresh("w");
         let a = self.pick(&["x", "y"]);
         let b = self.pick(&["x", "y"]);
-        let m = format!("(1 + max(0, Int32(s) % {}))", self.len);
+        let stored = self.scratch_rng.u32(0..3) == 0;
+        let m = if stored {
+            format!("({} - BLOCKS % 1)", self.len)
+        } else {
+            format!("(1 + max(0, Int32(s) % {}))", self.len)
+        };
         let op = self.pick(&["+", "*", "-"]);
         self.emit(
             indent,
             format!("{name}: {t}[] <- {a}[[B, range(0, {m})]] {op} {b}[[B, range(1, {m} + 1)]]"),
         );
+        if stored {
+            let again = ["+", "*", "-"][self.scratch_rng.usize(0..3)];
+            let c = ["x", "y"][self.scratch_rng.usize(0..2)];
+            self.emit(
+                indent,
+                format!("{name} <- {name} {again} {c}[[B, range(0, {m})]]"),
+            );
+            self.scratch_rows += 1;
+        }
         let f = self.combiner();
         let total = self.fresh("u");
         self.emit(indent, format!("{total}: {t} <- {f} /. {name}"));

@@ -31,7 +31,71 @@ pub fn trials() -> Vec<Trial> {
             "cli/run_takes_range_and_record_arguments",
             range_and_record_arguments,
         ),
+        Trial::test("cli/run_allocates_scratch_rows", scratch_rows),
     ]
+}
+
+/// `reassigned` of `tests/run/programs/scratch_rows.loom` stores `a` in a scratch row: the run
+/// allocates the scratch array itself (`out` as the reference says), and naming it is a usage
+/// error that says what it is.
+fn scratch_rows() -> Result<(), Failed> {
+    let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+    let (rows, cols) = (3usize, 700usize);
+    let x: Vec<f32> = (0..rows * cols)
+        .map(|i| (i % 89) as f32 * 0.25 - 11.0)
+        .collect();
+    write_f32_shaped(&dir.path().join("x.npy"), &x, &[rows as u64, cols as u64])?;
+    let file = super::support::repo_root().join("tests/run/programs/scratch_rows.loom");
+    let (x_arg, out_arg, scratch_arg) = (
+        format!("x={}", dir.path().join("x.npy").display()),
+        format!("out={}", dir.path().join("out.npy").display()),
+        format!("a.scratch={}", dir.path().join("s.npy").display()),
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            file.to_str().unwrap_or_default(),
+            "--kernel",
+            "reassigned",
+            "--blocks",
+            "3",
+            "--arg",
+            "rows=3",
+            "--arg",
+            "cols=700",
+            "--in",
+            &x_arg,
+            "--out",
+            &out_arg,
+        ];
+        args.extend_from_slice(extra);
+        loomc(&args)
+    };
+    let out = run(&[])?;
+    if !out.status.success() {
+        return Err(format!(
+            "exit {:?}: {}",
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        )
+        .into());
+    }
+    let got = read_f32(&dir.path().join("out.npy"))?;
+    for (i, (g, v)) in got.iter().zip(&x).enumerate() {
+        let a = v * 2.0 + 1.0;
+        if *g != a * a {
+            return Err(format!("out[{i}] = {g}, expected {}", a * a).into());
+        }
+    }
+    if got.len() != x.len() {
+        return Err(format!("out has {} elements, not {}", got.len(), x.len()).into());
+    }
+    let named = run(&["--out", &scratch_arg])?;
+    expect_usage_error(
+        &named,
+        "is the scratch array loomc added for the vector variable `a`",
+        "--out of the scratch array",
+    )
 }
 
 /// `loomc run examples/saxpy.loom` over `n` elements with x and y from `dir` (written with

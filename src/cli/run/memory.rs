@@ -23,7 +23,7 @@ pub fn allocate_zeros(
             .iter()
             .find(|p| p.name == *name)
             .map(|p| match &p.kind {
-                ParamKind::Array { dims, .. } => format!(
+                ParamKind::Array { dims, .. } | ParamKind::Scratch { dims, .. } => format!(
                     "{}[{}]",
                     element.name(),
                     dims.iter()
