@@ -13,6 +13,7 @@ use crate::check::types::Len;
 use crate::check::Checked;
 use crate::syntax::ast::{Block, Expr, ExprId, ExprKind, Item, Stmt as Ast};
 use crate::syntax::span::Span;
+use crate::syntax::visit::each_child_mut;
 use std::collections::{BTreeSet, HashMap};
 
 pub fn run(module: &mut Module, _checked: &Checked) {
@@ -82,31 +83,7 @@ fn renumber(e: &mut Expr, facts: &mut Checked) {
         facts.range_lens.insert(new, len);
     }
     e.id = new;
-    each_child(e, &mut |c| renumber(c, facts));
-}
-
-/// Calls `f` on each expression directly inside `e`.
-fn each_child(e: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
-    match &mut e.kind {
-        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
-        ExprKind::Unary { operand, .. } => f(operand),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            f(lhs);
-            f(rhs);
-        }
-        ExprKind::Call { args, .. } => args.iter_mut().for_each(f),
-        ExprKind::Index { base, indices, .. } => {
-            f(base);
-            indices.iter_mut().for_each(f);
-        }
-        ExprKind::Field { base, .. } => f(base),
-        ExprKind::Record { fields } => fields.iter_mut().for_each(|fi| f(&mut fi.value)),
-        ExprKind::VectorLit { elems } => elems.iter_mut().for_each(f),
-        ExprKind::Collective { func, operand, .. } => {
-            func.bound_args.iter_mut().for_each(&mut *f);
-            f(operand);
-        }
-    }
+    each_child_mut(e, &mut |c| renumber(c, facts));
 }
 
 /// Substitutes in `block`; `defs` maps the recomputed variables in scope to their initializers
@@ -184,5 +161,5 @@ fn in_expr(expr: &mut Expr, defs: &HashMap<String, Expr>, facts: &mut Checked) {
         }
         return;
     }
-    each_child(expr, &mut |c| in_expr(c, defs, facts));
+    each_child_mut(expr, &mut |c| in_expr(c, defs, facts));
 }
