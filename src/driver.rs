@@ -235,7 +235,13 @@ impl Stages<'_> {
             IrPrinter::new(&options.inspect, &target).map_err(|d| vec![d]),
             diagnostics,
         )?;
-        let kernel_ir = kernel_ir(&checked, files, &mut printer, diagnostics)?;
+        let kernel_ir = kernel_ir(
+            &checked,
+            options.fast_math,
+            files,
+            &mut printer,
+            diagnostics,
+        )?;
         stop_on_error(
             match codegen::shared_memory_limits(&kernel_ir, &options.arch) {
                 limits if limits.is_empty() => Ok(()),
@@ -406,11 +412,12 @@ impl Stages<'_> {
 /// each as `--print-before`/`--print-after` ask.
 fn kernel_ir(
     checked: &check::Checked,
+    fast_math: bool,
     files: &SourceFiles,
     printer: &mut IrPrinter,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<kir::Module> {
-    let built = kir::build_observed(checked, &mut |moment, module| {
+    let built = kir::build_observed(checked, fast_math, &mut |moment, module| {
         let print = || kir::print(module, files);
         match moment {
             kir::Moment::Before(pass) => printer.before_kir(pass, print),

@@ -93,6 +93,10 @@ impl ExprRef {
 #[derive(Debug, Clone, Default)]
 pub struct Module {
     pub kernels: Vec<Kernel>,
+    /// Code generation contracts a uniform `c + a * b` of `Float32` or `Float64` into one fused
+    /// multiply-add (`--fast-math`), computing `a` and `b` before `c`: the order of the element
+    /// reads inside them, which `kir-barriers` follows.
+    pub fast_math: bool,
 }
 
 impl Module {
@@ -593,9 +597,10 @@ pub enum Moment {
     After(&'static str),
 }
 
-/// `kir-lower` and every pass after it, without printing: the kernel IR code generation takes.
+/// `kir-lower` and every pass after it, without printing: the kernel IR code generation takes
+/// (without `--fast-math`).
 pub fn build(checked: &Checked) -> Module {
-    match build_observed::<std::convert::Infallible>(checked, &mut |_, _| Ok(())) {
+    match build_observed::<std::convert::Infallible>(checked, false, &mut |_, _| Ok(())) {
         Ok(module) => module,
         Err(never) => match never {},
     }
@@ -606,9 +611,11 @@ pub fn build(checked: &Checked) -> Module {
 /// error.
 pub fn build_observed<E>(
     checked: &Checked,
+    fast_math: bool,
     observe: &mut dyn FnMut(Moment, &Module) -> Result<(), E>,
 ) -> Result<Module, E> {
     let mut module = lower(checked);
+    module.fast_math = fast_math;
     observe(Moment::After(LOWER), &module)?;
     for pass in PASSES {
         observe(Moment::Before(pass.name), &module)?;

@@ -10,13 +10,21 @@
 //!
 //! Covered, for now: scalar variables and assignments, element stores `a[i] <- v` (thread 0
 //! writes) and the element reads `a[i]` in their values and subscripts (every thread reads),
-//! each announced on its own in code generation's order; vector assignments (not scatters,
-//! without element reads) whose accesses [`Finder`] computes (`kir-accesses`); and sequential
-//! `for` loops, `while` loops and `if`s of those (both branches from the state before the `if`, joined after
-//! it). Reductions `f /. v` (in a scalar expression where code generation evaluates it, or in a
-//! vector statement before its own accesses) and scans `f /: v`, `f :/ v` in a vector assignment
-//! or a reduction's operand, as code generation expands them (`codegen/reduce.rs`, `codegen/scan.rs`): the operand's
-//! element reads; with more than one warp, the write of the collective's partials
+//! each announced on its own in code generation's order (operands left to right, a contracted
+//! `c + a * b` under `--fast-math` as `a`, `b`, `c`; the right side of `and`/`or`, which may not
+//! run, joined with the path that skips it, as an `if` without `else`); vector assignments (not
+//! scatters) whose accesses [`Finder`] computes (`kir-accesses`), after the steps of preparing
+//! the target's subscripts and the value (`codegen::Body::destination`, `Body::prepare`): each
+//! uniform part of the value (a subscript, a broadcast operand, a collective's bound argument, a
+//! vector literal's element, a `Range`) computed once, before the sweep, as a scalar expression,
+//! so its element reads are every thread's, announced on their own where they stand, reductions
+//! inside them included; and sequential `for` loops, `while` loops and `if`s of those (both
+//! branches from the state before the `if`, joined after it). Reductions `f /. v` (in a scalar
+//! expression where code generation evaluates it, or in a vector statement while its value is
+//! prepared, before its own accesses) and scans `f /: v`, `f :/ v` in a vector assignment or a
+//! reduction's operand, as code generation expands them (`codegen/reduce.rs`,
+//! `codegen/scan.rs`): the bound arguments and the operand's uniform parts (as above), then the
+//! operand's element reads; with more than one warp, the write of the collective's partials
 //! (`reduce.partials`, `scan.partials`: any thread's), the barrier inside it where the warps'
 //! partials meet (R0803: a reduction's orders everything before it; a scan's, in every copy of
 //! its statement's sweep, and a reduction's by tiles, in every copy of its own, order nothing
@@ -25,20 +33,23 @@
 //! initializer makes its value's accesses only (each thread's own slots, no memory); a `shared`
 //! array's or a block vector's in shared memory, its value's reads and the write of every element
 //! by its owner, announced together; a recomputed vector's declaration nothing (code generation
-//! removes it, and each use reads what its initializer reads); reads of them like any array's.
-//! Each array variable's name once in a kernel (code generation tells two declarations of one
-//! name apart, this pass by name). Calls of `func`s (`codegen::Body::call`), which touch no
-//! memory of their own: in a scalar expression, the arguments in order, an array passed whole
-//! read by any thread where it is passed; in a vector statement, applied element by element to
-//! scalar and vector arguments. A kernel with anything else (an atomic, an element read in a
-//! vector statement, a `func` given an array or a `Range` whole in a vector statement or inside
-//! a reduction, scan or map, a `return`, a record or `shared` scalar variable, an
-//! array variable that reuses a name, a loop whose body names a recomputed vector, an indexed
-//! vector's shared copy, a distributed loop, a grid-wide statement, a scan in a buffered store,
-//! a left and a right scan in one statement) keeps its barriers placed by code generation
-//! alone, and the pass names the first such statement. For a covered kernel, code
-//! generation places the barriers as before and checks that they are these (an internal error
-//! where they differ).
+//! removes it, and each use prepares and reads what its initializer does). Each array
+//! variable's name once in a kernel (code generation tells two declarations of one name apart,
+//! this pass by name). Calls of `func`s (`codegen::Body::call`), which touch no memory of their
+//! own: in a scalar expression, the arguments in order, an array passed whole read by any thread
+//! where it is passed; in a vector statement, applied element by element to scalar and vector
+//! arguments. A kernel with anything else keeps its barriers placed by code generation alone, and
+//! the pass names the first such statement: an atomic; an element read of a computed vector (an
+//! indexed vector's shared copy), of a register or recomputed vector; a vector read or store at
+//! an offset without a polynomial (an element read in a slice's subscript gives one); a
+//! reduction or scan in a recomputed vector's initializer (each use is a collective of its own)
+//! or a scan inside a scan's operand; a `func` given an array or a `Range` whole in a vector
+//! statement, or mapped (`f /~ v`); a collective bound to an array; a `return`; a record or
+//! `shared` scalar variable; an array variable that reuses a name; a loop whose body names a
+//! recomputed vector; an indexed vector's shared copy; a distributed loop; a grid-wide
+//! statement; a scatter; a scan in a buffered store; a left and a right scan in one statement.
+//! For a covered kernel, code generation places the barriers as before and checks that they are
+//! these (an internal error where they differ).
 
 use super::access::{conflicts, Access, AccessKind, Who};
 use super::access_log::AccessLog;
@@ -46,9 +57,9 @@ use super::accesses::Finder;
 use super::affine::Poly;
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::{Barrier, Barriers, Combine, Consumer, LoopPlan, Module, StoreOrder, Sweep, SweepPlan};
-use crate::check::types::Ty;
+use crate::check::types::{Scalar, Ty};
 use crate::check::{Callee, Checked};
-use crate::syntax::ast::{BinaryOp, Block, CollectiveOp, Expr, ExprKind, Stmt as Ast};
+use crate::syntax::ast::{BinaryOp, Block, CollectiveOp, Expr, ExprKind, FuncRef, Stmt as Ast};
 use crate::syntax::span::Span;
 use crate::syntax::visit::{each_child, visit_expr};
 use std::collections::BTreeMap;
@@ -57,6 +68,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
     for kernel in &mut module.kernels {
         let mut placer = Placer {
             finder: Finder::new(kernel, checked),
+            fast_math: module.fast_math,
             block_size: kernel.block_size.max(1),
             loops: kernel.loops.clone().unwrap_or_default(),
             orders: kernel.store_orders.clone().unwrap_or_default(),
@@ -119,10 +131,15 @@ enum Step {
     /// Accesses made without a barrier in front of them (`Sync::record`): a collective's
     /// partials, read after its own barrier.
     Record(Vec<Access>),
+    /// Steps that may not run (the right side of `and`/`or`, `codegen::Body::short_circuit`):
+    /// after them, both paths joined, as after an `if` without `else`.
+    Skippable(Vec<Step>),
 }
 
 struct Placer {
     finder: Finder,
+    /// Code generation contracts `c + a * b` (`Module::fast_math`).
+    fast_math: bool,
     /// For each open `if`: the state before it, and after its then branch once it ended.
     ifs: Vec<(State, Option<State>)>,
     block_size: u32,
@@ -159,6 +176,20 @@ impl Placer {
             frame.exposed = exposed;
             frame.barriered = barriered;
         }
+    }
+
+    /// The state where this one and `other`, from one fork point, meet: whatever either left
+    /// pending, and a loop passed a barrier only if both did (`codegen::SyncState::join`).
+    fn join(&mut self, other: State) {
+        let mut joined = self.state();
+        joined.pending.union(other.pending);
+        for ((exposed, barriered), (other_exposed, other_barriered)) in
+            joined.frames.iter_mut().zip(other.frames)
+        {
+            exposed.union(other_exposed);
+            *barriered &= other_barriered;
+        }
+        self.restore(joined);
     }
 
     fn uncover(&mut self, span: Span, what: &'static str) {
@@ -421,6 +452,11 @@ impl Placer {
             match step {
                 Step::Touch(accesses) => self.touch(accesses),
                 Step::Record(accesses) => self.record(accesses),
+                Step::Skippable(steps) => {
+                    let skipped = self.state();
+                    self.steps(steps);
+                    self.join(skipped);
+                }
                 Step::Collective {
                     what,
                     clears,
@@ -491,18 +527,11 @@ impl Placer {
         if crate::check::grid::is_grid_call(checked, operand) {
             return Err("a grid-wide statement");
         }
-        for arg in &func.bound_args {
-            if checked.ty(arg.id).scalar().is_none() {
-                return Err("a reduction with a bound array");
-            }
-            if let Some(why) = uncovered_in(walk, arg) {
-                return Err(why);
-            }
-        }
-        if let Some(why) = uncovered_but_scans(walk, operand) {
-            return Err(why);
-        }
-        // The reduction of an empty vector is zero, with no access.
+        // `reduce_whole`: the bound arguments, then the operand prepared (its uniform parts
+        // computed), even where it has no element.
+        self.bound_args(walk, func, "a reduction with a bound array", out)?;
+        self.vector_steps(walk, operand, out)?;
+        // The reduction of an empty vector is zero, with no access of its own.
         if walk.static_len(operand) == Some(0) {
             return Ok(());
         }
@@ -586,9 +615,12 @@ impl Placer {
         Some(Step::Record(reads.collect()))
     }
 
-    /// The steps of vector expression `e` before its statement's own accesses: the reductions
-    /// inside it, in the order code generation evaluates them (`Body::prepare`, which computes
-    /// each uniform operand once, in source order). `Err`: a construct the pass does not cover.
+    /// The steps of vector expression `e` before its consumer's own accesses, in the order code
+    /// generation prepares it (`codegen::Body::prepare`): its uniform parts (subscripts,
+    /// broadcast operands, bound arguments, a vector literal's elements, `Range`s) each computed
+    /// once where they stand, as scalar expressions ([`Self::element_reads`]: their element
+    /// reads, by every thread, and their reductions), and the vectors inside it prepared in
+    /// turn. `Err`: a construct the pass does not cover.
     fn vector_steps(
         &self,
         walk: &Walk<'_>,
@@ -596,35 +628,51 @@ impl Placer {
         out: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
         let checked = walk.checked;
+        if checked.ty(e.id).is_uniform() {
+            return self.element_reads(walk, e, out);
+        }
         match &e.kind {
-            ExprKind::Collective {
-                op: CollectiveOp::Reduce,
-                ..
-            } => return self.reduction(walk, e, out),
+            // The array is read where the vector is consumed; only the subscripts are computed.
+            ExprKind::Index { indices, .. } => {
+                return indices
+                    .iter()
+                    .try_for_each(|index| self.vector_steps(walk, index, out));
+            }
+            // Code generation reads a copy of the initializer in place of the name (`kir-
+            // recomputed-vectors`' substitution), with fresh expression ids: its reductions and
+            // scans would be collectives of their own, which the pass (keying them by id and
+            // finding a statement's scans in its own expression) does not tell apart.
+            ExprKind::Name(name) => {
+                if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
+                    if holds_collective(init) {
+                        return Err("a reduction or scan");
+                    }
+                    return self.vector_steps(walk, init, out);
+                }
+            }
             ExprKind::Collective {
                 op: CollectiveOp::Map,
                 func,
+                operand,
                 ..
             } => {
                 // `f /~ v`: `f` of each element, its bound arguments computed once.
                 if let Some(why) = call_uncovered(checked, e, &func.name.name) {
                     return Err(why);
                 }
+                self.bound_args(walk, func, "a map with a bound array", out)?;
+                return self.vector_steps(walk, operand, out);
             }
             ExprKind::Collective { func, operand, .. } => {
-                // A scan, computed in the statement's sweep (`store`).
-                for arg in &func.bound_args {
-                    if checked.ty(arg.id).scalar().is_none() {
-                        return Err("a scan with a bound array");
-                    }
-                    if let Some(why) = uncovered_in(walk, arg) {
-                        return Err(why);
-                    }
+                // A scan, computed in its consumer's sweep (`sweep_store`, `reduction`), whose
+                // operand holds no other scan.
+                self.bound_args(walk, func, "a scan with a bound array", out)?;
+                let mut inner = Vec::new();
+                scans_in(operand, &mut inner);
+                if !inner.is_empty() {
+                    return Err("a reduction or scan");
                 }
-                return match uncovered_in(walk, operand) {
-                    Some(why) => Err(why),
-                    None => Ok(()),
-                };
+                return self.vector_steps(walk, operand, out);
             }
             ExprKind::Call { args, .. } if is_func_call(checked, e) => {
                 // A `func` applied element by element: its scalar arguments computed once, its
@@ -638,19 +686,13 @@ impl Placer {
                     return Err("a call of a `func` with an array");
                 }
             }
+            ExprKind::Call { .. } if is_transpose(checked, e) => {
+                // Its array is read element by element where the tile is consumed.
+                return Ok(());
+            }
             ExprKind::Call { callee, .. } => {
                 if let Some(why) = call_uncovered(checked, e, &callee.name) {
                     return Err(why);
-                }
-            }
-            ExprKind::Index { .. } if !is_vector(checked.ty(e.id)) => {
-                return Err("an element read")
-            }
-            ExprKind::Name(name) => {
-                if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
-                    if let Some(why) = uncovered_in(walk, init) {
-                        return Err(why);
-                    }
                 }
             }
             _ => {}
@@ -662,6 +704,25 @@ impl Placer {
             }
         });
         result
+    }
+
+    /// The bound arguments of a collective's `func`, each computed once, in order (code
+    /// generation's `hoist`, `arg_value`); an array bound whole (read by any thread where it
+    /// is passed) is not covered: `Err(bound_array)`.
+    fn bound_args(
+        &self,
+        walk: &Walk<'_>,
+        func: &FuncRef,
+        bound_array: &'static str,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        for arg in &func.bound_args {
+            if walk.checked.ty(arg.id).scalar().is_none() {
+                return Err(bound_array);
+            }
+            self.element_reads(walk, arg, out)?;
+        }
+        Ok(())
     }
 
     /// The row-major index of `array[indices...]` as a polynomial, when it has one
@@ -703,12 +764,18 @@ impl Placer {
             ExprKind::Unary { operand, .. } => self.element_reads(walk, operand, out),
             ExprKind::Field { base, .. } => self.element_reads(walk, base, out),
             ExprKind::Binary { op, lhs, rhs, .. } => {
-                if matches!(op, BinaryOp::And | BinaryOp::Or) {
-                    if let Some(why) = uncovered_in(walk, rhs) {
-                        return Err(why);
-                    }
+                if let Some(operands) = self.contracted(checked, *op, lhs, rhs) {
+                    return operands
+                        .into_iter()
+                        .try_for_each(|x| self.element_reads(walk, x, out));
                 }
                 self.element_reads(walk, lhs, out)?;
+                if matches!(op, BinaryOp::And | BinaryOp::Or) {
+                    let mut skippable = Vec::new();
+                    self.element_reads(walk, rhs, &mut skippable)?;
+                    out.push(Step::Skippable(skippable));
+                    return Ok(());
+                }
                 self.element_reads(walk, rhs, out)
             }
             ExprKind::Call { args, .. } if is_func_call(checked, e) => {
@@ -739,13 +806,10 @@ impl Placer {
                 Ok(())
             }
             ExprKind::Call { callee, args } => {
+                // Every argument is computed before the call (`select` too: it picks between
+                // two computed values).
                 if let Some(why) = call_uncovered(checked, e, &callee.name) {
                     return Err(why);
-                }
-                if callee.name == "select" {
-                    if let Some(why) = args.iter().find_map(|a| uncovered_in(walk, a)) {
-                        return Err(why);
-                    }
                 }
                 for arg in args {
                     self.element_reads(walk, arg, out)?;
@@ -756,15 +820,17 @@ impl Placer {
                 if is_vector(checked.ty(e.id)) {
                     return Err("a vector operand");
                 }
+                // A computed vector indexed is stored into a `shared` copy first
+                // (`kir-indexed-copies`).
                 let ExprKind::Name(name) = &base.kind else {
-                    return Err("an element read");
-                };
-                let Some(Name::Array(dims)) = walk.lookup(&name.name) else {
-                    return Err("an element read");
+                    return Err("an element read of a computed vector");
                 };
                 if walk.is_indexed_copy(base.span) {
-                    return Err("an element read");
+                    return Err("an element read of a computed vector");
                 }
+                let Some(Name::Array(dims)) = walk.lookup(&name.name) else {
+                    return Err("an element read of a register or recomputed vector");
+                };
                 for index in indices {
                     self.element_reads(walk, index, out)?;
                 }
@@ -778,11 +844,52 @@ impl Placer {
                 }]));
                 Ok(())
             }
-            ExprKind::Record { .. } | ExprKind::VectorLit { .. } => {
-                Err("a record or vector literal")
-            }
+            // `codegen::Body::record_literal`: the fields as written.
+            ExprKind::Record { fields } => fields
+                .iter()
+                .try_for_each(|field| self.element_reads(walk, &field.value, out)),
+            ExprKind::VectorLit { .. } => Err("a vector operand"),
             ExprKind::Collective { .. } => self.reduction(walk, e, out),
         }
+    }
+
+    /// `lhs op rhs` as code generation computes it when it contracts it into one fused
+    /// multiply-add (`codegen::Body::contracted`, `--fast-math`): `a * b + c` and `c + a * b`
+    /// of one float type, `Float32` or `Float64`, as `a`, `b`, then `c`.
+    fn contracted<'e>(
+        &self,
+        checked: &Checked,
+        op: BinaryOp,
+        lhs: &'e Expr,
+        rhs: &'e Expr,
+    ) -> Option<[&'e Expr; 3]> {
+        if !self.fast_math || op != BinaryOp::Add {
+            return None;
+        }
+        let factors = |e: &'e Expr| match &e.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Mul,
+                lhs,
+                rhs,
+                ..
+            } => Some((lhs.as_ref(), rhs.as_ref())),
+            _ => None,
+        };
+        let ((a, b), c) = match (factors(lhs), factors(rhs)) {
+            (Some(ab), _) => (ab, rhs),
+            (None, Some(ab)) => (ab, lhs),
+            (None, None) => return None,
+        };
+        let scalar = |e: &Expr| match checked.ty(e.id).element() {
+            Ty::Scalar(s) => Some(*s),
+            Ty::Range => Some(Scalar::Int32),
+            _ => None,
+        };
+        let float = scalar(c).filter(|s| matches!(s, Scalar::Float32 | Scalar::Float64))?;
+        [a, b, lhs, rhs]
+            .iter()
+            .all(|x| scalar(x) == Some(float))
+            .then_some([a, b, c])
     }
 
     /// The element reads of scalar expression `e`, made; `false` (and the statement
@@ -908,81 +1015,21 @@ fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     each_child(e, &mut |c| scans_in(c, out));
 }
 
-/// Why `e` is outside what the pass covers: a reduction or scan, a call other than a cast or a
-/// builtin, an element read (`a[i]`) that code generation computes once per block.
-fn uncovered_in(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
-    let checked = walk.checked;
-    let mut why = None;
+/// Whether `e` holds a reduction or a scan.
+fn holds_collective(e: &Expr) -> bool {
+    let mut found = false;
     visit_expr(e, &mut |x| {
-        let found = match &x.kind {
-            ExprKind::Collective {
-                op: CollectiveOp::Map,
-                func,
-                ..
-            } => call_uncovered(checked, x, &func.name.name),
-            ExprKind::Collective { .. } => Some("a reduction or scan"),
-            ExprKind::Call { callee, .. } => call_uncovered(checked, x, &callee.name),
-            ExprKind::Index { .. } if !is_vector(checked.ty(x.id)) => Some("an element read"),
-            ExprKind::Name(name) => match walk.lookup(&name.name) {
-                Some(Name::Recomputed(init)) => uncovered_in(walk, init),
-                _ => None,
-            },
-            _ => None,
-        };
-        if why.is_none() {
-            why = found;
-        }
+        found |= matches!(&x.kind, ExprKind::Collective { op, .. } if *op != CollectiveOp::Map);
     });
-    why
+    found
 }
 
-/// [`uncovered_in`] for a vector that a statement or a reduction sweeps, whose scans (not inside
-/// one another) the pass covers: a scan's bound arguments must be scalars.
-fn uncovered_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
-    let checked = walk.checked;
-    match &e.kind {
-        ExprKind::Collective {
-            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-            func,
-            operand,
-            ..
-        } => {
-            for arg in &func.bound_args {
-                if checked.ty(arg.id).scalar().is_none() {
-                    return Some("a scan with a bound array");
-                }
-                if let Some(why) = uncovered_in(walk, arg) {
-                    return Some(why);
-                }
-            }
-            uncovered_in(walk, operand)
-        }
-        ExprKind::Collective {
-            op: CollectiveOp::Map,
-            func,
-            ..
-        } => call_uncovered(checked, e, &func.name.name).or_else(|| children_but_scans(walk, e)),
-        ExprKind::Collective { .. } => Some("a reduction or scan"),
-        ExprKind::Call { callee, .. } => {
-            call_uncovered(checked, e, &callee.name).or_else(|| children_but_scans(walk, e))
-        }
-        ExprKind::Index { .. } if !is_vector(checked.ty(e.id)) => Some("an element read"),
-        ExprKind::Name(name) => match walk.lookup(&name.name) {
-            Some(Name::Recomputed(init)) => uncovered_in(walk, init),
-            _ => None,
-        },
-        _ => children_but_scans(walk, e),
-    }
-}
-
-fn children_but_scans(walk: &Walk<'_>, e: &Expr) -> Option<&'static str> {
-    let mut why = None;
-    each_child(e, &mut |c| {
-        if why.is_none() {
-            why = uncovered_but_scans(walk, c);
-        }
-    });
-    why
+/// Whether `e` is `transpose(t)`, a tile read element by element where it is consumed.
+fn is_transpose(checked: &Checked, e: &Expr) -> bool {
+    matches!(
+        checked.callees.get(&e.id),
+        Some(Callee::Builtin(crate::check::Builtin::Transpose))
+    )
 }
 
 /// Whether `e` calls a `func` (not a grid-wide statement or an atomic).
@@ -1097,16 +1144,20 @@ impl<'a> Visitor<'a> for Placer {
                     self.finder.values.statement(walk, stmt);
                     return;
                 }
-                // The reductions inside the value first (code generation evaluates them
-                // before the statement's sweep); the statement's own accesses in `store`.
+                // Before the statement's sweep, code generation computes the target's
+                // subscripts (`Body::destination`), then the value's uniform parts, reductions
+                // included (`Body::prepare`); the statement's own accesses come in `store`.
+                let subscripts = match &target.kind {
+                    ExprKind::Index { indices, .. } => indices.as_slice(),
+                    _ => &[],
+                };
                 let mut steps = Vec::new();
-                if let Err(why) = self.vector_steps(walk, value, &mut steps) {
+                let prepared = subscripts
+                    .iter()
+                    .chain([value])
+                    .try_for_each(|e| self.vector_steps(walk, e, &mut steps));
+                if let Err(why) = prepared {
                     return self.uncover(*span, why);
-                }
-                if let ExprKind::Index { indices, .. } = &target.kind {
-                    if let Some(why) = indices.iter().find_map(|i| uncovered_in(walk, i)) {
-                        return self.uncover(*span, why);
-                    }
                 }
                 self.steps(steps);
             }
@@ -1222,16 +1273,7 @@ impl<'a> Visitor<'a> for Placer {
         let Some((_, Some(then))) = self.ifs.pop() else {
             return;
         };
-        let after_else = self.state();
-        let mut joined = after_else;
-        joined.pending.union(then.pending);
-        for ((exposed, barriered), (then_exposed, then_barriered)) in
-            joined.frames.iter_mut().zip(then.frames)
-        {
-            exposed.union(then_exposed);
-            *barriered &= then_barriered;
-        }
-        self.restore(joined);
+        self.join(then);
     }
 
     fn loop_end(&mut self, _walk: &Walk<'a>, stmt: &'a Ast) {

@@ -22,7 +22,10 @@ pub fn module(checked: &Checked) -> Module {
             _ => None,
         })
         .collect();
-    Module { kernels }
+    Module {
+        kernels,
+        fast_math: false,
+    }
 }
 
 fn kernel(
