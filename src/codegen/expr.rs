@@ -44,14 +44,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         rhs: &Expr,
         eval: &mut dyn FnMut(&mut Self, &Expr) -> Result<BasicValueEnum<'ctx>>,
     ) -> Result<Option<BasicValueEnum<'ctx>>> {
-        if !self.cx.options.fast_math || op != BinaryOp::Add {
+        if !self.cx.options.fast_math {
             return Ok(None);
         }
-        let product = product_factors;
-        let ((a, b), c) = match (product(lhs), product(rhs)) {
-            (Some(factors), _) => (factors, rhs),
-            (None, Some(factors)) => (factors, lhs),
-            (None, None) => return Ok(None),
+        let Some(((a, b), c)) = Expr::multiply_add(op, lhs, rhs) else {
+            return Ok(None);
         };
         let scalar = self.scalar_of(c)?;
         // Not the 16-bit floats: where the target has no 16-bit `fma` (sm_75's `BFloat16`, the
@@ -1025,19 +1022,6 @@ fn float_predicate(op: BinaryOp) -> Option<FloatPredicate> {
         BinaryOp::Ge => FloatPredicate::OGE,
         _ => return None,
     })
-}
-
-/// `(a, b)` when `e` is `a * b`.
-fn product_factors(e: &Expr) -> Option<(&Expr, &Expr)> {
-    match &e.kind {
-        ExprKind::Binary {
-            op: BinaryOp::Mul,
-            lhs,
-            rhs,
-            ..
-        } => Some((lhs.as_ref(), rhs.as_ref())),
-        _ => None,
-    }
 }
 
 /// The encoding of a 16-bit float type (`Float16` or `BFloat16`).

@@ -863,23 +863,10 @@ impl Placer {
         lhs: &'e Expr,
         rhs: &'e Expr,
     ) -> Option<[&'e Expr; 3]> {
-        if !self.fast_math || op != BinaryOp::Add {
+        if !self.fast_math {
             return None;
         }
-        let factors = |e: &'e Expr| match &e.kind {
-            ExprKind::Binary {
-                op: BinaryOp::Mul,
-                lhs,
-                rhs,
-                ..
-            } => Some((lhs.as_ref(), rhs.as_ref())),
-            _ => None,
-        };
-        let ((a, b), c) = match (factors(lhs), factors(rhs)) {
-            (Some(ab), _) => (ab, rhs),
-            (None, Some(ab)) => (ab, lhs),
-            (None, None) => return None,
-        };
+        let ((a, b), c) = Expr::multiply_add(op, lhs, rhs)?;
         let scalar = |e: &Expr| match checked.ty(e.id).element() {
             Ty::Scalar(s) => Some(*s),
             Ty::Range => Some(Scalar::Int32),

@@ -295,6 +295,33 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// `((a, b), c)` when `lhs op rhs` is `a * b + c` or `c + a * b`: the operands of the
+    /// fused multiply-add that `--fast-math` contracts it into (code generation's
+    /// `Body::contracted`, and `kir-barriers`, which follows its order of evaluation).
+    pub fn multiply_add<'e>(
+        op: BinaryOp,
+        lhs: &'e Expr,
+        rhs: &'e Expr,
+    ) -> Option<((&'e Expr, &'e Expr), &'e Expr)> {
+        if op != BinaryOp::Add {
+            return None;
+        }
+        let factors = |e: &'e Expr| match &e.kind {
+            ExprKind::Binary {
+                op: BinaryOp::Mul,
+                lhs,
+                rhs,
+                ..
+            } => Some((lhs.as_ref(), rhs.as_ref())),
+            _ => None,
+        };
+        match (factors(lhs), factors(rhs)) {
+            (Some(ab), _) => Some((ab, rhs)),
+            (None, Some(ab)) => Some((ab, lhs)),
+            (None, None) => None,
+        }
+    }
+
     /// Where the expression's own work is in the source, for debug locations: an operator's
     /// symbol (`*` in `a * x`, `/.` in `sum /. v`), otherwise where the expression starts (an
     /// access `x[[r]]` at its array, a call at its callee).
