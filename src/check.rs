@@ -189,8 +189,8 @@ pub struct Checked {
     /// by the span of its name where it is declared: arrays with their lengths as resolved
     /// (`T[]` takes its initializer's) and their space (`Shared`, or `Local` for registers).
     pub locals: HashMap<Span, Ty>,
-    /// The vector variables that must move to scratch rows (`check/scratch_rows.rs`): the
-    /// driver rewrites the program and checks it again. After that, the ones that moved.
+    /// The vector variables that must move to scratch rows (`check/scratch_rows.rs`):
+    /// [`check`] rewrites the program and checks it again. After that, the ones that moved.
     pub scratch_rows: Vec<scratch_rows::ScratchRow>,
 }
 
@@ -208,10 +208,29 @@ impl Checked {
 pub fn check(program: Program, options: &CheckOptions) -> (Checked, Vec<Diagnostic>) {
     let (mut checked, mut diagnostics) = check_library(program, options, true);
     let mut moved = Vec::new();
-    // A variable read by one that moved may have to move in turn: at most as many rounds as
-    // there were variables to move in the first.
+    // A variable read by one that moved may have to move in turn. Each round moves variables
+    // that are still declarations; one asked to move twice would mean the rewrite missed it,
+    // and would loop for ever.
     while !checked.scratch_rows.is_empty() && !diagnostics.iter().any(Diagnostic::is_error) {
         let rows = std::mem::take(&mut checked.scratch_rows);
+        if let Some(again) = rows.iter().find(|r| {
+            moved
+                .iter()
+                .any(|m: &scratch_rows::ScratchRow| m.name_span == r.name_span)
+        }) {
+            diagnostics.push(
+                Diagnostic::error(
+                    crate::diagnostics::INTERNAL_ERROR,
+                    format!(
+                        "internal compiler error: vector variable `{}` did not move to its scratch row",
+                        again.name
+                    ),
+                )
+                .primary(again.name_span, "this variable")
+                .note("this is a bug in loomc: please report it with the program that caused it"),
+            );
+            break;
+        }
         let mut program = checked.program;
         scratch_rows::store_in_scratch_rows(&mut program, &rows);
         moved.extend(rows);

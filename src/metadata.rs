@@ -143,8 +143,8 @@ fn param_kind(checked: &Checked, ty: &TypeExpr, source: &str) -> ParamKind {
     }
 }
 
-/// A scratch array loomc added (`check/scratch_rows.rs`): its dimensions' text is made from
-/// their expressions (they were never written), and it names the variable it holds.
+/// A scratch array loomc added (`check/scratch_rows.rs`): its dimensions' text is their
+/// expressions as source (they were never written), and it names the variable it holds.
 fn scratch_kind(
     checked: &Checked,
     param: &crate::syntax::ast::Param,
@@ -157,16 +157,18 @@ fn scratch_kind(
         .iter()
         .find(|r| r.name_span == param.name.span)
         .map_or_else(|| param.name.name.clone(), |r| r.name.clone());
+    let made: Vec<String> = match &param.ty {
+        TypeExpr::Array { dims, .. } => dims.iter().map(Expr::made_text).collect(),
+        _ => Vec::new(),
+    };
     ParamKind::Scratch {
         variable,
         element,
         address_space,
         dims: dims
             .into_iter()
-            .map(|d| Dim {
-                text: d.expr.text(),
-                expr: d.expr,
-            })
+            .zip(made)
+            .map(|(d, text)| Dim { text, expr: d.expr })
             .collect(),
     }
 }

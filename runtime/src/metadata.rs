@@ -298,46 +298,6 @@ pub enum BinOp {
     Xor,
 }
 
-impl DimExpr {
-    /// The expression as LOOM source (`cols`, `hi - lo`, `BLOCKS`): for a dimension loomc
-    /// made rather than read (a scratch array's).
-    pub fn text(&self) -> String {
-        match self {
-            DimExpr::Const { value } => value.to_string(),
-            DimExpr::Param { name } => name.clone(),
-            DimExpr::Blocks => "BLOCKS".into(),
-            DimExpr::BlockSize => "BLOCKSIZE".into(),
-            DimExpr::Threads => "THREADS".into(),
-            DimExpr::Neg { arg } => format!("-{}", arg.operand_text()),
-            DimExpr::Binary { bin, lhs, rhs } => {
-                let op = match bin {
-                    BinOp::Add => "+",
-                    BinOp::Sub => "-",
-                    BinOp::Mul => "*",
-                    BinOp::Div => "/",
-                    BinOp::Rem => "%",
-                    BinOp::Shl => "<<",
-                    BinOp::Shr => ">>",
-                    BinOp::And => "&",
-                    BinOp::Or => "|",
-                    BinOp::Xor => "^",
-                };
-                format!("{} {op} {}", lhs.operand_text(), rhs.operand_text())
-            }
-            DimExpr::Cast { to, arg } => format!("{}({})", to.name(), arg.text()),
-            DimExpr::Opaque => "?".into(),
-        }
-    }
-
-    /// [`Self::text`], in parentheses where it is an operation of two operands.
-    fn operand_text(&self) -> String {
-        match self {
-            DimExpr::Binary { .. } => format!("({})", self.text()),
-            _ => self.text(),
-        }
-    }
-}
-
 impl ModuleMetadata {
     pub fn from_json(text: &str) -> Result<ModuleMetadata, String> {
         let metadata: ModuleMetadata =

@@ -2,21 +2,24 @@
 //! row length): they cannot live in registers (a thread holds a fixed number of elements), so
 //! each use evaluates the initializer again (`kir-recomputed-vectors` records them; code
 //! generation substitutes the initializer). That is only correct when every use sees what the
-//! definition saw, so the variable is rejected (`E0307`, with the reason) when:
+//! definition saw, so the variable is not recomputed when:
 //! - it is assigned again;
 //! - a statement after the definition, in its scope, writes an array or variable that the
 //!   initializer reads (an atomic statement included), or declares a variable of the same name
-//!   (a use would see another value).
-//!
-//! Indexing it is already `E0205` (no register vector can be indexed), and an atomic cannot
-//! stand inside an initializer (`E0602`), so neither needs a rule here.
-//!
+//!   (a use would see another value);
+//! - its initializer is a uniform value (`w: Float32[n] <- 0`: nothing to recompute);
 //! - recomputing it would make an expression of more than [`MAX_RECOMPUTED_NODES`] nodes
 //!   (each variable defined from earlier ones is their initializers, substituted: a chain of
 //!   variables each used twice in the next doubles at each step).
 //!
+//! Such a variable is stored in a scratch row instead (`check/scratch_rows.rs`), or, where its
+//! length is not known at launch, rejected (`E0307`, with the reason).
+//!
+//! Indexing it is already `E0205` (no register vector can be indexed), and an atomic cannot
+//! stand inside an initializer (`E0602`), so neither needs a rule here.
+//!
 //! The rule looks at the statements after the definition, not at the uses: a write with no use
-//! after it is rejected too. That keeps the rule one sentence long.
+//! after it moves the variable too. That keeps the rule one sentence long.
 
 use super::ctx::FnCtx;
 use super::error::{CheckError, NotRecomputed, MAX_RECOMPUTED_NODES};

@@ -19,7 +19,7 @@
 //! handles.
 
 use super::error::NotRecomputed;
-use super::types::Ty;
+use super::types::{Scalar, Ty};
 use crate::syntax::ast::{
     BinaryOp, Block, Expr, ExprId, ExprKind, Ident, Item, Param, Program, Stmt, TypeExpr, UnaryOp,
 };
@@ -315,23 +315,11 @@ fn range_length(range: &Expr, args: &[Expr]) -> Option<Expr> {
 }
 
 fn is_integer_type_name(name: &str) -> bool {
-    matches!(
-        name,
-        "Int8" | "Int16" | "Int32" | "Int64" | "UInt8" | "UInt16" | "UInt32" | "UInt64"
-    )
+    Scalar::from_name(name).is_some_and(Scalar::is_integer)
 }
 
 fn is_scalar_name(ty: &TypeExpr) -> bool {
-    match ty {
-        TypeExpr::Named { name } => {
-            is_integer_type_name(&name.name)
-                || matches!(
-                    name.name.as_str(),
-                    "Float16" | "BFloat16" | "Float32" | "Float64" | "Bool"
-                )
-        }
-        _ => false,
-    }
+    matches!(ty, TypeExpr::Named { name } if Scalar::from_name(&name.name).is_some())
 }
 
 /// Rewrites `program` so that every variable of `rows` lives in its scratch row (module

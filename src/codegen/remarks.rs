@@ -308,7 +308,7 @@ pub fn scratch_rows(checked: &crate::check::Checked) -> Vec<Remark> {
             why,
             why_at,
             param: param.name.name.clone(),
-            shape: "`BLOCKS` rows of the variable's length".to_string(),
+            shape: format!("`{}` (`BLOCKS` rows of its length)", param.ty.made_text()),
         });
     }
     found

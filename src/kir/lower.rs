@@ -43,7 +43,7 @@ fn kernel(
             ty_span: p.ty.span(),
             array: matches!(p.ty, TypeExpr::Array { .. }),
             written: None,
-            scratch: p.scratch.then(|| type_text(&p.ty)),
+            scratch: p.scratch.then(|| p.ty.made_text()),
         })
         .collect();
     Kernel {
@@ -304,39 +304,5 @@ fn root_name(place: &Expr) -> String {
         ExprKind::Name(name) => name.name.clone(),
         ExprKind::Index { base, .. } | ExprKind::Field { base, .. } => root_name(base),
         _ => String::from("?"),
-    }
-}
-
-/// A type loomc made, as source: `Float32[BLOCKS, cols - lo]`.
-fn type_text(ty: &TypeExpr) -> String {
-    match ty {
-        TypeExpr::Named { name } => name.name.clone(),
-        TypeExpr::Record { .. } => "{...}".into(),
-        TypeExpr::Array { elem, dims, .. } => {
-            let dims: Vec<String> = dims.iter().map(expr_text).collect();
-            format!("{}[{}]", type_text(elem), dims.join(", "))
-        }
-    }
-}
-
-/// The forms a scratch array's length takes (`check/scratch_rows.rs`), as source.
-fn expr_text(e: &crate::syntax::ast::Expr) -> String {
-    use crate::syntax::ast::ExprKind;
-    let operand = |x: &crate::syntax::ast::Expr| match x.kind {
-        ExprKind::Binary { .. } => format!("({})", expr_text(x)),
-        _ => expr_text(x),
-    };
-    match &e.kind {
-        ExprKind::Int(v) => v.to_string(),
-        ExprKind::Name(id) => id.name.clone(),
-        ExprKind::Unary { op, operand: x, .. } => format!("{}{}", op.symbol(), operand(x)),
-        ExprKind::Binary { op, lhs, rhs, .. } => {
-            format!("{} {} {}", operand(lhs), op.symbol(), operand(rhs))
-        }
-        ExprKind::Call { callee, args } => {
-            let args: Vec<String> = args.iter().map(expr_text).collect();
-            format!("{}({})", callee.name, args.join(", "))
-        }
-        _ => "?".into(),
     }
 }

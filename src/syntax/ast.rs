@@ -148,6 +148,18 @@ pub enum TypeExpr {
 }
 
 impl TypeExpr {
+    /// A type loomc made, as source (`Float32[BLOCKS, cols - lo]`): no span shows it.
+    pub fn made_text(&self) -> String {
+        match self {
+            TypeExpr::Named { name } => name.name.clone(),
+            TypeExpr::Record { .. } => "{...}".into(),
+            TypeExpr::Array { elem, dims, .. } => {
+                let dims: Vec<String> = dims.iter().map(Expr::made_text).collect();
+                format!("{}[{}]", elem.made_text(), dims.join(", "))
+            }
+        }
+    }
+
     pub fn span(&self) -> Span {
         match self {
             TypeExpr::Named { name } => name.span,
@@ -295,6 +307,28 @@ pub struct Expr {
 }
 
 impl Expr {
+    /// An expression loomc made, as source (a scratch array's length, `cols - lo`): the
+    /// integer forms it takes; `?` for any other.
+    pub fn made_text(&self) -> String {
+        let operand = |x: &Expr| match x.kind {
+            ExprKind::Binary { .. } => format!("({})", x.made_text()),
+            _ => x.made_text(),
+        };
+        match &self.kind {
+            ExprKind::Int(v) => v.to_string(),
+            ExprKind::Name(id) => id.name.clone(),
+            ExprKind::Unary { op, operand: x, .. } => format!("{}{}", op.symbol(), operand(x)),
+            ExprKind::Binary { op, lhs, rhs, .. } => {
+                format!("{} {} {}", operand(lhs), op.symbol(), operand(rhs))
+            }
+            ExprKind::Call { callee, args } => {
+                let args: Vec<String> = args.iter().map(Expr::made_text).collect();
+                format!("{}({})", callee.name, args.join(", "))
+            }
+            _ => "?".into(),
+        }
+    }
+
     /// `((a, b), c)` when `lhs op rhs` is `a * b + c` or `c + a * b`: the operands of the
     /// fused multiply-add that `--fast-math` contracts it into (code generation's
     /// `Body::contracted`, and `kir-barriers`, which follows its order of evaluation).
