@@ -204,11 +204,9 @@ impl Placer {
         if accesses.is_empty() {
             return;
         }
-        let conflict = accesses.iter().find_map(|later| {
-            self.pending
-                .iter()
-                .find(|earlier| conflicts(earlier, later, self.block_size, None))
-                .map(|earlier| (earlier.clone(), later.clone()))
+        let block_size = self.block_size;
+        let conflict = self.pending.first_pair(&accesses, |earlier, later| {
+            conflicts(earlier, later, block_size, None)
         });
         match conflict {
             Some((earlier, later)) => {
@@ -235,14 +233,9 @@ impl Placer {
     /// Where a statement touches what a pending access touched, at least one of them writing,
     /// but no element from two threads: no barrier, and why.
     fn note_unneeded(&mut self, accesses: &[Access]) {
-        let pair = accesses.iter().find_map(|later| {
-            self.pending
-                .iter()
-                .find(|earlier| {
-                    earlier.array == later.array
-                        && (earlier.kind != AccessKind::Read || later.kind != AccessKind::Read)
-                })
-                .map(|earlier| (earlier.clone(), later.clone()))
+        let pair = self.pending.first_pair(accesses, |earlier, later| {
+            earlier.array == later.array
+                && (earlier.kind != AccessKind::Read || later.kind != AccessKind::Read)
         });
         if let Some((earlier, later)) = pair {
             self.placed.push(Barrier {
@@ -1273,12 +1266,12 @@ impl<'a> Visitor<'a> for Placer {
         if let Ast::For { span, .. } = stmt {
             debug_assert_eq!(*span, frame.span);
         }
-        let conflict = frame.exposed.iter().find_map(|later| {
-            self.pending
-                .iter()
-                .find(|earlier| conflicts(earlier, later, self.block_size, Some(frame.watermark)))
-                .map(|earlier| (earlier.clone(), later.clone()))
-        });
+        let block_size = self.block_size;
+        let conflict = self
+            .pending
+            .first_pair(frame.exposed.iter(), |earlier, later| {
+                conflicts(earlier, later, block_size, Some(frame.watermark))
+            });
         if let Some((earlier, later)) = conflict {
             self.barrier(earlier, later, frame.end_at, true);
         }
