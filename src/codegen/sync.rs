@@ -30,7 +30,6 @@ use super::remarks::{AccessNote, Remark, RemovedReason};
 pub use crate::kir::access::{conflicts, Access, AccessKind, Who};
 pub use crate::kir::access_log::AccessLog;
 use crate::syntax::span::Span;
-use std::collections::HashSet;
 
 /// How a remark names an access: what it does to which array, and by which threads.
 fn note(access: &Access) -> AccessNote {
@@ -87,9 +86,22 @@ pub struct SyncState {
     pub frames: Vec<LoopFrame>,
     /// Indices into [`Sync::candidates`] not yet resolved on this path, in the order they were
     /// made, and the same as a set (joins test membership once per candidate). Private: the
-    /// two change together.
-    candidates: Vec<usize>,
-    candidate_set: HashSet<usize>,
+    /// two change together. Persistent: a state is copied at every `if`.
+    candidates: imbl::Vector<usize>,
+    candidate_set: imbl::HashSet<usize>,
+    /// Every candidate of this path that may still lack a later access by the writing thread
+    /// ([`Candidate::same_thread`]; those that have one leave it at the next access): the ones
+    /// [`Sync::record`] looks at, not every candidate since the last barrier.
+    unwitnessed: imbl::Vector<usize>,
+    /// Which emptying of the candidates this path descends from: two states of one epoch both
+    /// hold the list of the point where they forked, followed by what each added since.
+    epoch: u64,
+}
+
+/// A fresh [`SyncState::epoch`].
+fn new_epoch() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl SyncState {
@@ -100,21 +112,52 @@ impl SyncState {
             mine.exposed.union(theirs.exposed);
             mine.barriered &= theirs.barriered;
         }
-        for c in other.candidates {
-            self.add_candidate(c);
+        if self.epoch == other.epoch {
+            // Both hold the fork's list, then what each added, which the other lacks: the
+            // candidates to add are the other's after the last one this state holds. Those that
+            // may lack a witness are the other's (the fork's and its own: it may have found
+            // witnesses for the fork's since) and this state's own.
+            let after_fork = |list: &imbl::Vector<usize>, fork: &imbl::HashSet<usize>| {
+                let mut added: Vec<usize> = list
+                    .iter()
+                    .rev()
+                    .take_while(|c| !fork.contains(c))
+                    .copied()
+                    .collect();
+                added.reverse();
+                added
+            };
+            let mine = after_fork(&self.candidates, &other.candidate_set);
+            let theirs = after_fork(&other.candidates, &self.candidate_set);
+            let mut unwitnessed = other.unwitnessed;
+            unwitnessed.extend(mine);
+            for c in theirs {
+                if self.candidate_set.insert(c).is_none() {
+                    self.candidates.push_back(c);
+                }
+            }
+            self.unwitnessed = unwitnessed;
+        } else {
+            for c in other.candidates {
+                self.add_candidate(c);
+            }
+            self.epoch = new_epoch();
         }
         self
     }
 
     fn add_candidate(&mut self, c: usize) {
-        if self.candidate_set.insert(c) {
-            self.candidates.push(c);
+        if self.candidate_set.insert(c).is_none() {
+            self.candidates.push_back(c);
+            self.unwitnessed.push_back(c);
         }
     }
 
     fn take_candidates(&mut self) -> Vec<usize> {
         self.candidate_set.clear();
-        std::mem::take(&mut self.candidates)
+        self.unwitnessed.clear();
+        self.epoch = new_epoch();
+        std::mem::take(&mut self.candidates).into_iter().collect()
     }
 
     fn record(&mut self, id: u64, access: Access) {
@@ -126,11 +169,8 @@ impl SyncState {
 
     /// The first pending access that conflicts with one of `accesses`.
     pub fn first_conflict(&self, accesses: &[Access], block_size: u32) -> Option<(Access, Access)> {
-        accesses.iter().find_map(|later| {
-            self.pending
-                .iter()
-                .find(|earlier| conflicts(earlier, later, block_size, None))
-                .map(|earlier| (earlier.clone(), later.clone()))
+        self.pending.first_pair(accesses, |earlier, later| {
+            conflicts(earlier, later, block_size, None)
         })
     }
 }
@@ -155,7 +195,7 @@ impl Sync {
     /// Records `accesses` as made, and notes same-thread witnesses for pending candidates.
     pub fn record(&mut self, accesses: Vec<Access>) {
         for access in accesses {
-            for &c in &self.state.candidates {
+            for &c in &self.state.unwitnessed {
                 if let Some(candidate) = self.candidates.get_mut(c) {
                     if candidate.same_thread.is_none()
                         && candidate.arrays.iter().any(|(key, _)| *key == access.array)
@@ -165,6 +205,10 @@ impl Sync {
                     }
                 }
             }
+            let candidates = &self.candidates;
+            self.state
+                .unwitnessed
+                .retain(|&c| candidates.get(c).is_some_and(|c| c.same_thread.is_none()));
             let id = self.next_access;
             self.next_access += 1;
             self.state.record(id, access);
@@ -266,13 +310,11 @@ impl Sync {
     /// the next iteration's first ones, if any.
     pub fn loop_back_conflict(&self, block_size: u32) -> Option<(Access, Access)> {
         let frame = self.state.frames.last()?;
-        frame.exposed.iter().find_map(|later| {
-            self.state
-                .pending
-                .iter()
-                .find(|earlier| conflicts(earlier, later, block_size, Some(frame.watermark)))
-                .map(|earlier| (earlier.clone(), later.clone()))
-        })
+        self.state
+            .pending
+            .first_pair(frame.exposed.iter(), |earlier, later| {
+                conflicts(earlier, later, block_size, Some(frame.watermark))
+            })
     }
 
     /// Leaves a loop: `before` is the state at the loop head (the body may run zero times).

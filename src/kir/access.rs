@@ -7,7 +7,7 @@ use super::affine::{Poly, Sym};
 use crate::check::AtomicOp;
 use crate::syntax::span::Span;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum AccessKind {
     Read,
     Write,
@@ -32,7 +32,7 @@ pub fn atomics_commute(a: AtomicOp, b: AtomicOp) -> bool {
 }
 
 /// Which thread touches which element of an array.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Who {
     /// Thread 0 alone (a once-per-block store), at this element (row-major index) if known.
     Leader(Option<Poly>),

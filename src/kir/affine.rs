@@ -35,7 +35,7 @@ impl Sym {
 /// A product of symbols, sorted; empty for the constant term.
 pub type Monomial = Vec<Sym>;
 
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Poly {
     /// Monomial to coefficient; the constant term is the empty monomial.
     terms: Combination<Monomial>,

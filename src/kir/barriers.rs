@@ -12,14 +12,19 @@
 //! writes) and the element reads `a[i]` in their values and subscripts (every thread reads),
 //! each announced on its own in code generation's order (operands left to right, a contracted
 //! `c + a * b` under `--fast-math` as `a`, `b`, `c`; the right side of `and`/`or`, which may not
-//! run, joined with the path that skips it, as an `if` without `else`); vector assignments (not
-//! scatters) whose accesses [`Finder`] computes (`kir-accesses`), after the steps of preparing
-//! the target's subscripts and the value (`codegen::Body::destination`, `Body::prepare`): each
+//! run, joined with the path that skips it, as an `if` without `else`); vector assignments
+//! whose accesses [`Finder`] computes (`kir-accesses`), after the steps of preparing the target's
+//! subscripts and the value (`codegen::Body::destination`, `Body::scatter_destination`,
+//! `Body::prepare`), scatters and tile stores included (any thread writes any element; a
+//! scatter's vector subscripts are read element by element after the value's reads): each
 //! uniform part of the value (a subscript, a broadcast operand, a collective's bound argument, a
 //! vector literal's element, a `Range`) computed once, before the sweep, as a scalar expression,
 //! so its element reads are every thread's, announced on their own where they stand, reductions
 //! inside them included; and sequential `for` loops, `while` loops and `if`s of those (both
-//! branches from the state before the `if`, joined after it). Reductions `f /. v` (in a scalar
+//! branches from the state before the `if`, joined after it). Distributed `for` loops
+//! (`codegen::Body::distributed_for`): the range's reads, then every access of the body
+//! announced together in front of the loop, as `kir-distribute`'s analysis gives them; the body
+//! is each thread's own code, with no barrier. Reductions `f /. v` (in a scalar
 //! expression where code generation evaluates it, or in a vector statement while its value is
 //! prepared, before its own accesses) and scans `f /: v`, `f :/ v` in a vector assignment or a
 //! reduction's operand, as code generation expands them (`codegen/reduce.rs`,
@@ -46,8 +51,8 @@
 //! or a scan inside a scan's operand; a `func` given an array or a `Range` whole in a vector
 //! statement, or mapped (`f /~ v`); a collective bound to an array; a `return`; a record or
 //! `shared` scalar variable; an array variable that reuses a name; a loop whose body names a
-//! recomputed vector; an indexed vector's shared copy; a distributed loop; a grid-wide
-//! statement; a scatter; a scan in a buffered store; a left and a right scan in one statement.
+//! recomputed vector; an indexed vector's shared copy; a grid-wide statement; a scan in a
+//! scatter's subscript; a scan in a buffered store; a left and a right scan in one statement.
 //! For a covered kernel, code generation places the barriers as before and checks that they are
 //! these (an internal error where they differ).
 
@@ -80,6 +85,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             next: 0,
             placed: Vec::new(),
             declared: BTreeMap::new(),
+            distributed: 0,
         };
         consumers::walk(kernel, checked, &mut placer);
         kernel.barriers = Some(match placer.uncovered {
@@ -156,6 +162,10 @@ struct Placer {
     /// The array and vector variables declared so far, by the span of their name: each name
     /// once in a covered kernel (code generation tells two declarations of one name apart).
     declared: BTreeMap<Span, String>,
+    /// Inside a distributed loop's body: how many loops deep (the distributed one counts).
+    /// Code generation lowers the body as each thread's own code, which places no barrier and
+    /// announces nothing: the loop's accesses were announced together in front of it.
+    distributed: usize,
 }
 
 impl Placer {
@@ -204,11 +214,9 @@ impl Placer {
         if accesses.is_empty() {
             return;
         }
-        let conflict = accesses.iter().find_map(|later| {
-            self.pending
-                .iter()
-                .find(|earlier| conflicts(earlier, later, self.block_size, None))
-                .map(|earlier| (earlier.clone(), later.clone()))
+        let block_size = self.block_size;
+        let conflict = self.pending.first_pair(&accesses, |earlier, later| {
+            conflicts(earlier, later, block_size, None)
         });
         match conflict {
             Some((earlier, later)) => {
@@ -235,14 +243,9 @@ impl Placer {
     /// Where a statement touches what a pending access touched, at least one of them writing,
     /// but no element from two threads: no barrier, and why.
     fn note_unneeded(&mut self, accesses: &[Access]) {
-        let pair = accesses.iter().find_map(|later| {
-            self.pending
-                .iter()
-                .find(|earlier| {
-                    earlier.array == later.array
-                        && (earlier.kind != AccessKind::Read || later.kind != AccessKind::Read)
-                })
-                .map(|earlier| (earlier.clone(), later.clone()))
+        let pair = self.pending.first_pair(accesses, |earlier, later| {
+            earlier.array == later.array
+                && (earlier.kind != AccessKind::Read || later.kind != AccessKind::Read)
         });
         if let Some((earlier, later)) = pair {
             self.placed.push(Barrier {
@@ -271,13 +274,29 @@ impl Placer {
         }
     }
 
-    /// The accesses of a vector assignment to `target`; `None` (and the statement uncovered)
-    /// where the pass does not compute them.
-    fn store(&mut self, walk: &Walk<'_>, span: Span, target: &Expr, value: &Expr) {
+    /// The accesses of a vector assignment to `target` (`scatter`: its positions computed
+    /// element by element, [`Finder::write`]: any thread may write any element); `None` (and
+    /// the statement uncovered) where the pass does not compute them.
+    fn store(&mut self, walk: &Walk<'_>, span: Span, target: &Expr, value: &Expr, scatter: bool) {
         let checked = walk.checked;
         let mut reads = Vec::new();
         if is_vector(checked.ty(value.id)) {
             self.finder.reads(walk, value, &mut reads);
+        }
+        // A scatter's vector subscripts are read element by element in the value's sweep, after
+        // the value's reads (`codegen::Body::scatter_destination`, `store_vector`); a tile
+        // store's ranges only give positions.
+        if scatter && !is_tile_store(walk, target) {
+            if let ExprKind::Index { indices, .. } = &target.kind {
+                for index in indices.iter().filter(|i| is_vector(checked.ty(i.id))) {
+                    let mut scans = Vec::new();
+                    scans_in(index, &mut scans);
+                    if !scans.is_empty() {
+                        return self.uncover(span, "a scan in a scatter's subscript");
+                    }
+                    self.finder.reads(walk, index, &mut reads);
+                }
+            }
         }
         let mut accesses = Vec::new();
         for read in reads {
@@ -297,7 +316,7 @@ impl Placer {
         let write = if registers {
             None
         } else {
-            let Some((array, Some(who))) = self.finder.write(walk, target, false) else {
+            let Some((array, Some(who))) = self.finder.write(walk, target, scatter) else {
                 return self.uncover(span, "a store at an unknown offset");
             };
             Some(Access {
@@ -895,6 +914,42 @@ impl Placer {
         }
     }
 
+    /// A loop `kir-distribute` spreads over the block's threads, after its range's reads
+    /// (`codegen::Body::distributed_for`): every access of its body announced together in front
+    /// of it, each by the thread that runs its iteration, as the dependence analysis gives them
+    /// (`kir/distribute.rs`, with what each variable holds at the loop); the body itself is each
+    /// thread's own code, with no barrier of its own.
+    fn distributed_loop(
+        &mut self,
+        walk: &Walk<'_>,
+        stmt: &Ast,
+        (var, range, body): (&crate::syntax::ast::Ident, &Expr, &Block),
+        span: Span,
+    ) {
+        let analysis = super::distribute::Analysis::new(
+            walk.checked,
+            &self.finder.values.symbols,
+            var,
+            range,
+            self.block_size,
+        );
+        // The names in scope at the loop, as `kir-distribute` gives them.
+        let plan = analysis.run(body, |name| match walk.lookup(name) {
+            Some(Name::Array(_)) => Some(true),
+            Some(Name::Recomputed(_)) | None => None,
+            Some(_) => Some(false),
+        });
+        let Ok(plan) = plan else {
+            return self.uncover(
+                span,
+                "a loop kir-distribute distributes and this pass does not",
+            );
+        };
+        self.touch(plan.accesses);
+        self.distributed = 1;
+        self.finder.values.statement(walk, stmt);
+    }
+
     /// In front of a loop: a barrier when something pending conflicts with any thread's access
     /// to an array the body names.
     fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
@@ -1002,6 +1057,17 @@ fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     each_child(e, &mut |c| scans_in(c, out));
 }
 
+/// Whether scatter target `target` stores a tile (`a[[rows, columns]] <- transpose(t)`): its
+/// subscripts are two ranges that give the tile's positions (`kir-sweeps`' `scatter_destination`).
+fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
+    let ExprKind::Index { indices, .. } = &target.kind else {
+        return false;
+    };
+    walk.checked.ty(target.id).tile_shape().is_some()
+        && matches!(indices.as_slice(), [r, c]
+            if *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range)
+}
+
 /// Whether `e` holds a reduction or a scan.
 fn holds_collective(e: &Expr) -> bool {
     let mut found = false;
@@ -1043,6 +1109,13 @@ fn call_uncovered(checked: &Checked, e: &Expr, callee: &str) -> Option<&'static 
 impl<'a> Visitor<'a> for Placer {
     fn statement(&mut self, walk: &Walk<'a>, stmt: &'a Ast) {
         if self.uncovered.is_some() {
+            return;
+        }
+        if self.distributed > 0 {
+            if matches!(stmt, Ast::For { .. } | Ast::While { .. }) {
+                self.distributed += 1;
+            }
+            self.finder.values.statement(walk, stmt);
             return;
         }
         let checked = walk.checked;
@@ -1149,13 +1222,22 @@ impl<'a> Visitor<'a> for Placer {
                 self.steps(steps);
             }
             Ast::For {
-                range, body, span, ..
+                var,
+                range,
+                body,
+                span,
+                ..
             } => {
-                if !matches!(self.loops.get(span), Some(LoopPlan::Sequential { .. })) {
-                    return self.uncover(*span, "a distributed loop");
-                }
+                let distributed = match self.loops.get(span) {
+                    Some(LoopPlan::Sequential { .. }) => false,
+                    Some(LoopPlan::Distributed { .. }) => true,
+                    None => return self.uncover(*span, "a loop kir-distribute did not decide"),
+                };
                 if !self.scalar(walk, range, *span) {
                     return;
+                }
+                if distributed {
+                    return self.distributed_loop(walk, stmt, (var, range, body), *span);
                 }
                 self.before_loop(walk, body, *span);
                 let watermark = self.finder.values.symbols.watermark();
@@ -1215,11 +1297,7 @@ impl<'a> Visitor<'a> for Placer {
         let span = consumer.span();
         match dest {
             _ if grid => self.uncover(span, "a grid-wide statement"),
-            Dest::Target {
-                target,
-                scatter: false,
-            } => self.store(walk, span, target, value),
-            Dest::Target { scatter: true, .. } => self.uncover(span, "a scatter"),
+            Dest::Target { target, scatter } => self.store(walk, span, target, value, scatter),
             Dest::Variable { name, registers } => {
                 self.init_variable(walk, span, name, registers, value)
             }
@@ -1240,7 +1318,7 @@ impl<'a> Visitor<'a> for Placer {
     }
 
     fn else_branch(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {
-        if self.uncovered.is_some() {
+        if self.uncovered.is_some() || self.distributed > 0 {
             return;
         }
         let after_then = self.state();
@@ -1254,7 +1332,7 @@ impl<'a> Visitor<'a> for Placer {
     /// Both branches start from the state before the `if`; after it, whatever either left
     /// pending, and a loop passed a barrier only if both branches did.
     fn if_end(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {
-        if self.uncovered.is_some() {
+        if self.uncovered.is_some() || self.distributed > 0 {
             return;
         }
         let Some((_, Some(then))) = self.ifs.pop() else {
@@ -1267,18 +1345,22 @@ impl<'a> Visitor<'a> for Placer {
         if self.uncovered.is_some() {
             return;
         }
+        if self.distributed > 0 {
+            self.distributed -= 1;
+            return;
+        }
         let Some(frame) = self.frames.pop() else {
             return;
         };
         if let Ast::For { span, .. } = stmt {
             debug_assert_eq!(*span, frame.span);
         }
-        let conflict = frame.exposed.iter().find_map(|later| {
-            self.pending
-                .iter()
-                .find(|earlier| conflicts(earlier, later, self.block_size, Some(frame.watermark)))
-                .map(|earlier| (earlier.clone(), later.clone()))
-        });
+        let block_size = self.block_size;
+        let conflict = self
+            .pending
+            .first_pair(frame.exposed.iter(), |earlier, later| {
+                conflicts(earlier, later, block_size, Some(frame.watermark))
+            });
         if let Some((earlier, later)) = conflict {
             self.barrier(earlier, later, frame.end_at, true);
         }
