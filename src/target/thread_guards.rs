@@ -43,7 +43,7 @@ use std::collections::{HashMap, HashSet};
 /// into one block, and InstCombine sinks what `P` computed only for it (the `zext` of the
 /// element index) past the branch, where the NVPTX backend folds it into a `mul.wide.u32` (left
 /// in `P`, it stays a 64-bit shift whose result lives as long as the store needs it: 421 SASS and
-/// 17 registers for newton-sqrt instead of 397 and 16).
+/// 17 registers for newton-sqrt instead of 401 and 16).
 pub const CLEANUP: &str = "function(simplifycfg,instcombine)";
 
 impl crate::target::NvptxTarget {
