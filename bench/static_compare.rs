@@ -208,7 +208,8 @@ fn header(with_clang: bool) -> String {
     };
     format!(
         "# bench-static: LOOM against nvcc + CUB and clang, {date}\n\n\
-         Machine: {}, no GPU. `{ARCH}`, {BLOCK} threads per block. \
+         Date: {date}. Device: none (static only: no kernel runs; ptxas and cuobjdump read the \
+         PTX). Machine: {}. `{ARCH}`, {BLOCK} threads per block. \
          Written by `scripts/bench-static --save`; every number below was measured in that one run.\n\n\
          - compile: `loomc --emit=ptx` (release) against `nvcc -arch={ARCH} --ptx -fmad=false` on the \
          reference (and clang's compile, K), wall time of the whole process, median of {LOOMC_RUNS}, \

@@ -319,6 +319,16 @@ impl Stages<'_> {
         times.lap("optimise");
         print(printer.after_llvm(&module), diagnostics)?;
         times.times.llvm_passes = printer.llvm_pass_times();
+        // `loom-thread-guards` completes -O's pipeline; a `--passes` pipeline runs alone.
+        if options.inspect.passes.is_none() && options.opt != OptLevel::O0 {
+            print(printer.before(passes::THREAD_GUARDS, &module), diagnostics)?;
+            stop_on_error(
+                target.thread_guards(&module).map_err(|d| vec![d]),
+                diagnostics,
+            )?;
+            times.lap("thread-guards");
+            print(printer.after(passes::THREAD_GUARDS, &module), diagnostics)?;
+        }
         print(printer.before(passes::VERIFY_KERNELS, &module), diagnostics)?;
         // The kernel verifier proves barrier placement and race freedom on what ships: the module
         // after LOOM's barrier removal and LLVM's optimiser, right before emission.

@@ -8,6 +8,7 @@ pub mod occupancy;
 pub mod passes;
 pub mod sass;
 mod sixteen_bit_memory;
+pub mod thread_guards;
 
 use crate::diagnostics::Diagnostic;
 use inkwell::context::AsContextRef;

@@ -209,6 +209,7 @@ fn time_passes_times_every_stage() {
         "verify",
         "link-libdevice",
         "optimise",
+        "thread-guards",
         "verify-kernels",
         "nvptx",
         "total",
@@ -324,6 +325,7 @@ fn time_passes_json_has_every_stage_and_each_llvm_pass() {
             "verify",
             "link-libdevice",
             "optimise",
+            "thread-guards",
             "verify-kernels",
             "nvptx"
         ]

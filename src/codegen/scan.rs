@@ -156,11 +156,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     ShuffleKind::Down
                 };
                 let other = self.shuffle(kind, partial, off, &lanes)?;
+                // Left: lane `l` takes lane `l - off`'s partial when there is one. Lanes past
+                // the warps hold zeros and combine them too, unread: a lane below the warps
+                // reads only lanes below itself, and the broadcasts below read lanes below the
+                // warps. (`l >= off` alone is the first stage's test again: one compare.)
                 let takes = if left {
-                    let far = self
-                        .b
-                        .build_int_compare(IntPredicate::UGE, lanes.lane, off, "")?;
-                    self.b.build_and(far, reads, "takes")?
+                    self.b
+                        .build_int_compare(IntPredicate::UGE, lanes.lane, off, "takes")?
                 } else {
                     let partner = self.b.build_int_add(lanes.lane, off, "")?;
                     self.b
@@ -176,8 +178,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 })?;
                 offset *= 2;
             }
-            // The warps before this one (after it, for a right scan).
-            let mask = self.i32(i64::from(lanes.width - 1));
+            // The warps before this one (after it, for a right scan). `shfl.sync.idx` reads lane
+            // `b & 31`: warp 0's `0 - 1` and the last warp's `warps` need no mask (their results
+            // are not taken), and none is built.
             let (neighbour, has_neighbour) = if left {
                 let before = self.b.build_int_sub(lanes.warp, self.i32(1), "")?;
                 let has =
@@ -191,7 +194,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     .build_int_compare(IntPredicate::ULT, after, warps, "")?;
                 (after, has)
             };
-            let neighbour = self.b.build_and(neighbour, mask, "")?;
             let outside = self.shuffle(ShuffleKind::Idx, partial, neighbour, &lanes)?;
             let takes = self.b.build_and(has_neighbour, mine, "")?;
             let current = v;

@@ -133,6 +133,14 @@ pub const LOOM_PASSES: &[LoomPass] = &[
         what: "links the libdevice functions the module calls, made internal",
     },
     LoomPass {
+        name: THREAD_GUARDS,
+        transforms: true,
+        position: Position::AfterOptimiser,
+        what: "a branch on the condition the branch before it just decided (a checked read's \
+               triangle, then a store's guard on the same bounds test) goes straight to its side \
+               (LLVM's jump threading is off on NVPTX); not after `--passes` or at -O0",
+    },
+    LoomPass {
         name: VERIFY_KERNELS,
         transforms: false,
         position: Position::AfterOptimiser,
@@ -143,6 +151,7 @@ pub const LOOM_PASSES: &[LoomPass] = &[
 pub const LOWER: &str = "loom-lower";
 pub const VERIFY_IR: &str = "loom-verify-ir";
 pub const LINK_LIBDEVICE: &str = "loom-link-libdevice";
+pub const THREAD_GUARDS: &str = "loom-thread-guards";
 pub const VERIFY_KERNELS: &str = "loom-verify-kernels";
 
 /// True for a name in LOOM's namespaces (`loom-…` on the LLVM module, `kir-…` on the kernel
