@@ -227,9 +227,16 @@ impl HostProgram {
         let target_data = machine.get_target_data();
         let lowered = lower(ctx, &module, &target_data, options)?;
         // The inline bounds checks are `alwaysinline` functions: the inliner splits each access's
-        // block around its check.
+        // block around its check. Then the private variables of unoptimised IR (-O0: an
+        // `alloca` for each local) become values, as -O1 and up leave them, so that such a
+        // kernel too can be cut at its synchronisations (`cut.rs` does not keep private memory
+        // across them) rather than run as coroutines, ten to a hundred times slower.
         module
-            .run_passes("always-inline", &machine, PassBuilderOptions::create())
+            .run_passes(
+                "always-inline,function(mem2reg)",
+                &machine,
+                PassBuilderOptions::create(),
+            )
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
         use_host_cpu(&module, sixteen_bit_floats);
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
