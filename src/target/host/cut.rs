@@ -1514,10 +1514,7 @@ impl Cutter {
             c"".as_ptr(),
         );
         let within = |j: LLVMValueRef, predicate| {
-            (
-                j,
-                LLVMBuildICmp(b, predicate, j, max_lane, c"".as_ptr()),
-            )
+            (j, LLVMBuildICmp(b, predicate, j, max_lane, c"".as_ptr()))
         };
         match mode {
             ShuffleMode::Up => within(

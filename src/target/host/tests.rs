@@ -868,3 +868,28 @@ fn a_cut_kernels_region_loops_vectorise_across_its_slots() {
         program.cut_vector_loops()
     );
 }
+
+#[test]
+fn an_unoptimised_kernel_that_synchronises_is_cut_too() {
+    // At -O0 every local is private memory (`alloca`), which the cut does not keep across a
+    // synchronisation: the host lowering promotes it to values first (mem2reg), as -O1 and up
+    // leave it, so that the kernel runs cut rather than as coroutines.
+    let file = "sum_of_squares.loom";
+    let source = include_str!("../../../bench/kernels/sum_of_squares.loom");
+    let options = crate::driver::Options {
+        emit: vec![crate::driver::Emit::Llvm],
+        opt: crate::target::OptLevel::O0,
+        ..crate::driver::Options::default()
+    };
+    let mut files = crate::diagnostics::SourceFiles::default();
+    let compiled = crate::driver::compile(&mut files, file, source, &options);
+    let (_, ir) = compiled.outputs.unwrap().into_iter().next().unwrap();
+    assert!(ir.contains("alloca"), "-O0 IR keeps its locals in memory");
+    let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
+    assert_eq!(
+        program.cut_kernels(),
+        ["sumOfSquares".to_string()],
+        "{:?}",
+        program.cut_fallbacks()
+    );
+}
