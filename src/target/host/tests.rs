@@ -893,3 +893,37 @@ fn an_unoptimised_kernel_that_synchronises_is_cut_too() {
         program.cut_fallbacks()
     );
 }
+
+#[test]
+fn unoptimised_ir_computes_each_thread_id_once_before_the_host_lowering() {
+    // tests/run/programs/scratch_rows.loom's `doubled` at -O0: its scratch row's initializer
+    // (4,095 nodes) read `ctaid` 2,048 times and took the `min` of as many lengths; its host
+    // code took minutes to generate.
+    let file = "scratch_rows.loom";
+    let source = include_str!("../../../tests/run/programs/scratch_rows.loom");
+    let options = crate::driver::Options {
+        emit: vec![crate::driver::Emit::Llvm],
+        opt: crate::target::OptLevel::O0,
+        block_size: 2,
+        ..crate::driver::Options::default()
+    };
+    let mut files = crate::diagnostics::SourceFiles::default();
+    let compiled = crate::driver::compile(&mut files, file, source, &options);
+    let (_, ir) = compiled.outputs.unwrap().into_iter().next().unwrap();
+    let context = Context::create();
+    let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "k.ll");
+    let module = context.create_module_from_ir(buffer).unwrap();
+    let doubled = module.get_function("doubled").unwrap();
+    let size = |f: inkwell::values::FunctionValue<'_>| -> usize {
+        f.get_basic_block_iter()
+            .map(|b| b.get_instructions().count())
+            .sum()
+    };
+    let before = size(doubled);
+    assert!(before > 20_000, "{before} instructions at -O0");
+    register_native_target().unwrap();
+    let machine = host_machine(false).unwrap();
+    simplify(&module, &machine).unwrap();
+    let after = size(module.get_function("doubled").unwrap());
+    assert!(after * 4 < before, "{before} -> {after} instructions");
+}
