@@ -4,6 +4,10 @@
 //! interleaved in one run; each kernel also with a call (or stack) per thread and without the
 //! bounds checks of global accesses, to show what they cost. Not a test: `scripts/bench` runs it
 //! (release).
+//!
+//! For profiling one part: `LOOM_BENCH_ONLY=saxpy` (kernels, comma-separated) runs only those
+//! tables, `LOOM_BENCH_HOW=TEXT` only the columns whose name contains TEXT (and PoCL's, for the
+//! ratio; the modes are then not compared with each other), `LOOM_BENCH_REPEATS=N` N rounds.
 
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
@@ -95,7 +99,11 @@ fn timed(f: impl FnOnce() -> Result<(), String>) -> Result<f64, String> {
 /// the load of a shared machine weighs on every column alike.
 fn best_interleaved(runs: &mut [(&str, Run<'_>)]) -> Result<Vec<f64>, String> {
     let mut best = vec![f64::INFINITY; runs.len()];
-    for _ in 0..REPEATS {
+    let repeats = std::env::var("LOOM_BENCH_REPEATS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(REPEATS);
+    for _ in 0..repeats {
         for ((_, run), best) in runs.iter_mut().zip(&mut best) {
             *best = best.min(run()?);
         }
@@ -301,7 +309,7 @@ fn main() -> Result<(), String> {
         table("saxpy", n, &mut runs)?;
         drop(runs);
         // Every mode ran the same number of times on the same inputs.
-        if y1 != y2 || y1 != y3 || y1 != y4 {
+        if every_column() && (y1 != y2 || y1 != y3 || y1 != y4) {
             return Err("saxpy disagrees between the modes".to_string());
         }
 
@@ -360,11 +368,12 @@ fn main() -> Result<(), String> {
         drop(runs);
         let total_cpu: f64 = out1.iter().map(|v| *v as f64).sum();
         let total_ref: f64 = partial.iter().map(|v| *v as f64).sum();
-        if (total_cpu - total_ref).abs() > 1e-4 * total_ref.abs()
-            || out1 != out2
-            || out1 != out3
-            || out1 != out4
-            || out1 != out5
+        if every_column()
+            && ((total_cpu - total_ref).abs() > 1e-4 * total_ref.abs()
+                || out1 != out2
+                || out1 != out3
+                || out1 != out4
+                || out1 != out5)
         {
             return Err(format!(
                 "sumOfSquares disagrees: {total_cpu} vs {total_ref}"
@@ -374,8 +383,22 @@ fn main() -> Result<(), String> {
     Ok(())
 }
 
-/// Runs `runs` interleaved and prints a row for each, with its speed relative to PoCL's.
-fn table(kernel: &str, n: usize, runs: &mut [(&str, Run<'_>)]) -> Result<(), String> {
+/// Whether every column runs (no `LOOM_BENCH_HOW`), so that the modes' results can be compared.
+fn every_column() -> bool {
+    std::env::var_os("LOOM_BENCH_HOW").is_none()
+}
+
+/// Runs `runs` interleaved and prints a row for each, with its speed relative to PoCL's; only
+/// those `LOOM_BENCH_ONLY` and `LOOM_BENCH_HOW` ask for, where they are set.
+fn table(kernel: &str, n: usize, runs: &mut Vec<(&str, Run<'_>)>) -> Result<(), String> {
+    if let Ok(only) = std::env::var("LOOM_BENCH_ONLY") {
+        if !only.split(',').any(|k| k == kernel) {
+            return Ok(());
+        }
+    }
+    if let Ok(how) = std::env::var("LOOM_BENCH_HOW") {
+        runs.retain(|(h, _)| h.contains(how.as_str()) || h.starts_with("PoCL"));
+    }
     let times = best_interleaved(runs)?;
     let pocl = runs
         .iter()

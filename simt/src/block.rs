@@ -95,19 +95,12 @@ impl Worker {
             frame_bytes: 0,
         };
         let block_ptr: *mut BlockCtx = &mut block_ctx;
-        // A compiled loop over the threads needs one context, whose `tid` it sets before a
-        // report (`loom_simt_thread`); building 256 per block was a visible part of saxpy's
-        // time (2^24 elements: 55 ms with them, 48 ms with one).
-        // A kernel that synchronises has a loop over its threads where the host lowering could
-        // cut it at its synchronisations (`src/target/host/cut.rs`): it runs that way too.
-        let looped = config.threads_entry.is_some() && !config.sanitize;
-        let contexts = if looped { 1 } else { config.block_size };
-        let mut threads: Vec<ThreadCtx> = (0..contexts)
+        // (A kernel with a compiled loop over its threads, which a kernel that synchronises has
+        // where the host lowering could cut it, runs in `run_looped` outside sanitizer mode.)
+        let mut threads: Vec<ThreadCtx> = (0..config.block_size)
             .map(|t| ThreadCtx::new(t, block_ptr))
             .collect();
-        let result = if looped {
-            self.run_direct(launch, block_ptr, &mut threads)
-        } else if let (true, false, Some(compiled)) = (
+        let result = if let (true, false, Some(compiled)) = (
             config.needs_coroutines,
             config.sanitize,
             config.compiled_coroutine,
@@ -125,6 +118,97 @@ impl Worker {
         match block_ctx.error.take() {
             Some(error) => Err(error),
             None => result,
+        }
+    }
+
+    /// Runs the blocks `claim` hands out, one after another, each in the kernel's compiled loop
+    /// over a block's threads (`threads_entry`), all inside one coroutine (whose stack lets a
+    /// failed check leave the JIT-compiled code at once): a coroutine made and entered for each
+    /// block cost about a third of a microsecond, as long as a block of saxpy takes. Returns at
+    /// the first block that fails, with its error; the worker may go on with the next.
+    pub fn run_looped(
+        &mut self,
+        launch: &LaunchShared,
+        claim: &mut dyn FnMut() -> Option<u32>,
+    ) -> Result<(), (u32, SimtError)> {
+        let config = &launch.config;
+        let Some(all) = config.threads_entry else {
+            return Ok(());
+        };
+        let shared_len = config.shared_bytes;
+        let shared = self.shared.as_mut_ptr() as *mut u8;
+        let mut block_ctx = BlockCtx {
+            ctaid: 0,
+            nctaid: config.blocks,
+            ntid: config.block_size,
+            ntid_x: match config.block_x {
+                0 => config.block_size.max(1),
+                x => x,
+            },
+            nctaid_x: match config.grid_x {
+                0 => config.blocks.max(1),
+                x => x,
+            },
+            shared,
+            shared_len,
+            locations: launch.locations.as_slice() as *const _,
+            sanitizer: ptr::null_mut(),
+            error: None,
+            scratch: [0; 8],
+            launch,
+            abort: ptr::null(),
+            frames: &mut self.frames,
+            frame_bytes: 0,
+        };
+        let block: *mut BlockCtx = &mut block_ctx;
+        // The loop reads only block-wide values from the context and names the thread itself
+        // before a failing check: one context serves every block.
+        let mut thread = ThreadCtx::new(0, block);
+        let thread_addr = &mut thread as *mut ThreadCtx as usize;
+        let block_addr = block as usize;
+        let params = launch.params.0 as usize;
+        let mut claim_ref = claim;
+        let claim_addr = &mut claim_ref as *mut &mut dyn FnMut() -> Option<u32> as usize;
+        let stack = match self.stack() {
+            Ok(stack) => stack,
+            Err(error) => return Err((0, error)),
+        };
+        let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
+            let block = block_addr as *mut BlockCtx;
+            // SAFETY: the block context, the thread context and `claim` outlive the coroutine
+            // (it is driven to its end or reset below), and `all` takes the launch's parameters.
+            unsafe {
+                let claim = &mut *(claim_addr as *mut &mut dyn FnMut() -> Option<u32>);
+                (*block).abort = yielder;
+                while let Some(b) = claim() {
+                    (*block).ctaid = b;
+                    if shared_len != 0 {
+                        ptr::write_bytes(shared, SHARED_POISON, shared_len);
+                    }
+                    context::set_current(thread_addr as *mut ThreadCtx);
+                    all(
+                        params as *const *mut c_void,
+                        (*block).ntid_x as i32,
+                        ((*block).ntid / (*block).ntid_x) as i32,
+                    );
+                    if (*block).error.is_some() {
+                        break;
+                    }
+                }
+                (*block).abort = ptr::null();
+            }
+        });
+        if let CoroutineResult::Yield(()) = coroutine.resume(()) {
+            // SAFETY: as in `run_coroutines`: the suspended frames own nothing to drop.
+            unsafe { coroutine.force_reset() };
+            // SAFETY: the coroutine no longer runs; the block context is live.
+            unsafe { (*block).abort = ptr::null() };
+        }
+        self.stacks.push(coroutine.into_stack());
+        context::set_current(ptr::null_mut());
+        match block_ctx.error.take() {
+            Some(error) => Err((block_ctx.ctaid, error)),
+            None => Ok(()),
         }
     }
 
@@ -191,32 +275,16 @@ impl Worker {
         let first = threads.as_mut_ptr() as usize;
         let count = threads.len();
         let block_addr = block as usize;
-        let threads_entry = launch.config.threads_entry;
         let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
             let block = block_addr as *mut BlockCtx;
             let first = first as *mut ThreadCtx;
             // SAFETY: the block context and the threads outlive the coroutine (it is driven to
-            // its end or reset below), and `entry` and `threads_entry` take the launch's
-            // parameters.
+            // its end or reset below), and `entry` takes the launch's parameters.
             unsafe {
                 (*block).abort = yielder;
-                match threads_entry {
-                    Some(all) => {
-                        // The loop reads only block-wide values from the context and names
-                        // the thread itself before a failing check.
-                        context::set_current(first);
-                        all(
-                            params as *const *mut c_void,
-                            (*block).ntid_x as i32,
-                            ((*block).ntid / (*block).ntid_x) as i32,
-                        );
-                    }
-                    None => {
-                        for t in 0..count {
-                            context::set_current(first.add(t));
-                            entry(params as *const *mut c_void);
-                        }
-                    }
+                for t in 0..count {
+                    context::set_current(first.add(t));
+                    entry(params as *const *mut c_void);
                 }
                 (*block).abort = ptr::null();
             }

@@ -204,23 +204,45 @@ pub unsafe fn launch(
     let next = AtomicU32::new(0);
     let failed_block = AtomicU32::new(u32::MAX);
     let first_error: Mutex<Option<(u32, SimtError)>> = Mutex::new(None);
+    let fail = |b: u32, error: SimtError| {
+        failed_block.fetch_min(b, Ordering::Relaxed);
+        let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|(at, _)| b < *at) {
+            *slot = Some((b, error));
+        }
+    };
+    // Blocks are handed out a few at a time where there are many, so that the workers do not
+    // meet at the counter for every block of a short kernel (saxpy's blocks take about as long
+    // as a contended atomic); 16 or more rounds per worker keep the load balanced.
+    let chunk = (config.blocks as usize / (workers * 16)).clamp(1, 16) as u32;
+    let looped = config.threads_entry.is_some() && !config.sanitize;
     let work = || {
         let mut worker = block::Worker::new(&shared);
-        loop {
-            let b = next.fetch_add(1, Ordering::Relaxed);
-            if b >= config.blocks || b > failed_block.load(Ordering::Relaxed) {
-                break;
+        let (mut at, mut end) = (0u32, 0u32);
+        let mut claim = || {
+            if at == end {
+                at = next.fetch_add(chunk, Ordering::Relaxed);
+                end = at.saturating_add(chunk).min(config.blocks);
             }
-            let result = worker.run_block(&shared, b);
+            if at >= end || at > failed_block.load(Ordering::Relaxed) {
+                at = end;
+                return None;
+            }
             if let Some(progress) = &config.progress {
                 progress.fetch_add(1, Ordering::Relaxed);
             }
-            if let Err(error) = result {
-                failed_block.fetch_min(b, Ordering::Relaxed);
-                let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
-                if slot.as_ref().is_none_or(|(at, _)| b < *at) {
-                    *slot = Some((b, error));
-                }
+            at += 1;
+            Some(at - 1)
+        };
+        if looped {
+            while let Err((b, error)) = worker.run_looped(&shared, &mut claim) {
+                fail(b, error);
+            }
+            return;
+        }
+        while let Some(b) = claim() {
+            if let Err(error) = worker.run_block(&shared, b) {
+                fail(b, error);
             }
         }
     };

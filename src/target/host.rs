@@ -206,13 +206,7 @@ impl HostProgram {
     /// Compiles NVPTX-targeted LLVM IR (as `loomc --emit=llvm` prints it, or from another front
     /// end) for the host.
     pub fn compile(nvptx_ir: &str, options: &HostOptions) -> Result<HostProgram, HostError> {
-        // Process-wide, and not safe from two threads at once (see `NvptxTarget::new`).
-        static NATIVE_REGISTERED: std::sync::OnceLock<Result<(), String>> =
-            std::sync::OnceLock::new();
-        NATIVE_REGISTERED
-            .get_or_init(|| Target::initialize_native(&InitializationConfig::default()))
-            .clone()
-            .map_err(HostError::Llvm)?;
+        register_native_target()?;
         let context = Box::new(Context::create());
         // SAFETY: the context is boxed (its address never changes) and is dropped after every
         // value made from it: the module and engine are fields of the same struct, declared
@@ -225,11 +219,19 @@ impl HostProgram {
         let sixteen_bit_floats = uses_16_bit_floats(&module);
         let machine = host_machine(sixteen_bit_floats)?;
         let target_data = machine.get_target_data();
+        simplify(&module, &machine)?;
         let lowered = lower(ctx, &module, &target_data, options)?;
         // The inline bounds checks are `alwaysinline` functions: the inliner splits each access's
-        // block around its check.
+        // block around its check. Then the private variables of unoptimised IR (-O0: an
+        // `alloca` for each local) become values, as -O1 and up leave them, so that such a
+        // kernel too can be cut at its synchronisations (`cut.rs` does not keep private memory
+        // across them) rather than run as coroutines, ten to a hundred times slower.
         module
-            .run_passes("always-inline", &machine, PassBuilderOptions::create())
+            .run_passes(
+                "always-inline,function(mem2reg)",
+                &machine,
+                PassBuilderOptions::create(),
+            )
             .map_err(|e| HostError::Llvm(format!("inlining the bounds checks: {e}")))?;
         use_host_cpu(&module, sixteen_bit_floats);
         // SAFETY: the module belongs to `ctx`, and the inliner has run.
@@ -582,6 +584,64 @@ impl HostProgram {
         // parameter's type, and each array pointer is a live, exclusively borrowed slice.
         unsafe { loom_simt::launch(kernel.entry, &params, &config, &buffers, &self.locations) }
             .map_err(|e| RunError::Kernel(Box::new(e)))
+    }
+}
+
+/// Registers LLVM's target for the host, once per process (not safe from two threads at once:
+/// see `NvptxTarget::new`).
+fn register_native_target() -> Result<(), HostError> {
+    static NATIVE_REGISTERED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    NATIVE_REGISTERED
+        .get_or_init(|| Target::initialize_native(&InitializationConfig::default()))
+        .clone()
+        .map_err(HostError::Llvm)
+}
+
+/// Unoptimised IR (-O0) computes every thread id and length again wherever it is used: a
+/// recomputed vector of 4,000 nodes reads `ctaid` and takes a `min` of its operands' lengths
+/// 2,000 times, a function of 26,000 instructions whose host code took minutes to generate
+/// (tripled by its entry and its coroutine). While the thread ids are still NVVM's intrinsics,
+/// which read no memory, each value is computed once and the trivial folds are made. Nothing
+/// changes what the kernel computes (no arithmetic is reassociated), and optimised IR has
+/// nothing left for these passes to do. Only in functions that do not synchronise: there a
+/// value computed once before a barrier and used after it would live across the barrier, in a
+/// per-thread array of the cut (`cut.rs`), where computing it again is cheaper and keeps the
+/// region's bounds checks versionable.
+fn simplify(module: &Module<'_>, machine: &TargetMachine) -> Result<(), HostError> {
+    thread_loop::only_in(
+        module,
+        |f| !synchronises(f),
+        || {
+            module
+                .run_passes(
+                    "function(early-cse,instsimplify)",
+                    machine,
+                    PassBuilderOptions::create(),
+                )
+                .map_err(|e| HostError::Llvm(format!("simplifying the kernel: {e}")))
+        },
+    )
+}
+
+/// Whether `f` calls one of NVVM's barriers or warp collectives.
+fn synchronises(f: &inkwell::values::FunctionValue<'_>) -> bool {
+    const SYNCHRONISING: [&str; 5] = [
+        "llvm.nvvm.barrier",
+        "llvm.nvvm.bar.",
+        "llvm.nvvm.shfl.",
+        "llvm.nvvm.vote.",
+        "llvm.nvvm.match.",
+    ];
+    // SAFETY: `f` is a live function of its module.
+    unsafe {
+        ir::instructions(inkwell::values::AsValueRef::as_value_ref(f))
+            .into_iter()
+            .filter(|&i| ir::is_call(i))
+            .filter_map(|i| ir::callee(i))
+            .any(|callee| {
+                let name = ir::name(callee);
+                SYNCHRONISING.iter().any(|p| name.starts_with(p))
+            })
     }
 }
 

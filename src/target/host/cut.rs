@@ -198,9 +198,79 @@ struct Sync {
     code: u64,
     /// Operands less the location id.
     operands: Vec<LLVMValueRef>,
-    /// Slot of its operands' arrays (one per operand) and its results' array.
+    /// Slot of its operands' arrays (one per operand) and its results' array; a fused shuffle
+    /// has one array, of its value operand, and none for its results.
     args_slot: usize,
     results_slot: Option<usize>,
+    fused: Option<FusedShuffle>,
+}
+
+/// A shuffle with the full mask and constant lane operands (`b`, `c`), which is no step of its
+/// own: each thread of the region after it reads the lane it shuffles from straight out of the
+/// array of the value operand, 32 bits a thread (`Cutter::fused_result`). A shuffle up or down
+/// reads the array at the thread's own index plus a constant, so the region's loop vectorises
+/// with two contiguous loads and a select; without this, every shuffle cost a loop over the
+/// threads reading four 64-bit operand arrays, a gather and a store of 64-bit results, which
+/// the next region read again (sumOfSquares' nine shuffles: 396 bytes a thread in all).
+#[derive(Clone, Copy)]
+struct FusedShuffle {
+    mode: ShuffleMode,
+    b: u32,
+    c: u32,
+    /// Also says whether the source lane was in range (the `p` variants: bit 32 of the result).
+    pair: bool,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ShuffleMode {
+    Up,
+    Down,
+    Bfly,
+    Idx,
+}
+
+impl ShuffleMode {
+    fn from_name(sync_name: &str) -> Option<ShuffleMode> {
+        let rest = sync_name.strip_prefix("loom_simt_shfl_sync_")?;
+        Some(match rest.split('_').next()? {
+            "up" => ShuffleMode::Up,
+            "down" => ShuffleMode::Down,
+            "bfly" => ShuffleMode::Bfly,
+            "idx" => ShuffleMode::Idx,
+            _ => return None,
+        })
+    }
+}
+
+/// How far before the first and after the last thread's element of a per-thread array a fused
+/// shuffle may read (a lane that does not exist, whose value the select drops): 31 elements of
+/// at most 8 bytes, rounded up. The allocation has this much room before its first array and
+/// after its last.
+const SLOT_PADDING: u64 = 256;
+
+/// The sync `s` as a [`FusedShuffle`], where it is one.
+unsafe fn fused_shuffle(s: &Sync) -> Option<FusedShuffle> {
+    let mode = ShuffleMode::from_name(&s.name)?;
+    let constant = |i: usize| -> Option<u64> {
+        let v = *s.operands.get(i)?;
+        (!LLVMIsAConstantInt(v).is_null()).then(|| LLVMConstIntGetZExtValue(v))
+    };
+    if constant(0)? & 0xffff_ffff != 0xffff_ffff || s.operands.len() != 4 {
+        return None;
+    }
+    // The value operand is 32 bits (`i32` or `float`), as every shuffle's in the runtime.
+    let value = LLVMTypeOf(s.operands[1]);
+    let bits = match LLVMGetTypeKind(value) {
+        LLVMTypeKind::LLVMFloatTypeKind => 32,
+        LLVMTypeKind::LLVMIntegerTypeKind => LLVMGetIntTypeWidth(value),
+        _ => 0,
+    };
+    (bits == 32).then_some(FusedShuffle {
+        mode,
+        b: constant(2)? as u32,
+        c: constant(3)? as u32,
+        pair: s.name.ends_with('p'),
+    })
 }
 
 struct Region {
@@ -246,6 +316,8 @@ struct Cutter {
     /// (`addrspace(3)`), which it cannot make across address spaces ("cannot identify array
     /// bounds"), and such region loops stay scalar.
     scopes: Vec<LLVMMetadataRef>,
+    /// The block's thread count, computed in the entry.
+    block_threads: LLVMValueRef,
     /// The loads and stores of slots, which [`Cutter::tag_kernel_accesses`] leaves alone.
     slot_accesses: std::cell::RefCell<HashSet<LLVMValueRef>>,
 }
@@ -293,6 +365,7 @@ impl Cutter {
             demoted: HashMap::new(),
             codes_slot: None,
             scopes: Vec::new(),
+            block_threads: std::ptr::null_mut(),
             slot_accesses: std::cell::RefCell::new(HashSet::new()),
         }
     }
@@ -391,6 +464,7 @@ impl Cutter {
                 operands,
                 args_slot: 0,
                 results_slot: None,
+                fused: None,
             });
         }
         let sync_of: HashMap<LLVMBasicBlockRef, usize> = syncs
@@ -552,7 +626,12 @@ impl Cutter {
             self.demoted.insert(v, slot);
         }
         for s in &mut syncs {
+            s.fused = fused_shuffle(s);
             s.args_slot = self.slots.len();
+            if s.fused.is_some() {
+                self.slot(4);
+                continue;
+            }
             for _ in &s.operands {
                 self.slot(8);
             }
@@ -573,6 +652,7 @@ impl Cutter {
         let nx = LLVMGetParam(self.function, 1);
         let ny = LLVMGetParam(self.function, 2);
         let n = LLVMBuildMul(b, nx, ny, c"cut.n".as_ptr());
+        self.block_threads = n;
         let n64 = LLVMBuildZExt(b, n, self.i64t, c"".as_ptr());
         let n16 = LLVMBuildAnd(
             b,
@@ -582,14 +662,20 @@ impl Cutter {
         );
         let per_thread: u64 = self.slots.iter().map(|s| s.bytes).sum();
         let scratch_fn = self.declare_scratch();
-        let total = LLVMBuildMul(b, n16, self.c64(per_thread.max(1)), c"".as_ptr());
+        let arrays = LLVMBuildMul(b, n16, self.c64(per_thread.max(1)), c"".as_ptr());
+        let total = LLVMBuildAdd(b, arrays, self.c64(2 * SLOT_PADDING), c"".as_ptr());
         let scratch =
             self.builder
                 .call(LLVMGlobalGetValueType(scratch_fn), scratch_fn, &mut [total]);
         let i8t = LLVMInt8TypeInContext(self.context);
         let mut offset = 0u64;
         for s in 0..self.slots.len() {
-            let mut idx = [LLVMBuildMul(b, n16, self.c64(offset), c"".as_ptr())];
+            let mut idx = [LLVMBuildAdd(
+                b,
+                LLVMBuildMul(b, n16, self.c64(offset), c"".as_ptr()),
+                self.c64(SLOT_PADDING),
+                c"".as_ptr(),
+            )];
             let base =
                 LLVMBuildInBoundsGEP2(b, i8t, scratch, idx.as_mut_ptr(), 1, c"cut.slot".as_ptr());
             self.slot_bases.push(base);
@@ -1019,8 +1105,12 @@ impl Cutter {
             // A region that starts after a synchronisation with a result reads it first.
             if let Some(k) = sync_of_entry(syncs, bb) {
                 let sync = &syncs[k];
-                if let Some(slot) = sync.results_slot {
-                    let raw = self.load(self.i64t, slot, t64);
+                let raw = match (sync.fused, sync.results_slot) {
+                    (Some(shuffle), _) => Some(self.fused_result(shuffle, sync.args_slot, &copy)),
+                    (None, Some(slot)) => Some(self.load(self.i64t, slot, t64)),
+                    (None, None) => None,
+                };
+                if let Some(raw) = raw {
                     let ty = LLVMTypeOf(sync.call);
                     let v = self.value_from_bits(raw, ty);
                     copy.values.insert(sync.call, v);
@@ -1153,6 +1243,12 @@ impl Cutter {
         LLVMPositionBuilderAtEnd(b, block);
         let br = LLVMBuildBr(b, copy.latch);
         for (i, &op) in sync.operands.iter().enumerate() {
+            // A fused shuffle keeps only its value operand, as 32 bits.
+            let slot = match sync.fused {
+                Some(_) if i != 1 => continue,
+                Some(_) => sync.args_slot,
+                None => sync.args_slot + i,
+            };
             // The operand as the region has it where it leaves (`from` reaches the sync block).
             let v = if LLVMIsAInstruction(op).is_null() {
                 op
@@ -1160,8 +1256,14 @@ impl Cutter {
                 self.use_of(copy, op, from, local, br)?
             };
             LLVMPositionBuilderBefore(b, br);
-            let bits = self.to_bits(v);
-            self.store(bits, sync.args_slot + i, copy.t64);
+            let bits = match sync.fused {
+                Some(_) if LLVMGetTypeKind(LLVMTypeOf(v)) == LLVMTypeKind::LLVMFloatTypeKind => {
+                    LLVMBuildBitCast(b, v, self.i32t, c"".as_ptr())
+                }
+                Some(_) => v,
+                None => self.to_bits(v),
+            };
+            self.store(bits, slot, copy.t64);
         }
         if let (true, Some(codes)) = (region.multi_exit(), self.codes_slot) {
             LLVMPositionBuilderBefore(b, br);
@@ -1286,12 +1388,11 @@ impl Cutter {
             !LLVMIsAConstantInt(*m).is_null()
                 && LLVMConstIntGetZExtValue(*m) & 0xffff_ffff == 0xffff_ffff
         });
-        let shfl_mode = sync
-            .name
-            .strip_prefix("loom_simt_shfl_sync_")
-            .and_then(|rest| rest.split('_').next());
+        let shfl_mode = ShuffleMode::from_name(&sync.name);
+        // A fused shuffle happens where the next region reads it.
         if loom_simt::cut_is_barrier(&sync.name)
             || (sync.name == "loom_simt_bar_warp_sync" && full_mask)
+            || sync.fused.is_some()
         {
             LLVMBuildBr(b, next);
             return Ok(());
@@ -1336,7 +1437,7 @@ impl Cutter {
     #[allow(clippy::too_many_arguments)]
     unsafe fn shuffle_loop(
         &self,
-        mode: &str,
+        mode: ShuffleMode,
         pair: bool,
         args: usize,
         results: usize,
@@ -1357,50 +1458,7 @@ impl Cutter {
             let raw = self.load(self.i64t, args + i, t64);
             LLVMBuildTrunc(b, raw, self.i32t, c"".as_ptr())
         };
-        let bv = LLVMBuildAnd(b, operand(2), self.c32(31), c"".as_ptr());
-        let c = operand(3);
-        let cval = LLVMBuildAnd(b, c, self.c32(31), c"".as_ptr());
-        let segmask = LLVMBuildAnd(
-            b,
-            LLVMBuildLShr(b, c, self.c32(8), c"".as_ptr()),
-            self.c32(31),
-            c"".as_ptr(),
-        );
-        let not_seg = LLVMBuildNot(b, segmask, c"".as_ptr());
-        let min_lane = LLVMBuildAnd(b, lane, segmask, c"".as_ptr());
-        let max_lane = LLVMBuildOr(
-            b,
-            min_lane,
-            LLVMBuildAnd(b, cval, not_seg, c"".as_ptr()),
-            c"".as_ptr(),
-        );
-        let (j, in_range) = match mode {
-            "up" => {
-                let j = LLVMBuildSub(b, lane, bv, c"".as_ptr());
-                let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntSGE, j, max_lane, c"".as_ptr());
-                (j, ok)
-            }
-            "down" => {
-                let j = LLVMBuildAdd(b, lane, bv, c"".as_ptr());
-                let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, j, max_lane, c"".as_ptr());
-                (j, ok)
-            }
-            "bfly" => {
-                let j = LLVMBuildXor(b, lane, bv, c"".as_ptr());
-                let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, j, max_lane, c"".as_ptr());
-                (j, ok)
-            }
-            _ => {
-                let j = LLVMBuildOr(
-                    b,
-                    min_lane,
-                    LLVMBuildAnd(b, bv, not_seg, c"".as_ptr()),
-                    c"".as_ptr(),
-                );
-                let ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, j, max_lane, c"".as_ptr());
-                (j, ok)
-            }
-        };
+        let (j, in_range) = self.shuffle_source(mode, lane, operand(2), operand(3));
         let source_lane = LLVMBuildSelect(b, in_range, j, lane, c"".as_ptr());
         let source = LLVMBuildAdd(b, warp_start, source_lane, c"".as_ptr());
         let exists = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULT, source, n, c"".as_ptr());
@@ -1425,6 +1483,119 @@ impl Cutter {
             [block, body].as_mut_ptr(),
             2,
         );
+    }
+
+    /// The lane a shuffle in `mode` reads for `lane`, with `b` and `c` its operands, and whether
+    /// that lane is in range (when it is not, the lane reads its own value): PTX ISA's
+    /// pseudo-code for `shfl.sync`, as `loom_simt::warp::shfl_source` (`c` packs the clamp value,
+    /// bits 0-4, and the segment mask, bits 8-12).
+    unsafe fn shuffle_source(
+        &self,
+        mode: ShuffleMode,
+        lane: LLVMValueRef,
+        b_operand: LLVMValueRef,
+        c: LLVMValueRef,
+    ) -> (LLVMValueRef, LLVMValueRef) {
+        let b = self.b();
+        let bv = LLVMBuildAnd(b, b_operand, self.c32(31), c"".as_ptr());
+        let cval = LLVMBuildAnd(b, c, self.c32(31), c"".as_ptr());
+        let segmask = LLVMBuildAnd(
+            b,
+            LLVMBuildLShr(b, c, self.c32(8), c"".as_ptr()),
+            self.c32(31),
+            c"".as_ptr(),
+        );
+        let not_seg = LLVMBuildNot(b, segmask, c"".as_ptr());
+        let min_lane = LLVMBuildAnd(b, lane, segmask, c"".as_ptr());
+        let max_lane = LLVMBuildOr(
+            b,
+            min_lane,
+            LLVMBuildAnd(b, cval, not_seg, c"".as_ptr()),
+            c"".as_ptr(),
+        );
+        let within = |j: LLVMValueRef, predicate| {
+            (j, LLVMBuildICmp(b, predicate, j, max_lane, c"".as_ptr()))
+        };
+        match mode {
+            ShuffleMode::Up => within(
+                LLVMBuildSub(b, lane, bv, c"".as_ptr()),
+                LLVMIntPredicate::LLVMIntSGE,
+            ),
+            ShuffleMode::Down => within(
+                LLVMBuildAdd(b, lane, bv, c"".as_ptr()),
+                LLVMIntPredicate::LLVMIntULE,
+            ),
+            ShuffleMode::Bfly => within(
+                LLVMBuildXor(b, lane, bv, c"".as_ptr()),
+                LLVMIntPredicate::LLVMIntULE,
+            ),
+            ShuffleMode::Idx => within(
+                LLVMBuildOr(
+                    b,
+                    min_lane,
+                    LLVMBuildAnd(b, bv, not_seg, c"".as_ptr()),
+                    c"".as_ptr(),
+                ),
+                LLVMIntPredicate::LLVMIntULE,
+            ),
+        }
+    }
+
+    /// A fused shuffle's result for the thread of `copy`, as the 64 bits [`Self::shuffle_loop`]
+    /// would have stored for it: the value operand of the lane it reads, or its own where that
+    /// lane is out of range or does not exist (past the block's last thread).
+    unsafe fn fused_result(
+        &self,
+        shuffle: FusedShuffle,
+        values: usize,
+        copy: &Copy,
+    ) -> LLVMValueRef {
+        let b = self.b();
+        let t = copy.t;
+        let lane = LLVMBuildAnd(b, t, self.c32(31), c"".as_ptr());
+        let (j, in_range) = self.shuffle_source(
+            shuffle.mode,
+            lane,
+            self.c32(u64::from(shuffle.b)),
+            self.c32(u64::from(shuffle.c)),
+        );
+        let warp_start = LLVMBuildSub(b, t, lane, c"".as_ptr());
+        let source = LLVMBuildAdd(b, warp_start, j, c"".as_ptr());
+        let exists = LLVMBuildICmp(
+            b,
+            LLVMIntPredicate::LLVMIntULT,
+            source,
+            self.block_threads,
+            c"".as_ptr(),
+        );
+        let take = LLVMBuildAnd(b, in_range, exists, c"".as_ptr());
+        let own = self.load(self.i32t, values, copy.t64);
+        let other_at = match shuffle.mode {
+            // The source is the thread's own index plus a constant: a contiguous load, which
+            // the region's loop vectorises. Lanes that do not take it read up to 31 elements
+            // before or after the array (the padding, or a neighbouring array), and drop it.
+            ShuffleMode::Up | ShuffleMode::Down => {
+                let step = u64::from(shuffle.b & 31);
+                let delta = match shuffle.mode {
+                    ShuffleMode::Up => step.wrapping_neg(),
+                    _ => step,
+                };
+                LLVMBuildAdd(b, copy.t64, self.c64(delta), c"".as_ptr())
+            }
+            ShuffleMode::Bfly | ShuffleMode::Idx => {
+                let from = LLVMBuildSelect(b, take, source, t, c"".as_ptr());
+                LLVMBuildZExt(b, from, self.i64t, c"".as_ptr())
+            }
+        };
+        let other = self.load(self.i32t, values, other_at);
+        let value = LLVMBuildSelect(b, take, other, own, c"".as_ptr());
+        let raw = LLVMBuildZExt(b, value, self.i64t, c"".as_ptr());
+        if !shuffle.pair {
+            return raw;
+        }
+        let p = LLVMBuildZExt(b, in_range, self.i64t, c"".as_ptr());
+        let p = LLVMBuildShl(b, p, self.c64(32), c"".as_ptr());
+        LLVMBuildOr(b, raw, p, c"".as_ptr())
     }
 }
 

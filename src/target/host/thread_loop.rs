@@ -24,7 +24,7 @@ use inkwell::llvm_sys::LLVMIntPredicate;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::TargetMachine;
-use inkwell::values::AsValueRef;
+use inkwell::values::{AsValueRef, FunctionValue};
 use std::collections::HashMap;
 
 /// What the loops get from the optimiser, before [`versioning`]: the parameters and bounds read
@@ -288,59 +288,74 @@ pub fn optimise_functions(
     version: bool,
     counters: impl Fn(LLVMValueRef) -> Vec<(String, String)>,
 ) -> Result<usize, HostError> {
+    only_in(
+        module,
+        |f| f.get_name().to_string_lossy().starts_with(prefix),
+        || {
+            let passes = |passes: &str| {
+                module
+                    .run_passes(passes, machine, PassBuilderOptions::create())
+                    .map_err(|e| HostError::Llvm(format!("optimising the loops over threads: {e}")))
+            };
+            let mut versioned = 0;
+            passes(LOOP_PASSES)?;
+            let target_data = machine.get_target_data();
+            for f in module.get_functions() {
+                if version && f.get_name().to_string_lossy().starts_with(prefix) {
+                    for (x, y) in counters(f.as_value_ref()) {
+                        // SAFETY: the function belongs to the module's context; the target
+                        // data is the module's (`host_machine`).
+                        let done = unsafe {
+                            versioning::version(
+                                module.get_context().raw(),
+                                f.as_value_ref(),
+                                target_data.as_mut_ptr(),
+                                &x,
+                                &y,
+                            )
+                        };
+                        versioned += usize::from(done);
+                    }
+                }
+            }
+            passes(VECTOR_PASSES)?;
+            Ok(versioned)
+        },
+    )
+}
+
+/// Runs `run` (which runs passes over the whole module) with every function that has a body and
+/// is not `chosen` marked `optnone` and `noinline` meanwhile, so that only the chosen ones
+/// change; then the marks go again.
+pub fn only_in<T>(
+    module: &Module<'_>,
+    chosen: impl Fn(&FunctionValue<'_>) -> bool,
+    run: impl FnOnce() -> Result<T, HostError>,
+) -> Result<T, HostError> {
     let context = module.get_context();
     let kind = |name: &str| inkwell::attributes::Attribute::get_named_enum_kind_id(name);
     let (optnone, noinline) = (kind("optnone"), kind("noinline"));
-    let shielded: Vec<_> = module
-        .get_functions()
-        .filter(|f| f.count_basic_blocks() > 0)
-        .filter(|f| !f.get_name().to_string_lossy().starts_with(prefix))
-        .collect();
     let index = inkwell::attributes::AttributeLoc::Function;
     let mut added = Vec::new();
-    for f in &shielded {
+    for f in module.get_functions() {
+        if f.count_basic_blocks() == 0 || chosen(&f) {
+            continue;
+        }
         let had_noinline = f.get_enum_attribute(index, noinline).is_some();
         f.add_attribute(index, context.create_enum_attribute(optnone, 0));
         if !had_noinline {
             f.add_attribute(index, context.create_enum_attribute(noinline, 0));
         }
-        added.push((*f, had_noinline));
+        added.push((f, had_noinline));
     }
-    let passes = |passes: &str| {
-        module
-            .run_passes(passes, machine, PassBuilderOptions::create())
-            .map_err(|e| HostError::Llvm(format!("optimising the loops over threads: {e}")))
-    };
-    let mut versioned = 0;
-    let result = passes(LOOP_PASSES).and_then(|()| {
-        let target_data = machine.get_target_data();
-        for f in module.get_functions() {
-            if version && f.get_name().to_string_lossy().starts_with(prefix) {
-                for (x, y) in counters(f.as_value_ref()) {
-                    // SAFETY: the function belongs to the module's context; the target data is
-                    // the module's (`host_machine`).
-                    let done = unsafe {
-                        versioning::version(
-                            context.raw(),
-                            f.as_value_ref(),
-                            target_data.as_mut_ptr(),
-                            &x,
-                            &y,
-                        )
-                    };
-                    versioned += usize::from(done);
-                }
-            }
-        }
-        passes(VECTOR_PASSES)
-    });
+    let result = run();
     for (f, had_noinline) in added {
         f.remove_enum_attribute(index, optnone);
         if !had_noinline {
             f.remove_enum_attribute(index, noinline);
         }
     }
-    result.map(|()| versioned)
+    result
 }
 
 /// `y * ntid_x + x`: the thread's index in its block.
