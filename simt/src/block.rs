@@ -71,29 +71,7 @@ impl Worker {
             }
             None => ptr::null_mut(),
         };
-        let mut block_ctx = BlockCtx {
-            ctaid: block,
-            nctaid: config.blocks,
-            ntid: config.block_size,
-            ntid_x: match config.block_x {
-                0 => config.block_size.max(1),
-                x => x,
-            },
-            nctaid_x: match config.grid_x {
-                0 => config.blocks.max(1),
-                x => x,
-            },
-            shared,
-            shared_len,
-            locations: launch.locations.as_slice() as *const _,
-            sanitizer,
-            error: None,
-            scratch: [0; 8],
-            launch,
-            abort: ptr::null(),
-            frames: &mut self.frames,
-            frame_bytes: 0,
-        };
+        let mut block_ctx = BlockCtx::new(launch, block, shared, sanitizer, &mut self.frames);
         let block_ptr: *mut BlockCtx = &mut block_ctx;
         // (A kernel with a compiled loop over its threads, which a kernel that synchronises has
         // where the host lowering could cut it, runs in `run_looped` outside sanitizer mode.)
@@ -137,29 +115,7 @@ impl Worker {
         };
         let shared_len = config.shared_bytes;
         let shared = self.shared.as_mut_ptr() as *mut u8;
-        let mut block_ctx = BlockCtx {
-            ctaid: 0,
-            nctaid: config.blocks,
-            ntid: config.block_size,
-            ntid_x: match config.block_x {
-                0 => config.block_size.max(1),
-                x => x,
-            },
-            nctaid_x: match config.grid_x {
-                0 => config.blocks.max(1),
-                x => x,
-            },
-            shared,
-            shared_len,
-            locations: launch.locations.as_slice() as *const _,
-            sanitizer: ptr::null_mut(),
-            error: None,
-            scratch: [0; 8],
-            launch,
-            abort: ptr::null(),
-            frames: &mut self.frames,
-            frame_bytes: 0,
-        };
+        let mut block_ctx = BlockCtx::new(launch, 0, shared, ptr::null_mut(), &mut self.frames);
         let block: *mut BlockCtx = &mut block_ctx;
         // The loop reads only block-wide values from the context and names the thread itself
         // before a failing check: one context serves every block.

@@ -78,6 +78,41 @@ pub struct BlockCtx {
 }
 
 impl BlockCtx {
+    /// The context of block `ctaid` of `launch`, with `shared` (`shared_bytes` of it) as its
+    /// shared memory.
+    pub(crate) fn new(
+        launch: &LaunchShared,
+        ctaid: u32,
+        shared: *mut u8,
+        sanitizer: *mut Sanitizer,
+        frames: &mut Vec<u128>,
+    ) -> BlockCtx {
+        let config = &launch.config;
+        BlockCtx {
+            ctaid,
+            nctaid: config.blocks,
+            ntid: config.block_size,
+            ntid_x: match config.block_x {
+                0 => config.block_size.max(1),
+                x => x,
+            },
+            nctaid_x: match config.grid_x {
+                0 => config.blocks.max(1),
+                x => x,
+            },
+            shared,
+            shared_len: config.shared_bytes,
+            locations: launch.locations.as_slice() as *const _,
+            sanitizer,
+            error: None,
+            scratch: [0; 8],
+            launch,
+            abort: ptr::null(),
+            frames,
+            frame_bytes: 0,
+        }
+    }
+
     pub fn location(&self, id: u32) -> SourceLocation {
         // SAFETY: `locations` outlives the launch that made this block.
         let locations = unsafe { &*self.locations };

@@ -841,6 +841,20 @@ fn only_modules_with_16_bit_floats_count_as_such() {
     assert!(uses_16_bit_floats(&other));
 }
 
+/// The NVVM IR loomc emits for `source` at `opt` and `block_size`.
+fn loomc_ir(file: &str, source: &str, opt: crate::target::OptLevel, block_size: u32) -> String {
+    let options = crate::driver::Options {
+        emit: vec![crate::driver::Emit::Llvm],
+        opt,
+        block_size,
+        ..crate::driver::Options::default()
+    };
+    let mut files = crate::diagnostics::SourceFiles::default();
+    let compiled = crate::driver::compile(&mut files, file, source, &options);
+    let (_, ir) = compiled.outputs.unwrap().into_iter().next().unwrap();
+    ir
+}
+
 #[test]
 fn a_cut_kernels_region_loops_vectorise_across_its_slots() {
     // sumOfSquares (bench/kernels) is cut into a region per shuffle step: eleven regions, for
@@ -851,15 +865,12 @@ fn a_cut_kernels_region_loops_vectorise_across_its_slots() {
     // scopes said that no slot is another, nor anything the kernel reaches. With them, every
     // region's loop but the last (thread 0's store of the sum) vectorises; the shuffles are
     // fused into the regions after them, so there are no exchange loops besides.
-    let file = "sum_of_squares.loom";
-    let source = include_str!("../../../bench/kernels/sum_of_squares.loom");
-    let options = crate::driver::Options {
-        emit: vec![crate::driver::Emit::Llvm],
-        ..crate::driver::Options::default()
-    };
-    let mut files = crate::diagnostics::SourceFiles::default();
-    let compiled = crate::driver::compile(&mut files, file, source, &options);
-    let (_, ir) = compiled.outputs.unwrap().into_iter().next().unwrap();
+    let ir = loomc_ir(
+        "sum_of_squares.loom",
+        include_str!("../../../bench/kernels/sum_of_squares.loom"),
+        crate::target::OptLevel::O3,
+        256,
+    );
     let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
     assert_eq!(program.cut_kernels(), ["sumOfSquares".to_string()]);
     assert!(
@@ -874,16 +885,12 @@ fn an_unoptimised_kernel_that_synchronises_is_cut_too() {
     // At -O0 every local is private memory (`alloca`), which the cut does not keep across a
     // synchronisation: the host lowering promotes it to values first (mem2reg), as -O1 and up
     // leave it, so that the kernel runs cut rather than as coroutines.
-    let file = "sum_of_squares.loom";
-    let source = include_str!("../../../bench/kernels/sum_of_squares.loom");
-    let options = crate::driver::Options {
-        emit: vec![crate::driver::Emit::Llvm],
-        opt: crate::target::OptLevel::O0,
-        ..crate::driver::Options::default()
-    };
-    let mut files = crate::diagnostics::SourceFiles::default();
-    let compiled = crate::driver::compile(&mut files, file, source, &options);
-    let (_, ir) = compiled.outputs.unwrap().into_iter().next().unwrap();
+    let ir = loomc_ir(
+        "sum_of_squares.loom",
+        include_str!("../../../bench/kernels/sum_of_squares.loom"),
+        crate::target::OptLevel::O0,
+        256,
+    );
     assert!(ir.contains("alloca"), "-O0 IR keeps its locals in memory");
     let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
     assert_eq!(
@@ -899,17 +906,12 @@ fn unoptimised_ir_computes_each_thread_id_once_before_the_host_lowering() {
     // tests/run/programs/scratch_rows.loom's `doubled` at -O0: its scratch row's initializer
     // (4,095 nodes) read `ctaid` 2,048 times and took the `min` of as many lengths; its host
     // code took minutes to generate.
-    let file = "scratch_rows.loom";
-    let source = include_str!("../../../tests/run/programs/scratch_rows.loom");
-    let options = crate::driver::Options {
-        emit: vec![crate::driver::Emit::Llvm],
-        opt: crate::target::OptLevel::O0,
-        block_size: 2,
-        ..crate::driver::Options::default()
-    };
-    let mut files = crate::diagnostics::SourceFiles::default();
-    let compiled = crate::driver::compile(&mut files, file, source, &options);
-    let (_, ir) = compiled.outputs.unwrap().into_iter().next().unwrap();
+    let ir = loomc_ir(
+        "scratch_rows.loom",
+        include_str!("../../../tests/run/programs/scratch_rows.loom"),
+        crate::target::OptLevel::O0,
+        2,
+    );
     let context = Context::create();
     let buffer = MemoryBuffer::create_from_memory_range_copy(ir.as_bytes(), "k.ll");
     let module = context.create_module_from_ir(buffer).unwrap();
