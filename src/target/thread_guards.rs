@@ -44,7 +44,7 @@ use std::collections::{HashMap, HashSet};
 /// element index) past the branch, where the NVPTX backend folds it into a `mul.wide.u32` (left
 /// in `P`, it stays a 64-bit shift whose result lives as long as the store needs it: 421 SASS and
 /// 17 registers for newton-sqrt instead of 401 and 16).
-pub const CLEANUP: &str = "function(simplifycfg,instcombine)";
+pub const CLEANUP: &str = "function(simplifycfg,instcombine<no-verify-fixpoint>)";
 
 impl crate::target::NvptxTarget {
     /// `loom-thread-guards`: threads the branches, then runs [`CLEANUP`] if it threaded any.
