@@ -30,7 +30,7 @@ mod cut;
 mod entry;
 mod error;
 mod intrinsics;
-mod ir;
+pub(crate) mod ir;
 mod libcalls;
 mod locations;
 mod sanitize;

@@ -25,13 +25,13 @@
 //! every use of `J`'s `phi`s lies in a part of the function that one of the targets, entered
 //! only from `J`, dominates: there the `phi` is the value of the edge that now leads in.
 
+use crate::target::host::ir::{block_instructions as instructions, blocks, successors};
 use inkwell::llvm_sys::core::{
     LLVMCountIncoming, LLVMDeleteBasicBlock, LLVMGetBasicBlockParent, LLVMGetBasicBlockTerminator,
-    LLVMGetCondition, LLVMGetEntryBasicBlock, LLVMGetFirstBasicBlock, LLVMGetFirstInstruction,
-    LLVMGetFirstUse, LLVMGetIncomingBlock, LLVMGetIncomingValue, LLVMGetInstructionOpcode,
-    LLVMGetInstructionParent, LLVMGetNextBasicBlock, LLVMGetNextInstruction, LLVMGetNextUse,
-    LLVMGetNumOperands, LLVMGetNumSuccessors, LLVMGetOperand, LLVMGetSuccessor, LLVMGetUser,
-    LLVMIsConditional, LLVMSetOperand, LLVMSetSuccessor,
+    LLVMGetCondition, LLVMGetEntryBasicBlock, LLVMGetFirstUse, LLVMGetIncomingBlock,
+    LLVMGetIncomingValue, LLVMGetInstructionOpcode, LLVMGetInstructionParent, LLVMGetNextUse,
+    LLVMGetNumOperands, LLVMGetOperand, LLVMGetSuccessor, LLVMGetUser, LLVMIsConditional,
+    LLVMSetOperand, LLVMSetSuccessor,
 };
 use inkwell::llvm_sys::prelude::{LLVMBasicBlockRef, LLVMValueRef};
 use inkwell::llvm_sys::LLVMOpcode;
@@ -88,36 +88,6 @@ struct Site {
     fall: (LLVMValueRef, LLVMBasicBlockRef),
     /// (user, operand index, value) for every use of `J`'s `phi`s.
     uses: Vec<(LLVMValueRef, u32, LLVMValueRef)>,
-}
-
-unsafe fn blocks(function: LLVMValueRef) -> Vec<LLVMBasicBlockRef> {
-    let mut out = Vec::new();
-    let mut b = LLVMGetFirstBasicBlock(function);
-    while !b.is_null() {
-        out.push(b);
-        b = LLVMGetNextBasicBlock(b);
-    }
-    out
-}
-
-unsafe fn successors(b: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    let term = LLVMGetBasicBlockTerminator(b);
-    if term.is_null() {
-        return Vec::new();
-    }
-    (0..LLVMGetNumSuccessors(term))
-        .map(|i| LLVMGetSuccessor(term, i))
-        .collect()
-}
-
-unsafe fn instructions(b: LLVMBasicBlockRef) -> Vec<LLVMValueRef> {
-    let mut out = Vec::new();
-    let mut i = LLVMGetFirstInstruction(b);
-    while !i.is_null() {
-        out.push(i);
-        i = LLVMGetNextInstruction(i);
-    }
-    out
 }
 
 unsafe fn is_phi(i: LLVMValueRef) -> bool {

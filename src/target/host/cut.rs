@@ -334,16 +334,6 @@ struct Copy {
     latch: LLVMBasicBlockRef,
 }
 
-unsafe fn successors(block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    let term = LLVMGetBasicBlockTerminator(block);
-    if term.is_null() {
-        return Vec::new();
-    }
-    (0..LLVMGetNumSuccessors(term))
-        .map(|i| LLVMGetSuccessor(term, i))
-        .collect()
-}
-
 impl Cutter {
     unsafe fn new(
         context: LLVMContextRef,
@@ -408,7 +398,7 @@ impl Cutter {
         LLVMPositionBuilderAtEnd(mover.raw(), old);
         LLVMBuildBr(mover.raw(), new);
         let mut seen = HashSet::new();
-        for succ in successors(new) {
+        for succ in ir::successors(new) {
             if !seen.insert(succ) {
                 continue;
             }
@@ -502,7 +492,7 @@ impl Cutter {
                 if ir::opcode(term) == LLVMOpcode::LLVMRet {
                     region.returns = true;
                 }
-                let mut succ = successors(b);
+                let mut succ = ir::successors(b);
                 succ.reverse();
                 stack.extend(succ);
             }
@@ -1617,7 +1607,7 @@ unsafe fn preorder(
             continue;
         }
         order.push(b);
-        let mut succ = successors(b);
+        let mut succ = ir::successors(b);
         succ.reverse();
         stack.extend(succ);
     }
@@ -1644,7 +1634,7 @@ unsafe fn reach_avoiding(
         if sync_of.contains_key(&b) || !region.members.contains(&b) {
             continue;
         }
-        stack.extend(successors(b));
+        stack.extend(ir::successors(b));
     }
     seen
 }

@@ -101,6 +101,17 @@ pub unsafe fn declare(module: LLVMModuleRef, name: &str, fn_type: LLVMTypeRef) -
 }
 
 /// The basic blocks of a function, in order.
+/// The blocks `block`'s terminator branches to (none without one).
+pub unsafe fn successors(block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
+    let term = LLVMGetBasicBlockTerminator(block);
+    if term.is_null() {
+        return Vec::new();
+    }
+    (0..LLVMGetNumSuccessors(term))
+        .map(|i| LLVMGetSuccessor(term, i))
+        .collect()
+}
+
 pub unsafe fn blocks(function: Value) -> Vec<LLVMBasicBlockRef> {
     let mut out = Vec::new();
     let mut block = LLVMGetFirstBasicBlock(function);

@@ -80,7 +80,7 @@ pub unsafe fn version(
     let header = LLVMGetInstructionParent(y);
     let blocks = ir::blocks(function);
     let successors: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> =
-        blocks.iter().map(|b| (*b, successors(*b))).collect();
+        blocks.iter().map(|b| (*b, ir::successors(*b))).collect();
     let mut predecessors: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> = HashMap::new();
     for (b, succ) in &successors {
         for s in succ {
@@ -751,16 +751,6 @@ unsafe fn trailing_zeros(v: LLVMValueRef) -> u32 {
     }
 }
 
-unsafe fn successors(block: LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef> {
-    let t = LLVMGetBasicBlockTerminator(block);
-    if t.is_null() {
-        return Vec::new();
-    }
-    (0..LLVMGetNumSuccessors(t))
-        .map(|i| LLVMGetSuccessor(t, i))
-        .collect()
-}
-
 fn reachable(
     from: LLVMBasicBlockRef,
     next: impl Fn(LLVMBasicBlockRef) -> Vec<LLVMBasicBlockRef>,
@@ -839,7 +829,7 @@ unsafe fn clone_blocks(
     // The exits' phis: the copy leaves the loop to the same blocks.
     let mut exits = HashSet::new();
     for block in blocks {
-        for s in successors(*block) {
+        for s in ir::successors(*block) {
             if !in_loop.contains(&s) {
                 exits.insert(s);
             }
