@@ -123,12 +123,17 @@ impl Worker {
         let thread_addr = &mut thread as *mut ThreadCtx as usize;
         let block_addr = block as usize;
         let params = launch.params.0 as usize;
-        let mut claim_ref = claim;
-        let claim_addr = &mut claim_ref as *mut &mut dyn FnMut() -> Option<u32> as usize;
+        // The first block is claimed here, so that a stack that cannot be allocated fails it
+        // (and the worker's next call claims another, or none once a block has failed).
+        let Some(first) = claim() else {
+            return Ok(());
+        };
         let stack = match self.stack() {
             Ok(stack) => stack,
-            Err(error) => return Err((0, error)),
+            Err(error) => return Err((first, error)),
         };
+        let mut claim_ref = claim;
+        let claim_addr = &mut claim_ref as *mut &mut dyn FnMut() -> Option<u32> as usize;
         let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
             let block = block_addr as *mut BlockCtx;
             // SAFETY: the block context, the thread context and `claim` outlive the coroutine
@@ -136,7 +141,8 @@ impl Worker {
             unsafe {
                 let claim = &mut *(claim_addr as *mut &mut dyn FnMut() -> Option<u32>);
                 (*block).abort = yielder;
-                while let Some(b) = claim() {
+                let mut next = Some(first);
+                while let Some(b) = next {
                     (*block).ctaid = b;
                     if shared_len != 0 {
                         ptr::write_bytes(shared, SHARED_POISON, shared_len);
@@ -150,6 +156,7 @@ impl Worker {
                     if (*block).error.is_some() {
                         break;
                     }
+                    next = claim();
                 }
                 (*block).abort = ptr::null();
             }
