@@ -70,8 +70,12 @@ fn run_case(case: &half_cases::Case, bs: u32) -> Result<(), Failed> {
     let run = |program: &HostProgram, n: usize, seed: u64| {
         (case.run)(program, bs, n, &mut support::Rng::new(seed))
     };
+    let faithful = match case.block_size {
+        Some(_) => true,
+        None => support::faithful_sample(case.name, &BLOCK_SIZES, bs),
+    };
     Ok(support::same_bits_in_every_build(
-        case.file, case.file, bs, case.sizes, &run,
+        case.file, case.file, bs, faithful, case.sizes, &run,
     )?)
 }
 

@@ -31,7 +31,7 @@ enum State {
 /// What one OS thread keeps from block to block.
 pub struct Worker {
     stacks: Vec<DefaultStack>,
-    /// Shared memory, 16-byte aligned.
+    /// Shared memory, 16-byte aligned, between two red zones (`SHARED_RED_ZONE`).
     shared: Vec<u128>,
     sanitizer: Option<Sanitizer>,
     /// Compiled coroutines' frames, one after another (`BlockCtx::frames`).
@@ -42,12 +42,30 @@ pub struct Worker {
 /// kernel that reads shared memory before writing it does not get plausible zeros.
 const SHARED_POISON: u8 = 0xff;
 
+/// Bytes of `SHARED_POISON` before and after a block's shared memory. Without the sanitizer no
+/// shared access is checked: a kernel that writes past either end of its shared memory writes
+/// here instead of into the host's heap, and `shared_red_zones_intact` finds it after the launch.
+/// (A multiple of 16, so that shared memory stays 16-byte aligned.)
+const SHARED_RED_ZONE: usize = 4096;
+
+thread_local! {
+    /// The coroutine stacks of this OS thread's last worker, for its next (`pool.rs` keeps the
+    /// threads): a stack mapped afresh is page faults again wherever it is touched.
+    static SPARE_STACKS: std::cell::RefCell<Vec<DefaultStack>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Spare stacks an OS thread keeps between launches: a block's worth of threads, at most.
+const SPARE_STACKS_KEPT: usize = 1024;
+
 impl Worker {
     pub fn new(launch: &LaunchShared) -> Worker {
         Worker {
-            stacks: Vec::new(),
+            stacks: SPARE_STACKS.with_borrow_mut(std::mem::take),
             frames: Vec::new(),
-            shared: vec![0; launch.config.shared_bytes.div_ceil(16)],
+            shared: vec![
+                u128::from_ne_bytes([SHARED_POISON; 16]);
+                (launch.config.shared_bytes + 2 * SHARED_RED_ZONE).div_ceil(16)
+            ],
             sanitizer: launch.config.sanitize.then(|| {
                 Sanitizer::new(
                     &launch.buffers,
@@ -61,8 +79,8 @@ impl Worker {
     pub fn run_block(&mut self, launch: &LaunchShared, block: u32) -> Result<(), SimtError> {
         let config = &launch.config;
         let shared_len = config.shared_bytes;
-        let shared = self.shared.as_mut_ptr() as *mut u8;
-        // SAFETY: `shared` has room for `shared_bytes` rounded up to 16.
+        let shared = self.shared_memory();
+        // SAFETY: `shared` has room for `shared_bytes`.
         unsafe { ptr::write_bytes(shared, SHARED_POISON, shared_len) };
         let sanitizer = match &mut self.sanitizer {
             Some(s) => {
@@ -114,7 +132,7 @@ impl Worker {
             return Ok(());
         };
         let shared_len = config.shared_bytes;
-        let shared = self.shared.as_mut_ptr() as *mut u8;
+        let shared = self.shared_memory();
         let mut block_ctx = BlockCtx::new(launch, 0, shared, ptr::null_mut(), &mut self.frames);
         let block: *mut BlockCtx = &mut block_ctx;
         // The loop reads only block-wide values from the context and names the thread itself
@@ -181,10 +199,10 @@ impl Worker {
         block: *mut BlockCtx,
         threads: &mut [ThreadCtx],
     ) -> Result<(), SimtError> {
+        let entry = launch.per_thread_entry()?;
         let mut coroutines = Vec::with_capacity(threads.len());
         for ctx in threads.iter_mut() {
             let stack = self.stack()?;
-            let entry = launch.entry;
             let params = launch.params.0 as usize;
             let me = ctx as *mut ThreadCtx as usize;
             coroutines.push(Thread::with_stack(
@@ -232,8 +250,8 @@ impl Worker {
         block: *mut BlockCtx,
         threads: &mut [ThreadCtx],
     ) -> Result<(), SimtError> {
+        let entry = launch.per_thread_entry()?;
         let stack = self.stack()?;
-        let entry = launch.entry;
         let params = launch.params.0 as usize;
         let first = threads.as_mut_ptr() as usize;
         let count = threads.len();
@@ -317,6 +335,44 @@ impl Worker {
         outcome
     }
 
+    /// The start of a block's shared memory, after the first red zone.
+    fn shared_memory(&mut self) -> *mut u8 {
+        // SAFETY: `shared` holds both red zones and the shared memory between them.
+        unsafe { (self.shared.as_mut_ptr() as *mut u8).add(SHARED_RED_ZONE) }
+    }
+
+    /// Whether the red zones around shared memory still hold only poison: an error naming the
+    /// bytes written outside it, if not. (Only meaningful without the sanitizer, which stops any
+    /// such write before it happens.)
+    pub fn shared_red_zones_intact(&self, launch: &LaunchShared) -> Result<(), SimtError> {
+        let all: &[u8] = as_bytes(&self.shared);
+        let len = launch.config.shared_bytes;
+        let before = &all[..SHARED_RED_ZONE];
+        let after = &all[SHARED_RED_ZONE + len..];
+        let written = |zone: &[u8]| zone.iter().filter(|&&b| b != SHARED_POISON).count();
+        let (before_written, after_written) = (written(before), written(after));
+        if before_written + after_written == 0 {
+            return Ok(());
+        }
+        // The farthest byte written on each side, in bytes from the shared memory's ends.
+        let lowest = before.iter().position(|&b| b != SHARED_POISON);
+        let highest = after.iter().rposition(|&b| b != SHARED_POISON);
+        let mut places = Vec::new();
+        if let Some(at) = lowest {
+            places.push(format!(
+                "up to {} bytes before its start",
+                SHARED_RED_ZONE - at
+            ));
+        }
+        if let Some(at) = highest {
+            places.push(format!("up to {} bytes past its end", at + 1));
+        }
+        Err(SimtError::SharedOverrun {
+            shared_bytes: len,
+            detail: places.join(" and "),
+        })
+    }
+
     /// A coroutine stack: a spare one, or a new one.
     fn stack(&mut self) -> Result<DefaultStack, SimtError> {
         match self.stacks.pop() {
@@ -325,6 +381,21 @@ impl Worker {
                 .map_err(|e| SimtError::Internal(format!("cannot allocate a thread's stack: {e}"))),
         }
     }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        let mut stacks = std::mem::take(&mut self.stacks);
+        stacks.truncate(SPARE_STACKS_KEPT);
+        // (A thread that is exiting has dropped its spares already: these are dropped too.)
+        let _ = SPARE_STACKS.try_with(|spare| spare.replace(stacks));
+    }
+}
+
+/// `words` as the bytes they are.
+fn as_bytes(words: &[u128]) -> &[u8] {
+    // SAFETY: u128 is plain data; the byte view borrows `words`.
+    unsafe { std::slice::from_raw_parts(words.as_ptr() as *const u8, std::mem::size_of_val(words)) }
 }
 
 struct Scheduler<'a> {

@@ -3,7 +3,7 @@
 //! Every GPU thread is a stackful coroutine with its own registers and stack; a block's threads
 //! run on one OS thread, each until it reaches a barrier, a warp collective or its end
 //! (`block.rs`); barriers and collectives complete as PTX says they do (`warp.rs`); every block
-//! has its own shared memory; blocks are spread over the machine's cores (`launch`). In sanitizer
+//! has its own shared memory; blocks are spread over the machine's cores (`launch`, on `pool.rs`'s threads). In sanitizer
 //! mode every memory access is checked (`sanitizer.rs`) and the run stops at the first problem
 //! with a report that names the threads and source locations (`report.rs`).
 //!
@@ -25,6 +25,7 @@ mod context;
 mod cut;
 mod libdevice;
 mod math;
+mod pool;
 mod report;
 mod sanitizer;
 pub mod warp;
@@ -117,7 +118,7 @@ unsafe impl Send for Params {}
 unsafe impl Sync for Params {}
 
 pub(crate) struct LaunchShared {
-    entry: EntryFn,
+    entry: Option<EntryFn>,
     params: Params,
     config: LaunchConfig,
     /// Sorted by start address.
@@ -128,6 +129,17 @@ pub(crate) struct LaunchShared {
 }
 
 impl LaunchShared {
+    /// The kernel's entry, for the modes that call it once per thread.
+    pub(crate) fn per_thread_entry(&self) -> Result<EntryFn, SimtError> {
+        self.entry.ok_or_else(|| {
+            SimtError::Internal(
+                "this build of the kernel runs its threads compiled together and has no entry \
+                 for one thread"
+                    .to_string(),
+            )
+        })
+    }
+
     /// The buffer of kernel parameter `param`.
     pub(crate) fn param_buffer(&self, param: usize) -> Option<&Buffer> {
         self.by_param.get(param).and_then(Option::as_ref)
@@ -143,7 +155,9 @@ impl LaunchShared {
     }
 }
 
-/// Runs `entry` over the grid of `config`. Returns the first problem of the lowest block that
+/// Runs the kernel over the grid of `config`: `entry` once per thread, or a block at a time
+/// through `config`'s compiled threads or coroutines (a build that has those may have no
+/// `entry`: the host compiles only what its launches call). Returns the first problem of the lowest block that
 /// had one: in sanitizer mode every block below it has run, so the report does not depend on
 /// scheduling.
 ///
@@ -152,7 +166,7 @@ impl LaunchShared {
 /// of the kernel's parameter types, and every pointer among them at memory the kernel may use;
 /// `buffers` must describe the arrays among them.
 pub unsafe fn launch(
-    entry: EntryFn,
+    entry: Option<EntryFn>,
     params: &[*mut c_void],
     config: &LaunchConfig,
     buffers: &[Buffer],
@@ -201,11 +215,14 @@ pub unsafe fn launch(
         n => n,
     }
     .clamp(1, config.blocks as usize);
-    let next = AtomicU32::new(0);
-    let failed_block = AtomicU32::new(u32::MAX);
+    // Every claim reads `failed_block`, and a claim of a new chunk writes `next`: on one cache
+    // line, each chunk another worker claimed made the next claim miss the cache (5% of a
+    // launch of saxpy).
+    let next = OwnLine(AtomicU32::new(0));
+    let failed_block = OwnLine(AtomicU32::new(u32::MAX));
     let first_error: Mutex<Option<(u32, SimtError)>> = Mutex::new(None);
     let fail = |b: u32, error: SimtError| {
-        failed_block.fetch_min(b, Ordering::Relaxed);
+        failed_block.0.fetch_min(b, Ordering::Relaxed);
         let mut slot = first_error.lock().unwrap_or_else(|p| p.into_inner());
         if slot.as_ref().is_none_or(|(at, _)| b < *at) {
             *slot = Some((b, error));
@@ -221,10 +238,10 @@ pub unsafe fn launch(
         let (mut at, mut end) = (0u32, 0u32);
         let mut claim = || {
             if at == end {
-                at = next.fetch_add(chunk, Ordering::Relaxed);
+                at = next.0.fetch_add(chunk, Ordering::Relaxed);
                 end = at.saturating_add(chunk).min(config.blocks);
             }
-            if at >= end || at > failed_block.load(Ordering::Relaxed) {
+            if at >= end || at > failed_block.0.load(Ordering::Relaxed) {
                 at = end;
                 return None;
             }
@@ -238,29 +255,29 @@ pub unsafe fn launch(
             while let Err((b, error)) = worker.run_looped(&shared, &mut claim) {
                 fail(b, error);
             }
-            return;
-        }
-        while let Some(b) = claim() {
-            if let Err(error) = worker.run_block(&shared, b) {
-                fail(b, error);
+        } else {
+            while let Some(b) = claim() {
+                if let Err(error) = worker.run_block(&shared, b) {
+                    fail(b, error);
+                }
             }
+        }
+        // Not known which block it was: after every block's own error.
+        if let Err(error) = worker.shared_red_zones_intact(&shared) {
+            fail(u32::MAX, error);
         }
     };
-    if workers == 1 {
-        work();
-    } else {
-        std::thread::scope(|scope| {
-            for _ in 0..workers {
-                scope.spawn(work);
-            }
-        });
-    }
+    pool::run(workers, &work);
     let error = first_error.into_inner().unwrap_or_else(|p| p.into_inner());
     match error {
         Some((_, error)) => Err(error),
         None => Ok(()),
     }
 }
+
+/// A value on a cache line of its own (two, for the adjacent-line prefetcher).
+#[repr(align(128))]
+struct OwnLine<T>(T);
 
 /// Whether a runtime function may suspend the calling thread (a barrier or warp collective):
 /// a kernel that calls none runs without coroutines.

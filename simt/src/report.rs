@@ -133,6 +133,14 @@ pub enum SimtError {
         location: SourceLocation,
         problem: String,
     },
+    /// Without the sanitizer: a block wrote outside its shared memory, into the poison the
+    /// runtime keeps around it (found after the launch, so no thread or line is known).
+    SharedOverrun {
+        /// The shared memory's size.
+        shared_bytes: usize,
+        /// Where, in words: "up to 8 bytes past its end".
+        detail: String,
+    },
     /// The executor itself could not run (no memory for stacks, a runtime function called where
     /// it cannot be).
     Internal(String),
@@ -188,6 +196,14 @@ impl fmt::Display for SimtError {
                 location,
                 problem,
             } => write!(f, "warp collective misused by {thread} at {location}: {problem}"),
+            SimtError::SharedOverrun {
+                shared_bytes,
+                detail,
+            } => write!(
+                f,
+                "a block wrote outside its {shared_bytes} bytes of shared memory ({detail}); \
+                 run with --sanitize to find the thread and the line"
+            ),
             SimtError::Internal(message) => write!(f, "CPU backend: {message}"),
         }
     }

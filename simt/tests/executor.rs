@@ -112,7 +112,7 @@ fn blocks_have_their_own_shared_memory_and_barriers_hold() {
             &mut op as *mut _ as *mut c_void,
         ];
         let cfg = config(blocks, block_size, block_size as usize * 4, false);
-        unsafe { launch(tree_sum, &params, &cfg, &[], &locations()) }.unwrap();
+        unsafe { launch(Some(tree_sum), &params, &cfg, &[], &locations()) }.unwrap();
         for b in 0..blocks as usize {
             let expected: f32 = input[b * block_size as usize..(b + 1) * block_size as usize]
                 .iter()
@@ -144,7 +144,7 @@ fn shuffles_exchange_between_lanes() {
     let params = [&mut op as *mut _ as *mut c_void];
     unsafe {
         launch(
-            warp_sum,
+            Some(warp_sum),
             &params,
             &config(3, 64, 0, false),
             &[],
@@ -172,7 +172,7 @@ unsafe extern "C" fn barrier_against_shuffle(_: *const *mut c_void) {
 fn a_deadlock_is_reported_not_hung() {
     let err = unsafe {
         launch(
-            barrier_against_shuffle,
+            Some(barrier_against_shuffle),
             &[],
             &config(2, 32, 0, false),
             &[],
@@ -213,7 +213,7 @@ fn an_exited_thread_releases_a_barrier_but_the_sanitizer_reports_it() {
     let params = [&mut op as *mut _ as *mut c_void];
     unsafe {
         launch(
-            early_exit,
+            Some(early_exit),
             &params,
             &config(2, 64, 0, false),
             &[],
@@ -224,7 +224,7 @@ fn an_exited_thread_releases_a_barrier_but_the_sanitizer_reports_it() {
     assert_eq!(output.iter().filter(|v| **v == 1.0).count(), 64);
     let err = unsafe {
         launch(
-            early_exit,
+            Some(early_exit),
             &params,
             &config(2, 64, 0, true),
             &[],
@@ -256,8 +256,16 @@ unsafe extern "C" fn racy(_: *const *mut c_void) {
 
 #[test]
 fn the_sanitizer_finds_a_shared_memory_race() {
-    let err =
-        unsafe { launch(racy, &[], &config(4, 32, 128, true), &[], &locations()) }.unwrap_err();
+    let err = unsafe {
+        launch(
+            Some(racy),
+            &[],
+            &config(4, 32, 128, true),
+            &[],
+            &locations(),
+        )
+    }
+    .unwrap_err();
     match err {
         SimtError::SharedRace {
             offset,
@@ -273,7 +281,16 @@ fn the_sanitizer_finds_a_shared_memory_race() {
         other => panic!("{other}"),
     }
     // Without the sanitizer the same kernel runs.
-    unsafe { launch(racy, &[], &config(4, 32, 128, false), &[], &locations()) }.unwrap();
+    unsafe {
+        launch(
+            Some(racy),
+            &[],
+            &config(4, 32, 128, false),
+            &[],
+            &locations(),
+        )
+    }
+    .unwrap();
 }
 
 /// Reads element tid + 1 of a buffer of ntid elements.
@@ -296,7 +313,7 @@ fn the_sanitizer_finds_an_out_of_bounds_read() {
     }];
     let err = unsafe {
         launch(
-            reads_past_the_end,
+            Some(reads_past_the_end),
             &params,
             &config(1, 64, 0, true),
             &buffers,
@@ -369,7 +386,7 @@ fn an_out_of_bounds_access_stops_the_block_without_the_sanitizer() {
     cfg.workers = 1;
     let err = unsafe {
         launch(
-            writes_by_thread_index,
+            Some(writes_by_thread_index),
             &params,
             &cfg,
             &buffers,
@@ -388,4 +405,58 @@ fn an_out_of_bounds_access_stops_the_block_without_the_sanitizer() {
     );
     assert_eq!(data, [1.0; 4]);
     assert_eq!(done[0], 4, "threads after the failing one must not run");
+}
+
+/// Thread 0 of block 1 writes shared float `params[0]` (of 16, in 64 bytes of shared memory).
+unsafe extern "C" fn shared_overrun(params: *const *mut c_void) {
+    let at = *(*params.add(0) as *const isize);
+    if tid() == 0 && ctaid() == 1 {
+        *shared().offset(at) = 1.0;
+    }
+}
+
+#[test]
+fn a_write_outside_shared_memory_is_found_without_the_sanitizer() {
+    for (offset, words) in [
+        (16isize, "up to 4 bytes past its end"),
+        (25, "up to 40 bytes past its end"),
+        (-2, "up to 8 bytes before its start"),
+    ] {
+        let mut value = offset;
+        let params = [&mut value as *mut _ as *mut c_void];
+        for workers in [1, 3] {
+            let cfg = LaunchConfig {
+                workers,
+                ..config(4, 32, 64, false)
+            };
+            let err = unsafe { launch(Some(shared_overrun), &params, &cfg, &[], &locations()) }
+                .unwrap_err();
+            let SimtError::SharedOverrun {
+                shared_bytes,
+                detail,
+            } = &err
+            else {
+                panic!("offset {offset}: {err}");
+            };
+            assert_eq!(
+                (*shared_bytes, detail.as_str()),
+                (64, words),
+                "offset {offset}"
+            );
+            assert!(err.to_string().contains("--sanitize"), "{err}");
+        }
+    }
+    // The same kernel writing inside its shared memory is no error.
+    let mut inside = 15isize;
+    let params = [&mut inside as *mut _ as *mut c_void];
+    unsafe {
+        launch(
+            Some(shared_overrun),
+            &params,
+            &config(4, 32, 64, false),
+            &[],
+            &locations(),
+        )
+    }
+    .unwrap();
 }

@@ -33,6 +33,7 @@ mod intrinsics;
 pub(crate) mod ir;
 mod libcalls;
 mod locations;
+mod prune;
 mod sanitize;
 mod shared;
 mod thread_loop;
@@ -168,7 +169,8 @@ impl From<HostError> for RunError {
 
 struct HostKernel {
     signature: KernelSignature,
-    entry: loom_simt::EntryFn,
+    /// `loom.entry.<kernel>`, where this build's launches call it (`prune::Calls::Entry`).
+    entry: Option<loom_simt::EntryFn>,
     /// `loom.threads.<kernel>`, where the kernel has one.
     threads: Option<loom_simt::ThreadsFn>,
     /// `loom.coro.<kernel>` and the resume function, where the kernel has them.
@@ -274,6 +276,25 @@ impl HostProgram {
         let coroutines = unsafe { coro::split(ctx.raw(), &module, &machine)? };
         // Again for what the coroutine passes made.
         use_host_cpu(&module, sixteen_bit_floats);
+        let calls: Vec<prune::Calls> = lowered
+            .kernels
+            .iter()
+            .map(|k| launch_calls(&k.name, &looped, &cut, &coroutines, options))
+            .collect();
+        let called: Vec<String> = lowered
+            .kernels
+            .iter()
+            .zip(&calls)
+            .flat_map(|(k, calls)| match calls {
+                prune::Calls::Entry => vec![format!("{}{}", entry::ENTRY_PREFIX, k.name)],
+                prune::Calls::Threads(name) => vec![name.clone()],
+                prune::Calls::Coroutine => {
+                    vec![coro::function_name(&k.name), coro::RESUME.to_string()]
+                }
+            })
+            .collect();
+        prune::keep_only(&module, &machine, &called)?;
+        // After the pruning, which removes unused declarations: the code generator calls these.
         declare_libcalls(&module);
         if let Some(path) = std::env::var_os("LOOM_HOST_DUMP") {
             let _ = module.print_to_file(path);
@@ -286,41 +307,32 @@ impl HostProgram {
             .map_err(|e| HostError::Llvm(e.to_string()))?;
         bind_runtime(&module, &engine)?;
         let mut kernels = Vec::new();
-        for signature in lowered.kernels {
-            let entry_name = format!("{}{}", entry::ENTRY_PREFIX, signature.name);
-            let address = engine
-                .get_function_address(&entry_name)
-                .map_err(|e| HostError::Llvm(format!("{entry_name}: {e}")))?;
-            // SAFETY: `entry_name` was built by `entry::add_entry` with exactly this type.
-            let entry: loom_simt::EntryFn = unsafe { std::mem::transmute(address) };
-            let threads_name = if looped.contains(&signature.name) {
-                Some(thread_loop::function_name(&signature.name))
-            } else if cut.contains(&signature.name) {
-                Some(cut::function_name(&signature.name))
-            } else {
-                None
+        for (signature, calls) in lowered.kernels.into_iter().zip(calls) {
+            let address = |name: &str| {
+                engine
+                    .get_function_address(name)
+                    .map_err(|e| HostError::Llvm(format!("{name}: {e}")))
             };
-            let threads = match threads_name {
-                Some(name) => {
-                    let address = engine
-                        .get_function_address(&name)
-                        .map_err(|e| HostError::Llvm(format!("{name}: {e}")))?;
-                    // SAFETY: `thread_loop::add` built it with exactly this type.
-                    Some(unsafe { std::mem::transmute::<usize, loom_simt::ThreadsFn>(address) })
+            let (mut entry, mut threads, mut compiled) = (None, None, None);
+            match calls {
+                prune::Calls::Entry => {
+                    let name = format!("{}{}", entry::ENTRY_PREFIX, signature.name);
+                    // SAFETY: `entry::add_entry` built it with exactly this type.
+                    entry = Some(unsafe {
+                        std::mem::transmute::<usize, loom_simt::EntryFn>(address(&name)?)
+                    });
                 }
-                None => None,
-            };
-            let compiled = match coroutines.contains(&signature.name) {
-                true => {
-                    let address = |name: &str| {
-                        engine
-                            .get_function_address(name)
-                            .map_err(|e| HostError::Llvm(format!("{name}: {e}")))
-                    };
+                prune::Calls::Threads(name) => {
+                    // SAFETY: `thread_loop::add` (or `cut::build`) built it with this type.
+                    threads = Some(unsafe {
+                        std::mem::transmute::<usize, loom_simt::ThreadsFn>(address(&name)?)
+                    });
+                }
+                prune::Calls::Coroutine => {
                     let ramp = address(&coro::function_name(&signature.name))?;
                     let resume = address(coro::RESUME)?;
                     // SAFETY: `coro::add` built both with exactly these types.
-                    Some(unsafe {
+                    compiled = Some(unsafe {
                         loom_simt::CompiledCoroutine {
                             ramp: std::mem::transmute::<
                                 usize,
@@ -330,10 +342,9 @@ impl HostProgram {
                                 resume,
                             ),
                         }
-                    })
+                    });
                 }
-                false => None,
-            };
+            }
             let lengths_name = ir::c_name(&format!("{}{}", bounds::LENGTHS_PREFIX, signature.name));
             // SAFETY: the engine has compiled the module; an absent global gives 0.
             let lengths =
@@ -574,8 +585,8 @@ impl HostProgram {
             shared_bytes: (self.shared.static_bytes.div_ceil(16) * 16) as usize
                 + shape.dynamic_shared_bytes,
             needs_coroutines: self.needs_coroutines,
-            threads_entry: kernel.threads.filter(|_| !self.options.per_thread_calls),
-            compiled_coroutine: kernel.compiled.filter(|_| !self.options.per_thread_calls),
+            threads_entry: kernel.threads,
+            compiled_coroutine: kernel.compiled,
             sanitize: self.options.sanitize,
             workers: self.options.workers,
             progress: shape.progress.clone(),
@@ -584,6 +595,31 @@ impl HostProgram {
         // parameter's type, and each array pointer is a live, exclusively borrowed slice.
         unsafe { loom_simt::launch(kernel.entry, &params, &config, &buffers, &self.locations) }
             .map_err(|e| RunError::Kernel(Box::new(e)))
+    }
+}
+
+/// What a launch of kernel `name` calls in a build with `options`: under the sanitizer or with
+/// a call per thread, its entry; else its loop over a block's threads or its cut where it has
+/// one (`looped`, `cut`), its compiled coroutine where it keeps one, and its entry where it has
+/// neither.
+fn launch_calls(
+    name: &str,
+    looped: &[String],
+    cut: &[String],
+    coroutines: &[String],
+    options: &HostOptions,
+) -> prune::Calls {
+    let has = |kernels: &[String]| kernels.iter().any(|k| k == name);
+    if options.sanitize || options.per_thread_calls {
+        prune::Calls::Entry
+    } else if has(looped) {
+        prune::Calls::Threads(thread_loop::function_name(name))
+    } else if has(cut) {
+        prune::Calls::Threads(cut::function_name(name))
+    } else if has(coroutines) {
+        prune::Calls::Coroutine
+    } else {
+        prune::Calls::Entry
     }
 }
 

@@ -508,6 +508,7 @@ fn run_case(spec: &Spec, bs: u32) -> Result<(), Failed> {
         &spec.file,
         &spec.program,
         bs,
+        support::faithful_sample(&spec.file, &spec.block_sizes, bs),
         &spec.sizes,
         &launch,
     )?)

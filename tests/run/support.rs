@@ -83,16 +83,35 @@ pub fn compile_with(
 /// checks.
 pub type LaunchAt<'a> = dyn Fn(&HostProgram, usize, u64) -> Result<Vec<u8>, String> + 'a;
 
+/// Which of a case's block sizes also run the slower, faithful builds in
+/// `same_bits_in_every_build`: a third of them, a different third for each case (chosen by its
+/// label), and all of a case with fewer than three. Every case and every block size keeps
+/// some, and the suite's time goes to the fast builds `loomc run` uses. `LOOM_RUN_FAITHFUL=1`
+/// runs them at every block size.
+pub fn faithful_sample(label: &str, block_sizes: &[u32], bs: u32) -> bool {
+    if block_sizes.len() < 3 || std::env::var_os("LOOM_RUN_FAITHFUL").is_some() {
+        return true;
+    }
+    // FNV-1a: stable from run to run, unlike the standard library's hasher.
+    let hash = label.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let at = block_sizes.iter().position(|&s| s == bs).unwrap_or(0) as u64;
+    (hash.wrapping_add(at)) % 3 == 0
+}
+
 /// Runs `file`'s kernel at every size of `sizes` (size `i` drawing its inputs from seed
-/// `0x5eed ^ (bs << 32) ^ i`, the same in every build) compiled at `-O0`, at `-O3` and, where it
-/// runs as compiled threads (loops over a block's threads, compiled coroutines), at `-O3` with a
-/// call (and a stack) per thread, and where a kernel that synchronises is cut into loops over its
-/// threads, at `-O3` with compiled coroutines instead: every build must give the same bits. `run` launches one build
-/// at one size and returns the bytes it checks; `label` names the case in failures.
+/// `0x5eed ^ (bs << 32) ^ i`, the same in every build) compiled at `-O0` and at `-O3`, the fast
+/// builds `loomc run` uses; with `faithful`, also where it runs as compiled threads (loops over
+/// a block's threads, compiled coroutines) at `-O3` with a call (and a stack) per thread, and
+/// where a kernel that synchronises is cut into loops over its threads, at `-O3` with compiled
+/// coroutines instead: every build must give the same bits. `run` launches one build at one
+/// size and returns the bytes it checks; `label` names the case in failures.
 pub fn same_bits_in_every_build(
     label: &str,
     file: &str,
     bs: u32,
+    faithful: bool,
     sizes: &[usize],
     run: &LaunchAt<'_>,
 ) -> Result<(), String> {
@@ -101,7 +120,7 @@ pub fn same_bits_in_every_build(
     };
     let o0 = compile(OptLevel::O0, &HostOptions::default())?;
     let o3 = compile(OptLevel::O3, &HostOptions::default())?;
-    let per_thread = match o3.has_thread_loops() || o3.has_compiled_coroutines() {
+    let per_thread = match faithful && (o3.has_thread_loops() || o3.has_compiled_coroutines()) {
         true => Some(compile(
             OptLevel::O3,
             &HostOptions {
@@ -113,15 +132,15 @@ pub fn same_bits_in_every_build(
     };
     // Where a kernel that synchronises runs cut into loops over its threads (`host/cut.rs`),
     // its compiled coroutines too.
-    let coroutines = match o3.cut_kernels().is_empty() {
-        false => Some(compile(
+    let coroutines = match faithful && !o3.cut_kernels().is_empty() {
+        true => Some(compile(
             OptLevel::O3,
             &HostOptions {
                 no_cut: true,
                 ..HostOptions::default()
             },
         )?),
-        true => None,
+        false => None,
     };
     for (i, &n) in sizes.iter().enumerate() {
         let seed = 0x5eed ^ ((bs as u64) << 32) ^ i as u64;

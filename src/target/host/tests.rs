@@ -361,6 +361,52 @@ fn a_kernel_the_cut_cannot_handle_falls_back_to_coroutines() {
     assert_eq!(fallen, cut);
 }
 
+/// The JIT gets only what a build's launches call: the coroutine (ramp and resumes) of a kernel
+/// that keeps one, the loop of a kernel that is cut, the entry under the sanitizer (with the
+/// kernel it calls); never the coroutines' destroy and cleanup clones, which LOOM never calls.
+#[test]
+fn only_what_a_launch_calls_is_compiled() {
+    let fallen = SHARED_CONSTEXPR
+        .replace(
+            "call void @llvm.nvvm.barrier0()",
+            "call void @llvm.nvvm.barrier.sync.cnt(i32 0, i32 64)",
+        )
+        .replace(
+            "declare void @llvm.nvvm.barrier0()",
+            "declare void @llvm.nvvm.barrier.sync.cnt(i32, i32)",
+        );
+    let defined = |ir: &str, options: &HostOptions| {
+        let program = HostProgram::compile(ir, options).unwrap();
+        let mut names: Vec<String> = program
+            ._module
+            .get_functions()
+            .filter(|f| f.count_basic_blocks() > 0)
+            .map(|f| f.get_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let sanitized = HostOptions {
+        sanitize: true,
+        ..HostOptions::default()
+    };
+    assert_eq!(
+        defined(&fallen, &HostOptions::default()),
+        [
+            "loom.coro.k",
+            "loom.coro.k.resume",
+            "loom.coro.never_called",
+            "loom.coro.resume"
+        ]
+    );
+    assert_eq!(
+        defined(SHARED_CONSTEXPR, &HostOptions::default()),
+        ["loom.cut.k"]
+    );
+    // (Under the sanitizer the entry calls the kernel.)
+    assert_eq!(defined(SHARED_CONSTEXPR, &sanitized), ["k", "loom.entry.k"]);
+}
+
 /// Threads that leave a region different ways (thread 5 returns before the barrier the others
 /// wait at) stop the block with the sanitizer's report: the cut runs only block-uniform
 /// synchronisation, which LOOM's verifier proves for the kernels it emits (`producer:
@@ -700,7 +746,8 @@ fn a_loop_drops_its_bounds_checks_only_for_blocks_that_cannot_fail_them() {
             ..HostOptions::default()
         };
         let (out, program) = run_i32_kernel_with(NARROW_INDEX, "narrow", 1, 256, &options).unwrap();
-        assert!(program.has_thread_loops());
+        // A build with a call per thread compiles only the entry its launches call.
+        assert_eq!(program.has_thread_loops(), !per_thread_calls);
         assert_eq!(&out[..128], &(0..128).collect::<Vec<i32>>()[..]);
         let err = run_i32_kernel_with(NARROW_INDEX, "narrow", 2, 256, &options)
             .map(|_| ())
