@@ -11,9 +11,10 @@
 //! the same time in different threads exactly when some interval holds both.
 
 use crate::cfg::{components, Cfg};
+use crate::fast_hash::HashSet;
 use crate::ir::{BlockId, Function, InstId};
 use crate::node_set::{self, NodeSet};
-use std::collections::HashSet;
+use std::rc::Rc;
 
 #[derive(Debug, Clone)]
 pub struct Segment {
@@ -44,13 +45,18 @@ pub struct Intervals {
     /// Barrier-free edges between segments, backwards.
     preds: Vec<Vec<usize>>,
     /// Per segment: the interval that starts at it, if one does.
-    start_at: std::collections::HashMap<usize, usize>,
+    start_at: crate::fast_hash::HashMap<usize, usize>,
     /// Per segment: the first interval that holds it ([`Self::first_holding`]), computed for
     /// all segments when first asked for.
     first_holding: std::cell::OnceCell<Vec<Option<usize>>>,
+    /// The barrier-free reach from a segment, avoiding one segment or none, memoised: the race
+    /// check asks [`Self::all_paths_pass`] and [`Self::some_path_passes`] the same questions for
+    /// every pair of accesses and every counter it meets (compaction: 11,000 walks of which a
+    /// few hundred differ).
+    reach: std::cell::RefCell<crate::fast_hash::HashMap<(usize, Option<usize>), Rc<NodeSet>>>,
     /// Per segment that ends in a branch on a repeated condition: the condition's number and
     /// the segments its true and false edges lead to (see [`repeated_conditions`]).
-    correlated: std::collections::HashMap<usize, (usize, usize, usize)>,
+    correlated: crate::fast_hash::HashMap<usize, (usize, usize, usize)>,
     /// Per segment: whether it lies on a barrier-free cycle (a loop without a barrier).
     pub cyclic: Vec<bool>,
     /// Per block: its first and its last segment.
@@ -115,7 +121,7 @@ impl Intervals {
             .map(|(i, s)| (s.segment, i))
             .collect();
         let cyclic = components(&succs).cyclic;
-        let mut correlated = std::collections::HashMap::new();
+        let mut correlated = crate::fast_hash::HashMap::default();
         for (b, k) in repeated_conditions(function, cfg) {
             if let [yes, no] = function.blocks[b].succs.as_slice() {
                 correlated.insert(
@@ -133,6 +139,7 @@ impl Intervals {
             preds,
             start_at,
             first_holding: std::cell::OnceCell::new(),
+            reach: Default::default(),
             correlated,
             cyclic,
             first_segment,
@@ -156,7 +163,7 @@ impl Intervals {
     /// as well (clang's -O0 output keeps the two branches; at -O2 it merges them).
     fn reachable_consistently(&self, origin: usize) -> NodeSet {
         // Per repeated condition, two bits: 0 not yet met, 1 true, 2 false.
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![(origin, 0u32)];
         while let Some((segment, assumed)) = stack.pop() {
             if segment >= self.succs.len() || !seen.insert((segment, assumed)) {
@@ -215,7 +222,7 @@ impl Intervals {
         if through == origin || through == target {
             return true;
         }
-        !reachable_from(&self.succs, origin, Some(through)).contains(target)
+        !self.reach(origin, Some(through)).contains(target)
     }
 
     /// Whether some barrier-free path from the start of interval `start` to `target` passes
@@ -224,7 +231,18 @@ impl Intervals {
         if !self.region(start).contains(through) {
             return false;
         }
-        through == target || reachable_from(&self.succs, through, None).contains(target)
+        through == target || self.reach(through, None).contains(target)
+    }
+
+    /// [`reachable_from`], memoised.
+    fn reach(&self, origin: usize, avoid: Option<usize>) -> Rc<NodeSet> {
+        let key = (origin, avoid);
+        if let Some(known) = self.reach.borrow().get(&key) {
+            return known.clone();
+        }
+        let found = Rc::new(reachable_from(&self.succs, origin, avoid));
+        self.reach.borrow_mut().insert(key, found.clone());
+        found
     }
 }
 
@@ -238,7 +256,7 @@ impl Intervals {
     /// the segment `edge.0` by `edge` the first time they pass it (later passes may).
     pub fn reachable_unless_first_leaving_by(&self, from: usize, edge: (usize, usize)) -> NodeSet {
         let (branch, forbidden) = edge;
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![(from, false)];
         while let Some((s, passed)) = stack.pop() {
             if !seen.insert((s, passed)) {

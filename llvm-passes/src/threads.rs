@@ -8,10 +8,10 @@
 //! (which threads run a reduction step) without any symbolic reasoning.
 
 use crate::cfg::Cfg;
+use crate::fast_hash::HashMap;
 use crate::ir::{BinOp, BlockId, Callee, CastOp, Function, InstId, Module, Op, Pred, Val};
 use crate::nvvm::{self, Intrinsic, LaneMask, Sreg};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 pub const MAX_THREADS: u32 = 1024;
@@ -205,8 +205,8 @@ impl<'a> ThreadValues<'a> {
             function,
             geometry,
             count: geometry.thread_count(),
-            evaluable: RefCell::new(HashMap::new()),
-            cache: RefCell::new(HashMap::new()),
+            evaluable: RefCell::new(HashMap::default()),
+            cache: RefCell::new(HashMap::default()),
             deciding: RefCell::new(Vec::new()),
         }
     }
