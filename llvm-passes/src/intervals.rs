@@ -314,10 +314,16 @@ fn repeated_conditions(function: &Function, cfg: &Cfg) -> Vec<(usize, usize)> {
             branches.push((b, condition));
         }
     }
+    // Counted once each, not by a scan of every branch per branch (quadratic: 4,000
+    // sequential `if`s at -O0).
+    let mut branches_on: crate::fast_hash::HashMap<crate::ir::Val, usize> = Default::default();
+    for &(_, condition) in &branches {
+        *branches_on.entry(condition).or_default() += 1;
+    }
     let mut numbers: Vec<crate::ir::Val> = Vec::new();
     let mut out = Vec::new();
     for &(b, condition) in &branches {
-        if branches.iter().filter(|(_, c)| *c == condition).count() < 2 {
+        if branches_on[&condition] < 2 {
             continue;
         }
         let k = match numbers.iter().position(|c| *c == condition) {

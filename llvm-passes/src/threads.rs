@@ -540,7 +540,9 @@ impl<'a> ThreadValues<'a> {
         let count = self.count;
         let mut constants = self.constants.borrow_mut();
         let values = constants.entry((value, bits));
-        values.or_insert_with(|| Rc::new(vec![value; count])).clone()
+        values
+            .or_insert_with(|| Rc::new(vec![value; count]))
+            .clone()
     }
 
     fn operand(&self, value: Val) -> Option<Rc<Vec<u64>>> {
