@@ -30,6 +30,9 @@ pub struct Start {
     pub after: Option<InstId>,
 }
 
+/// Per start segment and avoided segment: the segments reachable.
+type ReachMemo = crate::fast_hash::HashMap<(usize, Option<usize>), Rc<NodeSet>>;
+
 pub struct Intervals {
     pub segments: Vec<Segment>,
     /// Per instruction: its segment (`None` for boundaries and constant expressions).
@@ -53,7 +56,7 @@ pub struct Intervals {
     /// check asks [`Self::all_paths_pass`] and [`Self::some_path_passes`] the same questions for
     /// every pair of accesses and every counter it meets (compaction: 11,000 walks of which a
     /// few hundred differ).
-    reach: std::cell::RefCell<crate::fast_hash::HashMap<(usize, Option<usize>), Rc<NodeSet>>>,
+    reach: std::cell::RefCell<ReachMemo>,
     /// Per segment that ends in a branch on a repeated condition: the condition's number and
     /// the segments its true and false edges lead to (see [`repeated_conditions`]).
     correlated: crate::fast_hash::HashMap<usize, (usize, usize, usize)>,

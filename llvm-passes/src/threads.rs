@@ -169,6 +169,9 @@ impl ThreadSet {
 }
 
 /// Per-thread values of the thread-only part of one function.
+/// One value per thread of the block, by linear id.
+type PerThread = Rc<Vec<u64>>;
+
 pub struct ThreadValues<'a> {
     module: &'a Module,
     function: &'a Function,
@@ -178,7 +181,7 @@ pub struct ThreadValues<'a> {
     cache: RefCell<HashMap<InstId, Rc<Vec<u64>>>>,
     /// The constants' per-thread vectors, made once each: the race check asks for the same few
     /// constants thousands of times (examples/compaction: 7,764 vectors of a block's threads).
-    constants: RefCell<HashMap<(u64, u32), Rc<Vec<u64>>>>,
+    constants: RefCell<HashMap<(u64, u32), PerThread>>,
     /// The comparisons being decided edge by edge ([`ThreadValues::compare_edge_by_edge`]): a
     /// branch on one of them may lead back into its own phi, and the nesting is kept shallow.
     deciding: RefCell<Vec<InstId>>,
