@@ -13,7 +13,8 @@
 //! Not a test: `scripts/bench-compile [--save]` runs it (`cargo bench --bench compile_examples`).
 //! Environment: `LOOMC` (the loomc to time), `LOOM_CLANG` (default `/usr/lib/llvm-19/bin/clang`),
 //! `LOOM_NVRTC` (libnvrtc.so, set by scripts/setup's `.tools/env`), `LOOM_BENCH_RUNS` (default
-//! 21). A column whose tool is missing is empty, and the run says so.
+//! 21), `LOOMC_BEFORE` (optional: an earlier loomc, timed in turn with the others, for a change's
+//! before and after on one run). A column whose tool is missing is empty, and the run says so.
 
 #[path = "common/machine.rs"]
 mod machine;
@@ -72,6 +73,8 @@ struct Tools {
     clang: Option<PathBuf>,
     /// The compiled `nvrtc_ptx` driver and the library it loads.
     nvrtc: Option<(PathBuf, PathBuf)>,
+    /// `LOOMC_BEFORE`: an earlier loomc to compare with.
+    before: Option<PathBuf>,
 }
 
 fn main() {
@@ -117,7 +120,12 @@ fn run() -> Result<(), String> {
             }
             _ => None,
         };
-        let mut commands: Vec<Option<Command>> = vec![Some(loomc), clang, nvrtc];
+        let before = tools.before.as_ref().map(|before| {
+            let mut c = Command::new(before);
+            c.args(loomc.get_args());
+            c
+        });
+        let mut commands: Vec<Option<Command>> = vec![Some(loomc), clang, nvrtc, before];
         let mut times: Vec<Times> = (0..commands.len()).map(|_| Times::default()).collect();
         // One untimed run of each, so that reading it from disk is not counted.
         for command in commands.iter_mut().flatten() {
@@ -133,7 +141,8 @@ fn run() -> Result<(), String> {
         rows.push((program.name.clone(), times));
     }
     let start = process_start(&tools.loomc, runs)?;
-    let table = render(&rows, &start);
+    let start_before = tools.before.as_ref().map(|b| process_start(b, runs));
+    let table = render(&rows, &start, start_before.transpose()?.as_ref());
     println!("{table}");
     if let Some(path) = save {
         std::fs::write(&path, format!("{}\n{table}", header(runs)))
@@ -165,10 +174,15 @@ fn find_tools(root: &Path, work: &Path) -> Result<Tools, String> {
             None
         }
     };
+    let before = std::env::var_os("LOOMC_BEFORE").map(PathBuf::from);
+    if let Some(before) = before.as_ref().filter(|p| !p.is_file()) {
+        return Err(format!("LOOMC_BEFORE names no file: {}", before.display()));
+    }
     Ok(Tools {
         loomc,
         clang,
         nvrtc,
+        before,
     })
 }
 
@@ -241,10 +255,16 @@ fn timed(command: &mut Command) -> Result<f64, String> {
     Ok(ms)
 }
 
-fn render(rows: &[(String, Vec<Times>)], start: &Times) -> String {
-    let mut text = String::from(
-        "| program | loomc ms | clang 19 ms | NVRTC ms | loomc / clang | loomc / NVRTC |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: |\n",
+/// The table; with `before`, two more columns: the earlier loomc's times and now / before.
+fn render(rows: &[(String, Vec<Times>)], start: &Times, start_before: Option<&Times>) -> String {
+    let before = start_before.is_some();
+    let (before_head, before_rule) = match before {
+        true => (" loomc before ms | loomc / before |", " ---: | ---: |"),
+        false => ("", ""),
+    };
+    let mut text = format!(
+        "| program | loomc ms | clang 19 ms | NVRTC ms | loomc / clang | loomc / NVRTC |{before_head}\n\
+         | --- | ---: | ---: | ---: | ---: | ---: |{before_rule}\n",
     );
     for (name, times) in rows {
         let cell = |t: &Times| {
@@ -261,8 +281,12 @@ fn render(rows: &[(String, Vec<Times>)], start: &Times) -> String {
                 format!("{:.2}", times[0].median() / other.median())
             }
         };
+        let before_cells = match before {
+            true => format!(" {} | {} |", cell(&times[3]), ratio(&times[3])),
+            false => String::new(),
+        };
         text.push_str(&format!(
-            "| {name} | {} | {} | {} | {} | {} |\n",
+            "| {name} | {} | {} | {} | {} | {} |{before_cells}\n",
             cell(&times[0]),
             cell(&times[1]),
             cell(&times[2]),
@@ -271,9 +295,17 @@ fn render(rows: &[(String, Vec<Times>)], start: &Times) -> String {
         ));
     }
     text.push_str(&format!(
-        "| loomc --version (process start) | {:.1} ({:.1}) | | | | |\n",
+        "| loomc --version (process start) | {:.1} ({:.1}) | | | | |{}\n",
         start.median(),
-        start.fastest()
+        start.fastest(),
+        start_before
+            .map(|b| format!(
+                " {:.1} ({:.1}) | {:.2} |",
+                b.median(),
+                b.fastest(),
+                start.median() / b.median()
+            ))
+            .unwrap_or_default()
     ));
     text
 }

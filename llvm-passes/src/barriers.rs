@@ -7,12 +7,12 @@
 
 use crate::cfg::Cfg;
 use crate::divergence::{Divergence, DivergenceInfo, DivergentBranch};
+use crate::fast_hash::HashSet;
 use crate::findings::{ConvergentKind, Finding, Hazard};
 use crate::ir::{Callee, Function, InstId, Module, Op, Val};
 use crate::nvvm::{self, BarrierKind, Intrinsic};
 use crate::threads::{Geometry, ThreadSet, ThreadValues, WARP_SIZE};
 use crate::Context;
-use std::collections::HashSet;
 
 /// How a convergent operation orders memory accesses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub struct ConvergentOp {
 
 /// The defined functions that contain a block barrier, directly or through calls.
 pub fn functions_with_barriers(module: &Module) -> HashSet<usize> {
-    let mut with: HashSet<usize> = HashSet::new();
+    let mut with: HashSet<usize> = HashSet::default();
     let mut changed = true;
     while changed {
         changed = false;
@@ -259,7 +259,7 @@ fn decided_by_uniform_tests(
     let region: Vec<usize> = branch.region.iter().collect();
     let cyclic = &cfg.components().cyclic;
     // The region in topological order (a depth-first post-order, reversed); a cycle gives up.
-    let mut index = std::collections::HashMap::new();
+    let mut index = crate::fast_hash::HashMap::default();
     for (i, b) in region.iter().enumerate() {
         index.insert(*b, i);
     }

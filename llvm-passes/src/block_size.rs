@@ -4,15 +4,15 @@
 //! constant step and `blockIdx.x * blockDim.x + tid` is affine in the block id, which the affine
 //! analyses need (a product of two unknown values is not affine).
 
+use crate::fast_hash::HashMap;
 use crate::ir::{CastOp, Function, InstId, Module, Op, Val};
 use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::{binary, signed};
-use std::collections::HashMap;
 
 /// `function` with its block-dimension reads replaced by `dims` and folded; `None` when it reads
 /// none.
 pub fn specialise(module: &Module, function: &Function, dims: [u32; 3]) -> Option<Function> {
-    let mut known: HashMap<InstId, (u64, u32)> = HashMap::new();
+    let mut known: HashMap<InstId, (u64, u32)> = HashMap::default();
     for (id, inst) in function.insts.iter().enumerate() {
         if let Op::Call(callee) = inst.op {
             if let Some(Intrinsic::Sreg(Sreg::Ntid(axis))) =

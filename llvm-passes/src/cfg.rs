@@ -316,6 +316,9 @@ fn intersect(idom: &[Option<usize>], order: &[usize], a: usize, b: usize) -> usi
 pub struct Components {
     pub id: Vec<usize>,
     pub cyclic: Vec<bool>,
+    /// Per component: its nodes in increasing order, so that a walk over one loop's blocks
+    /// costs the loop's size, not the kernel's.
+    pub members: Vec<Vec<usize>>,
 }
 
 pub fn components(succs: &[Vec<usize>]) -> Components {
@@ -377,7 +380,17 @@ pub fn components(succs: &[Vec<usize>]) -> Components {
             }
         }
     }
-    Components { id, cyclic }
+    let mut members = vec![Vec::new(); next_component];
+    for (node, &component) in id.iter().enumerate() {
+        if component != usize::MAX {
+            members[component].push(node);
+        }
+    }
+    Components {
+        id,
+        cyclic,
+        members,
+    }
 }
 
 /// How far up its dominator chain an access looks for the branches that guard it.
@@ -447,10 +460,13 @@ pub fn exit_tests(
     if latches.is_empty() {
         return out;
     }
-    for (b, block) in function.blocks.iter().enumerate() {
+    // The loop's blocks only (each call used to walk the whole kernel: 3,864 calls were a
+    // fifth of the kernel verifier's time on examples/compaction).
+    for &b in &scc.members[scc.id[header]] {
         if !in_loop(b) || !latches.iter().all(|l| cfg.dominates(b, *l)) {
             continue;
         }
+        let block = &function.blocks[b];
         let Some(term) = block.insts.last() else {
             continue;
         };

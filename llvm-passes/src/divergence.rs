@@ -11,11 +11,11 @@
 //! same within each warp, `tid.x & 1` is divergent.
 
 use crate::cfg::Cfg;
+use crate::fast_hash::{HashMap, HashSet};
 use crate::ir::{BlockId, Function, InstId, Module, Op, Ty, Val};
 use crate::node_set::NodeSet;
 use crate::nvvm::{self, Intrinsic, Sreg, WarpOp};
 use crate::threads::{Geometry, ThreadValues, WARP_SIZE};
-use std::collections::{HashMap, HashSet};
 
 mod symmetry;
 
@@ -114,7 +114,7 @@ pub fn analyse(
 ) -> DivergenceInfo {
     // A broadcast found block-uniform (`symmetry.rs`) makes what depends on it less divergent,
     // which can show more broadcasts block-uniform: analyse again until none is new.
-    let mut broadcasts = HashSet::new();
+    let mut broadcasts = HashSet::default();
     loop {
         let info = analyse_with(module, function, cfg, threads, &broadcasts);
         let found = symmetry::block_uniform_broadcasts(module, function, threads, &info);
@@ -142,7 +142,7 @@ fn analyse_with(
         controlling: vec![Vec::new(); function.blocks.len()],
     };
     // A branch's region depends on the graph alone; the rounds below ask again for each.
-    let mut regions: HashMap<BlockId, NodeSet> = HashMap::new();
+    let mut regions: HashMap<BlockId, NodeSet> = HashMap::default();
     let users = users_of(function);
     let unwritten = unwritten_arguments(module, function);
     // Control-induced divergence, per instruction, found by the branches so far.
@@ -304,9 +304,9 @@ fn joins(cfg: &Cfg, branch: BlockId, region: &NodeSet, join: Option<BlockId>) ->
     let mut successors = cfg.succs[branch].clone();
     successors.sort_unstable();
     successors.dedup();
-    let mut count: HashMap<BlockId, usize> = HashMap::new();
+    let mut count: HashMap<BlockId, usize> = HashMap::default();
     for s in successors {
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![s];
         while let Some(b) = stack.pop() {
             if b >= cfg.len() || b == branch || seen.contains(&b) {
@@ -399,7 +399,7 @@ fn decided_by_uniform_branches(
     };
     type Outcomes = Vec<(Val, bool)>;
     let mut arrivals: Vec<(Outcomes, Val)> = Vec::new();
-    let mut seen: HashSet<(BlockId, Outcomes)> = HashSet::new();
+    let mut seen: HashSet<(BlockId, Outcomes)> = HashSet::default();
     let mut stack: Vec<(BlockId, BlockId, Outcomes)> = cfg.succs[branch]
         .iter()
         .map(|s| (branch, *s, Vec::new()))
@@ -823,7 +823,7 @@ fn exact(threads: &ThreadValues<'_>, id: InstId) -> Divergence {
 /// The thread-id read a thread-only value comes from (for reports).
 fn thread_source(function: &Function, id: InstId, module: &Module) -> InstId {
     let mut stack = vec![id];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::fast_hash::HashSet::default();
     while let Some(i) = stack.pop() {
         if !seen.insert(i) {
             continue;

@@ -11,9 +11,10 @@
 //! the same time in different threads exactly when some interval holds both.
 
 use crate::cfg::{components, Cfg};
+use crate::fast_hash::HashSet;
 use crate::ir::{BlockId, Function, InstId};
 use crate::node_set::{self, NodeSet};
-use std::collections::HashSet;
+use std::rc::Rc;
 
 #[derive(Debug, Clone)]
 pub struct Segment {
@@ -28,6 +29,9 @@ pub struct Start {
     /// The boundary the interval starts after; `None` for the kernel's entry.
     pub after: Option<InstId>,
 }
+
+/// Per start segment and avoided segment: the segments reachable.
+type ReachMemo = crate::fast_hash::HashMap<(usize, Option<usize>), Rc<NodeSet>>;
 
 pub struct Intervals {
     pub segments: Vec<Segment>,
@@ -44,13 +48,18 @@ pub struct Intervals {
     /// Barrier-free edges between segments, backwards.
     preds: Vec<Vec<usize>>,
     /// Per segment: the interval that starts at it, if one does.
-    start_at: std::collections::HashMap<usize, usize>,
+    start_at: crate::fast_hash::HashMap<usize, usize>,
     /// Per segment: the first interval that holds it ([`Self::first_holding`]), computed for
     /// all segments when first asked for.
     first_holding: std::cell::OnceCell<Vec<Option<usize>>>,
+    /// The barrier-free reach from a segment, avoiding one segment or none, memoised: the race
+    /// check asks [`Self::all_paths_pass`] and [`Self::some_path_passes`] the same questions for
+    /// every pair of accesses and every counter it meets (compaction: 11,000 walks of which a
+    /// few hundred differ).
+    reach: std::cell::RefCell<ReachMemo>,
     /// Per segment that ends in a branch on a repeated condition: the condition's number and
     /// the segments its true and false edges lead to (see [`repeated_conditions`]).
-    correlated: std::collections::HashMap<usize, (usize, usize, usize)>,
+    correlated: crate::fast_hash::HashMap<usize, (usize, usize, usize)>,
     /// Per segment: whether it lies on a barrier-free cycle (a loop without a barrier).
     pub cyclic: Vec<bool>,
     /// Per block: its first and its last segment.
@@ -115,7 +124,7 @@ impl Intervals {
             .map(|(i, s)| (s.segment, i))
             .collect();
         let cyclic = components(&succs).cyclic;
-        let mut correlated = std::collections::HashMap::new();
+        let mut correlated = crate::fast_hash::HashMap::default();
         for (b, k) in repeated_conditions(function, cfg) {
             if let [yes, no] = function.blocks[b].succs.as_slice() {
                 correlated.insert(
@@ -133,6 +142,7 @@ impl Intervals {
             preds,
             start_at,
             first_holding: std::cell::OnceCell::new(),
+            reach: Default::default(),
             correlated,
             cyclic,
             first_segment,
@@ -156,7 +166,7 @@ impl Intervals {
     /// as well (clang's -O0 output keeps the two branches; at -O2 it merges them).
     fn reachable_consistently(&self, origin: usize) -> NodeSet {
         // Per repeated condition, two bits: 0 not yet met, 1 true, 2 false.
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![(origin, 0u32)];
         while let Some((segment, assumed)) = stack.pop() {
             if segment >= self.succs.len() || !seen.insert((segment, assumed)) {
@@ -215,7 +225,7 @@ impl Intervals {
         if through == origin || through == target {
             return true;
         }
-        !reachable_from(&self.succs, origin, Some(through)).contains(target)
+        !self.reach(origin, Some(through)).contains(target)
     }
 
     /// Whether some barrier-free path from the start of interval `start` to `target` passes
@@ -224,7 +234,18 @@ impl Intervals {
         if !self.region(start).contains(through) {
             return false;
         }
-        through == target || reachable_from(&self.succs, through, None).contains(target)
+        through == target || self.reach(through, None).contains(target)
+    }
+
+    /// [`reachable_from`], memoised.
+    fn reach(&self, origin: usize, avoid: Option<usize>) -> Rc<NodeSet> {
+        let key = (origin, avoid);
+        if let Some(known) = self.reach.borrow().get(&key) {
+            return known.clone();
+        }
+        let found = Rc::new(reachable_from(&self.succs, origin, avoid));
+        self.reach.borrow_mut().insert(key, found.clone());
+        found
     }
 }
 
@@ -238,7 +259,7 @@ impl Intervals {
     /// the segment `edge.0` by `edge` the first time they pass it (later passes may).
     pub fn reachable_unless_first_leaving_by(&self, from: usize, edge: (usize, usize)) -> NodeSet {
         let (branch, forbidden) = edge;
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let mut stack = vec![(from, false)];
         while let Some((s, passed)) = stack.pop() {
             if !seen.insert((s, passed)) {
@@ -296,10 +317,16 @@ fn repeated_conditions(function: &Function, cfg: &Cfg) -> Vec<(usize, usize)> {
             branches.push((b, condition));
         }
     }
+    // Counted once each, not by a scan of every branch per branch (quadratic: 4,000
+    // sequential `if`s at -O0).
+    let mut branches_on: crate::fast_hash::HashMap<crate::ir::Val, usize> = Default::default();
+    for &(_, condition) in &branches {
+        *branches_on.entry(condition).or_default() += 1;
+    }
     let mut numbers: Vec<crate::ir::Val> = Vec::new();
     let mut out = Vec::new();
     for &(b, condition) in &branches {
-        if branches.iter().filter(|(_, c)| *c == condition).count() < 2 {
+        if branches_on[&condition] < 2 {
             continue;
         }
         let k = match numbers.iter().position(|c| *c == condition) {

@@ -10,8 +10,8 @@
 //! replacing one copy by another that does not dominate the use changes no value the analyses
 //! read (they never ask where an invariant value is computed).
 
+use crate::fast_hash::HashMap;
 use crate::ir::{Callee, Function, InstId, Module, Op, Val};
-use std::collections::HashMap;
 
 /// `function` with each kernel-invariant pure computation replaced by its first copy; `None`
 /// when no two copies are alike.
@@ -19,10 +19,10 @@ pub fn merge_copies(module: &Module, function: &Function) -> Option<Function> {
     let mut numbering = Numbering {
         module,
         function,
-        canonical: HashMap::new(),
-        by_key: HashMap::new(),
+        canonical: HashMap::default(),
+        by_key: HashMap::default(),
     };
-    let mut replace: HashMap<InstId, InstId> = HashMap::new();
+    let mut replace: HashMap<InstId, InstId> = HashMap::default();
     for id in 0..function.insts.len() {
         if let Some(first) = numbering.canonical(id, 0) {
             if first != id {

@@ -5,6 +5,7 @@
 use crate::barriers::{self, ConvergentOp, SyncRole};
 use crate::cfg::Cfg;
 use crate::divergence::{self, Divergence};
+use crate::fast_hash::HashSet;
 use crate::findings::{Finding, InstRef};
 use crate::ir::{Function, InstId, Module, Ty, Val};
 use crate::races::{
@@ -14,7 +15,6 @@ use crate::races::{
 };
 use crate::threads::{Geometry, ThreadValues};
 use crate::VerifyOptions;
-use std::collections::HashSet;
 use std::fmt::Write;
 
 /// What every analysis of one kernel needs to name things.

@@ -36,6 +36,7 @@ mod barriers;
 mod block_size;
 mod cfg;
 mod divergence;
+mod fast_hash;
 mod findings;
 mod intervals;
 mod invariants;

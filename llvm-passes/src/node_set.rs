@@ -5,7 +5,7 @@
 //! kernel for each of them would make the verifier quadratic in the kernel's length (the
 //! 10,000-statement kernel of `tests/fuzz/large.rs`: 5,000 intervals by 20,000 segments).
 
-use std::collections::HashSet;
+use crate::fast_hash::HashSet;
 
 /// A set of node numbers, kept sorted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub fn reachable(
     roots: &[usize],
     blocked: impl Fn(usize) -> bool,
 ) -> NodeSet {
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     let mut stack = roots.to_vec();
     while let Some(node) = stack.pop() {
         if node >= succs.len() || blocked(node) || !seen.insert(node) {

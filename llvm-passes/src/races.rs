@@ -18,6 +18,7 @@ mod solve;
 use crate::barriers::{ConvergentOp, SyncRole};
 use crate::cfg::Cfg;
 use crate::divergence::{Divergence, DivergenceInfo};
+use crate::fast_hash::{HashMap, HashSet};
 use crate::findings::{AccessKind, Finding, Race, RaceAccess, Unproven};
 use crate::intervals::Intervals;
 use crate::ir::{Callee, InstId, Op, Ty, Val};
@@ -28,7 +29,6 @@ use crate::{Context, VerifyOptions};
 use address::{Address, Failure, Linearizer, Space, VarKey};
 use solve::{Outcome, Side};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// One memory access that may touch shared memory.
@@ -307,9 +307,9 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
         .collect();
     let (block_intervals, warp_intervals) = intervals(cx, input.cfg, input.ops);
     // Per access: whether its address reads the input arrays (`reads_inputs`).
-    let mut on_inputs: HashMap<usize, bool> = HashMap::new();
+    let mut on_inputs: HashMap<usize, bool> = HashMap::default();
     let inputs = if input.options.input_dependent_races_undecided {
-        HashSet::new()
+        HashSet::default()
     } else {
         input_arrays(cx, &found, !findings.is_empty())
     };
@@ -361,7 +361,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     // Barrier-free reachability from the segments that matter (those of accesses and those
     // where threads can part), computed when a pair first asks: each is a walk over the
     // interval, and most pairs are settled before they need one.
-    let reach: RefCell<HashMap<usize, NodeSet>> = RefCell::new(HashMap::new());
+    let reach: RefCell<HashMap<usize, NodeSet>> = RefCell::new(HashMap::default());
     let reaches = |from: usize, to: usize| {
         reach
             .borrow_mut()
@@ -371,7 +371,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
     };
     // Per segment: the accesses in it, and the branches where threads part at its end; each
     // interval gathers those of its own segments.
-    let mut accesses_at: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut accesses_at: HashMap<usize, Vec<usize>> = HashMap::default();
     for (i, access) in found.iter().enumerate() {
         if let Some(segment) = block_intervals
             .segment_of
@@ -382,15 +382,16 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
             accesses_at.entry(segment).or_default().push(i);
         }
     }
-    let mut parting_at: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut parting_at: HashMap<usize, Vec<usize>> = HashMap::default();
     for (p, (segment, _)) in parting.iter().enumerate() {
         parting_at.entry(*segment).or_default().push(p);
     }
     // Addresses, guards and variable ranges per interval, access and side of a pair, when no
     // uniform branch needs deciding case by case.
-    let mut prepared: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>> = HashMap::new();
-    let mut decided: HashSet<(usize, usize)> = HashSet::new();
-    let mut unexpressed: HashSet<usize> = HashSet::new();
+    let mut prepared: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>> =
+        HashMap::default();
+    let mut decided: HashSet<(usize, usize)> = HashSet::default();
+    let mut unexpressed: HashSet<usize> = HashSet::default();
     // Only intervals that hold an access have pairs to check: those whose start reaches an
     // access's segment (the others' regions are never computed).
     let access_segments: Vec<usize> = accesses_at.keys().copied().collect();
@@ -776,7 +777,7 @@ fn input_arrays(
 ) -> HashSet<address::Object> {
     let writes = found.iter().filter(|a| a.writes());
     if opaque_calls || writes.clone().any(|a| !matches!(a.space, Space::Known(_))) {
-        return HashSet::new();
+        return HashSet::default();
     }
     let written: HashSet<address::Object> = writes
         .filter_map(|a| match a.space {
@@ -1063,8 +1064,8 @@ impl Preparation<'_> {
             choices: choices.clone(),
             sequence_choices: sequence_choices.clone(),
             unchosen_sequence: None,
-            ranges: HashMap::new(),
-            invariant: HashMap::new(),
+            ranges: HashMap::default(),
+            invariant: HashMap::default(),
             steps: 0,
             loop_guards: Vec::new(),
             zero_inputs: self.zero_inputs,
@@ -1225,7 +1226,7 @@ fn computed_from(
     found: &mut dyn FnMut(InstId, &crate::ir::Inst) -> bool,
 ) -> bool {
     let mut stack = vec![value];
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     while let Some(v) = stack.pop() {
         let Val::Inst(id) = v else { continue };
         let inst = function.inst(id);

@@ -7,10 +7,10 @@
 //! out every conflict that a stride of -1 would allow.
 
 use crate::cfg::Cfg;
+use crate::fast_hash::HashMap;
 use crate::ir::{BinOp, CastOp, Function, InstId, Module, Op, Val};
 use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::Geometry;
-use std::collections::HashMap;
 
 pub type Range = (i128, i128);
 
@@ -36,7 +36,7 @@ fn union(a: Range, b: Range) -> Range {
 impl Ranges {
     pub fn new(module: &Module, function: &Function, cfg: &Cfg, geometry: Geometry) -> Ranges {
         let mut ranges = Ranges {
-            known: HashMap::new(),
+            known: HashMap::default(),
         };
         let order: Vec<InstId> = cfg
             .rpo

@@ -8,10 +8,10 @@
 //! (which threads run a reduction step) without any symbolic reasoning.
 
 use crate::cfg::Cfg;
+use crate::fast_hash::HashMap;
 use crate::ir::{BinOp, BlockId, Callee, CastOp, Function, InstId, Module, Op, Pred, Val};
 use crate::nvvm::{self, Intrinsic, LaneMask, Sreg};
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 pub const MAX_THREADS: u32 = 1024;
@@ -169,6 +169,9 @@ impl ThreadSet {
 }
 
 /// Per-thread values of the thread-only part of one function.
+/// One value per thread of the block, by linear id.
+type PerThread = Rc<Vec<u64>>;
+
 pub struct ThreadValues<'a> {
     module: &'a Module,
     function: &'a Function,
@@ -176,6 +179,9 @@ pub struct ThreadValues<'a> {
     count: usize,
     evaluable: RefCell<HashMap<InstId, bool>>,
     cache: RefCell<HashMap<InstId, Rc<Vec<u64>>>>,
+    /// The constants' per-thread vectors, made once each: the race check asks for the same few
+    /// constants thousands of times (examples/compaction: 7,764 vectors of a block's threads).
+    constants: RefCell<HashMap<(u64, u32), PerThread>>,
     /// The comparisons being decided edge by edge ([`ThreadValues::compare_edge_by_edge`]): a
     /// branch on one of them may lead back into its own phi, and the nesting is kept shallow.
     deciding: RefCell<Vec<InstId>>,
@@ -205,8 +211,9 @@ impl<'a> ThreadValues<'a> {
             function,
             geometry,
             count: geometry.thread_count(),
-            evaluable: RefCell::new(HashMap::new()),
-            cache: RefCell::new(HashMap::new()),
+            evaluable: RefCell::new(HashMap::default()),
+            cache: RefCell::new(HashMap::default()),
+            constants: RefCell::new(HashMap::default()),
             deciding: RefCell::new(Vec::new()),
         }
     }
@@ -526,12 +533,19 @@ impl<'a> ThreadValues<'a> {
             return None;
         }
         match value {
-            Val::Int { value, bits } => {
-                Some(Rc::new(vec![(value as u64) & mask(bits); self.count]))
-            }
+            Val::Int { value, bits } => Some(self.constant_values(value as u64 & mask(bits), bits)),
             Val::Inst(id) => self.inst_values(id),
             _ => None,
         }
+    }
+
+    fn constant_values(&self, value: u64, bits: u32) -> Rc<Vec<u64>> {
+        let count = self.count;
+        let mut constants = self.constants.borrow_mut();
+        let values = constants.entry((value, bits));
+        values
+            .or_insert_with(|| Rc::new(vec![value; count]))
+            .clone()
     }
 
     fn operand(&self, value: Val) -> Option<Rc<Vec<u64>>> {

@@ -16,10 +16,10 @@
 //! with the full mask is the same in every thread of the block.
 
 use super::DivergenceInfo;
+use crate::fast_hash::HashSet;
 use crate::ir::{Function, InstId, Module, Op, Val};
 use crate::nvvm::{self, Intrinsic, Sreg, WarpOp};
 use crate::threads::{ThreadValues, WARP_SIZE};
-use std::collections::HashSet;
 
 use super::Divergence;
 

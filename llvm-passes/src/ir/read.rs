@@ -6,6 +6,7 @@ use super::{
     Argument, BinOp, Block, BlockId, Callee, CastOp, DebugLoc, Function, FunctionInfo, GepIndex,
     Global, Inst, InstId, Module, Op, Pred, Ty, Val,
 };
+use crate::fast_hash::HashMap;
 use llvm_sys::core::*;
 use llvm_sys::debuginfo::{
     LLVMDIFileGetDirectory, LLVMDIFileGetFilename, LLVMDILocationGetColumn,
@@ -18,7 +19,6 @@ use llvm_sys::target::{
     LLVMTargetDataRef,
 };
 use llvm_sys::{LLVMAtomicOrdering, LLVMIntPredicate, LLVMOpcode, LLVMTypeKind, LLVMValueKind};
-use std::collections::HashMap;
 use std::ffi::{c_char, CStr};
 
 /// Reads every global and every defined function of `module`.
@@ -29,7 +29,7 @@ pub(crate) fn read_module(module: &inkwell::module::Module<'_>) -> Module {
     unsafe {
         let data_layout = LLVMGetModuleDataLayout(raw);
         let mut globals = Vec::new();
-        let mut global_ids: HashMap<LLVMValueRef, usize> = HashMap::new();
+        let mut global_ids: HashMap<LLVMValueRef, usize> = HashMap::default();
         let convergent = attribute_kind("convergent");
 
         let mut function = LLVMGetFirstFunction(raw);
@@ -71,9 +71,9 @@ pub(crate) fn read_module(module: &inkwell::module::Module<'_>) -> Module {
                 FunctionReader {
                     data_layout,
                     global_ids: &global_ids,
-                    blocks: HashMap::new(),
-                    insts: HashMap::new(),
-                    args: HashMap::new(),
+                    blocks: HashMap::default(),
+                    insts: HashMap::default(),
+                    args: HashMap::default(),
                     out: Vec::new(),
                 }
                 .read(f, global)

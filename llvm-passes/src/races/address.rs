@@ -16,12 +16,12 @@
 
 use crate::cfg::{exit_tests, Cfg};
 use crate::divergence::{Divergence, DivergenceInfo};
+use crate::fast_hash::{HashMap, HashSet};
 use crate::intervals::Intervals;
 use crate::ir::{BinOp, BlockId, CastOp, Function, GepIndex, InstId, Op, Pred, Ty, Val};
 use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::{Geometry, ThreadValues};
 use crate::Context;
-use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 /// Stands for "no bound" in variable ranges.
@@ -461,12 +461,14 @@ pub struct Linearizer<'a> {
 /// How many values one access's linearisation may visit.
 const MAX_STEPS: usize = 2_000;
 
-impl Linearizer<'_> {
+impl<'a> Linearizer<'a> {
     fn threads(&self) -> &ThreadValues<'_> {
         self.cx.threads
     }
 
-    fn function(&self) -> &Function {
+    /// The function, borrowed for as long as the linearizer's context (not `self`), so that an
+    /// instruction read from it stays readable across `&mut self` calls without a clone.
+    fn function(&self) -> &'a Function {
         self.cx.function
     }
 
@@ -509,7 +511,7 @@ impl Linearizer<'_> {
                         offset: Lin::default(),
                     });
                 }
-                let inst = self.function().inst(id).clone();
+                let inst = self.function().inst(id);
                 match &inst.op {
                     Op::Cast(CastOp::AddrSpaceCast | CastOp::BitCast | CastOp::Freeze) => {
                         self.pointer(inst.args[0], depth + 1)
@@ -638,7 +640,7 @@ impl Linearizer<'_> {
                 ))
             }
         };
-        let inst = self.function().inst(id).clone();
+        let inst = self.function().inst(id);
         let args = &inst.args;
         let constant_of = |v: &Val| match v {
             Val::Int { value, .. } => Some(*value),
@@ -783,7 +785,7 @@ impl Linearizer<'_> {
         if depth > 12 || n == 0 {
             return Ok(PerThread::NotComputable);
         }
-        let inst = self.function().inst(id).clone();
+        let inst = self.function().inst(id);
         match &inst.op {
             Op::Phi(_) if self.is_sequence(value) => {
                 let lin = self.int(value, true, depth + 1)?;
@@ -851,7 +853,7 @@ impl Linearizer<'_> {
     /// `phi op x` for a loop variable with a known sequence (InstCombine indexes with `d >> 1`
     /// and tests the phi itself): the operation on the case's value, when `x` is a constant.
     fn sequence_arithmetic(&mut self, id: InstId, op: BinOp, depth: usize) -> Result<Lin, Failure> {
-        let inst = self.function().inst(id).clone();
+        let inst = self.function().inst(id);
         let value = self.int(inst.args[0], true, depth + 1)?;
         if value
             .vars
@@ -879,7 +881,7 @@ impl Linearizer<'_> {
         if self.is_invariant(id) {
             return Ok(self.shared(value, false, true));
         }
-        let inst = self.function().inst(id).clone();
+        let inst = self.function().inst(id);
         if let Some(lin) = self.same_incoming(id, depth) {
             return Ok(lin);
         }
@@ -1066,7 +1068,7 @@ impl Linearizer<'_> {
     /// A phi whose incoming values are all the same affine expression (a store sunk out of
     /// the two arms of an `if`, say) is that expression, whichever way each thread came.
     fn same_incoming(&mut self, phi: InstId, depth: usize) -> Option<Lin> {
-        let inst = self.function().inst(phi).clone();
+        let inst = self.function().inst(phi);
         if !matches!(inst.op, Op::Phi(_)) || inst.args.is_empty() {
             return None;
         }
@@ -1084,7 +1086,7 @@ impl Linearizer<'_> {
     /// branches before it are uniform), computed once where both threads of a pair see the same
     /// instance: the incoming value of the case being decided.
     fn uniform_choice(&mut self, phi: InstId, depth: usize) -> Option<Result<Lin, Failure>> {
-        let inst = self.function().inst(phi).clone();
+        let inst = self.function().inst(phi);
         if !matches!(inst.op, Op::Phi(_))
             || induction(self.cx.function, self.cfg, phi).is_some()
             || super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
@@ -1381,7 +1383,7 @@ impl Linearizer<'_> {
             return *known;
         }
         self.invariant.insert(id, false);
-        let inst = self.function().inst(id).clone();
+        let inst = self.function().inst(id);
         let operands = |this: &mut Self| {
             inst.args.iter().all(|a| match a {
                 Val::Inst(i) => this.is_invariant(*i),

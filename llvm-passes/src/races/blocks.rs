@@ -14,12 +14,12 @@ use super::address::{Lin, VarKey};
 use super::guards::Guard;
 use super::solve::{self, Outcome, Side};
 use super::{Access, Preparation, Prepared, RaceInput};
+use crate::fast_hash::HashMap;
 use crate::findings::{Finding, Race, RaceAccess};
 use crate::intervals::Intervals;
 use crate::ir::{BinOp, Callee, Op, Val};
 use crate::threads::{Geometry, ThreadSet};
 use crate::Context;
-use std::collections::HashMap;
 
 /// How many pairs of global accesses one kernel's check looks at: the pairs grow with the
 /// square of the accesses, and a kernel of thousands of statements must still verify in
@@ -53,7 +53,7 @@ pub fn check(
             .cloned()
             .unwrap_or_else(|| everyone.clone())
     };
-    let mut prepared: HashMap<(usize, u8), Option<Prepared>> = HashMap::new();
+    let mut prepared: HashMap<(usize, u8), Option<Prepared>> = HashMap::default();
     // Per access: the window of its own block it stays in, if any (`own_window`). Two accesses
     // with the same window never meet in two blocks: such pairs are decided by one comparison,
     // before anything else and without counting against the cap of pair tests (a kernel's
@@ -278,7 +278,7 @@ fn apart(
         zero_inputs: None,
     };
     let prepared = preparation
-        .prepare(access, side, &HashMap::new(), &HashMap::new())
+        .prepare(access, side, &HashMap::default(), &HashMap::default())
         .ok()?;
     // A two-dimensional address (`grid.rs`) is an offset in rows and columns, not bytes: left
     // alone between blocks, like any address that is not affine in the block.
@@ -376,7 +376,7 @@ fn block_dependence(cx: &Context<'_>, value: Val, _depth: usize) -> Option<Depen
     }
     // A walk over the operands, each instruction once (a phi's cycle ends at itself).
     let mut stack = vec![id];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::fast_hash::HashSet::default();
     while let Some(id) = stack.pop() {
         if !seen.insert(id) {
             continue;
@@ -474,7 +474,7 @@ fn same_everywhere(
     let decided_alike = |phi_block: usize| -> bool {
         let stop = cfg.idom(phi_block);
         let mut stack: Vec<usize> = function.blocks[phi_block].preds.clone();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = crate::fast_hash::HashSet::default();
         while let Some(b) = stack.pop() {
             if !seen.insert(b) || seen.len() > 4096 {
                 continue;
@@ -494,7 +494,7 @@ fn same_everywhere(
         true
     };
     let mut stack = vec![id];
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = crate::fast_hash::HashSet::default();
     while let Some(id) = stack.pop() {
         if !seen.insert(id) {
             continue;

@@ -141,7 +141,7 @@ fn pointer_parts(
         return Some((address.base, Parts::affine(address.offset)));
     }
     let Val::Inst(id) = pointer else { return None };
-    let inst = linearizer.cx.function.inst(id).clone();
+    let inst = linearizer.cx.function.inst(id);
     match &inst.op {
         Op::Cast(CastOp::AddrSpaceCast | CastOp::BitCast) => {
             pointer_parts(linearizer, inst.args[0], depth + 1)
@@ -175,7 +175,7 @@ fn integer_parts(
         return Some(Parts::affine(lin));
     }
     let Val::Inst(id) = value else { return None };
-    let inst = linearizer.cx.function.inst(id).clone();
+    let inst = linearizer.cx.function.inst(id);
     let args = &inst.args;
     let constant = |v: &Val| match v {
         Val::Int { value, .. } => Some(*value),

@@ -18,7 +18,7 @@
 //! write are not ordered by any barrier. Distinct pointer parameters are taken not to overlap,
 //! as everywhere in the verifier.
 
-use std::collections::{HashMap, HashSet};
+use crate::fast_hash::{HashMap, HashSet};
 
 use super::address::Object;
 use crate::findings::{AccessKind, Finding, Race, RaceAccess};
@@ -196,8 +196,8 @@ pub fn witness(
                 parameters_read: 0,
                 tested: 0,
                 updates,
-                memory: HashMap::new(),
-                element_size: HashMap::new(),
+                memory: HashMap::default(),
+                element_size: HashMap::default(),
                 steps,
                 tolerate_same_value_writes,
             };
@@ -231,13 +231,13 @@ impl Machine<'_> {
             let mut stops = Vec::with_capacity(count);
             for (t, thread) in threads.iter_mut().enumerate() {
                 let mut trace = Vec::new();
-                let mut overlay = HashMap::new();
+                let mut overlay = HashMap::default();
                 stops.push(self.interval(t, thread, &mut trace, &mut overlay)?);
                 traces.push(trace);
                 overlays.push(overlay);
             }
             // Per byte, up to two threads that write it (one other than any given thread).
-            let mut writers: HashMap<(Object, i64), Vec<(usize, usize)>> = HashMap::new();
+            let mut writers: HashMap<(Object, i64), Vec<(usize, usize)>> = HashMap::default();
             for (t, trace) in traces.iter().enumerate() {
                 for (k, access) in trace.iter().enumerate().filter(|(_, a)| a.write) {
                     for byte in access.offset..access.offset + access.bytes as i64 {

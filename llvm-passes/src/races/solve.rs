@@ -11,8 +11,8 @@
 
 use super::address::{Lin, VarKey, UNBOUNDED};
 use super::guards::{self, Guard};
+use crate::fast_hash::HashMap;
 use crate::threads::{signed, Geometry, ThreadSet, ThreadValues};
-use std::collections::HashMap;
 
 /// One side of a pair.
 pub struct Side<'a> {
