@@ -11,7 +11,7 @@
 use std::any::Any;
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex, MutexGuard, OnceLock};
+use std::sync::{Condvar, Mutex, MutexGuard, OnceLock, TryLockError};
 use std::time::{Duration, Instant};
 
 /// What every worker of a launch runs.
@@ -29,8 +29,11 @@ pub(crate) fn run(workers: usize, work: &Work<'_>) {
         return work();
     }
     let pool = POOL.get_or_init(Pool::default);
-    let Ok(_turn) = pool.turn.try_lock() else {
-        return run_scoped(workers, work);
+    // (A launch that panicked leaves the lock poisoned, and the pool as good as before.)
+    let _turn = match pool.turn.try_lock() {
+        Ok(turn) => turn,
+        Err(TryLockError::Poisoned(turn)) => turn.into_inner(),
+        Err(TryLockError::WouldBlock) => return run_scoped(workers, work),
     };
     if pool.grow(workers - 1).is_err() {
         return run_scoped(workers, work);
