@@ -285,13 +285,7 @@ impl HostProgram {
             .kernels
             .iter()
             .zip(&calls)
-            .flat_map(|(k, calls)| match calls {
-                prune::Calls::Entry => vec![format!("{}{}", entry::ENTRY_PREFIX, k.name)],
-                prune::Calls::Threads(name) => vec![name.clone()],
-                prune::Calls::Coroutine => {
-                    vec![coro::function_name(&k.name), coro::RESUME.to_string()]
-                }
-            })
+            .flat_map(|(k, calls)| calls.functions(&k.name))
             .collect();
         prune::keep_only(&module, &machine, &called)?;
         // After the pruning, which removes unused declarations: the code generator calls these.

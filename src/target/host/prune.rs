@@ -6,6 +6,7 @@
 //! code generator six times.
 
 use super::coro;
+use super::entry::ENTRY_PREFIX;
 use super::error::HostError;
 use inkwell::llvm_sys::core::LLVMReplaceAllUsesWith;
 use inkwell::llvm_sys::prelude::LLVMValueRef;
@@ -25,6 +26,17 @@ pub enum Calls {
     Threads(String),
     /// `loom.coro.<kernel>` per thread, and `loom.coro.resume`.
     Coroutine,
+}
+
+impl Calls {
+    /// The functions of `kernel` a launch calls.
+    pub fn functions(&self, kernel: &str) -> Vec<String> {
+        match self {
+            Calls::Entry => vec![format!("{ENTRY_PREFIX}{kernel}")],
+            Calls::Threads(name) => vec![name.clone()],
+            Calls::Coroutine => vec![coro::function_name(kernel), coro::RESUME.to_string()],
+        }
+    }
 }
 
 /// Removes every function of `module` that no function in `called` reaches, and the coroutines'
