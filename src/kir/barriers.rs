@@ -56,10 +56,12 @@
 //! For a covered kernel, code generation places the barriers as before and checks that they are
 //! these (an internal error where they differ).
 
+mod atomics;
+
 use super::access::{conflicts, Access, AccessKind, Who};
 use super::access_log::AccessLog;
-use super::accesses::Finder;
-use super::affine::Poly;
+use super::accesses::{array_dims, indexed_copy_key, is_element_field, Finder, Read};
+use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::{Barrier, Barriers, Combine, Consumer, LoopPlan, Module, StoreOrder, Sweep, SweepPlan};
 use crate::check::types::{Scalar, Ty};
@@ -67,7 +69,8 @@ use crate::check::{Callee, Checked};
 use crate::syntax::ast::{BinaryOp, Block, CollectiveOp, Expr, ExprKind, FuncRef, Stmt as Ast};
 use crate::syntax::span::Span;
 use crate::syntax::visit::{each_child, visit_expr};
-use std::collections::BTreeMap;
+use std::cell::Cell;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub fn run(module: &mut Module, checked: &Checked) {
     for kernel in &mut module.kernels {
@@ -86,6 +89,8 @@ pub fn run(module: &mut Module, checked: &Checked) {
             placed: Vec::new(),
             declared: BTreeMap::new(),
             distributed: 0,
+            unknown_offsets: Cell::new(u32::MAX),
+            copied: BTreeSet::new(),
         };
         consumers::walk(kernel, checked, &mut placer);
         kernel.barriers = Some(match placer.uncovered {
@@ -140,6 +145,9 @@ enum Step {
     /// Steps that may not run (the right side of `and`/`or`, `codegen::Body::short_circuit`):
     /// after them, both paths joined, as after an `if` without `else`.
     Skippable(Vec<Step>),
+    /// The store of the indexed computed vector at `base` into its `shared` copy (`steps`),
+    /// made the first time code generation reaches it (`Body::copy_indexed_vector`).
+    Copy { base: Span, steps: Vec<Step> },
 }
 
 struct Placer {
@@ -166,6 +174,14 @@ struct Placer {
     /// Code generation lowers the body as each thread's own code, which places no barrier and
     /// announces nothing: the loop's accesses were announced together in front of it.
     distributed: usize,
+    /// The version of the next symbol that stands for an offset without a polynomial, counted
+    /// down from the top: newer than every loop's watermark, as code generation's fresh
+    /// `offset`s are in the loops they are made in (a unique symbol never equals another, so
+    /// only its name, which the remarks show, must match).
+    unknown_offsets: Cell<u32>,
+    /// The indexed computed vectors copied so far, by span: code generation copies each
+    /// expression once (`Body::copy_indexed_vector`).
+    copied: BTreeSet<Span>,
 }
 
 impl Placer {
@@ -298,32 +314,23 @@ impl Placer {
                 }
             }
         }
-        let mut accesses = Vec::new();
-        for read in reads {
-            let (Some(array), Some(who)) = (read.array, read.who) else {
-                return self.uncover(span, "a read of a shared copy or at an unknown offset");
-            };
-            accesses.push(Access {
-                array: array.clone(),
-                name: array,
-                kind: AccessKind::Read,
-                who,
-                span: read.span,
-            });
-        }
+        let accesses = match reads.into_iter().map(|r| self.read_access(r)).collect() {
+            Ok(accesses) => accesses,
+            Err(why) => return self.uncover(span, why),
+        };
         let registers = matches!(&target.kind, ExprKind::Name(n)
             if matches!(walk.lookup(&n.name), Some(Name::Registers)));
         let write = if registers {
             None
         } else {
-            let Some((array, Some(who))) = self.finder.write(walk, target, scatter) else {
-                return self.uncover(span, "a store at an unknown offset");
+            let Some((array, who)) = self.finder.write(walk, target, scatter) else {
+                return self.uncover(span, "a store of a vector the pass does not name");
             };
             Some(Access {
-                array: array.clone(),
-                name: array,
+                name: shown_name(&array),
+                array,
                 kind: AccessKind::Write,
-                who,
+                who: who.unwrap_or_else(|| self.unknown_offset()),
                 span,
             })
         };
@@ -333,7 +340,7 @@ impl Placer {
             (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
             (n, _) => n,
         };
-        self.sweep_store(span, accesses, write, len, value);
+        self.sweep_store(walk, span, accesses, write, len, value);
     }
 
     /// The initializer of vector variable `name` (`codegen::Body::init_registers`,
@@ -372,29 +379,50 @@ impl Placer {
             (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
             (n, _) => n,
         };
-        self.sweep_store(span, accesses, write, len, value);
+        self.sweep_store(walk, span, accesses, write, len, value);
+    }
+
+    /// A statement's store ([`Self::store_steps`]), made.
+    fn sweep_store(
+        &mut self,
+        walk: &Walk<'_>,
+        span: Span,
+        accesses: Vec<Access>,
+        write: Option<Access>,
+        len: Option<u64>,
+        value: &Expr,
+    ) {
+        let consumer = Consumer::Store(span);
+        match self.store_steps(walk, consumer, accesses, write, len, value) {
+            Ok(steps) => self.steps(steps),
+            Err(why) => self.uncover(span, why),
+        }
     }
 
     /// A store's accesses (`codegen::Body::store_vector`): the value's element `accesses`
     /// and the destination's `write` (`None`: registers) announced together, or one after the
     /// other for a buffered store; then the scans inside the value, over a sweep of `len`
     /// positions.
-    fn sweep_store(
-        &mut self,
-        span: Span,
+    fn store_steps(
+        &self,
+        walk: &Walk<'_>,
+        consumer: Consumer,
         mut accesses: Vec<Access>,
         write: Option<Access>,
         len: Option<u64>,
         value: &Expr,
-    ) {
-        let buffered =
-            write.is_some() && matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. }));
+    ) -> Result<Vec<Step>, &'static str> {
+        let span = consumer.span();
+        let buffered = write.is_some()
+            && consumer == Consumer::Store(span)
+            && matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. }));
+        let mut steps = Vec::new();
         if buffered {
-            self.touch(accesses);
-            self.touch(write.into_iter().collect());
+            steps.push(Step::Touch(accesses));
+            steps.push(Step::Touch(write.into_iter().collect()));
         } else {
             accesses.extend(write);
-            self.touch(accesses);
+            steps.push(Step::Touch(accesses));
         }
         // The scans inside the value (`codegen/scan.rs`): with more than one warp, each one's
         // partials written (a previous run of the statement may still read them), its barrier
@@ -404,25 +432,56 @@ impl Placer {
         scans_in(value, &mut scans);
         if buffered {
             if !scans.is_empty() {
-                self.uncover(span, "a scan in a buffered store");
+                return Err("a scan in a buffered store");
             }
-            return;
+            return Ok(steps);
         }
-        let plan = self.sweeps.get(&Consumer::Store(span)).copied();
+        let plan = self.sweeps.get(&consumer).copied();
         if scans.is_empty() && plan.map(|p| p.sweep) != Some(Sweep::Tiles) {
-            return;
+            return Ok(steps);
         }
         let Some(plan) = plan else {
-            return self.uncover(span, "a reduction or scan");
+            return Err("a reduction or scan");
         };
-        if left_and_right(&scans) {
-            return self.uncover(span, "a left and a right scan in one statement");
+        let copied = copied_scans(walk, value);
+        if left_and_right(&computed_here(&scans, &copied)) {
+            return Err("a left and a right scan in one statement");
         }
-        let mut steps = Vec::new();
-        let per_body = self.scan_partials_written(&scans, &mut steps);
+        let per_body = self.scan_partials_written(&scans, &copied, &mut steps);
         self.sweep_steps(&plan, len, span, &per_body, &mut steps);
         steps.extend(self.scan_partials_read(&scans));
-        self.steps(steps);
+        Ok(steps)
+    }
+
+    /// The store of indexed computed vector `base` into its `shared` copy, in front of the
+    /// steps that read it (`codegen::Body::copy_indexed_vector`, `init_array`): a statement of
+    /// its own, its value prepared, then its element reads and the write of every element by
+    /// its owner, then its scans.
+    fn copy_steps(
+        &self,
+        walk: &Walk<'_>,
+        base: &Expr,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        let mut steps = Vec::new();
+        self.vector_steps(walk, base, &mut steps)?;
+        let reads = self.vector_reads(walk, base)?;
+        let array = indexed_copy_key(base.span);
+        let write = Access {
+            name: shown_name(&array),
+            array,
+            kind: AccessKind::Write,
+            who: Who::Owner(Poly::default()),
+            span: base.span,
+        };
+        let len = walk.static_len(base);
+        let consumer = Consumer::Copy(base.span);
+        steps.extend(self.store_steps(walk, consumer, reads, Some(write), len, base)?);
+        out.push(Step::Copy {
+            base: base.span,
+            steps,
+        });
+        Ok(())
     }
 
     /// The barriers of a sweep (`codegen::Body::sweep`) over `len` positions (a compile-time
@@ -476,6 +535,11 @@ impl Placer {
                     self.steps(steps);
                     self.join(skipped);
                 }
+                Step::Copy { base, steps } => {
+                    if self.copied.insert(base) {
+                        self.steps(steps);
+                    }
+                }
                 Step::Collective {
                     what,
                     clears,
@@ -505,19 +569,30 @@ impl Placer {
     fn vector_reads(&self, walk: &Walk<'_>, e: &Expr) -> Result<Vec<Access>, &'static str> {
         let mut reads = Vec::new();
         self.finder.reads(walk, e, &mut reads);
-        reads
-            .into_iter()
-            .map(|read| match (read.array, read.who) {
-                (Some(array), Some(who)) => Ok(Access {
-                    array: array.clone(),
-                    name: array,
-                    kind: AccessKind::Read,
-                    who,
-                    span: read.span,
-                }),
-                _ => Err("a read of a shared copy or at an unknown offset"),
-            })
-            .collect()
+        reads.into_iter().map(|r| self.read_access(r)).collect()
+    }
+
+    /// `read` as an access: at an offset without a polynomial, by the owner of each element at
+    /// an offset of its own (`codegen::Body::owner_at`).
+    fn read_access(&self, read: Read) -> Result<Access, &'static str> {
+        let Some(array) = read.array else {
+            return Err("a read of a computed array or tile passed whole");
+        };
+        Ok(Access {
+            name: shown_name(&array),
+            array,
+            kind: AccessKind::Read,
+            who: read.who.unwrap_or_else(|| self.unknown_offset()),
+            span: read.span,
+        })
+    }
+
+    /// The owner of each element at an offset without a polynomial: a symbol `offset` of its
+    /// own, which equals no other (code generation's `Symbols::fresh("offset")`).
+    fn unknown_offset(&self) -> Who {
+        let version = self.unknown_offsets.get();
+        self.unknown_offsets.set(version - 1);
+        Who::Owner(Poly::sym(Sym::new("offset", version)))
     }
 
     /// Reduction `e` (`f /. v`), as code generation makes it (`codegen/reduce.rs`): the
@@ -561,7 +636,8 @@ impl Placer {
         // written first (as a statement's, `store`).
         let mut scans = Vec::new();
         scans_in(operand, &mut scans);
-        if left_and_right(&scans) {
+        let copied = copied_scans(walk, operand);
+        if left_and_right(&computed_here(&scans, &copied)) {
             return Err("a left and a right scan in one statement");
         }
         if !scans.is_empty() && plan.sweep == Sweep::Stride {
@@ -569,7 +645,7 @@ impl Placer {
         }
         out.push(Step::Touch(self.vector_reads(walk, operand)?));
         let warps = self.block_size / 32 > 1;
-        let mut per_body = self.scan_partials_written(&scans, out);
+        let mut per_body = self.scan_partials_written(&scans, &copied, out);
         let (write, read) = partials("reduce.partials", e);
         if warps {
             out.push(Step::Touch(vec![write.clone()]));
@@ -605,24 +681,32 @@ impl Placer {
     }
 
     /// With more than one warp, each of `scans` writes its partials before the sweep (a step
-    /// onto `out`), and they meet behind the barrier returned, one in every copy of the sweep's
-    /// body.
-    fn scan_partials_written(&self, scans: &[&Expr], out: &mut Vec<Step>) -> Vec<Step> {
+    /// onto `out`), and those computed in the sweep meet behind the barrier returned, one in
+    /// every copy of the sweep's body. The scans of an indexed vector (`copied`) were computed
+    /// in its copy's sweep: code generation's `before_scans` still writes their partials here,
+    /// but the sweep reads the copy.
+    fn scan_partials_written(
+        &self,
+        scans: &[&Expr],
+        copied: &[&Expr],
+        out: &mut Vec<Step>,
+    ) -> Vec<Step> {
         if self.block_size / 32 <= 1 {
             return Vec::new();
         }
-        scans
-            .iter()
-            .map(|scan| {
-                let (write, read) = partials("scan.partials", scan);
-                out.push(Step::Touch(vec![write.clone()]));
-                Step::Collective {
+        let mut per_body = Vec::new();
+        for scan in scans {
+            let (write, read) = partials("scan.partials", scan);
+            out.push(Step::Touch(vec![write.clone()]));
+            if !copied.iter().any(|c| std::ptr::eq(*c, *scan)) {
+                per_body.push(Step::Collective {
                     what: "a scan",
                     clears: false,
                     accesses: Box::new((write, read)),
-                }
-            })
-            .collect()
+                });
+            }
+        }
+        per_body
     }
 
     /// With more than one warp, the reads of `scans`' partials after the sweep.
@@ -651,8 +735,14 @@ impl Placer {
             return self.element_reads(walk, e, out);
         }
         match &e.kind {
-            // The array is read where the vector is consumed; only the subscripts are computed.
-            ExprKind::Index { indices, .. } => {
+            // The array is read where the vector is consumed; only the subscripts are computed
+            // (after an indexed computed vector's copy).
+            ExprKind::Index { base, indices, .. } => {
+                if walk.is_indexed_copy(base.span) {
+                    self.copy_steps(walk, base, out)?;
+                } else {
+                    self.row_steps(walk, base, out)?;
+                }
                 return indices
                     .iter()
                     .try_for_each(|index| self.vector_steps(walk, index, out));
@@ -666,6 +756,11 @@ impl Placer {
                     if holds_collective(init) {
                         return Err("a reduction or scan");
                     }
+                    // Each use copies its indexed vectors again (fresh ids), which this pass,
+                    // keying copies by span, does not tell apart.
+                    if holds_indexed_copy(walk, init) {
+                        return Err("an indexed vector in a recomputed vector");
+                    }
                     return self.vector_steps(walk, init, out);
                 }
             }
@@ -675,8 +770,11 @@ impl Placer {
                 operand,
                 ..
             } => {
-                // `f /~ v`: `f` of each element, its bound arguments computed once.
-                if let Some(why) = call_uncovered(checked, e, &func.name.name) {
+                // `f /~ v`: `f` of each element, its bound arguments computed once; a `func`
+                // given scalars touches no memory of its own (`codegen::Body::call`).
+                let func_map = matches!(checked.callees.get(&e.id), Some(Callee::Func(_)));
+                if let Some(why) = call_uncovered(checked, e, &func.name.name).filter(|_| !func_map)
+                {
                     return Err(why);
                 }
                 self.bound_args(walk, func, "a map with a bound array", out)?;
@@ -694,15 +792,21 @@ impl Placer {
                 return self.vector_steps(walk, operand, out);
             }
             ExprKind::Call { args, .. } if is_func_call(checked, e) => {
-                // A `func` applied element by element: its scalar arguments computed once, its
-                // vector ones element by element; one taking an array or a `Range` whole is
-                // not covered.
-                let elementwise = args.iter().enumerate().all(|(i, arg)| {
+                // A `func` applied element by element (`codegen::Body::prepare_operands`): its
+                // uniform arguments computed once, its vector ones element by element, an array
+                // passed whole found (a row's subscript computed) and read by any thread
+                // (`kir-accesses`' reads). A computed vector passed whole is not covered.
+                let covered = args.iter().enumerate().all(|(i, arg)| {
                     let ty = checked.ty(arg.id);
-                    ty.scalar().is_some() || (is_vector(ty) && !walk.passed_whole(e, i))
+                    match ty {
+                        Ty::Array { .. } if walk.passed_whole(e, i) => {
+                            array_dims(walk, arg).is_some()
+                        }
+                        _ => ty.is_uniform() || (is_vector(ty) && !walk.passed_whole(e, i)),
+                    }
                 });
-                if !elementwise {
-                    return Err("a call of a `func` with an array");
+                if !covered {
+                    return Err("a call of a `func` with a computed vector");
                 }
             }
             ExprKind::Call { .. } if is_transpose(checked, e) => {
@@ -723,6 +827,28 @@ impl Placer {
             }
         });
         result
+    }
+
+    /// The row subscripts of `base` where it is a row `a[i]` of a two-dimensional array (rows of
+    /// rows included), computed as code generation finds the row (`codegen::Body::array`,
+    /// `row_array`: the array, then the row) before the element's own subscripts.
+    fn row_steps(
+        &self,
+        walk: &Walk<'_>,
+        base: &Expr,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        match &base.kind {
+            ExprKind::Index {
+                base: inner,
+                indices,
+                ..
+            } if indices.len() == 1 && matches!(walk.checked.ty(indices[0].id), Ty::Scalar(_)) => {
+                self.row_steps(walk, inner, out)?;
+                self.element_reads(walk, &indices[0], out)
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The bound arguments of a collective's `func`, each computed once, in order (code
@@ -840,23 +966,29 @@ impl Placer {
                     return Err("a vector operand");
                 }
                 // A computed vector indexed is stored into a `shared` copy first
-                // (`kir-indexed-copies`).
-                let ExprKind::Name(name) = &base.kind else {
-                    return Err("an element read of a computed vector");
-                };
-                if walk.is_indexed_copy(base.span) {
-                    return Err("an element read of a computed vector");
-                }
-                let Some(Name::Array(dims)) = walk.lookup(&name.name) else {
-                    return Err("an element read of a register or recomputed vector");
+                // (`kir-indexed-copies`, `codegen::Body::index_uniform`), of its compile-time
+                // length.
+                let (array, dims) = if walk.is_indexed_copy(base.span) {
+                    self.copy_steps(walk, base, out)?;
+                    let len = walk.static_len(base).and_then(|n| i64::try_from(n).ok());
+                    (indexed_copy_key(base.span), vec![len.map(Poly::constant)])
+                } else {
+                    self.row_steps(walk, base, out)?;
+                    match (array_dims(walk, base), &base.kind) {
+                        (Some(named), _) => named,
+                        (None, ExprKind::Name(_)) => {
+                            return Err("an element read of a register or recomputed vector")
+                        }
+                        (None, _) => return Err("an element read of a computed vector"),
+                    }
                 };
                 for index in indices {
                     self.element_reads(walk, index, out)?;
                 }
-                let location = self.location(walk, dims, indices);
+                let location = self.location(walk, &dims, indices);
                 out.push(Step::Touch(vec![Access {
-                    array: name.name.clone(),
-                    name: name.name.clone(),
+                    name: shown_name(&array),
+                    array,
                     kind: AccessKind::Read,
                     who: Who::All(location),
                     span: e.span,
@@ -896,6 +1028,22 @@ impl Placer {
             .iter()
             .all(|x| scalar(x) == Some(float))
             .then_some([a, b, c])
+    }
+
+    /// Uniform atomic `call`'s steps ([`Self::uniform_atomic_steps`]), made; `false` (and the
+    /// statement uncovered) where the pass does not cover it.
+    fn uniform_atomic(&mut self, walk: &Walk<'_>, call: &Expr, keep: bool, span: Span) -> bool {
+        let mut steps = Vec::new();
+        match self.uniform_atomic_steps(walk, call, keep, span, &mut steps) {
+            Ok(()) => {
+                self.steps(steps);
+                true
+            }
+            Err(why) => {
+                self.uncover(span, why);
+                false
+            }
+        }
     }
 
     /// The element reads of scalar expression `e`, made; `false` (and the statement
@@ -1029,7 +1177,12 @@ fn partials(what: &str, e: &Expr) -> (Access, Access) {
     (access(AccessKind::Write), access(AccessKind::Read))
 }
 
-/// Whether `e` is a collective `op`.
+/// The name barrier placement shows for the array with key `key`: a compiler-made array's key
+/// (a collective's partials, an indexed vector's copy) tells it from others after a `#`.
+fn shown_name(key: &str) -> String {
+    key.split('#').next().unwrap_or(key).to_string()
+}
+
 /// Whether `scans` hold both a left and a right scan.
 fn left_and_right(scans: &[&Expr]) -> bool {
     scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft))
@@ -1057,6 +1210,28 @@ fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     each_child(e, &mut |c| scans_in(c, out));
 }
 
+/// The scans inside the indexed computed vectors of `e`, which their copies compute.
+fn copied_scans<'e>(walk: &Walk<'_>, e: &'e Expr) -> Vec<&'e Expr> {
+    let mut out = Vec::new();
+    if let ExprKind::Index { base, .. } = &e.kind {
+        if walk.is_indexed_copy(base.span) {
+            scans_in(base, &mut out);
+        }
+    }
+    each_child(e, &mut |c| out.extend(copied_scans(walk, c)));
+    out.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    out
+}
+
+/// `scans` less those `copied`: the ones a sweep computes.
+fn computed_here<'e>(scans: &[&'e Expr], copied: &[&Expr]) -> Vec<&'e Expr> {
+    scans
+        .iter()
+        .filter(|s| !copied.iter().any(|c| std::ptr::eq(*c, **s)))
+        .copied()
+        .collect()
+}
+
 /// Whether scatter target `target` stores a tile (`a[[rows, columns]] <- transpose(t)`): its
 /// subscripts are two ranges that give the tile's positions (`kir-sweeps`' `scatter_destination`).
 fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
@@ -1066,6 +1241,15 @@ fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
     walk.checked.ty(target.id).tile_shape().is_some()
         && matches!(indices.as_slice(), [r, c]
             if *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range)
+}
+
+/// Whether `e` indexes a computed vector through a `shared` copy.
+fn holds_indexed_copy(walk: &Walk<'_>, e: &Expr) -> bool {
+    let mut found = false;
+    visit_expr(e, &mut |x| {
+        found |= matches!(&x.kind, ExprKind::Index { base, .. } if walk.is_indexed_copy(base.span));
+    });
+    found
 }
 
 /// Whether `e` holds a reduction or a scan.
@@ -1150,12 +1334,21 @@ impl<'a> Visitor<'a> for Placer {
                     self.finder.values.statement(walk, stmt);
                     return;
                 }
-                let scalar = local.is_some_and(|t| t.scalar().is_some() || *t == Ty::Range);
-                if *shared || !scalar {
-                    return self.uncover(*span, "a record or `shared` scalar variable");
+                // A scalar, `Range` or record variable lives in registers
+                // (`codegen::Body::let_stmt`): its initializer's reads only.
+                let in_registers = local.is_some_and(|t| {
+                    t.scalar().is_some() || matches!(t, Ty::Range | Ty::Record(_))
+                });
+                if *shared || !in_registers {
+                    return self.uncover(*span, "a `shared` scalar variable");
                 }
                 if let Some(init) = init {
-                    if !self.scalar(walk, init, *span) {
+                    let made = if atomics::is_atomic(checked, init) {
+                        self.uniform_atomic(walk, init, true, *span)
+                    } else {
+                        self.scalar(walk, init, *span)
+                    };
+                    if !made {
                         return;
                     }
                 }
@@ -1167,11 +1360,25 @@ impl<'a> Visitor<'a> for Placer {
             } => {
                 let vector = is_vector(checked.ty(target.id));
                 if !vector {
-                    if !self.scalar(walk, value, *span) {
-                        return;
+                    // `x <- atomic_op(...)`, `r.f <- atomic_op(...)`: its old value kept
+                    // (`codegen::Body::atomic_value`).
+                    let made = if atomics::is_atomic(checked, value) {
+                        let to_register = match &target.kind {
+                            ExprKind::Name(_) => true,
+                            ExprKind::Field { .. } => !is_element_field(target),
+                            _ => false,
+                        };
+                        to_register && self.uniform_atomic(walk, value, true, *span)
+                    } else {
+                        self.scalar(walk, value, *span)
+                    };
+                    if !made {
+                        return self.uncover(*span, "an atomic");
                     }
                     match &target.kind {
+                        // A variable, or a field of a record variable: registers.
                         ExprKind::Name(_) => {}
+                        ExprKind::Field { .. } if !is_element_field(target) => {}
                         ExprKind::Index { base, indices, .. } => {
                             let dims = match &base.kind {
                                 ExprKind::Name(n) => match walk.lookup(&n.name) {
@@ -1278,7 +1485,18 @@ impl<'a> Visitor<'a> for Placer {
                 return;
             }
             Ast::Return { span, .. } => return self.uncover(*span, "a `return`"),
-            Ast::Call { span, .. } => return self.uncover(*span, "a call statement"),
+            // An atomic on its own line: a uniform one here, a vector one as its consumer
+            // (`atomic`).
+            Ast::Call { call, span } => {
+                if !atomics::is_atomic(checked, call) {
+                    return self.uncover(*span, "a call statement");
+                }
+                if checked.ty(call.id).is_uniform()
+                    && !self.uniform_atomic(walk, call, false, *span)
+                {
+                    return;
+                }
+            }
         }
         self.finder.values.statement(walk, stmt);
     }
@@ -1301,6 +1519,9 @@ impl<'a> Visitor<'a> for Placer {
             Dest::Variable { name, registers } => {
                 self.init_variable(walk, span, name, registers, value)
             }
+            // Made where its statement's steps reach it (`copy_steps`); one they did not reach
+            // is not covered.
+            Dest::Copy if self.copied.contains(&span) => {}
             Dest::Copy => self.uncover(span, "an indexed vector's shared copy"),
         }
     }
@@ -1313,8 +1534,17 @@ impl<'a> Visitor<'a> for Placer {
         }
     }
 
-    fn atomic(&mut self, _walk: &Walk<'a>, _call: &'a Expr, span: Span) {
-        self.uncover(span, "an atomic");
+    fn atomic(&mut self, walk: &Walk<'a>, call: &'a Expr, span: Span) {
+        if self.uncovered.is_some() {
+            return;
+        }
+        if self.distributed > 0 {
+            return self.uncover(span, "an atomic in a distributed loop");
+        }
+        match self.vector_atomic_steps(walk, call, span) {
+            Ok(steps) => self.steps(steps),
+            Err(why) => self.uncover(span, why),
+        }
     }
 
     fn else_branch(&mut self, _walk: &Walk<'a>, _stmt: &'a Ast) {
