@@ -43,16 +43,26 @@
 //! this pass by name). Calls of `func`s (`codegen::Body::call`), which touch no memory of their
 //! own: in a scalar expression, the arguments in order, an array passed whole read by any thread
 //! where it is passed; in a vector statement, applied element by element to scalar and vector
-//! arguments. A kernel with anything else keeps its barriers placed by code generation alone, and
-//! the pass names the first such statement: an atomic; an element read of a computed vector (an
-//! indexed vector's shared copy), of a register or recomputed vector; a vector read or store at
-//! an offset without a polynomial (an element read in a slice's subscript gives one); a
-//! reduction or scan in a recomputed vector's initializer (each use is a collective of its own)
-//! or a scan inside a scan's operand; a `func` given an array or a `Range` whole in a vector
-//! statement, or mapped (`f /~ v`); a collective bound to an array; a `return`; a record or
-//! `shared` scalar variable; an array variable that reuses a name; a loop whose body names a
-//! recomputed vector; an indexed vector's shared copy; a grid-wide statement; a scan in a
-//! scatter's subscript; a scan in a buffered store; a left and a right scan in one statement.
+//! arguments, an array passed whole read by any thread where it is passed, and mapped
+//! (`f /~ v`, its bound scalars computed once). Record variables and their fields (registers).
+//! Indexed computed vectors (`kir-indexed-copies`, `codegen::Body::copy_indexed_vector`): where
+//! the statement's preparation reaches one, its store into a `shared` copy of its own, as a
+//! statement (its value prepared, its reads and the write of every element by its owner, its
+//! scans), then the index reads the copy (`indexed`); the scans of a copied vector write and
+//! read their partials in the statement's sweep too, but meet in the copy's. A vector read or
+//! store at an offset without a polynomial: by the owner of each element at an offset of its
+//! own, which equals no other (code generation's fresh symbol `offset`). A row `a[i]` of a
+//! two-dimensional array: its subscript computed where the array is found, before the
+//! element's. Atomics (`codegen/atomic.rs`, [`atomics`]). A kernel with anything else keeps its
+//! barriers placed by code generation alone, and the pass names the first such statement: an
+//! element read of a register or recomputed vector; a reduction or scan in a recomputed
+//! vector's initializer (each use is a collective of its own), an indexed vector in one (each
+//! use copies it again) or a scan inside a scan's operand; a `func` given a computed vector
+//! whole; a collective bound to an array; a `return`; a field store `a[i].f <- v`; a `shared`
+//! scalar variable; an array variable that reuses a name; a loop whose body names a recomputed
+//! vector; an indexed vector's shared copy the statement's steps do not reach; a grid-wide
+//! statement; a scan in a scatter's subscript; a scan in a buffered store; a left and a right
+//! scan in one statement; an atomic in a distributed loop.
 //! For a covered kernel, code generation places the barriers as before and checks that they are
 //! these (an internal error where they differ).
 
