@@ -53,14 +53,16 @@
 //! store at an offset without a polynomial: by the owner of each element at an offset of its
 //! own, which equals no other (code generation's fresh symbol `offset`). A row `a[i]` of a
 //! two-dimensional array: its subscript computed where the array is found, before the
-//! element's. Atomics (`codegen/atomic.rs`, [`atomics`]). A kernel with anything else keeps its
+//! element's. Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its
+//! body names with each recomputed vector replaced by its initializer, as code generation
+//! names them. A kernel with anything else keeps its
 //! barriers placed by code generation alone, and the pass names the first such statement: an
 //! element read of a register or recomputed vector; a reduction or scan in a recomputed
 //! vector's initializer (each use is a collective of its own), an indexed vector in one (each
 //! use copies it again) or a scan inside a scan's operand; a `func` given a computed vector
 //! whole; a collective bound to an array; a `return`; a field store `a[i].f <- v`; a `shared`
 //! scalar variable; an array variable that reuses a name; a loop whose body names a recomputed
-//! vector; an indexed vector's shared copy the statement's steps do not reach; a grid-wide
+//! vector whose initializer names another; an indexed vector's shared copy the statement's steps do not reach; a grid-wide
 //! statement; a scan in a scatter's subscript; a scan in a buffered store; a left and a right
 //! scan in one statement; an atomic in a distributed loop.
 //! For a covered kernel, code generation places the barriers as before and checks that they are
@@ -73,6 +75,7 @@ use super::access_log::AccessLog;
 use super::accesses::{array_dims, indexed_copy_key, is_element_field, Finder, Read};
 use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
+use super::recomputed_vectors::names_substituted;
 use super::{Barrier, Barriers, Combine, Consumer, LoopPlan, Module, StoreOrder, Sweep, SweepPlan};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Callee, Checked};
@@ -80,7 +83,7 @@ use crate::syntax::ast::{BinaryOp, Block, CollectiveOp, Expr, ExprKind, FuncRef,
 use crate::syntax::span::Span;
 use crate::syntax::visit::{each_child, visit_expr};
 use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub fn run(module: &mut Module, checked: &Checked) {
     for kernel in &mut module.kernels {
@@ -101,6 +104,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             distributed: 0,
             unknown_offsets: Cell::new(u32::MAX),
             copied: BTreeSet::new(),
+            recomputed: kernel.recomputed_vectors.clone().unwrap_or_default(),
         };
         consumers::walk(kernel, checked, &mut placer);
         kernel.barriers = Some(match placer.uncovered {
@@ -192,6 +196,9 @@ struct Placer {
     /// The indexed computed vectors copied so far, by span: code generation copies each
     /// expression once (`Body::copy_indexed_vector`).
     copied: BTreeSet<Span>,
+    /// `kir-recomputed-vectors`: the vector variables evaluated again at each use, by the
+    /// span of their name.
+    recomputed: BTreeSet<Span>,
 }
 
 impl Placer {
@@ -1112,20 +1119,24 @@ impl Placer {
     /// to an array the body names.
     fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
         // Code generation names the arrays of the body with every recomputed vector replaced
-        // by its initializer and its declaration removed: not modelled here.
-        let mut recomputed = declares_recomputed(walk, body);
+        // by its initializer and its declaration removed (`kir-recomputed-vectors`): so here,
+        // for one whose initializer names no other recomputed vector.
+        let mut outer = HashMap::new();
+        let mut nested = false;
         crate::syntax::visit::visit_block(body, &mut |e| {
             if let ExprKind::Name(n) = &e.kind {
-                if matches!(walk.lookup(&n.name), Some(Name::Recomputed(_))) {
-                    recomputed = true;
+                if let Some(Name::Recomputed(init)) = walk.lookup(&n.name) {
+                    nested |= names_recomputed(walk, init);
+                    outer.insert(n.name.clone(), (*init).clone());
                 }
             }
         });
-        if recomputed {
+        if nested {
             return self.uncover(span, "a loop that names a recomputed vector");
         }
+        let body = names_substituted(body, &self.recomputed, outer);
         let mut touched: Vec<(String, bool)> = Vec::new();
-        arrays_touched(walk.checked, body, &mut |name, write| {
+        arrays_touched(walk.checked, &body, &mut |name, write| {
             touched.push((name.to_string(), write))
         });
         let later: Vec<Access> = touched
@@ -1155,23 +1166,15 @@ impl Placer {
     }
 }
 
-/// Whether `block` (nested blocks included) declares a vector variable recomputed at each use.
-fn declares_recomputed(walk: &Walk<'_>, block: &Block) -> bool {
-    block.stmts.iter().any(|stmt| match stmt {
-        Ast::Let { name, .. } => walk.is_recomputed(name.span),
-        Ast::If {
-            then_branch,
-            else_branch,
-            ..
-        } => {
-            declares_recomputed(walk, then_branch)
-                || else_branch
-                    .as_ref()
-                    .is_some_and(|b| declares_recomputed(walk, b))
+/// Whether `e` names a vector variable recomputed at each use.
+fn names_recomputed(walk: &Walk<'_>, e: &Expr) -> bool {
+    let mut found = false;
+    visit_expr(e, &mut |x| {
+        if let ExprKind::Name(n) = &x.kind {
+            found |= matches!(walk.lookup(&n.name), Some(Name::Recomputed(_)));
         }
-        Ast::For { body, .. } | Ast::While { body, .. } => declares_recomputed(walk, body),
-        Ast::Assign { .. } | Ast::Return { .. } | Ast::Call { .. } => false,
-    })
+    });
+    found
 }
 
 /// The write and the read of collective `e`'s partials (`what`: `reduce.partials`,
@@ -1495,16 +1498,21 @@ impl<'a> Visitor<'a> for Placer {
                 return;
             }
             Ast::Return { span, .. } => return self.uncover(*span, "a `return`"),
-            // An atomic on its own line: a uniform one here, a vector one as its consumer
-            // (`atomic`).
+            // An atomic on its own line, uniform or per element, made here: before the walk
+            // visits the indexed vectors' copies its preparation makes (`store`).
             Ast::Call { call, span } => {
                 if !atomics::is_atomic(checked, call) {
                     return self.uncover(*span, "a call statement");
                 }
-                if checked.ty(call.id).is_uniform()
-                    && !self.uniform_atomic(walk, call, false, *span)
-                {
-                    return;
+                if checked.ty(call.id).is_uniform() {
+                    if !self.uniform_atomic(walk, call, false, *span) {
+                        return;
+                    }
+                } else {
+                    match self.vector_atomic_steps(walk, call, *span) {
+                        Ok(steps) => self.steps(steps),
+                        Err(why) => return self.uncover(*span, why),
+                    }
                 }
             }
         }
@@ -1544,16 +1552,12 @@ impl<'a> Visitor<'a> for Placer {
         }
     }
 
-    fn atomic(&mut self, walk: &Walk<'a>, call: &'a Expr, span: Span) {
-        if self.uncovered.is_some() {
-            return;
-        }
+    /// A per-element atomic statement's steps were made with the statement (`statement`); a
+    /// declaration or assignment's value is not one (`uniform_atomic_steps`, `vector_steps`).
+    /// `kir-distribute` keeps loops with atomics sequential.
+    fn atomic(&mut self, _walk: &Walk<'a>, _call: &'a Expr, span: Span) {
         if self.distributed > 0 {
-            return self.uncover(span, "an atomic in a distributed loop");
-        }
-        match self.vector_atomic_steps(walk, call, span) {
-            Ok(steps) => self.steps(steps),
-            Err(why) => self.uncover(span, why),
+            self.uncover(span, "an atomic in a distributed loop");
         }
     }
 
