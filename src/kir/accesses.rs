@@ -557,7 +557,7 @@ fn root_name(e: &Expr) -> Option<&Expr> {
 }
 
 /// `a[i].f`: a field of an element of an array (stored as an element, `codegen/stmt.rs`).
-pub(super) fn is_element_field(e: &Expr) -> bool {
+fn is_element_field(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Field { base, .. } => {
             matches!(base.kind, ExprKind::Index { .. }) || is_element_field(base)

@@ -53,14 +53,15 @@
 //! store at an offset without a polynomial: by the owner of each element at an offset of its
 //! own, which equals no other (code generation's fresh symbol `offset`). A row `a[i]` of a
 //! two-dimensional array: its subscript computed where the array is found, before the
-//! element's. Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its
+//! element's. Stores into an element's field `a[i].f <- v` (thread 0 writes the element).
+//! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its
 //! body names with each recomputed vector replaced by its initializer, as code generation
 //! names them. A kernel with anything else keeps its
 //! barriers placed by code generation alone, and the pass names the first such statement: an
 //! element read of a register or recomputed vector; a reduction or scan in a recomputed
 //! vector's initializer (each use is a collective of its own), an indexed vector in one (each
 //! use copies it again) or a scan inside a scan's operand; a `func` given a computed vector
-//! whole; a collective bound to an array; a `return`; a field store `a[i].f <- v`; a `shared`
+//! whole; a collective bound to an array; a `return`; a `shared`
 //! scalar variable; an array variable that reuses a name; a loop whose body names a recomputed
 //! vector whose initializer names another; an indexed vector's shared copy the statement's steps do not reach; a grid-wide
 //! statement; a scan in a scatter's subscript; a scan in a buffered store; a left and a right
@@ -72,7 +73,7 @@ mod atomics;
 
 use super::access::{conflicts, Access, AccessKind, Who};
 use super::access_log::AccessLog;
-use super::accesses::{array_dims, indexed_copy_key, is_element_field, Finder, Read};
+use super::accesses::{array_dims, indexed_copy_key, Finder, Read};
 use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::recomputed_vectors::names_substituted;
@@ -1047,6 +1048,46 @@ impl Placer {
             .then_some([a, b, c])
     }
 
+    /// `target <- value` of a scalar or record: to a variable or a field of one (registers:
+    /// the value's reads only; an atomic keeps its old value, `codegen::Body::atomic_value`),
+    /// or to an element `a[i]` or its field `a[i].f` (`Body::store_uniform`,
+    /// `store_element_field`): the array found (a row's subscript computed), the value, the
+    /// subscripts, then thread 0's write.
+    fn scalar_assign(&mut self, walk: &Walk<'_>, target: &Expr, value: &Expr, span: Span) {
+        let Some((base, indices)) = element_place(target) else {
+            if atomics::is_atomic(walk.checked, value) {
+                self.uniform_atomic(walk, value, true, span);
+            } else {
+                self.scalar(walk, value, span);
+            }
+            return;
+        };
+        let mut steps = Vec::new();
+        let found = self
+            .row_steps(walk, base, &mut steps)
+            .and_then(|()| self.element_reads(walk, value, &mut steps))
+            .and_then(|()| {
+                indices
+                    .iter()
+                    .try_for_each(|i| self.element_reads(walk, i, &mut steps))
+            });
+        if let Err(why) = found {
+            return self.uncover(span, why);
+        }
+        let Some((array, dims)) = array_dims(walk, base) else {
+            return self.uncover(span, "a store into a computed vector");
+        };
+        self.steps(steps);
+        let location = self.location(walk, &dims, indices);
+        self.touch(vec![Access {
+            name: array.clone(),
+            array,
+            kind: AccessKind::Write,
+            who: Who::Leader(location),
+            span,
+        }]);
+    }
+
     /// Uniform atomic `call`'s steps ([`Self::uniform_atomic_steps`]), made; `false` (and the
     /// statement uncovered) where the pass does not cover it.
     fn uniform_atomic(&mut self, walk: &Walk<'_>, call: &Expr, keep: bool, span: Span) -> bool {
@@ -1163,6 +1204,16 @@ impl Placer {
         if let Some((earlier, later)) = conflict {
             self.barrier(earlier, later, span, false);
         }
+    }
+}
+
+/// The element an assignment's target `a[i]`, `a[i].f` stores into: the array and the
+/// subscripts; `None` for a variable or a field of one.
+fn element_place(target: &Expr) -> Option<(&Expr, &[Expr])> {
+    match &target.kind {
+        ExprKind::Index { base, indices, .. } => Some((base, indices)),
+        ExprKind::Field { base, .. } => element_place(base),
+        _ => None,
     }
 }
 
@@ -1373,54 +1424,7 @@ impl<'a> Visitor<'a> for Placer {
             } => {
                 let vector = is_vector(checked.ty(target.id));
                 if !vector {
-                    // `x <- atomic_op(...)`, `r.f <- atomic_op(...)`: its old value kept
-                    // (`codegen::Body::atomic_value`).
-                    let made = if atomics::is_atomic(checked, value) {
-                        let to_register = match &target.kind {
-                            ExprKind::Name(_) => true,
-                            ExprKind::Field { .. } => !is_element_field(target),
-                            _ => false,
-                        };
-                        to_register && self.uniform_atomic(walk, value, true, *span)
-                    } else {
-                        self.scalar(walk, value, *span)
-                    };
-                    if !made {
-                        return self.uncover(*span, "an atomic");
-                    }
-                    match &target.kind {
-                        // A variable, or a field of a record variable: registers.
-                        ExprKind::Name(_) => {}
-                        ExprKind::Field { .. } if !is_element_field(target) => {}
-                        ExprKind::Index { base, indices, .. } => {
-                            let dims = match &base.kind {
-                                ExprKind::Name(n) => match walk.lookup(&n.name) {
-                                    Some(Name::Array(dims)) => Some((n.name.clone(), dims)),
-                                    _ => None,
-                                },
-                                _ => None,
-                            };
-                            let Some((array, dims)) = dims else {
-                                return self.uncover(*span, "a store of one element");
-                            };
-                            let mut reads = Vec::new();
-                            for index in indices {
-                                if let Err(why) = self.element_reads(walk, index, &mut reads) {
-                                    return self.uncover(*span, why);
-                                }
-                            }
-                            self.steps(reads);
-                            let location = self.location(walk, dims, indices);
-                            self.touch(vec![Access {
-                                array: array.clone(),
-                                name: array,
-                                kind: AccessKind::Write,
-                                who: Who::Leader(location),
-                                span: *span,
-                            }]);
-                        }
-                        _ => return self.uncover(*span, "a store of one element"),
-                    }
+                    self.scalar_assign(walk, target, value, *span);
                     self.finder.values.statement(walk, stmt);
                     return;
                 }
