@@ -61,11 +61,11 @@
 //! element read of a register or recomputed vector; a reduction or scan in a recomputed
 //! vector's initializer (each use is a collective of its own), an indexed vector in one (each
 //! use copies it again) or a scan inside a scan's operand; a `func` given a computed vector
-//! whole; a collective bound to an array; a `return`; a `shared`
-//! scalar variable; an array variable that reuses a name; a loop whose body names a recomputed
-//! vector whose initializer names another; an indexed vector's shared copy the statement's steps do not reach; a grid-wide
-//! statement; a scan in a scatter's subscript; a scan in a buffered store; a left and a right
-//! scan in one statement; an atomic in a distributed loop.
+//! whole; a collective bound to an array; a `return`; an array variable that reuses a name; a
+//! loop whose body names a recomputed vector whose initializer names another; an indexed
+//! vector's shared copy the statement's steps do not reach; a grid-wide statement; a scan in a
+//! scatter's subscript; a scan in a buffered store without a compile-time number of slots; a
+//! left and a right scan in one statement; an atomic in a distributed loop.
 //! For a covered kernel, code generation places the barriers as before and checks that they are
 //! these (an internal error where they differ).
 
@@ -435,23 +435,20 @@ impl Placer {
             && consumer == Consumer::Store(span)
             && matches!(self.orders.get(&span), Some(StoreOrder::Buffered { .. }));
         let mut steps = Vec::new();
-        if buffered {
-            steps.push(Step::Touch(accesses));
-            steps.push(Step::Touch(write.into_iter().collect()));
-        } else {
-            accesses.extend(write);
-            steps.push(Step::Touch(accesses));
+        let mut write = write;
+        if !buffered {
+            // Announced with the reads; a buffered store's comes after its sweep.
+            accesses.extend(write.take());
         }
+        steps.push(Step::Touch(accesses));
         // The scans inside the value (`codegen/scan.rs`): with more than one warp, each one's
         // partials written (a previous run of the statement may still read them), its barrier
-        // in every copy of the sweep's body, and its partials read after the sweep. (A buffered
-        // store computes its elements in an unrolled sweep of its own: not covered with scans.)
+        // in every copy of the sweep's body, and its partials read after the sweep (a buffered
+        // store's: in the unrolled sweep that computes its elements, `buffered_steps`).
         let mut scans = Vec::new();
         scans_in(value, &mut scans);
         if buffered {
-            if !scans.is_empty() {
-                return Err("a scan in a buffered store");
-            }
+            self.buffered_steps(walk, consumer, write, len, value, &scans, &mut steps)?;
             return Ok(steps);
         }
         let plan = self.sweeps.get(&consumer).copied();
@@ -469,6 +466,42 @@ impl Placer {
         self.sweep_steps(&plan, len, span, &per_body, &mut steps);
         steps.extend(self.scan_partials_read(&scans));
         Ok(steps)
+    }
+
+    /// A buffered store's steps after its reads (`codegen::Body::store_buffered`): its scans'
+    /// partials written, its elements computed into registers in an unrolled sweep of the
+    /// buffer's slots (each scan's barrier in every copy of its body), then the write, then the
+    /// partials' read.
+    #[allow(clippy::too_many_arguments)]
+    fn buffered_steps(
+        &self,
+        walk: &Walk<'_>,
+        consumer: Consumer,
+        write: Option<Access>,
+        len: Option<u64>,
+        value: &Expr,
+        scans: &[&Expr],
+        steps: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        let write = Step::Touch(write.into_iter().collect());
+        if scans.is_empty() {
+            steps.push(write);
+            return Ok(());
+        }
+        let plan = self.sweeps.get(&consumer).copied();
+        let (Some(mut plan), false) = (plan, left_and_right(scans)) else {
+            return Err("a scan in a buffered store");
+        };
+        let Some(Some(slots)) = plan.buffer else {
+            return Err("a scan in a buffered store");
+        };
+        plan.sweep = Sweep::Unrolled { slots };
+        let copied = copied_scans(walk, value);
+        let per_body = self.scan_partials_written(scans, &copied, steps);
+        self.sweep_steps(&plan, len, consumer.span(), &per_body, steps);
+        steps.push(write);
+        steps.extend(self.scan_partials_read(scans));
+        Ok(())
     }
 
     /// The store of indexed computed vector `base` into its `shared` copy, in front of the
