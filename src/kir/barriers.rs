@@ -445,12 +445,12 @@ impl Placer {
         // partials written (a previous run of the statement may still read them), its barrier
         // in every copy of the sweep's body, and its partials read after the sweep (a buffered
         // store's: in the unrolled sweep that computes its elements, `buffered_steps`).
-        let mut scans = Vec::new();
-        scans_in(value, &mut scans);
         if buffered {
-            self.buffered_steps(walk, consumer, write, len, value, &scans, &mut steps)?;
+            self.buffered_steps(walk, consumer, write, len, value, &mut steps)?;
             return Ok(steps);
         }
+        let mut scans = Vec::new();
+        scans_in(value, &mut scans);
         let plan = self.sweeps.get(&consumer).copied();
         if scans.is_empty() && plan.map(|p| p.sweep) != Some(Sweep::Tiles) {
             return Ok(steps);
@@ -472,7 +472,6 @@ impl Placer {
     /// partials written, its elements computed into registers in an unrolled sweep of the
     /// buffer's slots (each scan's barrier in every copy of its body), then the write, then the
     /// partials' read.
-    #[allow(clippy::too_many_arguments)]
     fn buffered_steps(
         &self,
         walk: &Walk<'_>,
@@ -480,10 +479,12 @@ impl Placer {
         write: Option<Access>,
         len: Option<u64>,
         value: &Expr,
-        scans: &[&Expr],
         steps: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
         let write = Step::Touch(write.into_iter().collect());
+        let mut scans = Vec::new();
+        scans_in(value, &mut scans);
+        let scans = scans.as_slice();
         if scans.is_empty() {
             steps.push(write);
             return Ok(());
