@@ -54,10 +54,10 @@
 //! own, which equals no other (code generation's fresh symbol `offset`). A row `a[i]` of a
 //! two-dimensional array: its subscript computed where the array is found, before the
 //! element's. Stores into an element's field `a[i].f <- v` (thread 0 writes the element).
-//! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its
-//! body names with each recomputed vector replaced by its initializer, as code generation
-//! names them. A kernel with anything else keeps its
-//! barriers placed by code generation alone, and the pass names the first such statement: an
+//! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its body names
+//! with each recomputed vector replaced by its initializer, as code generation names them. A
+//! kernel with anything else keeps its barriers placed by code generation alone, and the pass
+//! names the first such statement: an
 //! element read of a register or recomputed vector; a reduction or scan in a recomputed
 //! vector's initializer (each use is a collective of its own), an indexed vector in one (each
 //! use copies it again) or a scan inside a scan's operand; a `func` given a computed vector
