@@ -60,8 +60,9 @@ pub fn run(module: &mut Module, checked: &Checked) {
 
 /// One element-by-element read of an array by a store's right side or subscripts.
 pub(super) struct Read {
-    /// The array's name where the statement stands (`None`: an indexed vector's `shared` copy,
-    /// which no store targets).
+    /// The array's name where the statement stands, or an indexed vector's `shared` copy's key
+    /// ([`indexed_copy_key`], which no store targets); `None`: an array or tile the pass does
+    /// not name (a computed one passed whole).
     pub array: Option<String>,
     /// `Some(Owner(offset))` or `Some(Any)`; `None`: the owner of each element at an offset
     /// without a polynomial, which equals no other.
@@ -423,7 +424,12 @@ impl Finder {
     ) {
         let checked = walk.checked;
         let named = array_dims(walk, base);
-        let array = named.as_ref().map(|(n, _)| n.clone());
+        let array = match &named {
+            Some((n, _)) => Some(n.clone()),
+            None => walk
+                .is_indexed_copy(base.span)
+                .then(|| indexed_copy_key(base.span)),
+        };
         let no_dims: Vec<Option<Poly>> = Vec::new();
         let dims = named.as_ref().map_or(&no_dims, |(_, d)| d);
         let ty = |x: &Expr| checked.ty(x.id).clone();
@@ -476,6 +482,13 @@ impl Finder {
     }
 }
 
+/// The key of the `shared` copy of the indexed computed vector at `span`: one array per copied
+/// expression, as code generation makes one (`codegen::Body::copy_indexed_vector`). The part
+/// before `#` is the name barrier placement shows (as for a collective's partials).
+pub(super) fn indexed_copy_key(span: Span) -> String {
+    format!("indexed#{}:{}", span.start, span.end)
+}
+
 /// Every variable a block assigns (`x <- ...`, `x.f <- ...`), nested blocks included.
 pub fn assigned_names(block: &Block, out: &mut BTreeSet<String>) {
     for stmt in &block.stmts {
@@ -509,7 +522,7 @@ pub fn assigned_names(block: &Block, out: &mut BTreeSet<String>) {
 /// `Body::array` makes it: a variable, or a row `a[i]` of a two-dimensional array, which is
 /// `a`'s elements seen as a one-dimensional array of one row (its length a polynomial only when
 /// unchecked). `None` for an indexed computed vector, read from its `shared` copy.
-fn array_dims(walk: &Walk<'_>, base: &Expr) -> Option<(String, Vec<Option<Poly>>)> {
+pub(super) fn array_dims(walk: &Walk<'_>, base: &Expr) -> Option<(String, Vec<Option<Poly>>)> {
     if walk.is_indexed_copy(base.span) {
         return None;
     }

@@ -52,7 +52,8 @@ pub fn substitute(checked: &Checked, module: &Module) -> Result<Option<Checked>,
     let mut program = checked.program.clone();
     for item in &mut program.items {
         if let Item::Kernel(decl) = item {
-            in_block(&mut decl.body, &recomputed, &mut HashMap::new(), &mut out);
+            let mut copy = |init: &Expr| fresh_copy(init, &mut out);
+            in_block(&mut decl.body, &recomputed, &mut HashMap::new(), &mut copy);
         }
     }
     if u32::try_from(out.expr_types.len()).is_err() {
@@ -61,6 +62,20 @@ pub fn substitute(checked: &Checked, module: &Module) -> Result<Option<Checked>,
     }
     out.program = program;
     Ok(Some(out))
+}
+
+/// `block` as code generation lowers it, for the arrays it names (`kir-barriers` in front of a
+/// loop): the recomputed vectors declared in it (`recomputed`) and those of `outer` (in scope
+/// before it, by name) replaced by their initializers, under the original ids.
+pub(super) fn names_substituted(
+    block: &Block,
+    recomputed: &BTreeSet<Span>,
+    outer: HashMap<String, Expr>,
+) -> Block {
+    let mut block = block.clone();
+    let mut defs = outer;
+    in_block(&mut block, recomputed, &mut defs, &mut |init| init.clone());
+    block
 }
 
 /// A copy of `init` for one use, under fresh ids that carry the original's facts.
@@ -88,11 +103,12 @@ fn renumber(e: &mut Expr, facts: &mut Checked) {
 
 /// Substitutes in `block`; `defs` maps the recomputed variables in scope to their initializers
 /// (already substituted themselves, so that one may be defined from another).
+/// Substitutes in `block`, each use by `copy` of its initializer.
 fn in_block(
     block: &mut Block,
     recomputed: &BTreeSet<Span>,
     defs: &mut HashMap<String, Expr>,
-    facts: &mut Checked,
+    copy: &mut dyn FnMut(&Expr) -> Expr,
 ) {
     let outer = defs.clone();
     let stmts = std::mem::take(&mut block.stmts);
@@ -103,7 +119,7 @@ fn in_block(
             ..
         } = &mut stmt
         {
-            in_expr(init, defs, facts);
+            in_expr(init, defs, copy);
             if recomputed.contains(&name.span) {
                 defs.insert(name.name.clone(), init.clone());
                 continue;
@@ -116,8 +132,8 @@ fn in_block(
         match &mut stmt {
             Ast::Let { .. } => {}
             Ast::Assign { target, value, .. } => {
-                in_expr(target, defs, facts);
-                in_expr(value, defs, facts);
+                in_expr(target, defs, copy);
+                in_expr(value, defs, copy);
             }
             Ast::If {
                 cond,
@@ -125,41 +141,41 @@ fn in_block(
                 else_branch,
                 ..
             } => {
-                in_expr(cond, defs, facts);
-                in_block(then_branch, recomputed, defs, facts);
+                in_expr(cond, defs, copy);
+                in_block(then_branch, recomputed, defs, copy);
                 if let Some(e) = else_branch {
-                    in_block(e, recomputed, defs, facts);
+                    in_block(e, recomputed, defs, copy);
                 }
             }
             Ast::For { range, body, .. } => {
-                in_expr(range, defs, facts);
-                in_block(body, recomputed, defs, facts);
+                in_expr(range, defs, copy);
+                in_block(body, recomputed, defs, copy);
             }
             Ast::While { cond, body, .. } => {
-                in_expr(cond, defs, facts);
-                in_block(body, recomputed, defs, facts);
+                in_expr(cond, defs, copy);
+                in_block(body, recomputed, defs, copy);
             }
             Ast::Return { value, .. } => {
                 if let Some(v) = value {
-                    in_expr(v, defs, facts);
+                    in_expr(v, defs, copy);
                 }
             }
-            Ast::Call { call, .. } => in_expr(call, defs, facts),
+            Ast::Call { call, .. } => in_expr(call, defs, copy),
         }
         block.stmts.push(stmt);
     }
     *defs = outer;
 }
 
-fn in_expr(expr: &mut Expr, defs: &HashMap<String, Expr>, facts: &mut Checked) {
+fn in_expr(expr: &mut Expr, defs: &HashMap<String, Expr>, copy: &mut dyn FnMut(&Expr) -> Expr) {
     if defs.is_empty() {
         return;
     }
     if let ExprKind::Name(id) = &expr.kind {
         if let Some(init) = defs.get(&id.name) {
-            *expr = fresh_copy(init, facts);
+            *expr = copy(init);
         }
         return;
     }
-    each_child_mut(expr, &mut |c| in_expr(c, defs, facts));
+    each_child_mut(expr, &mut |c| in_expr(c, defs, copy));
 }
