@@ -228,10 +228,12 @@ pub unsafe fn launch(
             *slot = Some((b, error));
         }
     };
-    // Blocks are handed out a few at a time where there are many, so that the workers do not
+    // Blocks are handed out many at a time where there are many, so that the workers do not
     // meet at the counter for every block of a short kernel (saxpy's blocks take about as long
-    // as a contended atomic); 16 or more rounds per worker keep the load balanced.
-    let chunk = (config.blocks as usize / (workers * 16)).clamp(1, 16) as u32;
+    // as a contended atomic), and each streams through long runs of the arrays for the hardware
+    // prefetchers (up to 1,024 blocks: saxpy at 2^22 went from 0.71 to 0.81 of PoCL's speed
+    // against 16); 16 or more rounds per worker keep the load balanced.
+    let chunk = (config.blocks as usize / (workers * 16)).clamp(1, 1024) as u32;
     let looped = config.threads_entry.is_some() && !config.sanitize;
     let work = || {
         let mut worker = block::Worker::new(&shared);
