@@ -152,14 +152,19 @@ fn timed(f: impl FnOnce() -> Result<(), String>) -> Result<f64, String> {
     Ok(t.elapsed().as_secs_f64())
 }
 
+/// Rounds of each table: `LOOM_BENCH_REPEATS`, else `REPEATS`.
+fn repeats() -> usize {
+    std::env::var("LOOM_BENCH_REPEATS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(REPEATS)
+}
+
 /// Best time of each of `runs`, interleaved (one run of each in turn, `REPEATS` rounds), so that
 /// the load of a shared machine weighs on every column alike.
 fn best_interleaved(runs: &mut [(&str, Run<'_>)]) -> Result<Vec<f64>, String> {
     let mut best = vec![f64::INFINITY; runs.len()];
-    let repeats = std::env::var("LOOM_BENCH_REPEATS")
-        .ok()
-        .and_then(|r| r.parse().ok())
-        .unwrap_or(REPEATS);
+    let repeats = repeats();
     for _ in 0..repeats {
         for ((_, run), best) in runs.iter_mut().zip(&mut best) {
             *best = best.min(run()?);
@@ -284,7 +289,8 @@ fn main() -> Result<(), String> {
     let mut pocl = Helper::start("LOOM_BENCH_POCL")?;
     let mut numpy = Helper::start("LOOM_BENCH_NUMPY")?;
     println!(
-        "saxpy and sumOfSquares, Float32, {BLOCK} threads per block, best of {REPEATS} interleaved runs, {cores} cores"
+        "saxpy and sumOfSquares, Float32, {BLOCK} threads per block, best of {} interleaved runs, {cores} cores",
+        repeats()
     );
     println!();
     for (what, helper) in [("PoCL", &pocl), ("NumPy", &numpy)] {
