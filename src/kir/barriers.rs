@@ -1126,25 +1126,24 @@ impl Placer {
     /// statement uncovered) where the pass does not cover it.
     fn uniform_atomic(&mut self, walk: &Walk<'_>, call: &Expr, keep: bool, span: Span) -> bool {
         let mut steps = Vec::new();
-        match self.uniform_atomic_steps(walk, call, keep, span, &mut steps) {
-            Ok(()) => {
-                self.steps(steps);
-                true
-            }
-            Err(why) => {
-                self.uncover(span, why);
-                false
-            }
-        }
+        let found = self.uniform_atomic_steps(walk, call, keep, span, &mut steps);
+        self.made(found, steps, span)
     }
 
     /// The element reads of scalar expression `e`, made; `false` (and the statement
     /// uncovered) where the pass does not cover it.
     fn scalar(&mut self, walk: &Walk<'_>, e: &Expr, span: Span) -> bool {
         let mut reads = Vec::new();
-        match self.element_reads(walk, e, &mut reads) {
+        let found = self.element_reads(walk, e, &mut reads);
+        self.made(found, reads, span)
+    }
+
+    /// `steps`, made where `found` says the pass covers them (`true`); else the statement at
+    /// `span` uncovered, for the reason `found` gives (`false`).
+    fn made(&mut self, found: Result<(), &'static str>, steps: Vec<Step>, span: Span) -> bool {
+        match found {
             Ok(()) => {
-                self.steps(reads);
+                self.steps(steps);
                 true
             }
             Err(why) => {

@@ -332,19 +332,24 @@ fn a_barrier_inside_a_uniform_loop_is_cut() {
     assert_eq!(out, acc);
 }
 
+/// `ir` with its barrier a barrier of part of the block (`barrier.sync` with a thread count),
+/// which the cut does not handle.
+fn partial_barrier(ir: &str) -> String {
+    ir.replace(
+        "call void @llvm.nvvm.barrier0()",
+        "call void @llvm.nvvm.barrier.sync.cnt(i32 0, i32 64)",
+    )
+    .replace(
+        "declare void @llvm.nvvm.barrier0()",
+        "declare void @llvm.nvvm.barrier.sync.cnt(i32, i32)",
+    )
+}
+
 /// A kernel the cut does not handle keeps its compiled coroutines, and says why: a barrier of
 /// part of the block (`barrier.sync` with a thread count).
 #[test]
 fn a_kernel_the_cut_cannot_handle_falls_back_to_coroutines() {
-    let ir = SHARED_CONSTEXPR
-        .replace(
-            "call void @llvm.nvvm.barrier0()",
-            "call void @llvm.nvvm.barrier.sync.cnt(i32 0, i32 64)",
-        )
-        .replace(
-            "declare void @llvm.nvvm.barrier0()",
-            "declare void @llvm.nvvm.barrier.sync.cnt(i32, i32)",
-        );
+    let ir = partial_barrier(SHARED_CONSTEXPR);
     let (fallen, program) = run_i32_kernel_with(&ir, "k", 3, 192, &HostOptions::default()).unwrap();
     assert!(program.cut_kernels().is_empty());
     assert!(program.has_compiled_coroutines());
@@ -366,15 +371,7 @@ fn a_kernel_the_cut_cannot_handle_falls_back_to_coroutines() {
 /// kernel it calls); never the coroutines' destroy and cleanup clones, which LOOM never calls.
 #[test]
 fn only_what_a_launch_calls_is_compiled() {
-    let fallen = SHARED_CONSTEXPR
-        .replace(
-            "call void @llvm.nvvm.barrier0()",
-            "call void @llvm.nvvm.barrier.sync.cnt(i32 0, i32 64)",
-        )
-        .replace(
-            "declare void @llvm.nvvm.barrier0()",
-            "declare void @llvm.nvvm.barrier.sync.cnt(i32, i32)",
-        );
+    let fallen = partial_barrier(SHARED_CONSTEXPR);
     let defined = |ir: &str, options: &HostOptions| {
         let program = HostProgram::compile(ir, options).unwrap();
         let mut names: Vec<String> = program
