@@ -349,14 +349,12 @@ impl Worker {
         let len = launch.config.shared_bytes;
         let before = &all[..SHARED_RED_ZONE];
         let after = &all[SHARED_RED_ZONE + len..];
-        let written = |zone: &[u8]| zone.iter().filter(|&&b| b != SHARED_POISON).count();
-        let (before_written, after_written) = (written(before), written(after));
-        if before_written + after_written == 0 {
-            return Ok(());
-        }
-        // The farthest byte written on each side, in bytes from the shared memory's ends.
+        // The farthest byte written on each side.
         let lowest = before.iter().position(|&b| b != SHARED_POISON);
         let highest = after.iter().rposition(|&b| b != SHARED_POISON);
+        if lowest.is_none() && highest.is_none() {
+            return Ok(());
+        }
         let mut places = Vec::new();
         if let Some(at) = lowest {
             places.push(format!(

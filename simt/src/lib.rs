@@ -3,9 +3,10 @@
 //! Every GPU thread is a stackful coroutine with its own registers and stack; a block's threads
 //! run on one OS thread, each until it reaches a barrier, a warp collective or its end
 //! (`block.rs`); barriers and collectives complete as PTX says they do (`warp.rs`); every block
-//! has its own shared memory; blocks are spread over the machine's cores (`launch`, on `pool.rs`'s threads). In sanitizer
-//! mode every memory access is checked (`sanitizer.rs`) and the run stops at the first problem
-//! with a report that names the threads and source locations (`report.rs`).
+//! has its own shared memory; blocks are spread over the machine's cores (`launch`, on
+//! `pool.rs`'s threads). In sanitizer mode every memory access is checked (`sanitizer.rs`) and
+//! the run stops at the first problem with a report that names the threads and source locations
+//! (`report.rs`).
 //!
 //! The kernel comes as a host function compiled by LLVM (see loomc's `target::host`), whose calls
 //! of NVVM intrinsics were rewritten into calls of this crate's `loom_simt_*` functions
@@ -157,9 +158,9 @@ impl LaunchShared {
 
 /// Runs the kernel over the grid of `config`: `entry` once per thread, or a block at a time
 /// through `config`'s compiled threads or coroutines (a build that has those may have no
-/// `entry`: the host compiles only what its launches call). Returns the first problem of the lowest block that
-/// had one: in sanitizer mode every block below it has run, so the report does not depend on
-/// scheduling.
+/// `entry`: the host compiles only what its launches call). Returns the first problem of the
+/// lowest block that had one: in sanitizer mode every block below it has run, so the report does
+/// not depend on scheduling.
 ///
 /// # Safety
 /// `entry` must be a kernel entry compiled by the host lowering, `params` must point at values
