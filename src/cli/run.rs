@@ -2,6 +2,7 @@
 //! or a GPU, with scalar arguments from the command line and arrays from and to `.npy` files.
 //! Every argument is checked against the kernel's metadata before the launch.
 
+mod bytes;
 mod memory;
 mod npy;
 mod output;

@@ -3,7 +3,8 @@
 //! checked against the memory the machine has before anything is allocated, and allocation
 //! failure is an error, never an abort.
 
-use super::npy::{zeroed, Array};
+use super::bytes::Bytes;
+use super::npy::Array;
 use super::Failure;
 use loom_runtime::{KernelMetadata, ParamKind, ScalarType};
 
@@ -57,7 +58,7 @@ pub fn allocate_zeros(
     }
     let mut out = Vec::new();
     for (name, shape, bytes) in sized {
-        let data = zeroed(bytes).ok_or_else(|| {
+        let data = Bytes::zeroed(bytes).ok_or_else(|| {
             Failure::Program(format!(
                 "parameter `{name}` (shape {shape:?}) needs {}, which cannot be allocated",
                 human(bytes as u128)

@@ -1,6 +1,7 @@
 //! `.npy` arrays for `loomc run`: read with their element type and shape checked against a
 //! parameter, written back in the parameter's type and shape.
 
+use super::bytes::Bytes;
 use loom_runtime::ScalarType;
 use std::io::{BufReader, Read, Write};
 use std::path::Path;
@@ -30,7 +31,7 @@ pub fn descr(ty: ScalarType) -> &'static str {
 #[derive(Clone)]
 pub struct Array {
     pub shape: Vec<usize>,
-    pub bytes: Vec<u8>,
+    pub bytes: Bytes,
 }
 
 /// Reads `path` as an array of `ty` for parameter `param`; a different dtype is an error that
@@ -71,7 +72,7 @@ pub fn read(path: &Path, param: &str, ty: ScalarType) -> Result<Array, String> {
                 path.display()
             )
         })?;
-    let mut bytes = zeroed(len).ok_or_else(|| {
+    let mut bytes = Bytes::zeroed(len).ok_or_else(|| {
         format!(
             "parameter `{param}`: `{}` holds {len} bytes, more than this machine can allocate",
             path.display()
@@ -145,45 +146,6 @@ pub fn write(out: &mut impl Write, ty: ScalarType, array: &Array) -> std::io::Re
     out.flush()
 }
 
-/// `len` zero bytes for an [`Array`]'s data, or `None` if they cannot be allocated. From `calloc`: a large block comes
-/// as fresh pages the system zeroes when first touched, with no pass over the memory here. On
-/// Linux a large block also asks for transparent huge pages (`madvise(MADV_HUGEPAGE)`, as NumPy
-/// does for its arrays): reading 64 MB into 4 KiB pages took 16,384 page faults, most of the time
-/// of `loomc run`'s `.npy` reading (perf), where 2 MiB pages take 32.
-pub fn zeroed(len: usize) -> Option<Vec<u8>> {
-    if len == 0 {
-        return Some(Vec::new());
-    }
-    let layout = std::alloc::Layout::array::<u8>(len).ok()?;
-    // SAFETY: `layout` has a non-zero size.
-    let data = unsafe { std::alloc::alloc_zeroed(layout) };
-    if data.is_null() {
-        return None;
-    }
-    #[cfg(target_os = "linux")]
-    huge_pages(data, len);
-    // SAFETY: `data` was allocated by the global allocator with `len` bytes (alignment 1), all
-    // initialised (zero); the vector takes ownership and frees it with the same layout.
-    Some(unsafe { Vec::from_raw_parts(data, len, len) })
-}
-
-/// Asks for transparent huge pages over the whole 2 MiB pages inside `[data, data + len)`, for
-/// blocks of 4 MiB and more (where the system allows them on request, as by default; a refusal
-/// changes nothing but the speed).
-#[cfg(target_os = "linux")]
-fn huge_pages(data: *mut u8, len: usize) {
-    const HUGE: usize = 2 << 20;
-    if len < 2 * HUGE {
-        return;
-    }
-    let start = (data as usize).next_multiple_of(HUGE);
-    let end = (data as usize + len) / HUGE * HUGE;
-    if end > start {
-        // SAFETY: the range lies inside the block just allocated; madvise changes no contents.
-        unsafe { libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE) };
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,7 +154,10 @@ mod tests {
     fn written_files_read_back_with_npyz() {
         let array = Array {
             shape: vec![2, 3],
-            bytes: (0..6i32).flat_map(|v| (v * 7 - 3).to_le_bytes()).collect(),
+            bytes: (0..6i32)
+                .flat_map(|v| (v * 7 - 3).to_le_bytes())
+                .collect::<Vec<u8>>()
+                .into(),
         };
         let mut file = Vec::new();
         write(&mut file, ScalarType::Int32, &array).unwrap();
@@ -207,7 +172,7 @@ mod tests {
         let mut scalar = Vec::new();
         let one = Array {
             shape: vec![],
-            bytes: 2.5f64.to_le_bytes().to_vec(),
+            bytes: 2.5f64.to_le_bytes().to_vec().into(),
         };
         write(&mut scalar, ScalarType::Float64, &one).unwrap();
         let npy = npyz::NpyFile::new(&scalar[..]).unwrap();
@@ -215,7 +180,7 @@ mod tests {
         assert_eq!(npy.into_vec::<f64>().unwrap(), vec![2.5]);
         let flags = Array {
             shape: vec![3],
-            bytes: vec![0, 2, 1],
+            bytes: vec![0, 2, 1].into(),
         };
         let mut bools = Vec::new();
         write(&mut bools, ScalarType::Bool, &flags).unwrap();
@@ -273,7 +238,7 @@ mod tests {
                 bytes.truncate(len);
                 let array = Array {
                     shape: shape.clone(),
-                    bytes,
+                    bytes: bytes.into(),
                 };
                 let mut file = tempfile::NamedTempFile::new().unwrap();
                 write(file.as_file_mut(), ty, &array).unwrap();
@@ -305,7 +270,10 @@ mod tests {
             &data,
         );
         let array = read(f16.path(), "h", ScalarType::Float16).unwrap();
-        assert_eq!((array.shape, array.bytes), (vec![3, 4], data.clone()));
+        assert_eq!(
+            (array.shape, array.bytes.to_vec()),
+            (vec![3, 4], data.clone())
+        );
         let bools = file_with(
             "{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }",
             &[0, 1, 2, 255],
