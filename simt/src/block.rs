@@ -57,10 +57,22 @@ thread_local! {
 /// Spare stacks an OS thread keeps between launches: a block's worth of threads, at most.
 const SPARE_STACKS_KEPT: usize = 1024;
 
+/// This OS thread's spare stacks, taken.
+fn take_spare_stacks() -> Vec<DefaultStack> {
+    SPARE_STACKS.with_borrow_mut(std::mem::take)
+}
+
+/// Keeps up to `SPARE_STACKS_KEPT` of `stacks` as this OS thread's spares. (A thread that is
+/// exiting has dropped its spares already: these are dropped too.)
+fn keep_spare_stacks(mut stacks: Vec<DefaultStack>) {
+    stacks.truncate(SPARE_STACKS_KEPT);
+    let _ = SPARE_STACKS.try_with(|spare| spare.replace(stacks));
+}
+
 impl Worker {
     pub fn new(launch: &LaunchShared) -> Worker {
         Worker {
-            stacks: SPARE_STACKS.with_borrow_mut(std::mem::take),
+            stacks: take_spare_stacks(),
             frames: Vec::new(),
             shared: vec![
                 u128::from_ne_bytes([SHARED_POISON; 16]);
@@ -383,10 +395,7 @@ impl Worker {
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        let mut stacks = std::mem::take(&mut self.stacks);
-        stacks.truncate(SPARE_STACKS_KEPT);
-        // (A thread that is exiting has dropped its spares already: these are dropped too.)
-        let _ = SPARE_STACKS.try_with(|spare| spare.replace(stacks));
+        keep_spare_stacks(std::mem::take(&mut self.stacks));
     }
 }
 
@@ -698,5 +707,30 @@ impl Scheduler<'_> {
                 })
                 .collect(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use corosensei::stack::Stack;
+
+    #[test]
+    fn an_os_thread_keeps_its_stacks_for_the_next_launch_up_to_a_blocks_worth() {
+        std::thread::spawn(|| {
+            let stack = DefaultStack::new(STACK_BYTES).unwrap();
+            let base = stack.base();
+            keep_spare_stacks(vec![stack]);
+            let again = take_spare_stacks();
+            assert_eq!(again.iter().map(|s| s.base()).collect::<Vec<_>>(), [base]);
+            assert!(take_spare_stacks().is_empty(), "taken once");
+            let many = (0..SPARE_STACKS_KEPT + 3)
+                .map(|_| DefaultStack::new(4096).unwrap())
+                .collect();
+            keep_spare_stacks(many);
+            assert_eq!(take_spare_stacks().len(), SPARE_STACKS_KEPT);
+        })
+        .join()
+        .unwrap();
     }
 }

@@ -281,12 +281,7 @@ impl HostProgram {
             .iter()
             .map(|k| launch_calls(&k.name, &looped, &cut, &coroutines, options))
             .collect();
-        let called: Vec<String> = lowered
-            .kernels
-            .iter()
-            .zip(&calls)
-            .flat_map(|(k, calls)| calls.functions(&k.name))
-            .collect();
+        let called: Vec<&str> = calls.iter().flat_map(prune::Calls::functions).collect();
         prune::keep_only(&module, &machine, &called)?;
         // After the pruning, which removes unused declarations: the code generator calls these.
         declare_libcalls(&module);
@@ -309,8 +304,7 @@ impl HostProgram {
             };
             let (mut entry, mut threads, mut compiled) = (None, None, None);
             match calls {
-                prune::Calls::Entry => {
-                    let name = format!("{}{}", entry::ENTRY_PREFIX, signature.name);
+                prune::Calls::Entry(name) => {
                     // SAFETY: `entry::add_entry` built it with exactly this type.
                     entry = Some(unsafe {
                         std::mem::transmute::<usize, loom_simt::EntryFn>(address(&name)?)
@@ -322,9 +316,9 @@ impl HostProgram {
                         std::mem::transmute::<usize, loom_simt::ThreadsFn>(address(&name)?)
                     });
                 }
-                prune::Calls::Coroutine => {
-                    let ramp = address(&coro::function_name(&signature.name))?;
-                    let resume = address(coro::RESUME)?;
+                prune::Calls::Coroutine { ramp, resume } => {
+                    let ramp = address(&ramp)?;
+                    let resume = address(&resume)?;
                     // SAFETY: `coro::add` built both with exactly these types.
                     compiled = Some(unsafe {
                         loom_simt::CompiledCoroutine {
@@ -604,16 +598,20 @@ fn launch_calls(
     options: &HostOptions,
 ) -> prune::Calls {
     let has = |kernels: &[String]| kernels.iter().any(|k| k == name);
+    let entry = || prune::Calls::Entry(format!("{}{name}", entry::ENTRY_PREFIX));
     if options.sanitize || options.per_thread_calls {
-        prune::Calls::Entry
+        entry()
     } else if has(looped) {
         prune::Calls::Threads(thread_loop::function_name(name))
     } else if has(cut) {
         prune::Calls::Threads(cut::function_name(name))
     } else if has(coroutines) {
-        prune::Calls::Coroutine
+        prune::Calls::Coroutine {
+            ramp: coro::function_name(name),
+            resume: coro::RESUME.to_string(),
+        }
     } else {
-        prune::Calls::Entry
+        entry()
     }
 }
 
@@ -653,25 +651,17 @@ fn simplify(module: &Module<'_>, machine: &TargetMachine) -> Result<(), HostErro
     )
 }
 
-/// Whether `f` calls one of NVVM's barriers or warp collectives.
+/// Whether `f` calls one of NVVM's barriers or warp collectives: an intrinsic whose runtime
+/// function may suspend the thread (`loom_simt::suspends`).
 fn synchronises(f: &inkwell::values::FunctionValue<'_>) -> bool {
-    const SYNCHRONISING: [&str; 5] = [
-        "llvm.nvvm.barrier",
-        "llvm.nvvm.bar.",
-        "llvm.nvvm.shfl.",
-        "llvm.nvvm.vote.",
-        "llvm.nvvm.match.",
-    ];
     // SAFETY: `f` is a live function of its module.
     unsafe {
         ir::instructions(inkwell::values::AsValueRef::as_value_ref(f))
             .into_iter()
             .filter(|&i| ir::is_call(i))
             .filter_map(|i| ir::callee(i))
-            .any(|callee| {
-                let name = ir::name(callee);
-                SYNCHRONISING.iter().any(|p| name.starts_with(p))
-            })
+            .filter_map(|callee| intrinsics::runtime_name(&ir::name(callee)))
+            .any(|runtime| loom_simt::suspends(&runtime))
     }
 }
 

@@ -6,7 +6,6 @@
 //! code generator six times.
 
 use super::coro;
-use super::entry::ENTRY_PREFIX;
 use super::error::HostError;
 use inkwell::llvm_sys::core::LLVMReplaceAllUsesWith;
 use inkwell::llvm_sys::prelude::LLVMValueRef;
@@ -15,26 +14,25 @@ use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::TargetMachine;
 use inkwell::values::{AsValueRef, FunctionValue};
 
-/// What a launch of one kernel calls, in one build.
+/// What a launch of one kernel calls, in one build, by name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Calls {
     /// `loom.entry.<kernel>`, once per thread (the sanitizer, a call per thread, or a kernel
     /// with nothing compiled for a whole block).
-    Entry,
+    Entry(String),
     /// This function, once per block: the loop over a block's threads, or the kernel cut into
     /// loops at its synchronisations.
     Threads(String),
-    /// `loom.coro.<kernel>` per thread, and `loom.coro.resume`.
-    Coroutine,
+    /// `loom.coro.<kernel>` per thread (`ramp`), and `loom.coro.resume`.
+    Coroutine { ramp: String, resume: String },
 }
 
 impl Calls {
-    /// The functions of `kernel` a launch calls.
-    pub fn functions(&self, kernel: &str) -> Vec<String> {
+    /// The functions a launch calls.
+    pub fn functions(&self) -> Vec<&str> {
         match self {
-            Calls::Entry => vec![format!("{ENTRY_PREFIX}{kernel}")],
-            Calls::Threads(name) => vec![name.clone()],
-            Calls::Coroutine => vec![coro::function_name(kernel), coro::RESUME.to_string()],
+            Calls::Entry(name) | Calls::Threads(name) => vec![name],
+            Calls::Coroutine { ramp, resume } => vec![ramp, resume],
         }
     }
 }
@@ -45,7 +43,7 @@ impl Calls {
 pub fn keep_only(
     module: &Module<'_>,
     machine: &TargetMachine,
-    called: &[String],
+    called: &[&str],
 ) -> Result<(), HostError> {
     let mut never_called = None;
     for f in module.get_functions() {
@@ -53,7 +51,7 @@ pub fn keep_only(
             continue;
         }
         let name = f.get_name().to_string_lossy().into_owned();
-        if !called.contains(&name) {
+        if !called.contains(&name.as_str()) {
             f.set_linkage(Linkage::Internal);
         }
         if is_never_called_clone(&name) {
@@ -92,7 +90,7 @@ mod tests {
     use super::is_never_called_clone;
 
     #[test]
-    fn only_coroutine_clones_that_are_never_called_are_emptied() {
+    fn only_coroutine_clones_that_are_never_called_are_replaced() {
         assert!(is_never_called_clone("loom.coro.sum.destroy"));
         assert!(is_never_called_clone("loom.coro.sum.cleanup"));
         assert!(!is_never_called_clone("loom.coro.sum.resume"));

@@ -899,6 +899,16 @@ fn loomc_ir(file: &str, source: &str, opt: crate::target::OptLevel, block_size: 
     ir
 }
 
+/// bench/kernels/sum_of_squares.loom at `opt`, 256 threads per block.
+fn sum_of_squares_ir(opt: crate::target::OptLevel) -> String {
+    loomc_ir(
+        "sum_of_squares.loom",
+        include_str!("../../../bench/kernels/sum_of_squares.loom"),
+        opt,
+        256,
+    )
+}
+
 #[test]
 fn a_cut_kernels_region_loops_vectorise_across_its_slots() {
     // sumOfSquares (bench/kernels) is cut into a region per shuffle step: eleven regions, for
@@ -909,12 +919,7 @@ fn a_cut_kernels_region_loops_vectorise_across_its_slots() {
     // scopes said that no slot is another, nor anything the kernel reaches. With them, every
     // region's loop but the last (thread 0's store of the sum) vectorises; the shuffles are
     // fused into the regions after them, so there are no exchange loops besides.
-    let ir = loomc_ir(
-        "sum_of_squares.loom",
-        include_str!("../../../bench/kernels/sum_of_squares.loom"),
-        crate::target::OptLevel::O3,
-        256,
-    );
+    let ir = sum_of_squares_ir(crate::target::OptLevel::O3);
     let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
     assert_eq!(program.cut_kernels(), ["sumOfSquares".to_string()]);
     assert!(
@@ -929,12 +934,7 @@ fn an_unoptimised_kernel_that_synchronises_is_cut_too() {
     // At -O0 every local is private memory (`alloca`), which the cut does not keep across a
     // synchronisation: the host lowering promotes it to values first (mem2reg), as -O1 and up
     // leave it, so that the kernel runs cut rather than as coroutines.
-    let ir = loomc_ir(
-        "sum_of_squares.loom",
-        include_str!("../../../bench/kernels/sum_of_squares.loom"),
-        crate::target::OptLevel::O0,
-        256,
-    );
+    let ir = sum_of_squares_ir(crate::target::OptLevel::O0);
     assert!(ir.contains("alloca"), "-O0 IR keeps its locals in memory");
     let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
     assert_eq!(
