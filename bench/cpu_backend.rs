@@ -6,8 +6,8 @@
 //! (release).
 //!
 //! For profiling one part: `LOOM_BENCH_ONLY=saxpy` (kernels, comma-separated) runs only those
-//! tables, `LOOM_BENCH_HOW=TEXT` only the columns whose name contains TEXT (and PoCL's, for the
-//! ratio; the modes are then not compared with each other), `LOOM_BENCH_REPEATS=N` N rounds.
+//! tables, `LOOM_BENCH_HOW=TEXT` only the columns whose name contains TEXT (`=TEXT`: is TEXT), and
+//! PoCL's, for the ratio (the modes are then not compared with each other), `LOOM_BENCH_REPEATS=N` N rounds.
 
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
@@ -461,7 +461,11 @@ fn table(kernel: &str, n: usize, runs: &mut Vec<(&str, Run<'_>)>) -> Result<(), 
         }
     }
     if let Ok(how) = std::env::var("LOOM_BENCH_HOW") {
-        runs.retain(|(h, _)| h.contains(how.as_str()) || h.starts_with("PoCL"));
+        let wanted = |h: &str| match how.strip_prefix('=') {
+            Some(exact) => h == exact,
+            None => h.contains(how.as_str()),
+        };
+        runs.retain(|(h, _)| wanted(h) || h.starts_with("PoCL"));
     }
     let times = best_interleaved(runs)?;
     let pocl = runs

@@ -123,6 +123,19 @@ extern "C" fn thread(t: i32) {
     }
 }
 
+/// A compiled loop over a run of blocks (`ThreadsFn`) says which block runs, (`x`, `y`) in the
+/// grid, before a check that failed reports it.
+extern "C" fn block(x: i32, y: i32) {
+    let ctx = current();
+    if !ctx.is_null() {
+        // SAFETY: as in `thread`: the loop's own context and its block.
+        unsafe {
+            let block = &mut *(*ctx).block;
+            block.ctaid = y as u32 * block.nctaid_x.max(1) + x as u32;
+        }
+    }
+}
+
 /// A compiled coroutine's frame (`CompiledCoroutine`): `size` bytes aligned to `align` for the
 /// running thread, from the worker's frames (16-byte aligned, every frame a multiple of 16 bytes
 /// from the first). Every thread of a kernel asks the same size; thread 0 asks first, before any
@@ -532,6 +545,7 @@ symbol_table! {
     "loom_simt_match_all_sync_i64p" => match_all_i64p as extern "C" fn(i32, i64, u32) -> i64,
     "loom_simt_shared_base" => shared_base as extern "C" fn(u32) -> *mut u8,
     "loom_simt_thread" => thread as extern "C" fn(i32),
+    "loom_simt_block" => block as extern "C" fn(i32, i32),
     "loom_simt_frame" => frame as extern "C" fn(u64, u64) -> *mut u8,
     "loom_simt_exit" => exit as extern "C" fn(),
     "loom_simt_cut_scratch" => crate::cut::scratch as extern "C" fn(u64) -> *mut u8,

@@ -129,15 +129,19 @@ impl Worker {
         }
     }
 
-    /// Runs the blocks `claim` hands out, one after another, each in the kernel's compiled loop
-    /// over a block's threads (`threads_entry`), all inside one coroutine (whose stack lets a
-    /// failed check leave the JIT-compiled code at once): a coroutine made and entered for each
-    /// block cost about a third of a microsecond, as long as a block of saxpy takes. Returns at
-    /// the first block that fails, with its error; the worker may go on with the next.
+    /// Runs the blocks `claim` hands out (`claim(most)`: the next run of at most `most`
+    /// blocks), one after another, in the kernel's compiled loop over a block's threads
+    /// (`threads_entry`), all inside one coroutine (whose stack lets a failed check leave the
+    /// JIT-compiled code at once): a coroutine made and entered for each block cost about a third
+    /// of a microsecond, as long as a block of saxpy takes. A loop over threads that runs blocks
+    /// (`threads_entry_runs_blocks`) gets as many as it can at once, each row of the grid's in
+    /// one call; unless they have shared memory, which is poisoned afresh for every block.
+    /// Returns at the first block that fails, with its error; the worker may go on with the
+    /// next.
     pub fn run_looped(
         &mut self,
         launch: &LaunchShared,
-        claim: &mut dyn FnMut() -> Option<u32>,
+        claim: &mut dyn FnMut(u32) -> Option<std::ops::Range<u32>>,
     ) -> Result<(), (u32, SimtError)> {
         let config = &launch.config;
         let Some(all) = config.threads_entry else {
@@ -155,38 +159,54 @@ impl Worker {
         let params = launch.params.0 as usize;
         // The first block is claimed here, so that a stack that cannot be allocated fails it
         // (and the worker's next call claims another, or none once a block has failed).
-        let Some(first) = claim() else {
+        let most = match config.threads_entry_runs_blocks && shared_len == 0 {
+            true => u32::MAX,
+            false => 1,
+        };
+        let Some(first) = claim(most) else {
             return Ok(());
         };
         let stack = match self.stack() {
             Ok(stack) => stack,
-            Err(error) => return Err((first, error)),
+            Err(error) => return Err((first.start, error)),
         };
+        type Claim<'c> = &'c mut dyn FnMut(u32) -> Option<std::ops::Range<u32>>;
         let mut claim_ref = claim;
-        let claim_addr = &mut claim_ref as *mut &mut dyn FnMut() -> Option<u32> as usize;
+        let claim_addr = &mut claim_ref as *mut Claim<'_> as usize;
         let mut coroutine = Thread::with_stack(stack, move |yielder: &Yielder<(), ()>, ()| {
             let block = block_addr as *mut BlockCtx;
             // SAFETY: the block context, the thread context and `claim` outlive the coroutine
             // (it is driven to its end or reset below), and `all` takes the launch's parameters.
             unsafe {
-                let claim = &mut *(claim_addr as *mut &mut dyn FnMut() -> Option<u32>);
+                let claim = &mut *(claim_addr as *mut Claim<'_>);
                 (*block).abort = yielder;
+                let columns = (*block).nctaid_x.max(1);
                 let mut next = Some(first);
-                while let Some(b) = next {
-                    (*block).ctaid = b;
-                    if shared_len != 0 {
-                        ptr::write_bytes(shared, SHARED_POISON, shared_len);
+                'runs: while let Some(run) = next {
+                    let mut b = run.start;
+                    while b < run.end {
+                        let (x, y) = (b % columns, b / columns);
+                        let count = (run.end - b).min(columns - x);
+                        // The loop names the block itself before a failing check.
+                        (*block).ctaid = b;
+                        if shared_len != 0 {
+                            ptr::write_bytes(shared, SHARED_POISON, shared_len);
+                        }
+                        context::set_current(thread_addr as *mut ThreadCtx);
+                        all(
+                            params as *const *mut c_void,
+                            (*block).ntid_x as i32,
+                            ((*block).ntid / (*block).ntid_x) as i32,
+                            x as i32,
+                            y as i32,
+                            count as i32,
+                        );
+                        if (*block).error.is_some() {
+                            break 'runs;
+                        }
+                        b += count;
                     }
-                    context::set_current(thread_addr as *mut ThreadCtx);
-                    all(
-                        params as *const *mut c_void,
-                        (*block).ntid_x as i32,
-                        ((*block).ntid / (*block).ntid_x) as i32,
-                    );
-                    if (*block).error.is_some() {
-                        break;
-                    }
-                    next = claim();
+                    next = claim(most);
                 }
                 (*block).abort = ptr::null();
             }

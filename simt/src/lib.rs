@@ -45,12 +45,13 @@ use std::sync::Mutex;
 /// `cuLaunchKernel`).
 pub type EntryFn = unsafe extern "C" fn(*const *mut c_void);
 
-/// A whole block at once: `loom.threads.<kernel>(params, ntid_x, ntid_y)` runs the kernel for
-/// every thread of the block, `ntid_x` fastest, in loops the host lowering compiled
-/// (`src/target/host/thread_loop.rs`), or `loom.cut.<kernel>` for a kernel that synchronises,
+/// Whole blocks at once: `loom.threads.<kernel>(params, ntid_x, ntid_y, ctaid_x, ctaid_y,
+/// count)` runs the kernel for every thread of `count` blocks of one row of the grid, from
+/// (`ctaid_x`, `ctaid_y`) on, `ntid_x` fastest, in loops the host lowering compiled
+/// (`src/target/host/thread_loop.rs`); or `loom.cut.<kernel>` for a kernel that synchronises,
 /// cut into loops at its synchronisations (`src/target/host/cut.rs`, the runtime's part in
-/// `cut.rs`).
-pub type ThreadsFn = unsafe extern "C" fn(*const *mut c_void, i32, i32);
+/// `cut.rs`), which runs the one block the context names and ignores the last three.
+pub type ThreadsFn = unsafe extern "C" fn(*const *mut c_void, i32, i32, i32, i32, i32);
 
 /// A kernel compiled into an LLVM coroutine per thread (`src/target/host/coro.rs`): `ramp`
 /// (`loom.coro.<kernel>(params)`) runs a thread to its first synchronisation and returns its
@@ -101,6 +102,11 @@ pub struct LaunchConfig {
     /// and was cut at its synchronisations into loops, `src/target/host/cut.rs`) unless the
     /// sanitizer runs.
     pub threads_entry: Option<ThreadsFn>,
+    /// Whether `threads_entry` runs the `count` blocks it is given (a loop over threads),
+    /// rather than the one block the context names (a cut kernel). Given runs of blocks, one
+    /// call does the work of many: its launch-wide values and the versioning tests' parts that
+    /// do not depend on the block are computed once per run, not once per block.
+    pub threads_entry_runs_blocks: bool,
     /// The kernel's threads as compiled coroutines, where it has them: used instead of a
     /// stack per thread when the block synchronises and no sanitizer runs.
     pub compiled_coroutine: Option<CompiledCoroutine>,
@@ -239,7 +245,8 @@ pub unsafe fn launch(
     let work = || {
         let mut worker = block::Worker::new(&shared);
         let (mut at, mut end) = (0u32, 0u32);
-        let mut claim = || {
+        // The next blocks of this worker's chunk, at most `most` of them.
+        let mut claim = |most: u32| {
             if at == end {
                 at = next.0.fetch_add(chunk, Ordering::Relaxed);
                 end = at.saturating_add(chunk).min(config.blocks);
@@ -248,18 +255,20 @@ pub unsafe fn launch(
                 at = end;
                 return None;
             }
+            let run = at..end.min(at.saturating_add(most.max(1)));
             if let Some(progress) = &config.progress {
-                progress.fetch_add(1, Ordering::Relaxed);
+                progress.fetch_add(run.len() as u32, Ordering::Relaxed);
             }
-            at += 1;
-            Some(at - 1)
+            at = run.end;
+            Some(run)
         };
         if looped {
             while let Err((b, error)) = worker.run_looped(&shared, &mut claim) {
                 fail(b, error);
             }
         } else {
-            while let Some(b) = claim() {
+            while let Some(run) = claim(1) {
+                let b = run.start;
                 if let Err(error) = worker.run_block(&shared, b) {
                     fail(b, error);
                 }

@@ -59,6 +59,7 @@ fn config(blocks: u32, block_size: u32, shared_bytes: usize, sanitize: bool) -> 
         shared_bytes,
         needs_coroutines: true,
         threads_entry: None,
+        threads_entry_runs_blocks: false,
         compiled_coroutine: None,
         sanitize,
         workers: 0,

@@ -171,8 +171,10 @@ struct HostKernel {
     signature: KernelSignature,
     /// `loom.entry.<kernel>`, where this build's launches call it (`prune::Calls::Entry`).
     entry: Option<loom_simt::EntryFn>,
-    /// `loom.threads.<kernel>`, where the kernel has one.
+    /// `loom.threads.<kernel>` or `loom.cut.<kernel>`, where the kernel has one.
     threads: Option<loom_simt::ThreadsFn>,
+    /// Whether `threads` is `loom.threads.<kernel>`, which runs the blocks it is given.
+    threads_run_blocks: bool,
     /// `loom.coro.<kernel>` and the resume function, where the kernel has them.
     compiled: Option<loom_simt::CompiledCoroutine>,
     /// `loom.bounds.<kernel>` in the JIT's memory: one byte length per parameter, written by each
@@ -303,6 +305,7 @@ impl HostProgram {
                     .map_err(|e| HostError::Llvm(format!("{name}: {e}")))
             };
             let (mut entry, mut threads, mut compiled) = (None, None, None);
+            let mut threads_run_blocks = false;
             match calls {
                 prune::Calls::Entry(name) => {
                     // SAFETY: `entry::add_entry` built it with exactly this type.
@@ -311,6 +314,7 @@ impl HostProgram {
                     });
                 }
                 prune::Calls::Threads(name) => {
+                    threads_run_blocks = name.starts_with(thread_loop::THREADS_PREFIX);
                     // SAFETY: `thread_loop::add` (or `cut::build`) built it with this type.
                     threads = Some(unsafe {
                         std::mem::transmute::<usize, loom_simt::ThreadsFn>(address(&name)?)
@@ -342,6 +346,7 @@ impl HostProgram {
                 signature,
                 entry,
                 threads,
+                threads_run_blocks,
                 compiled,
                 lengths,
             });
@@ -574,6 +579,7 @@ impl HostProgram {
                 + shape.dynamic_shared_bytes,
             needs_coroutines: self.needs_coroutines,
             threads_entry: kernel.threads,
+            threads_entry_runs_blocks: kernel.threads_run_blocks,
             compiled_coroutine: kernel.compiled,
             sanitize: self.options.sanitize,
             workers: self.options.workers,

@@ -31,6 +31,7 @@ use super::bounds::CHECK_BOUNDS;
 use super::error::HostError;
 use super::ir::{self, Builder};
 use super::thread_loop::{self, ThreadValue};
+use super::versioning;
 use inkwell::llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyFunction};
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
@@ -1665,7 +1666,7 @@ pub fn vector_loops(module: &Module<'_>) -> usize {
 
 /// The counters of each region's loops still in `function` (`cut.r<k>.x`, `cut.r<k>.y`, as
 /// [`Cutter::copy_region`] names them; a copy versioning made has other names).
-unsafe fn region_counters(function: LLVMValueRef) -> Vec<(String, String)> {
+unsafe fn region_counters(function: LLVMValueRef) -> Vec<versioning::Counters> {
     let mut regions: Vec<u64> = ir::instructions(function)
         .into_iter()
         .filter(|i| ir::is_phi(*i))
@@ -1679,6 +1680,10 @@ unsafe fn region_counters(function: LLVMValueRef) -> Vec<(String, String)> {
     regions.dedup();
     regions
         .into_iter()
-        .map(|k| (format!("cut.r{k}.x"), format!("cut.r{k}.y")))
+        .map(|k| versioning::Counters {
+            x: format!("cut.r{k}.x"),
+            y: format!("cut.r{k}.y"),
+            block: None,
+        })
         .collect()
 }

@@ -204,8 +204,9 @@ pub unsafe fn set_invariant_load(context: LLVMContextRef, load: Value) {
     LLVMSetMetadata(load, kind, LLVMMetadataAsValue(context, empty));
 }
 
-/// Adds `void name(ptr noalias args, i32, i32)`: the function the CPU backend calls for a block
-/// (the kernel's packed arguments and two block coordinates), without a body. Nothing the kernel
+/// Adds `void name(ptr noalias args, i32 ntid_x, i32 ntid_y, i32 ctaid_x, i32 ctaid_y, i32
+/// count)`: the function the CPU backend calls for blocks (`loom_simt::ThreadsFn`: the kernel's
+/// packed arguments, the block's shape, and a run of blocks), without a body. Nothing the kernel
 /// stores through its arrays lands in the parameter slots, so its loops may read the parameters
 /// once.
 pub unsafe fn add_block_function(
@@ -215,8 +216,13 @@ pub unsafe fn add_block_function(
 ) -> Value {
     let ptr = LLVMPointerTypeInContext(context, 0);
     let i32t = LLVMInt32TypeInContext(context);
-    let mut params = [ptr, i32t, i32t];
-    let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 3, 0);
+    let mut params = [ptr, i32t, i32t, i32t, i32t, i32t];
+    let fn_type = LLVMFunctionType(
+        LLVMVoidTypeInContext(context),
+        params.as_mut_ptr(),
+        params.len() as u32,
+        0,
+    );
     let function = LLVMAddFunction(module, c_name(name).as_ptr(), fn_type);
     let kind = LLVMGetEnumAttributeKindForName(c"noalias".as_ptr(), "noalias".len());
     LLVMAddAttributeAtIndex(function, 1, LLVMCreateEnumAttribute(context, kind, 0));

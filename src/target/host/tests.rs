@@ -757,6 +757,78 @@ fn a_loop_drops_its_bounds_checks_only_for_blocks_that_cannot_fail_them() {
     }
 }
 
+/// out[(ctaid.y * nctaid.x + ctaid.x) * 128 + tid.x] = that index, 128 threads per block: each
+/// block its own 128 elements, in the order of the blocks' linear numbers.
+const GRID_INDEX: &str = r#"
+target triple = "nvptx64-nvidia-cuda"
+define void @grid(ptr addrspace(1) %out) {
+entry:
+  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %cols = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %row = mul i32 %by, %cols
+  %b = add i32 %row, %bx
+  %base = shl i32 %b, 7
+  %i = add i32 %base, %t
+  %index = sext i32 %i to i64
+  %slot = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %index
+  store i32 %i, ptr addrspace(1) %slot
+  ret void
+}
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+!nvvm.annotations = !{!0, !1}
+!0 = !{ptr @grid, !"kernel", i32 1}
+!1 = !{ptr @grid, !"reqntidx", i32 128}
+"#;
+
+#[test]
+fn a_loop_over_a_run_of_blocks_gives_each_block_its_place_and_reports_the_one_that_fails() {
+    // 240 blocks in 10 rows of 24, on one worker: runs of 15 blocks (`loom_simt::launch`), so
+    // that runs cross rows (each row's part one call, `block.rs`) and block 137 (column 17 of
+    // row 5) is inside a run, whose versioning test fails as a whole (`versioning.rs`).
+    let options = HostOptions {
+        workers: 1,
+        ..HostOptions::default()
+    };
+    let program = HostProgram::compile(GRID_INDEX, &options).unwrap();
+    assert!(program.has_thread_loops());
+    let run = |out_len: usize| {
+        let mut out = vec![-1i32; out_len];
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(out.as_mut_ptr() as *mut u8, out_len * 4) };
+        let shape = LaunchShape {
+            blocks: 240,
+            grid_cols: Some(24),
+            block_size: None,
+            dynamic_shared_bytes: 0,
+            progress: None,
+        };
+        let mut args = [HostArg::Array {
+            name: "out".into(),
+            data: bytes,
+            elem_size: 4,
+        }];
+        program
+            .launch("grid", &shape, &mut args)
+            .map(|()| out)
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(
+        run(240 * 128).unwrap(),
+        (0..240 * 128).collect::<Vec<i32>>()
+    );
+    let err = run(137 * 128 + 5).unwrap_err();
+    assert!(
+        err.contains("out-of-bounds write of 4 bytes by thread 5 of block 137")
+            && err.contains("index 17541 of `out`, an array of 17541 elements"),
+        "{err}"
+    );
+}
+
 /// [`NARROW_INDEX`] with a barrier, each side of it one access per thread (region 1 reads back
 /// what region 0 wrote and adds 1000): both regions of the cut kernel index `out` affinely in
 /// the thread's ids.

@@ -1,10 +1,13 @@
 //! A kernel that never suspends (no barrier, no warp collective) compiled as one loop over its
 //! block's threads, in the manner of PoCL's work-group functions: `loom.threads.<kernel>(params,
-//! ntid_x, ntid_y)` runs the kernel's body for `tid.y` in `0..ntid_y` and `tid.x` in `0..ntid_x`
-//! (x fastest, as CUDA numbers threads), with the body inlined, the thread's ids taken from the
-//! loop counters and the block-wide ones read once before the loops. Without it every thread is
-//! one call of the entry, whose ids are calls into the runtime; with it LLVM sees a loop it can
-//! optimise across threads.
+//! ntid_x, ntid_y, ctaid_x, ctaid_y, count)` runs the kernel's body for `tid.y` in `0..ntid_y`
+//! and `tid.x` in `0..ntid_x` (x fastest, as CUDA numbers threads), with the body inlined, the
+//! thread's ids taken from the loop counters and the launch-wide ones read once before the
+//! loops; and that for `count` blocks of one row of the grid, `ctaid.x` from `ctaid_x` on, so
+//! that what does not depend on the block (the parameters, the array lengths, most of the
+//! versioning test) is computed once per run of blocks rather than for each (saxpy's block is
+//! four iterations of its vector loop). Without it every thread is one call of the entry, whose
+//! ids are calls into the runtime; with it LLVM sees a loop it can optimise across threads.
 //!
 //! Two steps, around the always-inliner: [`add`] builds the loops around an `alwaysinline` call
 //! of the kernel's entry; after inlining, [`specialise`] replaces the runtime calls in the body:
@@ -42,6 +45,13 @@ const SET_THREAD: &str = "loom_simt_thread";
 /// The loop counters' names, found again after inlining.
 const X: &str = "thread.x";
 const Y: &str = "thread.y";
+/// The block counter's name (`ctaid.x` of the block running), found again after inlining.
+const BLOCK_X: &str = "block.x";
+/// Names the block running before a failing check (`loom_simt_block(ctaid_x, ctaid_y)`).
+const SET_BLOCK: &str = "loom_simt_block";
+/// The runtime's block coordinates, which the loop over a run of blocks knows itself.
+const CTAID_X: &str = "loom_simt_read_ptx_sreg_ctaid_x";
+const CTAID_Y: &str = "loom_simt_read_ptx_sreg_ctaid_y";
 
 /// Runtime reads that are the same for every thread of a block: read once per block.
 pub(super) const BLOCK_WIDE: [&str; 13] = [
@@ -80,18 +90,16 @@ pub unsafe fn add(
 ) {
     let function = ir::add_block_function(context, module, &function_name(kernel));
     let i32t = LLVMInt32TypeInContext(context);
-    let (args, nx, ny) = (
-        LLVMGetParam(function, 0),
-        LLVMGetParam(function, 1),
-        LLVMGetParam(function, 2),
-    );
+    let [args, nx, ny, first_x, _, count] = [0, 1, 2, 3, 4, 5].map(|i| LLVMGetParam(function, i));
     let block =
         |name: &std::ffi::CStr| LLVMAppendBasicBlockInContext(context, function, name.as_ptr());
-    let (start, rows, body, row_end, done) = (
+    let (start, blocks, rows, body, row_end, block_end, done) = (
         block(c"entry"),
+        block(c"blocks"),
         block(c"rows"),
         block(c"threads"),
         block(c"row.end"),
+        block(c"block.end"),
         block(c"done"),
     );
     let builder = Builder::new(context);
@@ -99,6 +107,13 @@ pub unsafe fn add(
     let zero = LLVMConstInt(i32t, 0, 0);
     let one = LLVMConstInt(i32t, 1, 0);
     LLVMPositionBuilderAtEnd(b, start);
+    // The runtime gives at least one block, all in one row of the grid: `ctaid.x + count`
+    // does not overflow.
+    let end_x = LLVMBuildNUWAdd(b, first_x, count, c"".as_ptr());
+    LLVMBuildBr(b, blocks);
+
+    LLVMPositionBuilderAtEnd(b, blocks);
+    let block_x = LLVMBuildPhi(b, i32t, ir::c_name(BLOCK_X).as_ptr());
     LLVMBuildBr(b, rows);
 
     LLVMPositionBuilderAtEnd(b, rows);
@@ -117,7 +132,18 @@ pub unsafe fn add(
     LLVMPositionBuilderAtEnd(b, row_end);
     let next_y = LLVMBuildAdd(b, y, one, c"".as_ptr());
     let more_y = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULT, next_y, ny, c"".as_ptr());
-    LLVMBuildCondBr(b, more_y, rows, done);
+    LLVMBuildCondBr(b, more_y, rows, block_end);
+
+    LLVMPositionBuilderAtEnd(b, block_end);
+    let next_block = LLVMBuildNUWAdd(b, block_x, one, c"".as_ptr());
+    let more_blocks = LLVMBuildICmp(
+        b,
+        LLVMIntPredicate::LLVMIntULT,
+        next_block,
+        end_x,
+        c"".as_ptr(),
+    );
+    LLVMBuildCondBr(b, more_blocks, blocks, done);
 
     LLVMPositionBuilderAtEnd(b, done);
     LLVMBuildRetVoid(b);
@@ -126,7 +152,13 @@ pub unsafe fn add(
     LLVMAddIncoming(
         y,
         [zero, next_y].as_mut_ptr(),
-        [start, row_end].as_mut_ptr(),
+        [blocks, row_end].as_mut_ptr(),
+        2,
+    );
+    LLVMAddIncoming(
+        block_x,
+        [first_x, next_block].as_mut_ptr(),
+        [start, block_end].as_mut_ptr(),
         2,
     );
 
@@ -167,9 +199,10 @@ unsafe fn specialise_one(
 ) -> bool {
     let instructions = ir::instructions(function);
     let counter = |name: &str| ir::phi_named(&instructions, name);
-    let (Some(x), Some(y)) = (counter(X), counter(Y)) else {
+    let (Some(x), Some(y), Some(block_x)) = (counter(X), counter(Y), counter(BLOCK_X)) else {
         return false;
     };
+    let block_y = LLVMGetParam(function, 4);
     // (call, callee, callee's name) of every call into the runtime.
     let calls: Vec<(LLVMValueRef, LLVMValueRef, String)> = instructions
         .iter()
@@ -203,10 +236,21 @@ unsafe fn specialise_one(
     let entry_block = LLVMGetEntryBasicBlock(function);
     let first = LLVMGetFirstInstruction(entry_block);
 
-    // Block-wide values: one call each, at the top.
+    // The block's coordinates: the counter of the run's loop, and the run's row.
+    for (call, _, callee) in &calls {
+        let coordinate = match callee.as_str() {
+            CTAID_X => block_x,
+            CTAID_Y => block_y,
+            _ => continue,
+        };
+        LLVMReplaceAllUsesWith(*call, coordinate);
+        LLVMInstructionEraseFromParent(*call);
+    }
+    // Other block-wide values (the same in every block of the launch): one call each, at the
+    // top.
     let mut once: HashMap<String, LLVMValueRef> = HashMap::new();
     for (call, f, callee) in &calls {
-        if !BLOCK_WIDE.contains(&callee.as_str()) {
+        if !BLOCK_WIDE.contains(&callee.as_str()) || [CTAID_X, CTAID_Y].contains(&callee.as_str()) {
             continue;
         }
         let hoisted = match once.get(callee) {
@@ -226,9 +270,15 @@ unsafe fn specialise_one(
 
     // Thread ids: from the counters, computed where each was read.
     let set_thread = set_thread_function(context, module);
+    let set_block = set_block_function(context, module);
     for (call, _, callee) in &calls {
         if callee == CHECK_BOUNDS {
             builder.before(*call);
+            builder.call(
+                LLVMGlobalGetValueType(set_block),
+                set_block,
+                &mut [block_x, block_y],
+            );
             let linear = linear_thread(b, x, y, ntid_x);
             builder.call(
                 LLVMGlobalGetValueType(set_thread),
@@ -274,19 +324,23 @@ pub fn optimise(
     version: bool,
 ) -> Result<usize, HostError> {
     optimise_functions(module, machine, THREADS_PREFIX, version, |_| {
-        vec![(X.to_string(), Y.to_string())]
+        vec![versioning::Counters {
+            x: X.to_string(),
+            y: Y.to_string(),
+            block: Some(BLOCK_X.to_string()),
+        }]
     })
 }
 
 /// [`optimise`] for the functions whose names start with `prefix`, versioning each loop nest
-/// whose counters' names `counters` gives for the function (`(x, y)`, one pair per nest: a cut
-/// function, `cut.rs`, has one nest per region). Returns how many nests it versioned.
+/// whose counters `counters` gives for the function (one per nest: a cut function, `cut.rs`,
+/// has one nest per region). Returns how many nests it versioned.
 pub fn optimise_functions(
     module: &Module<'_>,
     machine: &TargetMachine,
     prefix: &str,
     version: bool,
-    counters: impl Fn(LLVMValueRef) -> Vec<(String, String)>,
+    counters: impl Fn(LLVMValueRef) -> Vec<versioning::Counters>,
 ) -> Result<usize, HostError> {
     only_in(
         module,
@@ -302,7 +356,7 @@ pub fn optimise_functions(
             let target_data = machine.get_target_data();
             for f in module.get_functions() {
                 if version && f.get_name().to_string_lossy().starts_with(prefix) {
-                    for (x, y) in counters(f.as_value_ref()) {
+                    for nest in counters(f.as_value_ref()) {
                         // SAFETY: the function belongs to the module's context; the target
                         // data is the module's (`host_machine`).
                         let done = unsafe {
@@ -310,8 +364,7 @@ pub fn optimise_functions(
                                 module.get_context().raw(),
                                 f.as_value_ref(),
                                 target_data.as_mut_ptr(),
-                                &x,
-                                &y,
+                                &nest,
                             )
                         };
                         versioned += usize::from(done);
@@ -376,6 +429,13 @@ pub(super) unsafe fn set_thread_function(
     let mut params = [LLVMInt32TypeInContext(context)];
     let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 1, 0);
     ir::declare(module, SET_THREAD, fn_type)
+}
+
+unsafe fn set_block_function(context: LLVMContextRef, module: LLVMModuleRef) -> LLVMValueRef {
+    let i32t = LLVMInt32TypeInContext(context);
+    let mut params = [i32t, i32t];
+    let fn_type = LLVMFunctionType(LLVMVoidTypeInContext(context), params.as_mut_ptr(), 2, 0);
+    ir::declare(module, SET_BLOCK, fn_type)
 }
 
 #[derive(Clone, Copy)]

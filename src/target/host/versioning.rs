@@ -10,7 +10,10 @@
 //! unsigned) whose compared values are affine in the thread counters (`c0 + cx * tid.x +
 //! cy * tid.y`, the coefficients the same for the whole block) passes for every thread of the
 //! block when it passes at the four corners (`tid.x` either 0 or `ntid.x - 1`, `tid.y` either 0
-//! or `ntid.y - 1`), as an affine function over a box is extreme at its corners. The corners are
+//! or `ntid.y - 1`), as an affine function over a box is extreme at its corners. A loop over a
+//! run of blocks around the threads' loops (`thread_loop.rs`) is versioned as a whole, its block
+//! counter a third dimension of the box (`ctaid.x` from the run's first block to its last), so
+//! that the test is made once per run rather than once per block. The corners are
 //! computed in `i128` from the values the block computes before its threads; wherever the body
 //! widens a value of the counters (`sext`, `zext`, a GEP's narrower index) or treats an `or` as
 //! an addition, the test also asks that the value fits at the corners, so that the fixed-width
@@ -25,16 +28,26 @@ use inkwell::llvm_sys::target::{LLVMABISizeOfType, LLVMOffsetOfElement, LLVMTarg
 use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMTypeKind};
 use std::collections::{HashMap, HashSet};
 
-/// Most bits any coefficient may need, so that a corner (`c0 + cx * X + cy * Y`, X and Y below
-/// 2^32) never overflows `i128`.
+/// Most bits any coefficient may need, so that a corner (`c0 + cx * X + cy * Y + cb * B`, X, Y
+/// and B below 2^32) never overflows `i128`.
 const MAX_BITS: u32 = 90;
 
-/// `c[0] + c[1] * x + c[2] * y`, exactly, given the test `guards`; `bits` bound each
-/// coefficient's magnitude (`|c| < 2^bits`).
+/// The counters of a loop nest to version, by their phis' names: `tid.x` and `tid.y`, and the
+/// block counter of a loop over a run of blocks around them, which starts at the function's
+/// parameter 3 and runs for parameter 5 blocks (`ir::add_block_function`).
+pub struct Counters {
+    pub x: String,
+    pub y: String,
+    pub block: Option<String>,
+}
+
+/// `c[0] + c[1] * x + c[2] * y + c[3] * b` (`b` the block's offset in its run: 0 without a
+/// block counter), exactly, given the test `guards`; `bits` bound each coefficient's magnitude
+/// (`|c| < 2^bits`).
 #[derive(Clone)]
 struct Affine {
-    c: [LLVMValueRef; 3],
-    bits: [u32; 3],
+    c: [LLVMValueRef; 4],
+    bits: [u32; 4],
     guards: Vec<LLVMValueRef>,
 }
 
@@ -44,10 +57,13 @@ struct Analysis {
     target_data: LLVMTargetDataRef,
     builder: Builder,
     in_loop: HashSet<LLVMBasicBlockRef>,
-    x: LLVMValueRef,
-    y: LLVMValueRef,
-    /// `ntid.x - 1` and `ntid.y - 1`, `i128`.
-    last: [LLVMValueRef; 2],
+    /// The phis of `tid.x`, `tid.y` and the block counter (null without one).
+    counters: [LLVMValueRef; 3],
+    /// The run's first block, where there is a block counter.
+    first_block: LLVMValueRef,
+    /// `ntid.x - 1`, `ntid.y - 1` and the run's blocks less one (0 without a block counter),
+    /// `i128`.
+    last: [LLVMValueRef; 3],
     i128t: LLVMTypeRef,
     materialised: HashMap<LLVMValueRef, Option<LLVMValueRef>>,
     affine: HashMap<LLVMValueRef, Option<Affine>>,
@@ -56,8 +72,8 @@ struct Analysis {
 }
 
 /// Versions the loop over threads of `function` (a `loom.threads.*` function after the first
-/// loop passes: in loop-simplify form, the counters `x` and `y` phis) where some of its bounds
-/// checks can leave it. Returns whether it did.
+/// loop passes: in loop-simplify form, the `counters` phis) where some of its bounds checks can
+/// leave it. Returns whether it did.
 ///
 /// # Safety
 /// `context` must own `function`; `target_data` must be the module's.
@@ -65,19 +81,26 @@ pub unsafe fn version(
     context: LLVMContextRef,
     function: LLVMValueRef,
     target_data: LLVMTargetDataRef,
-    x_name: &str,
-    y_name: &str,
+    counters: &Counters,
 ) -> bool {
     let instructions = ir::instructions(function);
     let phi = |name: &str| ir::phi_named(&instructions, name);
-    let (Some(x), Some(y)) = (phi(x_name), phi(y_name)) else {
+    let (Some(x), Some(y)) = (phi(&counters.x), phi(&counters.y)) else {
         return false;
     };
-    // The outer loop: the natural loop of the header of `tid.y`'s loop (the header, and the
-    // blocks that reach one of its back edges without passing it). Not every cycle through the
-    // header: in a cut function (`cut.rs`) a region's loops may lie on a cycle through other
-    // regions (a barrier inside a kernel's loop), which is no part of this loop.
-    let header = LLVMGetInstructionParent(y);
+    let block = match &counters.block {
+        Some(name) => match phi(name) {
+            Some(block) => Some(block),
+            None => return false,
+        },
+        None => None,
+    };
+    // The outer loop: the natural loop of the header of the block counter's loop, or else of
+    // `tid.y`'s (the header, and the blocks that reach one of its back edges without passing
+    // it). Not every cycle through the header: in a cut function (`cut.rs`) a region's loops
+    // may lie on a cycle through other regions (a barrier inside a kernel's loop), which is no
+    // part of this loop.
+    let header = LLVMGetInstructionParent(block.unwrap_or(y));
     let blocks = ir::blocks(function);
     let successors: HashMap<LLVMBasicBlockRef, Vec<LLVMBasicBlockRef>> =
         blocks.iter().map(|b| (*b, ir::successors(*b))).collect();
@@ -106,7 +129,10 @@ pub unsafe fn version(
             work.extend(predecessors.get(&b).into_iter().flatten().copied());
         }
     }
-    if !in_loop.contains(&LLVMGetInstructionParent(x)) {
+    if ![x, y]
+        .iter()
+        .all(|c| in_loop.contains(&LLVMGetInstructionParent(*c)))
+    {
         return false;
     }
     let outside: Vec<LLVMBasicBlockRef> = predecessors
@@ -154,14 +180,19 @@ pub unsafe fn version(
     let b = builder.raw();
     let (nx, ny) = (LLVMGetParam(function, 1), LLVMGetParam(function, 2));
     let one = LLVMConstInt(i128t, 1, 0);
+    // Without a block counter, a run of one block: its offset is 0.
+    let count = match block {
+        Some(_) => LLVMGetParam(function, 5),
+        None => LLVMConstInt(i32t, 1, 0),
+    };
     let mut analysis = Analysis {
         context,
         function,
         target_data,
         in_loop,
-        x,
-        y,
-        last: [nx, ny].map(|n| {
+        counters: [x, y, block.unwrap_or(std::ptr::null_mut())],
+        first_block: LLVMGetParam(function, 3),
+        last: [nx, ny, count].map(|n| {
             let wide = LLVMBuildZExt(b, n, i128t, c"".as_ptr());
             LLVMBuildSub(b, wide, one, c"".as_ptr())
         }),
@@ -338,7 +369,7 @@ impl Analysis {
         let b = self.builder.raw();
         let zero = LLVMConstInt(self.i128t, 0, 0);
         let (mut least, mut most) = (a.c[0], a.c[0]);
-        for (c, last) in [(a.c[1], self.last[0]), (a.c[2], self.last[1])] {
+        for (c, last) in a.c[1..].iter().copied().zip(self.last) {
             if c == zero {
                 continue;
             }
@@ -363,7 +394,7 @@ impl Analysis {
 
     /// `a`, with the test that it fits `bits` bits, signed or not, at every corner.
     unsafe fn fits(&mut self, mut a: Affine, bits: u32, signed: bool) -> Affine {
-        if a.c[1] == LLVMConstInt(self.i128t, 0, 0) && a.c[2] == LLVMConstInt(self.i128t, 0, 0) {
+        if is_uniform(&a, LLVMConstInt(self.i128t, 0, 0)) {
             return a;
         }
         let (lo, hi): (i128, i128) = match signed {
@@ -399,7 +430,7 @@ impl Analysis {
 
     unsafe fn materialise_new(&mut self, v: LLVMValueRef) -> Option<LLVMValueRef> {
         use LLVMOpcode::*;
-        if v == self.x || v == self.y {
+        if self.counters.contains(&v) {
             return None;
         }
         let op = ir::opcode(v);
@@ -449,6 +480,9 @@ impl Analysis {
             LLVMOr => LLVMSetIsDisjoint(copy, 0),
             LLVMZExt => LLVMSetNNeg(copy, 0),
             LLVMGetElementPtr => LLVMSetIsInBounds(copy, 0),
+            // A launch's constant (`launch_constant`): so that the test's parts that do not
+            // depend on the block leave a loop over a run of blocks (`thread_loop.rs`).
+            LLVMLoad => ir::set_invariant_load(self.context, copy),
             _ => {}
         }
         self.note(copy);
@@ -521,13 +555,16 @@ impl Analysis {
         use LLVMOpcode::*;
         let zero = LLVMConstInt(self.i128t, 0, 0);
         let one = LLVMConstInt(self.i128t, 1, 0);
-        if v == self.x || v == self.y {
-            let c = if v == self.x {
-                [zero, one, zero]
-            } else {
-                [zero, zero, one]
+        if let Some(k) = self.counters.iter().position(|c| *c == v) {
+            // The block counter is the run's first block plus the block's offset in the run.
+            let (start, start_bits) = match k {
+                2 => self.wide(self.first_block)?,
+                _ => (zero, 0),
             };
-            let bits = if v == self.x { [0, 1, 0] } else { [0, 0, 1] };
+            let mut c = [start, zero, zero, zero];
+            let mut bits = [start_bits, 0, 0, 0];
+            c[k + 1] = one;
+            bits[k + 1] = 1;
             return Some(Affine {
                 c,
                 bits,
@@ -537,8 +574,8 @@ impl Analysis {
         if let Some(m) = self.materialise(v) {
             let (value, bits) = self.wide(m)?;
             return Some(Affine {
-                c: [value, zero, zero],
-                bits: [bits, 0, 0],
+                c: [value, zero, zero, zero],
+                bits: [bits, 0, 0, 0],
                 guards: Vec::new(),
             });
         }
@@ -579,10 +616,12 @@ impl Analysis {
             }
             LLVMOr => {
                 // `high | low` is `high + low` when `high`'s low `k` bits are zero and `low` lies
-                // in [0, 2^k).
+                // in [0, 2^k). (`trailing_zeros` knows them from how `high` is computed, in the
+                // fixed width; the exact value the affine form has is congruent to it, and
+                // whoever widens the sum tests that it fits, so that they are equal.)
                 for (h, l) in [(0, 1), (1, 0)] {
                     let k = trailing_zeros(operand(h));
-                    if k == 0 || k >= 64 || self.materialise(operand(h)).is_none() {
+                    if k == 0 || k >= 64 {
                         continue;
                     }
                     let (high, low) = (self.affine(operand(h))?, self.affine(operand(l))?);
@@ -661,8 +700,8 @@ impl Analysis {
     unsafe fn combine(&mut self, a: Affine, b: Affine, subtract: bool) -> Option<Affine> {
         let builder = self.builder.raw();
         let mut c = a.c;
-        let mut bits = [0; 3];
-        for i in 0..3 {
+        let mut bits = [0; 4];
+        for i in 0..4 {
             c[i] = match subtract {
                 true => LLVMBuildSub(builder, a.c[i], b.c[i], c"".as_ptr()),
                 false => LLVMBuildAdd(builder, a.c[i], b.c[i], c"".as_ptr()),
@@ -686,7 +725,7 @@ impl Analysis {
         let builder = self.builder.raw();
         let mut c = a.c;
         let mut bits = a.bits;
-        for i in 0..3 {
+        for i in 0..4 {
             c[i] = LLVMBuildMul(builder, a.c[i], factor, c"".as_ptr());
             self.note(c[i]);
             bits[i] = a.bits[i] + factor_bits;
@@ -716,9 +755,9 @@ fn bounded(a: Affine) -> Option<Affine> {
     a.bits.iter().all(|b| *b <= MAX_BITS).then_some(a)
 }
 
-/// Whether `a` is the same for every thread.
+/// Whether `a` is the same for every thread (and block).
 unsafe fn is_uniform(a: &Affine, zero: LLVMValueRef) -> bool {
-    a.c[1] == zero && a.c[2] == zero
+    a.c[1..].iter().all(|c| *c == zero)
 }
 
 /// How many low bits of `v` are known to be zero: a constant's, or those a `shl` or `mul` by a
