@@ -37,8 +37,7 @@ pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Wherea
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::Arc;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The kernel as the host lowering exposes it: `entry(params)` runs one GPU thread, with
 /// `params[i]` pointing at the value of the kernel's parameter `i` (the convention of CUDA's
@@ -216,9 +215,8 @@ pub unsafe fn launch(
         by_param,
         locations: locations.to_vec(),
     };
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let workers = match config.workers {
-        0 => cores,
+        0 => cores(),
         n => n,
     }
     .clamp(1, config.blocks as usize);
@@ -285,6 +283,13 @@ pub unsafe fn launch(
         Some((_, error)) => Err(error),
         None => Ok(()),
     }
+}
+
+/// The cores to spread a launch's blocks over, asked once per process: the standard library
+/// reads the cgroup's CPU quota for it, three files opened and read at every launch.
+fn cores() -> usize {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
 }
 
 /// A value on a cache line of its own (two, for the adjacent-line prefetcher).

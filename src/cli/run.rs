@@ -11,7 +11,7 @@ mod timing;
 use super::{print_plain_error, ErrorFormat, EXIT_INTERNAL_ERROR, EXIT_PROGRAM_ERRORS, EXIT_USAGE};
 use clap::{Args, ValueEnum};
 use codespan_reporting::term::termcolor::{ColorChoice, StandardStream};
-use loom_runtime::args::{self, ArgShape, Scalar};
+use loom_runtime::args::{self, ArgShape, PackedRecord, Scalar};
 use loom_runtime::{Gpu, GpuArg, KernelMetadata, ModuleMetadata, ParamKind, ScalarType};
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
@@ -598,63 +598,16 @@ fn run_cpu(
         cli.repeat,
         cli.error_format == ErrorFormat::Human,
     );
-    for _ in 0..cli.repeat {
-        if let Some(inputs) = pristine {
-            arrays.clone_from(inputs);
-        }
-        let mut by_name: HashMap<&String, &mut Array> = arrays.iter_mut().collect();
-        let mut host_args = Vec::new();
-        for p in &kernel.params {
-            host_args.push(match &p.kind {
-                ParamKind::Scalar { .. } => match scalars[&p.name] {
-                    Scalar::Int8(v) => HostArg::I8(v),
-                    Scalar::UInt8(v) => HostArg::I8(v as i8),
-                    Scalar::Int16(v) => HostArg::I16(v),
-                    Scalar::UInt16(v) => HostArg::I16(v as i16),
-                    Scalar::Int32(v) => HostArg::I32(v),
-                    Scalar::UInt32(v) => HostArg::I32(v as i32),
-                    Scalar::Int64(v) => HostArg::I64(v),
-                    Scalar::UInt64(v) => HostArg::I64(v as i64),
-                    Scalar::Float16(v) | Scalar::BFloat16(v) => HostArg::F16(v),
-                    Scalar::Float32(v) => HostArg::F32(v),
-                    Scalar::Float64(v) => HostArg::F64(v),
-                    Scalar::Bool(v) => HostArg::I8(v as i8),
-                },
-                ParamKind::Record { .. } => HostArg::Record(
-                    packed
-                        .get(&p.name)
-                        .ok_or_else(|| Failure::Internal(format!("no record for `{}`", p.name)))?
-                        .bytes(),
-                ),
-                ParamKind::Array { element, .. } | ParamKind::Scratch { element, .. } => {
-                    let array = by_name
-                        .remove(&p.name)
-                        .ok_or_else(|| Failure::Internal(format!("no array for `{}`", p.name)))?;
-                    HostArg::Array {
-                        name: p.name.clone(),
-                        data: &mut array.bytes,
-                        elem_size: element.size(),
-                    }
-                }
-            });
-        }
-        let shape = LaunchShape {
-            blocks: cli.blocks.total,
-            grid_cols: cli.blocks.cols,
-            block_size: Some(kernel.block_size),
-            dynamic_shared_bytes: 0,
-            progress: Some(progress.counter()),
-        };
-        let (result, took) =
-            progress.watch(|| program.launch(&kernel.name, &shape, &mut host_args));
-        times.push(took.as_secs_f64());
-        result.map_err(|e| match e {
-            RunError::Kernel(e) => {
-                Failure::Program(format!("kernel `{}` stopped: {e}", kernel.name))
-            }
-            RunError::Host(e) => Failure::Program(e.to_string()),
-        })?;
-    }
+    // One watcher for every launch of the run: a thread spawned for each would compete with
+    // the launch's workers for the cores as it starts.
+    let run = Launches {
+        kernel,
+        program: &program,
+        scalars,
+        packed: &packed,
+        progress: &progress,
+    };
+    progress.watch(|| run.all(cli, arrays, pristine, &mut times))?;
     Ok((
         format!(
             "the CPU backend (JIT compilation {:.1} ms, not counted)",
@@ -662,6 +615,95 @@ fn run_cpu(
         ),
         times,
     ))
+}
+
+/// What each launch of a `loomc run` on the CPU backend takes.
+struct Launches<'a> {
+    kernel: &'a KernelMetadata,
+    program: &'a HostProgram,
+    scalars: &'a Scalars,
+    packed: &'a HashMap<String, PackedRecord>,
+    progress: &'a timing::Progress,
+}
+
+impl Launches<'_> {
+    /// The `--repeat` launches, each on a fresh copy of the inputs (`pristine`), their times in
+    /// `times`.
+    fn all(
+        &self,
+        cli: &RunArgs,
+        arrays: &mut Arrays,
+        pristine: Option<&Arrays>,
+        times: &mut Vec<f64>,
+    ) -> Result<(), Failure> {
+        let Launches {
+            kernel,
+            program,
+            scalars,
+            packed,
+            progress,
+        } = *self;
+        for _ in 0..cli.repeat {
+            if let Some(inputs) = pristine {
+                arrays.clone_from(inputs);
+            }
+            let mut by_name: HashMap<&String, &mut Array> = arrays.iter_mut().collect();
+            let mut host_args = Vec::new();
+            for p in &kernel.params {
+                host_args.push(match &p.kind {
+                    ParamKind::Scalar { .. } => match scalars[&p.name] {
+                        Scalar::Int8(v) => HostArg::I8(v),
+                        Scalar::UInt8(v) => HostArg::I8(v as i8),
+                        Scalar::Int16(v) => HostArg::I16(v),
+                        Scalar::UInt16(v) => HostArg::I16(v as i16),
+                        Scalar::Int32(v) => HostArg::I32(v),
+                        Scalar::UInt32(v) => HostArg::I32(v as i32),
+                        Scalar::Int64(v) => HostArg::I64(v),
+                        Scalar::UInt64(v) => HostArg::I64(v as i64),
+                        Scalar::Float16(v) | Scalar::BFloat16(v) => HostArg::F16(v),
+                        Scalar::Float32(v) => HostArg::F32(v),
+                        Scalar::Float64(v) => HostArg::F64(v),
+                        Scalar::Bool(v) => HostArg::I8(v as i8),
+                    },
+                    ParamKind::Record { .. } => HostArg::Record(
+                        packed
+                            .get(&p.name)
+                            .ok_or_else(|| {
+                                Failure::Internal(format!("no record for `{}`", p.name))
+                            })?
+                            .bytes(),
+                    ),
+                    ParamKind::Array { element, .. } | ParamKind::Scratch { element, .. } => {
+                        let array = by_name.remove(&p.name).ok_or_else(|| {
+                            Failure::Internal(format!("no array for `{}`", p.name))
+                        })?;
+                        HostArg::Array {
+                            name: p.name.clone(),
+                            data: &mut array.bytes,
+                            elem_size: element.size(),
+                        }
+                    }
+                });
+            }
+            let shape = LaunchShape {
+                blocks: cli.blocks.total,
+                grid_cols: cli.blocks.cols,
+                block_size: Some(kernel.block_size),
+                dynamic_shared_bytes: 0,
+                progress: Some(progress.counter()),
+            };
+            let started = Instant::now();
+            let result = program.launch(&kernel.name, &shape, &mut host_args);
+            times.push(started.elapsed().as_secs_f64());
+            result.map_err(|e| match e {
+                RunError::Kernel(e) => {
+                    Failure::Program(format!("kernel `{}` stopped: {e}", kernel.name))
+                }
+                RunError::Host(e) => Failure::Program(e.to_string()),
+            })?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
