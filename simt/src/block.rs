@@ -186,7 +186,14 @@ impl Worker {
                     let mut b = run.start;
                     while b < run.end {
                         let (x, y) = (b % columns, b / columns);
-                        let count = (run.end - b).min(columns - x);
+                        let mut count = (run.end - b).min(columns - x);
+                        // A row's last block goes alone: it is where a partial tile of the
+                        // arrays usually falls, whose bounds checks the loop's versioning test
+                        // cannot drop, and a run that fails the test runs every block of it
+                        // with its checks.
+                        if count > 1 && x + count == columns {
+                            count -= 1;
+                        }
                         // The loop names the block itself before a failing check.
                         (*block).ctaid = b;
                         if shared_len != 0 {
