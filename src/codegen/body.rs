@@ -560,8 +560,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.counted_loop(start, end, step, Latch::BeforeAdd, body)
     }
 
-    /// [`Self::build_counted_loop`] for a `start` known to be `>= 0` (a thread index, or one
-    /// plus a block size): the latch adds first and compares the sum, unsigned, with `end`.
+    /// [`Self::build_counted_loop`] for a `start` known to be `>= 0` (the thread index of a
+    /// block-stride loop): the latch adds first and compares the sum, unsigned, with `end`.
     ///
     /// Exact at every size: the loop runs only while `0 <= i < end`, so `end <= i32::MAX` and
     /// `i <= 2^31 - 2`; with `0 < step < 2^31`, `i + step <= 2^32 - 3` cannot wrap as an unsigned
