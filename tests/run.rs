@@ -4,7 +4,8 @@
 //! reference are directives, docs/testing.md "Run cases"), or, where the reference is an
 //! algorithm on 16-bit floats, a Rust case (`run/half_cases.rs`); `-O0` and `-O3` must give the
 //! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports; `run/bounds.rs`
-//! checks that out-of-bounds accesses stop a run cleanly in every mode.
+//! checks that out-of-bounds accesses stop a run cleanly in every mode; `run/stride_loop_ends.rs`
+//! runs block-stride loops up to `i32::MAX` iterations.
 //!
 //! One named test per program and block size: `cargo test --test run -- saxpy/bs64`.
 
@@ -28,6 +29,8 @@ mod number_cases;
 mod reference;
 #[path = "run/sanitizer.rs"]
 mod sanitizer;
+#[path = "run/stride_loop_ends.rs"]
+mod stride_loop_ends;
 #[path = "run/support.rs"]
 mod support;
 
@@ -63,6 +66,7 @@ fn main() {
     trials.extend(half_cases::trials());
     trials.extend(bounds::trials());
     trials.extend(grid_cases::trials());
+    trials.extend(stride_loop_ends::trials());
     libtest_mimic::run(&args, trials).exit();
 }
 

@@ -55,6 +55,16 @@ pub enum Var<'ctx> {
     Registers(RegVector<'ctx>),
 }
 
+/// Where a counted loop's latch tests the counter (`build_counted_loop` and
+/// `build_counted_loop_from_natural` say why each is exact).
+#[derive(Debug, Clone, Copy)]
+enum Latch {
+    /// `i < end - step`, then `i + step` (`nsw`): for any `start`.
+    BeforeAdd,
+    /// `i + step <u end` (`nuw`): for a `start >= 0`.
+    AfterAdd,
+}
+
 #[derive(Debug, Clone)]
 pub enum Mode {
     /// Block-level code: every thread runs it; stores happen once per block.
@@ -547,14 +557,44 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         step: IntValue<'ctx>,
         body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
     ) -> Result<()> {
+        self.counted_loop(start, end, step, Latch::BeforeAdd, body)
+    }
+
+    /// [`Self::build_counted_loop`] for a `start` known to be `>= 0` (the thread index of a
+    /// block-stride loop): the latch adds first and compares the sum, unsigned, with `end`.
+    ///
+    /// Exact at every size: the loop runs only while `0 <= i < end`, so `end <= i32::MAX` and
+    /// `i <= 2^31 - 2`; with `0 < step < 2^31`, `i + step <= 2^32 - 3` cannot wrap as an unsigned
+    /// 32-bit sum (`nuw`), and `i + step <u end` is the true `i + step < end`, also where the sum
+    /// passes `i32::MAX` (`end` near `i32::MAX`). It is not `nsw` there, and is not marked so.
+    /// Why: the limit `end - step` of the other latch lives in a register across the loop, while
+    /// `end` is usually a kernel parameter that the compare reads from constant memory
+    /// (mul-matr-vec: one register fewer, bench/results/static-2026-12-07.md).
+    pub fn build_counted_loop_from_natural(
+        &mut self,
+        start: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
+    ) -> Result<()> {
+        self.counted_loop(start, end, step, Latch::AfterAdd, body)
+    }
+
+    fn counted_loop(
+        &mut self,
+        start: IntValue<'ctx>,
+        end: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+        latch: Latch,
+        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
+    ) -> Result<()> {
         let context = self.cx.context;
         let counter = self.alloca(context.i32_type().into(), "i")?;
         self.b.build_store(counter, start)?;
-        let lowest = self
-            .b
-            .build_int_add(self.i32(i64::from(i32::MIN)), step, "")?;
-        let end_clamped = self.smax(end, lowest)?;
-        let limit = self.b.build_int_sub(end_clamped, step, "limit")?;
+        let limit = match latch {
+            Latch::BeforeAdd => Some(self.limit_before_add(end, step)?),
+            Latch::AfterAdd => None,
+        };
         let head = context.append_basic_block(self.function, "loop");
         let exit = context.append_basic_block(self.function, "endloop");
         let any = self
@@ -566,18 +606,57 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             .b
             .build_load(context.i32_type(), counter, "i")?
             .into_int_value();
+        if let Latch::AfterAdd = latch {
+            self.assume_natural(i)?;
+        }
         body(self, i)?;
         if !self.terminated() {
-            // Poison only where the loop ends (`i >= limit`), and then unused.
-            let next = self.b.build_int_nsw_add(i, step, "next")?;
-            self.b.build_store(counter, next)?;
-            let more = self
-                .b
-                .build_int_compare(IntPredicate::SLT, i, limit, "more")?;
+            let more = match limit {
+                Some(limit) => {
+                    // Poison only where the loop ends (`i >= limit`), and then unused.
+                    let next = self.b.build_int_nsw_add(i, step, "next")?;
+                    self.b.build_store(counter, next)?;
+                    self.b
+                        .build_int_compare(IntPredicate::SLT, i, limit, "more")?
+                }
+                None => {
+                    let next = self.b.build_int_nuw_add(i, step, "next")?;
+                    self.b.build_store(counter, next)?;
+                    self.b
+                        .build_int_compare(IntPredicate::ULT, next, end, "more")?
+                }
+            };
             self.b.build_conditional_branch(more, head, exit)?;
         }
         self.b.position_at_end(exit);
         Ok(())
+    }
+
+    /// Tells the optimiser that the counter `i` of an [`Latch::AfterAdd`] loop is `>= 0` (true:
+    /// it starts there and only grows while below `end`). With `nsw` it proved this itself; the
+    /// `nuw` sum does not say it, and without it the body's indices stay `sext`, the counter is
+    /// not widened to 64 bits and the loop recomputes its addresses (mul-matr-vec: 28 registers
+    /// instead of 21). The assumption makes them `zext nneg`, and costs no instruction.
+    fn assume_natural(&self, i: IntValue<'ctx>) -> Result<()> {
+        let natural = self
+            .b
+            .build_int_compare(IntPredicate::SGE, i, self.i32(0), "natural")?;
+        self.b
+            .build_call(self.intrinsic(Intrinsic::Assume), &[natural.into()], "")?;
+        Ok(())
+    }
+
+    /// `end - step`, computed as `max(end, i32::MIN + step) - step` so that it cannot wrap.
+    fn limit_before_add(
+        &self,
+        end: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let lowest = self
+            .b
+            .build_int_add(self.i32(i64::from(i32::MIN)), step, "")?;
+        let end_clamped = self.smax(end, lowest)?;
+        Ok(self.b.build_int_sub(end_clamped, step, "limit")?)
     }
 
     /// Runs `body(k)` for the elements `k = tid, tid + BLOCKSIZE, ... < n` of a block vector: each
@@ -591,7 +670,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let block_size = self.block_size(span)?;
         let tid = self.tid()?;
         self.lane_depth += 1;
-        let result = self.build_counted_loop(tid, n, self.i32(block_size as i64), body);
+        let step = self.i32(block_size as i64);
+        let result = self.build_counted_loop_from_natural(tid, n, step, body);
         self.lane_depth -= 1;
         result
     }

@@ -166,6 +166,8 @@ pub enum Intrinsic {
     Math(LlvmMath, FloatWidth),
     /// `llvm.smin.i32` and friends; `bits` is 8, 16, 32 or 64.
     Int(IntMath, u32),
+    /// `llvm.assume`: tells the optimiser a fact it cannot prove (no code of its own).
+    Assume,
 }
 
 impl Intrinsic {
@@ -189,6 +191,7 @@ impl Intrinsic {
             }
             Intrinsic::Math(op, width) => format!("llvm.{}.{}", op.stem(), width.suffix()),
             Intrinsic::Int(op, bits) => format!("llvm.{}.i{bits}", op.stem()),
+            Intrinsic::Assume => "llvm.assume".into(),
         }
     }
 
@@ -212,6 +215,9 @@ impl Intrinsic {
             | Intrinsic::NctaidX
             | Intrinsic::NctaidY => i32t.fn_type(&[], false),
             Intrinsic::Barrier0 | Intrinsic::MembarGl => context.void_type().fn_type(&[], false),
+            Intrinsic::Assume => context
+                .void_type()
+                .fn_type(&[context.bool_type().into()], false),
             // (membermask, value, lane or offset, clamp/segment mask)
             Intrinsic::Shuffle(_) => {
                 i32t.fn_type(&[i32t.into(), i32t.into(), i32t.into(), i32t.into()], false)

@@ -179,11 +179,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.before_scans(operand)?;
         let shape = self.materialise_mixed_scans(&[operand], shape, &plan, e.span)?;
         self.check_sweep(plan.sweep, &shape, e.span)?;
-        let lanes = self.lanes(e.span)?;
-        let scratch = if lanes.warps > 1 {
+        let warps = self.warps_per_block(e.span)?;
+        let scratch = if warps > 1 {
             // Two halves: tiles alternate between them. (A single pass uses one; the other
             // is 4 bytes per warp, and keeps the layout the same for every reduction.)
-            let array = self.scratch_for(e, &result_ty, lanes.warps, 2, "reduce.partials")?;
+            let array = self.scratch_for(e, &result_ty, warps, 2, "reduce.partials")?;
             // The previous run of this reduction (in a loop) may still be reading it.
             self.touch(vec![scratch_access(&array, AccessKind::Write, e)])?;
             Some(array)
@@ -202,7 +202,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             operand,
             &shape,
             plan.sweep,
-            &lanes,
             scratch.as_ref(),
         )?;
         self.after_scans(operand);
@@ -220,6 +219,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// Step 1 for commutative `f` (or one element per thread), then steps 2-3 once.
+    ///
+    /// The lane numbers are made after step 1, where the fold needs them: `tid & 31` made
+    /// before a block-stride loop is held in a register across it (ptxas does not recompute it
+    /// after), one register more in mul-matr-vec (bench/results/static-2026-12-07.md).
     #[allow(clippy::too_many_arguments)]
     fn reduce_per_thread(
         &mut self,
@@ -229,7 +232,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         operand: &Expr,
         shape: &super::vector::Shape<'ctx>,
         sweep: Sweep,
-        lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let ty = self.ty_of(e).element().clone();
@@ -262,7 +264,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let v = self.b.build_load(reg_ty, acc, "acc")?;
                 let everyone = self.i32(i64::from(block_size));
                 let parity = self.i32(0);
-                return self.block_fold(e, f, bound, v, everyone, parity, lanes, scratch, true);
+                let lanes = self.lanes(e.span)?;
+                return self.block_fold(e, f, bound, v, everyone, parity, &lanes, scratch, true);
             }
             // Peeled: the first element initialises the accumulator.
             let tid = self.tid()?;
@@ -339,7 +342,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         // Threads 0 .. min(n, BLOCKSIZE) hold a value.
         let holders = self.smin(shape.len, self.i32(i64::from(block_size)))?;
         let parity = self.i32(0);
-        self.block_fold(e, f, bound, v, holders, parity, lanes, scratch, true)
+        let lanes = self.lanes(e.span)?;
+        self.block_fold(e, f, bound, v, holders, parity, &lanes, scratch, true)
     }
 
     /// `f`'s identity for a reduction's accumulator, where it is proven (kir/commute.rs,
@@ -398,7 +402,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         operand: &Expr,
         shape: &super::vector::Shape<'ctx>,
         sweep: Sweep,
-        lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let ty = self.ty_of(e).element().clone();
@@ -409,11 +412,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         // A right scan's tiles are visited from the last: each tile then comes before the
         // carry in the vector's order, so it is `f`'s first operand.
         let reverse = shape.right_scan;
+        // Made once, before the tiles: every tile's fold uses them.
+        let lanes = self.lanes(e.span)?;
         self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
             this.tile_prepare(operand, pos)?;
             let x = this.value_when(pos.valid, zero, &mut |this| this.elem_merged(operand, pos))?;
-            let t =
-                this.block_fold(e, f, bound, x, pos.count, pos.parity, lanes, scratch, false)?;
+            let t = this.block_fold(
+                e, f, bound, x, pos.count, pos.parity, &lanes, scratch, false,
+            )?;
             let c = this.b.build_load(reg_ty, carry, "carry")?;
             let not_first = this.b.build_not(pos.first, "")?;
             let r = this.value_when(not_first, t, &mut |this| {

@@ -41,7 +41,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ));
         }
         let width = block_size.min(32);
-        let warps = (block_size / 32).max(1);
+        let warps = self.warps_per_block(span)?;
         let tid = self.tid()?;
         let lane = if warps == 1 {
             tid
@@ -66,6 +66,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             warps,
             mask,
         })
+    }
+
+    /// Warps per block: `BLOCKSIZE / 32`, or 1 for a block of at most one warp.
+    pub fn warps_per_block(&self, span: Span) -> Result<u32> {
+        Ok((self.block_size(span)? / 32).max(1))
     }
 
     /// `shfl.sync` of a value of any register type.
