@@ -150,7 +150,7 @@ impl Placer {
             .try_fold(u64::MAX, |n, m| m.map(|m| n.min(m)))
             .filter(|_| !vectors.is_empty());
         let consumer = Consumer::Atomic(span);
-        steps.extend(self.store_steps(walk, consumer, accesses, None, len, call)?);
+        steps.extend(self.store_steps(walk, consumer, accesses, None, len, &[call])?);
         Ok(steps)
     }
 }
