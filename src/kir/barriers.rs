@@ -71,7 +71,11 @@
 //! store without a compile-time number of slots or in a buffered scatter's subscript; a left
 //! and a right scan beside an indexed vector's scans; an atomic in a distributed loop.
 //! For a covered kernel, code generation places the barriers as before and checks that they are
-//! these (an internal error where they differ).
+//! these (an internal error where they differ). The barriers the rule asks for after each
+//! statement that writes memory are candidates ([`super::removed_barriers`], shared with code
+//! generation): made where code generation makes them, resolved at the next barrier on their
+//! path or at the kernel's end; those removed (R0802) are printed with their reason, and code
+//! generation checks its remarks name the same, in order.
 
 mod atomics;
 mod grid;
@@ -83,6 +87,7 @@ use super::accesses::{array_dims, indexed_copy_key, Finder, Read};
 use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::recomputed_vectors::names_substituted;
+use super::removed_barriers::{Candidates, PathCandidates, Removed};
 use super::{Barrier, Barriers, Combine, Consumer, LoopPlan, Module, StoreOrder, Sweep, SweepPlan};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Callee, Checked};
@@ -117,11 +122,17 @@ pub fn run(module: &mut Module, checked: &Checked) {
             recomputed: kernel.recomputed_vectors.clone().unwrap_or_default(),
             grid_total: None,
             grid_window: None,
+            candidates: Candidates::default(),
+            path: PathCandidates::default(),
+            removed: Vec::new(),
+            distributed_writes: None,
         };
         consumers::walk(kernel, checked, &mut placer);
+        let finished = placer.candidates.finish();
+        placer.removed.extend(finished);
         kernel.barriers = Some(match placer.uncovered {
             Some((span, what)) => Barriers::NotCovered { span, what },
-            None => Barriers::Placed(placer.placed),
+            None => Barriers::Placed(placer.placed, placer.removed),
         });
     }
 }
@@ -138,6 +149,8 @@ struct Frame {
     head: AccessLog,
     /// The enclosing loops' `barriered` at the loop head.
     head_barriered: Vec<bool>,
+    /// The candidates pending at the loop head.
+    head_candidates: PathCandidates,
     span: Span,
     /// Where the barrier at the end of the body stands: the `for` statement, the `while`
     /// loop's condition.
@@ -150,6 +163,7 @@ struct Frame {
 struct State {
     pending: AccessLog,
     frames: Vec<(AccessLog, bool)>,
+    path: PathCandidates,
 }
 
 /// One step of a statement's accesses, in code generation's order.
@@ -171,6 +185,14 @@ enum Step {
     /// Steps that may not run (the right side of `and`/`or`, `codegen::Body::short_circuit`):
     /// after them, both paths joined, as after an `if` without `else`.
     Skippable(Vec<Step>),
+    /// The barrier the rule asks for after the statement at `after`, which wrote `arrays`
+    /// (each array's key and name; `atomic`: an atomic statement), left for a later barrier
+    /// to resolve (`codegen::Sync::candidate`).
+    Candidate {
+        after: Span,
+        arrays: Vec<(String, String)>,
+        atomic: bool,
+    },
     /// The store of the indexed computed vector at `base` into its `shared` copy (`steps`),
     /// made the first time code generation reaches it (`Body::copy_indexed_vector`).
     Copy { base: Span, steps: Vec<Step> },
@@ -218,6 +240,14 @@ struct Placer {
     /// whose `v` was prepared for the aggregate already, and the scan, whose partials are the
     /// aggregate's (`codegen::Body::scratch_for` keys them by collective).
     grid_window: Option<(ExprId, ExprId)>,
+    /// The barriers the rule asks for after each statement that writes memory, and those
+    /// pending on the current path (R0802: removed where no later access needs them).
+    candidates: Candidates,
+    path: PathCandidates,
+    removed: Vec<Removed>,
+    /// Inside a distributed loop: the loop and the arrays its body writes, whose candidate
+    /// comes after the loop (`codegen::Body::distributed_for`).
+    distributed_writes: Option<(Span, Vec<(String, String)>)>,
 }
 
 impl Placer {
@@ -229,11 +259,13 @@ impl Placer {
                 .iter()
                 .map(|f| (f.exposed.clone(), f.barriered))
                 .collect(),
+            path: self.path.clone(),
         }
     }
 
     fn restore(&mut self, state: State) {
         self.pending = state.pending;
+        self.path = state.path;
         for (frame, (exposed, barriered)) in self.frames.iter_mut().zip(state.frames) {
             frame.exposed = exposed;
             frame.barriered = barriered;
@@ -251,6 +283,7 @@ impl Placer {
             exposed.union(other_exposed);
             *barriered &= other_barriered;
         }
+        joined.path.join(other.path);
         self.restore(joined);
     }
 
@@ -283,6 +316,7 @@ impl Placer {
     /// Accesses made: pending, and exposed in every loop that has not passed a barrier.
     fn record(&mut self, accesses: Vec<Access>) {
         for access in accesses {
+            self.candidates.record(&mut self.path, &access);
             let id = self.next;
             self.next += 1;
             for frame in self.frames.iter_mut().filter(|f| !f.barriered) {
@@ -312,6 +346,8 @@ impl Placer {
     }
 
     fn barrier(&mut self, earlier: Access, later: Access, at: Span, loop_end: bool) {
+        let removed = self.candidates.barrier(&mut self.path, &earlier, at);
+        self.removed.extend(removed);
         self.placed.push(Barrier {
             at,
             needed: true,
@@ -433,11 +469,32 @@ impl Placer {
         }
     }
 
+    /// A store's steps ([`Self::store_sweep_steps`]), then for a store into memory the barrier
+    /// the rule asks for after it (`codegen::Body::store_vector`).
+    fn store_steps(
+        &self,
+        walk: &Walk<'_>,
+        consumer: Consumer,
+        accesses: Vec<Access>,
+        write: Option<Access>,
+        len: Option<u64>,
+        swept: &[&Expr],
+    ) -> Result<Vec<Step>, &'static str> {
+        let candidate = write.as_ref().map(|w| Step::Candidate {
+            after: w.span,
+            arrays: vec![(w.array.clone(), w.name.clone())],
+            atomic: false,
+        });
+        let mut steps = self.store_sweep_steps(walk, consumer, accesses, write, len, swept)?;
+        steps.extend(candidate);
+        Ok(steps)
+    }
+
     /// A store's accesses (`codegen::Body::store_vector`): the value's element `accesses`
     /// and the destination's `write` (`None`: registers) announced together, or one after the
     /// other for a buffered store; then the scans inside the vectors `swept` (the value, then a
     /// scatter's vector subscripts), over a sweep of `len` positions.
-    fn store_steps(
+    fn store_sweep_steps(
         &self,
         walk: &Walk<'_>,
         consumer: Consumer,
@@ -597,10 +654,18 @@ impl Placer {
                 Step::Touch(accesses) => self.touch(accesses),
                 Step::Record(accesses) => self.record(accesses),
                 Step::Skippable(steps) => {
+                    // Joined as code generation joins them: the path that skips them first.
                     let skipped = self.state();
                     self.steps(steps);
-                    self.join(skipped);
+                    let taken = self.state();
+                    self.restore(skipped);
+                    self.join(taken);
                 }
+                Step::Candidate {
+                    after,
+                    arrays,
+                    atomic,
+                } => self.candidates.push(&mut self.path, after, arrays, atomic),
                 Step::Copy { base, steps } => {
                     if self.copied.insert(base) {
                         self.steps(steps);
@@ -612,6 +677,7 @@ impl Placer {
                     accesses,
                 } => {
                     let (write, read) = *accesses;
+                    let at = read.span;
                     self.placed.push(Barrier {
                         at: read.span,
                         needed: true,
@@ -621,6 +687,8 @@ impl Placer {
                         collective: Some(what),
                     });
                     if clears {
+                        let removed = self.candidates.collective(&mut self.path, at);
+                        self.removed.extend(removed);
                         self.pending.clear();
                         for frame in &mut self.frames {
                             frame.barriered = true;
@@ -1143,10 +1211,15 @@ impl Placer {
         let location = self.location(walk, &dims, indices);
         self.touch(vec![Access {
             name: array.clone(),
-            array,
+            array: array.clone(),
             kind: AccessKind::Write,
             who: Who::Leader(location),
             span,
+        }]);
+        self.steps(vec![Step::Candidate {
+            after: span,
+            arrays: vec![(array.clone(), array)],
+            atomic: false,
         }]);
     }
 
@@ -1214,6 +1287,7 @@ impl Placer {
         };
         self.touch(plan.accesses);
         self.distributed = 1;
+        self.distributed_writes = Some((span, plan.written));
         self.finder.values.statement(walk, stmt);
     }
 
@@ -1475,6 +1549,7 @@ impl<'a> Visitor<'a> for Placer {
                     watermark,
                     head: self.pending.clone(),
                     head_barriered,
+                    head_candidates: self.path.clone(),
                     span: *span,
                     end_at: *span,
                 });
@@ -1498,6 +1573,7 @@ impl<'a> Visitor<'a> for Placer {
                     watermark,
                     head: self.pending.clone(),
                     head_barriered,
+                    head_candidates: self.path.clone(),
                     span: *span,
                     end_at: cond.span,
                 });
@@ -1595,6 +1671,11 @@ impl<'a> Visitor<'a> for Placer {
         }
         if self.distributed > 0 {
             self.distributed -= 1;
+            if self.distributed == 0 {
+                if let Some((after, arrays)) = self.distributed_writes.take() {
+                    self.candidates.push(&mut self.path, after, arrays, false);
+                }
+            }
             return;
         }
         let Some(frame) = self.frames.pop() else {
@@ -1615,6 +1696,7 @@ impl<'a> Visitor<'a> for Placer {
         // After the loop: what the last iteration left pending, or (zero iterations) what was
         // pending at its head; the enclosing loops passed a barrier only if both did.
         self.pending.union(frame.head);
+        self.path.join(frame.head_candidates);
         for (outer, at_head) in self.frames.iter_mut().zip(frame.head_barriered) {
             outer.barriered &= at_head;
         }
