@@ -64,7 +64,7 @@
 //! element read of a register or recomputed vector; a reduction or scan in a recomputed
 //! vector's initializer (each use is a collective of its own) or an indexed vector in one (each
 //! use copies it again); a `func` given a computed vector whole; a collective bound to a
-//! computed vector; a `return`; an array variable that reuses a name; a loop whose body names
+//! computed vector; an array variable that reuses a name; a loop whose body names
 //! a recomputed vector whose initializer names another; an indexed vector's shared copy the
 //! statement's steps do not reach; a grid-wide statement with bound arguments, an indexed
 //! vector, or a scan into a scalar or a reduce in a vector statement; a scan in a buffered
@@ -1580,7 +1580,10 @@ impl<'a> Visitor<'a> for Placer {
                 self.scalar(walk, cond, *span);
                 return;
             }
-            Ast::Return { span, .. } => return self.uncover(*span, "a `return`"),
+            // A kernel's `return` ends the thread's run; code generation goes on placing barriers
+            // after it as before it (the code after it, in its block, is dead): no access, no
+            // change of state (`codegen::Body::return_stmt`).
+            Ast::Return { .. } => {}
             // An atomic on its own line, uniform or per element, made here: before the walk
             // visits the indexed vectors' copies its preparation makes (`store`).
             Ast::Call { call, span } => {
