@@ -55,6 +55,7 @@ mod lower;
 mod print;
 mod recomputed_vectors;
 mod register_vectors;
+pub mod removed_barriers;
 mod shared_memory;
 mod stage;
 mod sweeps;
@@ -239,8 +240,10 @@ pub enum StoreOrder {
 /// `kir-barriers`' result for one kernel.
 #[derive(Debug, Clone)]
 pub enum Barriers {
-    /// Every statement covered: the barriers (and where none is needed), in program order.
-    Placed(Vec<Barrier>),
+    /// Every statement covered: the barriers (and where none is needed), in program order; and
+    /// the barriers the rule asks for after a statement that writes memory that no later access
+    /// needs, removed (R0802), in the order code generation removes them.
+    Placed(Vec<Barrier>, Vec<removed_barriers::Removed>),
     /// The first statement the pass does not cover (`what`): code generation alone places the
     /// kernel's barriers.
     NotCovered { span: Span, what: &'static str },

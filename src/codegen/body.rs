@@ -383,9 +383,32 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// the ones it placed on the IR, in the same order, for the same accesses (an internal error
     /// otherwise: the two analyses disagree).
     pub fn check_barriers(&self, span: Span) -> Result<()> {
-        let Some(crate::kir::Barriers::Placed(expected)) = &self.barriers else {
+        let Some(crate::kir::Barriers::Placed(expected, removed)) = &self.barriers else {
             return Ok(());
         };
+        // The barriers the rule asks for after each store that no later access needs (R0802),
+        // removed in the same order for the same reasons.
+        let removed_here: Vec<&crate::kir::removed_barriers::Removed> = self
+            .sync
+            .remarks
+            .iter()
+            .filter_map(|r| match r {
+                super::remarks::Remark::BarrierRemoved(removed) => Some(removed),
+                _ => None,
+            })
+            .collect();
+        if removed_here.len() != removed.len()
+            || removed_here.iter().zip(removed).any(|(a, b)| *a != b)
+        {
+            return Err(CodegenError::internal(
+                format!(
+                    "kir-barriers removed {} barrier(s) after stores, code generation {} (or for other reasons)",
+                    removed.len(),
+                    removed_here.len()
+                ),
+                span,
+            ));
+        }
         type Key = (Span, bool, Span, String, Span, String);
         let key = |at: Span, loop_end: bool, e: (Span, String), l: (Span, String)| -> Key {
             (at, loop_end, e.0, e.1, l.0, l.1)

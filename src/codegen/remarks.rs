@@ -35,19 +35,7 @@ pub struct AccessNote {
     pub who: String,
 }
 
-#[derive(Debug, Clone)]
-pub enum RemovedReason {
-    /// Every later access to the array, up to the next barrier, is by the thread that wrote the
-    /// element (the first such access is named).
-    SameThread { later: Span },
-    /// Every later access to the array, up to the next barrier, is an atomic, as the statement
-    /// is: atomics do not race with each other.
-    AtomicsOnly { later: Span },
-    /// Nothing after the statement reads or writes what it wrote.
-    NoLaterAccess,
-    /// A barrier placed later for another reason orders this statement's writes too.
-    Covered { by: Span },
-}
+pub use crate::kir::removed_barriers::RemovedReason;
 
 #[derive(Debug, Clone)]
 pub enum Remark {
@@ -60,12 +48,8 @@ pub enum Remark {
         /// True for the barrier at the end of a loop body, between one iteration and the next.
         loop_carried: bool,
     },
-    BarrierRemoved {
-        /// The statement after which the rule would place a barrier.
-        after: Span,
-        arrays: Vec<String>,
-        reason: RemovedReason,
-    },
+    /// The barrier the rule asks for after statement `after`, removed.
+    BarrierRemoved(crate::kir::removed_barriers::Removed),
     CollectiveBarrier {
         at: Span,
         what: &'static str,
@@ -117,7 +101,7 @@ impl Remark {
             | Remark::LaunchFacts { at, .. }
             | Remark::RecomputedVector { at, .. }
             | Remark::ScratchRow { at, .. } => *at,
-            Remark::BarrierRemoved { after, .. } => *after,
+            Remark::BarrierRemoved(removed) => removed.after,
         };
         (span.file.0, span.start)
     }
@@ -150,11 +134,11 @@ impl From<Remark> for Diagnostic {
                 }
                 d
             }
-            Remark::BarrierRemoved {
+            Remark::BarrierRemoved(crate::kir::removed_barriers::Removed {
                 after,
                 arrays,
                 reason,
-            } => {
+            }) => {
                 let names = arrays
                     .iter()
                     .map(|a| format!("`{a}`"))

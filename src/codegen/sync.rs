@@ -26,9 +26,10 @@
 //!
 //! Barriers are only placed in block-uniform code, so they are never divergent.
 
-use super::remarks::{AccessNote, Remark, RemovedReason};
+use super::remarks::{AccessNote, Remark};
 pub use crate::kir::access::{conflicts, Access, AccessKind, Who};
 pub use crate::kir::access_log::AccessLog;
+use crate::kir::removed_barriers::{Candidates, PathCandidates};
 use crate::syntax::span::Span;
 
 /// How a remark names an access: what it does to which array, and by which threads.
@@ -42,31 +43,6 @@ fn note(access: &Access) -> AccessNote {
         span: access.span,
         what: format!("{verb} of `{}`", access.name),
         who: access.who.describe(),
-    }
-}
-
-/// The barrier the rule asks for after a statement that wrote memory.
-#[derive(Debug, Clone)]
-pub struct Candidate {
-    pub after: Span,
-    pub arrays: Vec<(String, String)>,
-    /// A later access to one of the arrays, by the thread that wrote the element.
-    pub same_thread: Option<Span>,
-    pub resolved: bool,
-    /// The statement is an atomic, and so is the access in `same_thread`: atomics never race.
-    pub atomic: bool,
-    pub later_atomic: bool,
-}
-
-impl Candidate {
-    /// Why no barrier is needed up to where `fallback` applies: a later access to the array
-    /// that cannot conflict with this statement's writes, if there is one.
-    fn witness(&self, fallback: RemovedReason) -> RemovedReason {
-        match self.same_thread {
-            Some(later) if self.atomic && self.later_atomic => RemovedReason::AtomicsOnly { later },
-            Some(later) => RemovedReason::SameThread { later },
-            None => fallback,
-        }
     }
 }
 
@@ -84,24 +60,8 @@ pub struct LoopFrame {
 pub struct SyncState {
     pub pending: AccessLog,
     pub frames: Vec<LoopFrame>,
-    /// Indices into [`Sync::candidates`] not yet resolved on this path, in the order they were
-    /// made, and the same as a set (joins test membership once per candidate). Private: the
-    /// two change together. Persistent: a state is copied at every `if`.
-    candidates: imbl::Vector<usize>,
-    candidate_set: imbl::HashSet<usize>,
-    /// Every candidate of this path that may still lack a later access by the writing thread
-    /// ([`Candidate::same_thread`]; those that have one leave it at the next access): the ones
-    /// [`Sync::record`] looks at, not every candidate since the last barrier.
-    unwitnessed: imbl::Vector<usize>,
-    /// Which emptying of the candidates this path descends from: two states of one epoch both
-    /// hold the list of the point where they forked, followed by what each added since.
-    epoch: u64,
-}
-
-/// A fresh [`SyncState::epoch`].
-fn new_epoch() -> u64 {
-    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    /// The candidates not yet resolved on this path.
+    candidates: PathCandidates,
 }
 
 impl SyncState {
@@ -112,52 +72,8 @@ impl SyncState {
             mine.exposed.union(theirs.exposed);
             mine.barriered &= theirs.barriered;
         }
-        if self.epoch == other.epoch {
-            // Both hold the fork's list, then what each added, which the other lacks: the
-            // candidates to add are the other's after the last one this state holds. Those that
-            // may lack a witness are the other's (the fork's and its own: it may have found
-            // witnesses for the fork's since) and this state's own.
-            let after_fork = |list: &imbl::Vector<usize>, fork: &imbl::HashSet<usize>| {
-                let mut added: Vec<usize> = list
-                    .iter()
-                    .rev()
-                    .take_while(|c| !fork.contains(c))
-                    .copied()
-                    .collect();
-                added.reverse();
-                added
-            };
-            let mine = after_fork(&self.candidates, &other.candidate_set);
-            let theirs = after_fork(&other.candidates, &self.candidate_set);
-            let mut unwitnessed = other.unwitnessed;
-            unwitnessed.extend(mine);
-            for c in theirs {
-                if self.candidate_set.insert(c).is_none() {
-                    self.candidates.push_back(c);
-                }
-            }
-            self.unwitnessed = unwitnessed;
-        } else {
-            for c in other.candidates {
-                self.add_candidate(c);
-            }
-            self.epoch = new_epoch();
-        }
+        self.candidates.join(other.candidates);
         self
-    }
-
-    fn add_candidate(&mut self, c: usize) {
-        if self.candidate_set.insert(c).is_none() {
-            self.candidates.push_back(c);
-            self.unwitnessed.push_back(c);
-        }
-    }
-
-    fn take_candidates(&mut self) -> Vec<usize> {
-        self.candidate_set.clear();
-        self.unwitnessed.clear();
-        self.epoch = new_epoch();
-        std::mem::take(&mut self.candidates).into_iter().collect()
     }
 
     fn record(&mut self, id: u64, access: Access) {
@@ -179,7 +95,7 @@ impl SyncState {
 #[derive(Debug, Default)]
 pub struct Sync {
     pub state: SyncState,
-    pub candidates: Vec<Candidate>,
+    pub candidates: Candidates,
     pub remarks: Vec<Remark>,
     /// The identity the next recorded access gets (see [`AccessLog`]).
     next_access: u64,
@@ -195,20 +111,7 @@ impl Sync {
     /// Records `accesses` as made, and notes same-thread witnesses for pending candidates.
     pub fn record(&mut self, accesses: Vec<Access>) {
         for access in accesses {
-            for &c in &self.state.unwitnessed {
-                if let Some(candidate) = self.candidates.get_mut(c) {
-                    if candidate.same_thread.is_none()
-                        && candidate.arrays.iter().any(|(key, _)| *key == access.array)
-                    {
-                        candidate.same_thread = Some(access.span);
-                        candidate.later_atomic = matches!(access.kind, AccessKind::Atomic(..));
-                    }
-                }
-            }
-            let candidates = &self.candidates;
-            self.state
-                .unwitnessed
-                .retain(|&c| candidates.get(c).is_some_and(|c| c.same_thread.is_none()));
+            self.candidates.record(&mut self.state.candidates, &access);
             let id = self.next_access;
             self.next_access += 1;
             self.state.record(id, access);
@@ -230,22 +133,11 @@ impl Sync {
             later: note(later),
             loop_carried,
         });
-        let pending = self.state.take_candidates();
-        for c in pending {
-            let Some(candidate) = self.candidates.get_mut(c) else {
-                continue;
-            };
-            let ordered_here = matches!(earlier.kind, AccessKind::Write | AccessKind::Atomic(..))
-                && candidate
-                    .arrays
-                    .iter()
-                    .any(|(key, _)| *key == earlier.array);
-            candidate.resolved = true;
-            if !ordered_here {
-                let reason = candidate.witness(RemovedReason::Covered { by: at });
-                self.remarks.push(removed(candidate, reason));
-            }
-        }
+        let removed = self
+            .candidates
+            .barrier(&mut self.state.candidates, earlier, at);
+        self.remarks
+            .extend(removed.into_iter().map(Remark::BarrierRemoved));
         self.clear();
     }
 
@@ -253,15 +145,9 @@ impl Sync {
     pub fn collective_barrier(&mut self, at: Span, what: &'static str, clears: bool) {
         self.remarks.push(Remark::CollectiveBarrier { at, what });
         if clears {
-            let pending = self.state.take_candidates();
-            for c in pending {
-                let Some(candidate) = self.candidates.get_mut(c) else {
-                    continue;
-                };
-                candidate.resolved = true;
-                let reason = candidate.witness(RemovedReason::Covered { by: at });
-                self.remarks.push(removed(candidate, reason));
-            }
+            let removed = self.candidates.collective(&mut self.state.candidates, at);
+            self.remarks
+                .extend(removed.into_iter().map(Remark::BarrierRemoved));
             self.clear();
         }
     }
@@ -284,18 +170,8 @@ impl Sync {
     }
 
     fn push_candidate(&mut self, after: Span, arrays: Vec<(String, String)>, atomic: bool) {
-        if arrays.is_empty() {
-            return;
-        }
-        self.candidates.push(Candidate {
-            after,
-            arrays,
-            same_thread: None,
-            resolved: false,
-            atomic,
-            later_atomic: false,
-        });
-        self.state.add_candidate(self.candidates.len() - 1);
+        self.candidates
+            .push(&mut self.state.candidates, after, arrays, atomic);
     }
 
     pub fn enter_loop(&mut self, watermark: u32) {
@@ -335,26 +211,9 @@ impl Sync {
 
     /// At the end of the kernel: every unresolved candidate is removed.
     pub fn finish(&mut self) {
-        for candidate in &mut self.candidates {
-            if candidate.resolved {
-                continue;
-            }
-            candidate.resolved = true;
-            let reason = candidate.witness(RemovedReason::NoLaterAccess);
-            self.remarks.push(removed(candidate, reason));
-        }
-    }
-}
-
-fn removed(candidate: &Candidate, reason: RemovedReason) -> Remark {
-    Remark::BarrierRemoved {
-        after: candidate.after,
-        arrays: candidate
-            .arrays
-            .iter()
-            .map(|(_, name)| name.clone())
-            .collect(),
-        reason,
+        let removed = self.candidates.finish();
+        self.remarks
+            .extend(removed.into_iter().map(Remark::BarrierRemoved));
     }
 }
 

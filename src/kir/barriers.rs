@@ -55,21 +55,31 @@
 //! two-dimensional array: its subscript computed where the array is found, before the
 //! element's. Stores into an element's field `a[i].f <- v` (thread 0 writes the element).
 //! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its body names
-//! with each recomputed vector replaced by its initializer, as code generation names them. A
-//! kernel with anything else keeps its barriers placed by code generation alone, and the pass
-//! names the first such statement: an
+//! with each recomputed vector replaced by its initializer, as code generation names them.
+//! Scans inside a scan's operand, a left and a right scan in one statement (each computed
+//! ahead in a sweep of its own) and scans in a scatter's subscripts ([`scans`]); arrays bound
+//! whole to a collective's `func` (read by any thread where the collective is prepared);
+//! grid-wide statements ([`grid`]). A kernel with anything else keeps its barriers placed by
+//! code generation alone, and the pass names the first such statement: an
 //! element read of a register or recomputed vector; a reduction or scan in a recomputed
-//! vector's initializer (each use is a collective of its own), an indexed vector in one (each
-//! use copies it again) or a scan inside a scan's operand; a `func` given a computed vector
-//! whole; a collective bound to an array; a `return`; an array variable that reuses a name; a
-//! loop whose body names a recomputed vector whose initializer names another; an indexed
-//! vector's shared copy the statement's steps do not reach; a grid-wide statement; a scan in a
-//! scatter's subscript; a scan in a buffered store without a compile-time number of slots; a
-//! left and a right scan in one statement; an atomic in a distributed loop.
+//! vector's initializer (each use is a collective of its own) or an indexed vector in one (each
+//! use copies it again); a `func` given a computed vector whole; a collective bound to a
+//! computed vector; an array variable that reuses a name; a loop whose body names
+//! a recomputed vector whose initializer names another; an indexed vector's shared copy the
+//! statement's steps do not reach; a grid-wide statement with bound arguments, an indexed
+//! vector, or a scan into a scalar or a reduce in a vector statement; a scan in a buffered
+//! store without a compile-time number of slots or in a buffered scatter's subscript; a left
+//! and a right scan beside an indexed vector's scans; an atomic in a distributed loop.
 //! For a covered kernel, code generation places the barriers as before and checks that they are
-//! these (an internal error where they differ).
+//! these (an internal error where they differ). The barriers the rule asks for after each
+//! statement that writes memory are candidates ([`super::removed_barriers`], shared with code
+//! generation): made where code generation makes them, resolved at the next barrier on their
+//! path or at the kernel's end; those removed (R0802) are printed with their reason, and code
+//! generation checks its remarks name the same, in order.
 
 mod atomics;
+mod grid;
+mod scans;
 
 use super::access::{conflicts, Access, AccessKind, Who};
 use super::access_log::AccessLog;
@@ -77,12 +87,16 @@ use super::accesses::{array_dims, indexed_copy_key, Finder, Read};
 use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::recomputed_vectors::names_substituted;
+use super::removed_barriers::{Candidates, PathCandidates, Removed};
 use super::{Barrier, Barriers, Combine, Consumer, LoopPlan, Module, StoreOrder, Sweep, SweepPlan};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Callee, Checked};
-use crate::syntax::ast::{BinaryOp, Block, CollectiveOp, Expr, ExprKind, FuncRef, Stmt as Ast};
+use crate::syntax::ast::{
+    BinaryOp, Block, CollectiveOp, Expr, ExprId, ExprKind, FuncRef, Stmt as Ast,
+};
 use crate::syntax::span::Span;
 use crate::syntax::visit::{each_child, visit_expr};
+use scans::scans_in;
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -106,11 +120,19 @@ pub fn run(module: &mut Module, checked: &Checked) {
             unknown_offsets: Cell::new(u32::MAX),
             copied: BTreeSet::new(),
             recomputed: kernel.recomputed_vectors.clone().unwrap_or_default(),
+            grid_total: None,
+            grid_window: None,
+            candidates: Candidates::default(),
+            path: PathCandidates::default(),
+            removed: Vec::new(),
+            distributed_writes: None,
         };
         consumers::walk(kernel, checked, &mut placer);
+        let finished = placer.candidates.finish();
+        placer.removed.extend(finished);
         kernel.barriers = Some(match placer.uncovered {
             Some((span, what)) => Barriers::NotCovered { span, what },
-            None => Barriers::Placed(placer.placed),
+            None => Barriers::Placed(placer.placed, placer.removed),
         });
     }
 }
@@ -127,6 +149,8 @@ struct Frame {
     head: AccessLog,
     /// The enclosing loops' `barriered` at the loop head.
     head_barriered: Vec<bool>,
+    /// The candidates pending at the loop head.
+    head_candidates: PathCandidates,
     span: Span,
     /// Where the barrier at the end of the body stands: the `for` statement, the `while`
     /// loop's condition.
@@ -139,6 +163,7 @@ struct Frame {
 struct State {
     pending: AccessLog,
     frames: Vec<(AccessLog, bool)>,
+    path: PathCandidates,
 }
 
 /// One step of a statement's accesses, in code generation's order.
@@ -160,6 +185,14 @@ enum Step {
     /// Steps that may not run (the right side of `and`/`or`, `codegen::Body::short_circuit`):
     /// after them, both paths joined, as after an `if` without `else`.
     Skippable(Vec<Step>),
+    /// The barrier the rule asks for after the statement at `after`, which wrote `arrays`
+    /// (each array's key and name; `atomic`: an atomic statement), left for a later barrier
+    /// to resolve (`codegen::Sync::candidate`).
+    Candidate {
+        after: Span,
+        arrays: Vec<(String, String)>,
+        atomic: bool,
+    },
     /// The store of the indexed computed vector at `base` into its `shared` copy (`steps`),
     /// made the first time code generation reaches it (`Body::copy_indexed_vector`).
     Copy { base: Span, steps: Vec<Step> },
@@ -200,6 +233,21 @@ struct Placer {
     /// `kir-recomputed-vectors`: the vector variables evaluated again at each use, by the
     /// span of their name.
     recomputed: BTreeSet<Span>,
+    /// While a grid-wide reduce's statement is made: its collective, a value by then
+    /// (`codegen::Body::grid_value`).
+    grid_total: Option<ExprId>,
+    /// While a grid-wide scan's statement is made over its chunk: the `grid(v, scratch)` call,
+    /// whose `v` was prepared for the aggregate already, and the scan, whose partials are the
+    /// aggregate's (`codegen::Body::scratch_for` keys them by collective).
+    grid_window: Option<(ExprId, ExprId)>,
+    /// The barriers the rule asks for after each statement that writes memory, and those
+    /// pending on the current path (R0802: removed where no later access needs them).
+    candidates: Candidates,
+    path: PathCandidates,
+    removed: Vec<Removed>,
+    /// Inside a distributed loop: the loop and the arrays its body writes, whose candidate
+    /// comes after the loop (`codegen::Body::distributed_for`).
+    distributed_writes: Option<(Span, Vec<(String, String)>)>,
 }
 
 impl Placer {
@@ -211,11 +259,13 @@ impl Placer {
                 .iter()
                 .map(|f| (f.exposed.clone(), f.barriered))
                 .collect(),
+            path: self.path.clone(),
         }
     }
 
     fn restore(&mut self, state: State) {
         self.pending = state.pending;
+        self.path = state.path;
         for (frame, (exposed, barriered)) in self.frames.iter_mut().zip(state.frames) {
             frame.exposed = exposed;
             frame.barriered = barriered;
@@ -233,6 +283,7 @@ impl Placer {
             exposed.union(other_exposed);
             *barriered &= other_barriered;
         }
+        joined.path.join(other.path);
         self.restore(joined);
     }
 
@@ -265,6 +316,7 @@ impl Placer {
     /// Accesses made: pending, and exposed in every loop that has not passed a barrier.
     fn record(&mut self, accesses: Vec<Access>) {
         for access in accesses {
+            self.candidates.record(&mut self.path, &access);
             let id = self.next;
             self.next += 1;
             for frame in self.frames.iter_mut().filter(|f| !f.barriered) {
@@ -294,6 +346,8 @@ impl Placer {
     }
 
     fn barrier(&mut self, earlier: Access, later: Access, at: Span, loop_end: bool) {
+        let removed = self.candidates.barrier(&mut self.path, &earlier, at);
+        self.removed.extend(removed);
         self.placed.push(Barrier {
             at,
             needed: true,
@@ -320,14 +374,11 @@ impl Placer {
         // A scatter's vector subscripts are read element by element in the value's sweep, after
         // the value's reads (`codegen::Body::scatter_destination`, `store_vector`); a tile
         // store's ranges only give positions.
+        let mut swept = vec![value];
         if scatter && !is_tile_store(walk, target) {
             if let ExprKind::Index { indices, .. } = &target.kind {
                 for index in indices.iter().filter(|i| is_vector(checked.ty(i.id))) {
-                    let mut scans = Vec::new();
-                    scans_in(index, &mut scans);
-                    if !scans.is_empty() {
-                        return self.uncover(span, "a scan in a scatter's subscript");
-                    }
+                    swept.push(index);
                     self.finder.reads(walk, index, &mut reads);
                 }
             }
@@ -353,12 +404,13 @@ impl Placer {
             })
         };
         // The sweep walks the shorter of the target and the value: a compile-time length
-        // when both have one.
+        // when both have one; a grid-wide statement's chunk, a run-time number of positions.
         let len = match (walk.static_len(target), is_vector(checked.ty(value.id))) {
+            _ if self.grid_window.is_some() => None,
             (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
             (n, _) => n,
         };
-        self.sweep_store(walk, span, accesses, write, len, value);
+        self.sweep_store(walk, span, accesses, write, len, &swept);
     }
 
     /// The initializer of vector variable `name` (`codegen::Body::init_registers`,
@@ -397,7 +449,7 @@ impl Placer {
             (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
             (n, _) => n,
         };
-        self.sweep_store(walk, span, accesses, write, len, value);
+        self.sweep_store(walk, span, accesses, write, len, &[value]);
     }
 
     /// A statement's store ([`Self::store_steps`]), made.
@@ -408,27 +460,48 @@ impl Placer {
         accesses: Vec<Access>,
         write: Option<Access>,
         len: Option<u64>,
-        value: &Expr,
+        swept: &[&Expr],
     ) {
         let consumer = Consumer::Store(span);
-        match self.store_steps(walk, consumer, accesses, write, len, value) {
+        match self.store_steps(walk, consumer, accesses, write, len, swept) {
             Ok(steps) => self.steps(steps),
             Err(why) => self.uncover(span, why),
         }
     }
 
+    /// A store's steps ([`Self::store_sweep_steps`]), then for a store into memory the barrier
+    /// the rule asks for after it (`codegen::Body::store_vector`).
+    fn store_steps(
+        &self,
+        walk: &Walk<'_>,
+        consumer: Consumer,
+        accesses: Vec<Access>,
+        write: Option<Access>,
+        len: Option<u64>,
+        swept: &[&Expr],
+    ) -> Result<Vec<Step>, &'static str> {
+        let candidate = write.as_ref().map(|w| Step::Candidate {
+            after: w.span,
+            arrays: vec![(w.array.clone(), w.name.clone())],
+            atomic: false,
+        });
+        let mut steps = self.store_sweep_steps(walk, consumer, accesses, write, len, swept)?;
+        steps.extend(candidate);
+        Ok(steps)
+    }
+
     /// A store's accesses (`codegen::Body::store_vector`): the value's element `accesses`
     /// and the destination's `write` (`None`: registers) announced together, or one after the
-    /// other for a buffered store; then the scans inside the value, over a sweep of `len`
-    /// positions.
-    fn store_steps(
+    /// other for a buffered store; then the scans inside the vectors `swept` (the value, then a
+    /// scatter's vector subscripts), over a sweep of `len` positions.
+    fn store_sweep_steps(
         &self,
         walk: &Walk<'_>,
         consumer: Consumer,
         mut accesses: Vec<Access>,
         write: Option<Access>,
         len: Option<u64>,
-        value: &Expr,
+        swept: &[&Expr],
     ) -> Result<Vec<Step>, &'static str> {
         let span = consumer.span();
         let buffered = write.is_some()
@@ -446,11 +519,11 @@ impl Placer {
         // in every copy of the sweep's body, and its partials read after the sweep (a buffered
         // store's: in the unrolled sweep that computes its elements, `buffered_steps`).
         if buffered {
-            self.buffered_steps(walk, consumer, write, len, value, &mut steps)?;
+            self.buffered_steps(walk, consumer, write, len, swept, &mut steps)?;
             return Ok(steps);
         }
         let mut scans = Vec::new();
-        scans_in(value, &mut scans);
+        swept.iter().for_each(|e| scans_in(e, &mut scans));
         let plan = self.sweeps.get(&consumer).copied();
         if scans.is_empty() && plan.map(|p| p.sweep) != Some(Sweep::Tiles) {
             return Ok(steps);
@@ -458,11 +531,7 @@ impl Placer {
         let Some(plan) = plan else {
             return Err("a reduction or scan");
         };
-        let copied = copied_scans(walk, value);
-        if left_and_right(&computed_here(&scans, &copied)) {
-            return Err("a left and a right scan in one statement");
-        }
-        let per_body = self.scan_partials_written(&scans, &copied, &mut steps);
+        let per_body = self.scan_steps(walk, swept, &plan, len, &mut steps)?;
         self.sweep_steps(&plan, len, span, &per_body, &mut steps);
         steps.extend(self.scan_partials_read(&scans));
         Ok(steps)
@@ -478,27 +547,29 @@ impl Placer {
         consumer: Consumer,
         write: Option<Access>,
         len: Option<u64>,
-        value: &Expr,
+        swept: &[&Expr],
         steps: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
         let write = Step::Touch(write.into_iter().collect());
         let mut scans = Vec::new();
-        scans_in(value, &mut scans);
+        swept.iter().for_each(|e| scans_in(e, &mut scans));
         let scans = scans.as_slice();
         if scans.is_empty() {
             steps.push(write);
             return Ok(());
         }
-        let plan = self.sweeps.get(&consumer).copied();
-        let (Some(mut plan), false) = (plan, left_and_right(scans)) else {
+        if swept.len() > 1 {
+            // `Body::store_buffered` computes a scatter's subscripts apart: not followed here.
+            return Err("a scan in a buffered scatter");
+        }
+        let Some(mut plan) = self.sweeps.get(&consumer).copied() else {
             return Err("a scan in a buffered store");
         };
         let Some(Some(slots)) = plan.buffer else {
             return Err("a scan in a buffered store");
         };
         plan.sweep = Sweep::Unrolled { slots };
-        let copied = copied_scans(walk, value);
-        let per_body = self.scan_partials_written(scans, &copied, steps);
+        let per_body = self.scan_steps(walk, swept, &plan, len, steps)?;
         self.sweep_steps(&plan, len, consumer.span(), &per_body, steps);
         steps.push(write);
         steps.extend(self.scan_partials_read(scans));
@@ -528,7 +599,7 @@ impl Placer {
         };
         let len = walk.static_len(base);
         let consumer = Consumer::Copy(base.span);
-        steps.extend(self.store_steps(walk, consumer, reads, Some(write), len, base)?);
+        steps.extend(self.store_steps(walk, consumer, reads, Some(write), len, &[base])?);
         out.push(Step::Copy {
             base: base.span,
             steps,
@@ -583,10 +654,18 @@ impl Placer {
                 Step::Touch(accesses) => self.touch(accesses),
                 Step::Record(accesses) => self.record(accesses),
                 Step::Skippable(steps) => {
+                    // Joined as code generation joins them: the path that skips them first.
                     let skipped = self.state();
                     self.steps(steps);
-                    self.join(skipped);
+                    let taken = self.state();
+                    self.restore(skipped);
+                    self.join(taken);
                 }
+                Step::Candidate {
+                    after,
+                    arrays,
+                    atomic,
+                } => self.candidates.push(&mut self.path, after, arrays, atomic),
                 Step::Copy { base, steps } => {
                     if self.copied.insert(base) {
                         self.steps(steps);
@@ -598,6 +677,7 @@ impl Placer {
                     accesses,
                 } => {
                     let (write, read) = *accesses;
+                    let at = read.span;
                     self.placed.push(Barrier {
                         at: read.span,
                         needed: true,
@@ -607,6 +687,8 @@ impl Placer {
                         collective: Some(what),
                     });
                     if clears {
+                        let removed = self.candidates.collective(&mut self.path, at);
+                        self.removed.extend(removed);
                         self.pending.clear();
                         for frame in &mut self.frames {
                             frame.barriered = true;
@@ -670,6 +752,10 @@ impl Placer {
         else {
             return Err("a scan");
         };
+        // A grid-wide reduce's total, in its statement: a value (`grid.rs`).
+        if self.grid_total == Some(e.id) {
+            return Ok(());
+        }
         if crate::check::grid::is_grid_call(checked, operand) {
             return Err("a grid-wide statement");
         }
@@ -678,9 +764,25 @@ impl Placer {
         self.bound_args(walk, func, "a reduction with a bound array", out)?;
         self.vector_steps(walk, operand, out)?;
         // The reduction of an empty vector is zero, with no access of its own.
-        if walk.static_len(operand) == Some(0) {
+        let len = walk.static_len(operand);
+        if len == Some(0) {
             return Ok(());
         }
+        self.reduction_sweep(walk, e, operand, len, out)
+    }
+
+    /// Reduction `e` of `operand`, prepared, over `len` positions (a compile-time length, if it
+    /// has one; a grid-wide statement's chunk has none), as `codegen::Body::reduce_prepared`
+    /// makes it: the operand's element reads, the scans inside it, the partials' write, the
+    /// sweep and the barrier where the warps' partials meet, the partials' read.
+    fn reduction_sweep(
+        &self,
+        walk: &Walk<'_>,
+        e: &Expr,
+        operand: &Expr,
+        len: Option<u64>,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
         let Some(plan) = self.sweeps.get(&Consumer::Reduce(e.span)) else {
             return Err("a reduction or scan");
         };
@@ -688,21 +790,16 @@ impl Placer {
         // written first (as a statement's, `store`).
         let mut scans = Vec::new();
         scans_in(operand, &mut scans);
-        let copied = copied_scans(walk, operand);
-        if left_and_right(&computed_here(&scans, &copied)) {
-            return Err("a left and a right scan in one statement");
-        }
         if !scans.is_empty() && plan.sweep == Sweep::Stride {
             return Err("a scan in a block-stride loop");
         }
         out.push(Step::Touch(self.vector_reads(walk, operand)?));
         let warps = self.block_size / 32 > 1;
-        let mut per_body = self.scan_partials_written(&scans, &copied, out);
+        let mut per_body = self.scan_steps(walk, &[operand], plan, len, out)?;
         let (write, read) = partials("reduce.partials", e);
         if warps {
             out.push(Step::Touch(vec![write.clone()]));
         }
-        let len = walk.static_len(operand);
         let fold = Step::Collective {
             what: "a reduction",
             clears: plan.combine == Some(Combine::PerThread),
@@ -730,44 +827,6 @@ impl Placer {
             out.push(Step::Record(vec![read]));
         }
         Ok(())
-    }
-
-    /// With more than one warp, each of `scans` writes its partials before the sweep (a step
-    /// onto `out`), and those computed in the sweep meet behind the barrier returned, one in
-    /// every copy of the sweep's body. The scans of an indexed vector (`copied`) were computed
-    /// in its copy's sweep: code generation's `before_scans` still writes their partials here,
-    /// but the sweep reads the copy.
-    fn scan_partials_written(
-        &self,
-        scans: &[&Expr],
-        copied: &[&Expr],
-        out: &mut Vec<Step>,
-    ) -> Vec<Step> {
-        if self.block_size / 32 <= 1 {
-            return Vec::new();
-        }
-        let mut per_body = Vec::new();
-        for scan in scans {
-            let (write, read) = partials("scan.partials", scan);
-            out.push(Step::Touch(vec![write.clone()]));
-            if !copied.iter().any(|c| std::ptr::eq(*c, *scan)) {
-                per_body.push(Step::Collective {
-                    what: "a scan",
-                    clears: false,
-                    accesses: Box::new((write, read)),
-                });
-            }
-        }
-        per_body
-    }
-
-    /// With more than one warp, the reads of `scans`' partials after the sweep.
-    fn scan_partials_read(&self, scans: &[&Expr]) -> Option<Step> {
-        if self.block_size / 32 <= 1 || scans.is_empty() {
-            return None;
-        }
-        let reads = scans.iter().map(|scan| partials("scan.partials", scan).1);
-        Some(Step::Record(reads.collect()))
     }
 
     /// The steps of vector expression `e` before its consumer's own accesses, in the order code
@@ -833,15 +892,18 @@ impl Placer {
                 return self.vector_steps(walk, operand, out);
             }
             ExprKind::Collective { func, operand, .. } => {
-                // A scan, computed in its consumer's sweep (`sweep_store`, `reduction`), whose
-                // operand holds no other scan.
+                // A scan, computed in its consumer's sweep (`sweep_store`, `reduction`), after
+                // the scans inside its operand.
                 self.bound_args(walk, func, "a scan with a bound array", out)?;
-                let mut inner = Vec::new();
-                scans_in(operand, &mut inner);
-                if !inner.is_empty() {
-                    return Err("a reduction or scan");
-                }
                 return self.vector_steps(walk, operand, out);
+            }
+            // `v` of a grid-wide scan's `grid(v, scratch)`, prepared for the chunk's aggregate
+            // already (its uniform parts computed once, `codegen::Body::hoist`).
+            ExprKind::Call { .. } if crate::check::grid::is_grid_call(checked, e) => {
+                return match self.grid_window {
+                    Some((call, _)) if call == e.id => Ok(()),
+                    _ => Err("a grid-wide statement"),
+                };
             }
             ExprKind::Call { args, .. } if is_func_call(checked, e) => {
                 // A `func` applied element by element (`codegen::Body::prepare_operands`): its
@@ -904,8 +966,10 @@ impl Placer {
     }
 
     /// The bound arguments of a collective's `func`, each computed once, in order (code
-    /// generation's `hoist`, `arg_value`); an array bound whole (read by any thread where it
-    /// is passed) is not covered: `Err(bound_array)`.
+    /// generation's `hoist`, `arg_value`): a scalar's element reads; an array (or a row of
+    /// one) bound whole found (a row's subscript computed) and read by any thread where it is
+    /// passed, as a `func` given it whole in a scalar expression. Another value bound whole (a
+    /// computed vector) is not covered: `Err(bound_array)`.
     fn bound_args(
         &self,
         walk: &Walk<'_>,
@@ -914,10 +978,23 @@ impl Placer {
         out: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
         for arg in &func.bound_args {
-            if walk.checked.ty(arg.id).scalar().is_none() {
-                return Err(bound_array);
+            if walk.checked.ty(arg.id).scalar().is_some() {
+                self.element_reads(walk, arg, out)?;
+                continue;
             }
-            self.element_reads(walk, arg, out)?;
+            let whole = matches!(walk.checked.ty(arg.id), Ty::Array { .. })
+                && !walk.is_indexed_copy(arg.span);
+            let Some((array, _)) = array_dims(walk, arg).filter(|_| whole) else {
+                return Err(bound_array);
+            };
+            self.row_steps(walk, arg, out)?;
+            out.push(Step::Touch(vec![Access {
+                name: shown_name(&array),
+                array,
+                kind: AccessKind::Read,
+                who: Who::Any,
+                span: arg.span,
+            }]));
         }
         Ok(())
     }
@@ -1082,6 +1159,25 @@ impl Placer {
             .then_some([a, b, c])
     }
 
+    /// Before a vector statement's sweep, code generation computes the target's subscripts
+    /// (`Body::destination`), then the value's uniform parts, reductions included
+    /// (`Body::prepare`).
+    fn prepare_assign(&mut self, walk: &Walk<'_>, target: &Expr, value: &Expr, span: Span) {
+        let subscripts = match &target.kind {
+            ExprKind::Index { indices, .. } => indices.as_slice(),
+            _ => &[],
+        };
+        let mut steps = Vec::new();
+        let prepared = subscripts
+            .iter()
+            .chain([value])
+            .try_for_each(|e| self.vector_steps(walk, e, &mut steps));
+        if let Err(why) = prepared {
+            return self.uncover(span, why);
+        }
+        self.steps(steps);
+    }
+
     /// `target <- value` of a scalar or record: to a variable or a field of one (registers:
     /// the value's reads only; an atomic keeps its old value, `codegen::Body::atomic_value`),
     /// or to an element `a[i]` or its field `a[i].f` (`Body::store_uniform`,
@@ -1115,10 +1211,15 @@ impl Placer {
         let location = self.location(walk, &dims, indices);
         self.touch(vec![Access {
             name: array.clone(),
-            array,
+            array: array.clone(),
             kind: AccessKind::Write,
             who: Who::Leader(location),
             span,
+        }]);
+        self.steps(vec![Step::Candidate {
+            after: span,
+            arrays: vec![(array.clone(), array)],
+            atomic: false,
         }]);
     }
 
@@ -1186,6 +1287,7 @@ impl Placer {
         };
         self.touch(plan.accesses);
         self.distributed = 1;
+        self.distributed_writes = Some((span, plan.written));
         self.finder.values.statement(walk, stmt);
     }
 
@@ -1280,55 +1382,6 @@ fn shown_name(key: &str) -> String {
     key.split('#').next().unwrap_or(key).to_string()
 }
 
-/// Whether `scans` hold both a left and a right scan.
-fn left_and_right(scans: &[&Expr]) -> bool {
-    scans.iter().any(|e| is_scan(e, CollectiveOp::ScanLeft))
-        && scans.iter().any(|e| is_scan(e, CollectiveOp::ScanRight))
-}
-
-fn is_scan(e: &Expr, op: CollectiveOp) -> bool {
-    matches!(&e.kind, ExprKind::Collective { op: o, .. } if *o == op)
-}
-
-/// The scans inside vector expression `e`, not those inside a reduction (which sweeps on its
-/// own), in pre-order (`codegen/scan.rs`: `collect_scans`).
-fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Collective {
-            op: CollectiveOp::Reduce,
-            ..
-        } => return,
-        ExprKind::Collective {
-            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-            ..
-        } => out.push(e),
-        _ => {}
-    }
-    each_child(e, &mut |c| scans_in(c, out));
-}
-
-/// The scans inside the indexed computed vectors of `e`, which their copies compute.
-fn copied_scans<'e>(walk: &Walk<'_>, e: &'e Expr) -> Vec<&'e Expr> {
-    let mut out = Vec::new();
-    if let ExprKind::Index { base, .. } = &e.kind {
-        if walk.is_indexed_copy(base.span) {
-            scans_in(base, &mut out);
-        }
-    }
-    each_child(e, &mut |c| out.extend(copied_scans(walk, c)));
-    out.dedup_by(|a, b| std::ptr::eq(*a, *b));
-    out
-}
-
-/// `scans` less those `copied`: the ones a sweep computes.
-fn computed_here<'e>(scans: &[&'e Expr], copied: &[&Expr]) -> Vec<&'e Expr> {
-    scans
-        .iter()
-        .filter(|s| !copied.iter().any(|c| std::ptr::eq(*c, **s)))
-        .copied()
-        .collect()
-}
-
 /// Whether scatter target `target` stores a tile (`a[[rows, columns]] <- transpose(t)`): its
 /// subscripts are two ranges that give the tile's positions (`kir-sweeps`' `scatter_destination`).
 fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
@@ -1341,7 +1394,7 @@ fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
 }
 
 /// Whether `e` indexes a computed vector through a `shared` copy.
-fn holds_indexed_copy(walk: &Walk<'_>, e: &Expr) -> bool {
+pub(super) fn holds_indexed_copy(walk: &Walk<'_>, e: &Expr) -> bool {
     let mut found = false;
     visit_expr(e, &mut |x| {
         found |= matches!(&x.kind, ExprKind::Index { base, .. } if walk.is_indexed_copy(base.span));
@@ -1455,28 +1508,19 @@ impl<'a> Visitor<'a> for Placer {
                 value,
                 span,
             } => {
+                if walk.grid_collective(*span).is_some() {
+                    self.grid_statement(walk, target, value, *span);
+                    self.finder.values.statement(walk, stmt);
+                    return;
+                }
                 let vector = is_vector(checked.ty(target.id));
                 if !vector {
                     self.scalar_assign(walk, target, value, *span);
                     self.finder.values.statement(walk, stmt);
                     return;
                 }
-                // Before the statement's sweep, code generation computes the target's
-                // subscripts (`Body::destination`), then the value's uniform parts, reductions
-                // included (`Body::prepare`); the statement's own accesses come in `store`.
-                let subscripts = match &target.kind {
-                    ExprKind::Index { indices, .. } => indices.as_slice(),
-                    _ => &[],
-                };
-                let mut steps = Vec::new();
-                let prepared = subscripts
-                    .iter()
-                    .chain([value])
-                    .try_for_each(|e| self.vector_steps(walk, e, &mut steps));
-                if let Err(why) = prepared {
-                    return self.uncover(*span, why);
-                }
-                self.steps(steps);
+                // The statement's own accesses come in `store`.
+                self.prepare_assign(walk, target, value, *span);
             }
             Ast::For {
                 var,
@@ -1505,6 +1549,7 @@ impl<'a> Visitor<'a> for Placer {
                     watermark,
                     head: self.pending.clone(),
                     head_barriered,
+                    head_candidates: self.path.clone(),
                     span: *span,
                     end_at: *span,
                 });
@@ -1528,13 +1573,17 @@ impl<'a> Visitor<'a> for Placer {
                     watermark,
                     head: self.pending.clone(),
                     head_barriered,
+                    head_candidates: self.path.clone(),
                     span: *span,
                     end_at: cond.span,
                 });
                 self.scalar(walk, cond, *span);
                 return;
             }
-            Ast::Return { span, .. } => return self.uncover(*span, "a `return`"),
+            // A kernel's `return` ends the thread's run; code generation goes on placing barriers
+            // after it as before it (the code after it, in its block, is dead): no access, no
+            // change of state (`codegen::Body::return_stmt`).
+            Ast::Return { .. } => {}
             // An atomic on its own line, uniform or per element, made here: before the walk
             // visits the indexed vectors' copies its preparation makes (`store`).
             Ast::Call { call, span } => {
@@ -1569,7 +1618,8 @@ impl<'a> Visitor<'a> for Placer {
         }
         let span = consumer.span();
         match dest {
-            _ if grid => self.uncover(span, "a grid-wide statement"),
+            // Made with its statement (`grid_statement`).
+            _ if grid => {}
             Dest::Target { target, scatter } => self.store(walk, span, target, value, scatter),
             Dest::Variable { name, registers } => {
                 self.init_variable(walk, span, name, registers, value)
@@ -1582,12 +1632,8 @@ impl<'a> Visitor<'a> for Placer {
     }
 
     /// A reduction's steps are made where its statement evaluates it (`element_reads`,
-    /// `vector_steps`); a grid-wide one is not covered.
-    fn reduce(&mut self, _walk: &Walk<'a>, reduce: &'a Expr, _operand: &'a Expr, grid: bool) {
-        if grid {
-            self.uncover(reduce.span, "a grid-wide statement");
-        }
-    }
+    /// `vector_steps`), a grid-wide one's with its statement (`grid_statement`).
+    fn reduce(&mut self, _walk: &Walk<'a>, _reduce: &'a Expr, _operand: &'a Expr, _grid: bool) {}
 
     /// A per-element atomic statement's steps were made with the statement (`statement`); a
     /// declaration or assignment's value is not one (`uniform_atomic_steps`, `vector_steps`).
@@ -1628,6 +1674,11 @@ impl<'a> Visitor<'a> for Placer {
         }
         if self.distributed > 0 {
             self.distributed -= 1;
+            if self.distributed == 0 {
+                if let Some((after, arrays)) = self.distributed_writes.take() {
+                    self.candidates.push(&mut self.path, after, arrays, false);
+                }
+            }
             return;
         }
         let Some(frame) = self.frames.pop() else {
@@ -1648,6 +1699,7 @@ impl<'a> Visitor<'a> for Placer {
         // After the loop: what the last iteration left pending, or (zero iterations) what was
         // pending at its head; the enclosing loops passed a barrier only if both did.
         self.pending.union(frame.head);
+        self.path.join(frame.head_candidates);
         for (outer, at_head) in self.frames.iter_mut().zip(frame.head_barriered) {
             outer.barriered &= at_head;
         }

@@ -210,7 +210,7 @@ impl<'a> Walk<'a> {
     }
 
     /// Whether the scatter statement at `span` computes its positions element by element.
-    fn is_scatter(&self, span: Span) -> bool {
+    pub(super) fn is_scatter(&self, span: Span) -> bool {
         self.facts.scatters.contains(&span)
     }
 

@@ -217,7 +217,7 @@ impl Printer<'_> {
                     format!("barriers placed by code generation  (not covered here: {what})");
                 self.line(1, &text, Some(*span));
             }
-            Some(crate::kir::Barriers::Placed(barriers)) => {
+            Some(crate::kir::Barriers::Placed(barriers, removed)) => {
                 for b in barriers {
                     let (earlier, later) = (&b.earlier, &b.later);
                     let pair = format!(
@@ -258,10 +258,46 @@ impl Printer<'_> {
                     };
                     self.line(1, &text, Some(b.at));
                 }
+                for r in removed {
+                    self.removed_barrier(r);
+                }
             }
             None => {}
         }
         self.out.push('\n');
+    }
+
+    /// A barrier the rule asks for after a statement that writes memory, removed (R0802), with
+    /// the remark's reason: `barrier after `y[[r]] <- ...` removed  (it writes `y`: nothing
+    /// later in the kernel reads or writes it)`.
+    fn removed_barrier(&mut self, r: &crate::kir::removed_barriers::Removed) {
+        use crate::kir::removed_barriers::RemovedReason;
+        let names = r
+            .arrays
+            .iter()
+            .map(|a| format!("`{a}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let why = match &r.reason {
+            RemovedReason::SameThread { later } => format!(
+                "every later access up to the next barrier is by the thread that wrote the element, first `{}`",
+                self.quote_head(*later)
+            ),
+            RemovedReason::AtomicsOnly { later } => format!(
+                "every later access up to the next barrier is an atomic, and atomics do not race with each other, first `{}`",
+                self.quote_head(*later)
+            ),
+            RemovedReason::NoLaterAccess => "nothing later in the kernel reads or writes it".into(),
+            RemovedReason::Covered { by } => format!(
+                "the barrier placed before `{}` orders these writes",
+                self.quote_head(*by)
+            ),
+        };
+        let text = format!(
+            "barrier after `{}` removed  (it writes {names}: {why})",
+            self.quote_head(r.after)
+        );
+        self.line(1, &text, Some(r.after));
     }
 
     /// `kir-sweeps`' decision for one consumer, in source order: `sweep store unrolled 1

@@ -75,6 +75,12 @@ impl Placer {
             self.element_reads(walk, e, out)?;
         }
         let location = self.location(walk, &dims, atomic.indices);
+        // The barrier the rule asks for after the update (`codegen::Sync::atomic_candidate`).
+        let candidate = Step::Candidate {
+            after: span,
+            arrays: vec![(array.clone(), array.clone())],
+            atomic: true,
+        };
         let mut accesses = vec![Access {
             name: array.clone(),
             array,
@@ -93,9 +99,11 @@ impl Placer {
             let first = || Some(Poly::constant(0));
             accesses.push(slot(AccessKind::Write, Who::Leader(first())));
             out.push(Step::Touch(accesses));
+            out.push(candidate);
             out.push(Step::Touch(vec![slot(AccessKind::Read, Who::All(first()))]));
         } else {
             out.push(Step::Touch(accesses));
+            out.push(candidate);
         }
         Ok(())
     }
@@ -136,6 +144,11 @@ impl Placer {
         } else {
             Who::Any
         };
+        let candidate = Step::Candidate {
+            after: span,
+            arrays: vec![(array.clone(), array.clone())],
+            atomic: true,
+        };
         accesses.push(Access {
             name: array.clone(),
             array,
@@ -150,7 +163,8 @@ impl Placer {
             .try_fold(u64::MAX, |n, m| m.map(|m| n.min(m)))
             .filter(|_| !vectors.is_empty());
         let consumer = Consumer::Atomic(span);
-        steps.extend(self.store_steps(walk, consumer, accesses, None, len, call)?);
+        steps.extend(self.store_steps(walk, consumer, accesses, None, len, &[call])?);
+        steps.push(candidate);
         Ok(steps)
     }
 }

@@ -1,0 +1,163 @@
+//! `kir-barriers` on the scans a consumer's sweep computes, as code generation makes them
+//! (`codegen/scan.rs`: `before_scans`, `materialise_mixed_scans`, `block_scan`, `after_scans`;
+//! `codegen::Body::tile_prepare`): with more than one warp, each scan writes its partials before
+//! the sweep, meets the other warps' behind a barrier in every copy of the sweep's body, and its
+//! partials are read after the sweep. A scan inside a scan's operand is computed first, in the
+//! same copy of the body; a left and a right scan over more than one tile are each computed
+//! ahead, in a sweep of their own.
+
+use super::{partials, Placer, Step};
+use crate::kir::access::Access;
+use crate::kir::consumers::Walk;
+use crate::kir::{Sweep, SweepPlan};
+use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use crate::syntax::visit::each_child;
+
+impl Placer {
+    /// The scans inside the vectors `swept` (a store's value, then a scatter's vector
+    /// subscripts) that their consumer's sweep computes (or computes ahead), over
+    /// `len` positions as `plan` walks them. With more than one warp: each scan writes its
+    /// partials first, a step onto `out`, in pre-order (those of an indexed vector's copy
+    /// included: code generation's `before_scans` writes theirs too, though the copy computed
+    /// them). Then, for a left and a right scan over more than one tile (`kir-sweeps`'
+    /// `scans-ahead N`), each scan computed ahead, innermost first, in an unrolled sweep of `N`
+    /// slots of its own with its barrier in every copy of the body (`materialise_mixed_scans`),
+    /// and the consumer's sweep reads them with no barrier; else the barriers returned, for
+    /// every copy of the consumer's sweep's body, each scan's after those inside its operand
+    /// (`tile_prepare`).
+    pub(super) fn scan_steps(
+        &self,
+        walk: &Walk<'_>,
+        swept: &[&Expr],
+        plan: &SweepPlan,
+        len: Option<u64>,
+        out: &mut Vec<Step>,
+    ) -> Result<Vec<Step>, &'static str> {
+        // Code generation takes each vector in turn (`before_scans`, `tile_prepare`).
+        let mut scans = Vec::new();
+        let mut copied = Vec::new();
+        let mut innermost_first = Vec::new();
+        for e in swept {
+            scans_in(e, &mut scans);
+            copied.extend(copied_scans(walk, e));
+            scans_innermost_first(e, &mut innermost_first);
+        }
+        let here = computed_here(&innermost_first, &copied);
+        let ahead = plan.scans_ahead.filter(|_| left_and_right(&here));
+        if ahead.is_some() && !copied.is_empty() {
+            // Code generation computes every scan ahead, the copy's again.
+            return Err("a left and a right scan beside an indexed vector's scans");
+        }
+        if self.block_size / 32 <= 1 {
+            return Ok(Vec::new());
+        }
+        for scan in &scans {
+            out.push(Step::Touch(vec![self.scan_partials(scan).0]));
+        }
+        let barrier = |scan: &&Expr| {
+            let (write, read) = self.scan_partials(scan);
+            Step::Collective {
+                what: "a scan",
+                clears: false,
+                accesses: Box::new((write, read)),
+            }
+        };
+        let Some(slots) = ahead else {
+            return Ok(here.iter().map(barrier).collect());
+        };
+        // Pre-order reversed, as code generation computes them ahead: every scan after the
+        // scans inside it.
+        let ahead_plan = SweepPlan {
+            sweep: Sweep::Unrolled { slots },
+            ..*plan
+        };
+        for scan in scans.iter().rev() {
+            self.sweep_steps(&ahead_plan, len, scan.span, &[barrier(scan)], out);
+        }
+        Ok(Vec::new())
+    }
+
+    /// The write and the read of scan `scan`'s partials: a grid-wide scan's are its chunk's
+    /// aggregate's (`codegen::Body::scratch_for` keys them by collective, and the aggregate
+    /// makes them first).
+    fn scan_partials(&self, scan: &Expr) -> (Access, Access) {
+        match self.grid_window {
+            Some((_, grid_scan)) if grid_scan == scan.id => partials("reduce.partials", scan),
+            _ => partials("scan.partials", scan),
+        }
+    }
+
+    /// With more than one warp, the reads of `scans`' partials after the sweep.
+    pub(super) fn scan_partials_read(&self, scans: &[&Expr]) -> Option<Step> {
+        if self.block_size / 32 <= 1 || scans.is_empty() {
+            return None;
+        }
+        let reads = scans.iter().map(|scan| self.scan_partials(scan).1);
+        Some(Step::Record(reads.collect()))
+    }
+}
+
+/// The scans inside vector expression `e`, not those inside a reduction, each after the scans
+/// inside its operand: the order a sweep's body computes them in (`codegen::Body::tile_prepare`).
+fn scans_innermost_first<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    if is_collective(e, CollectiveOp::Reduce) {
+        return;
+    }
+    each_child(e, &mut |c| scans_innermost_first(c, out));
+    if is_collective(e, CollectiveOp::ScanLeft) || is_collective(e, CollectiveOp::ScanRight) {
+        out.push(e);
+    }
+}
+
+/// Whether `scans` hold both a left and a right scan.
+pub(super) fn left_and_right(scans: &[&Expr]) -> bool {
+    scans
+        .iter()
+        .any(|e| is_collective(e, CollectiveOp::ScanLeft))
+        && scans
+            .iter()
+            .any(|e| is_collective(e, CollectiveOp::ScanRight))
+}
+
+fn is_collective(e: &Expr, op: CollectiveOp) -> bool {
+    matches!(&e.kind, ExprKind::Collective { op: o, .. } if *o == op)
+}
+
+/// The scans inside vector expression `e`, not those inside a reduction (which sweeps on its
+/// own), in pre-order (`codegen/scan.rs`: `collect_scans`).
+pub(super) fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            ..
+        } => return,
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            ..
+        } => out.push(e),
+        _ => {}
+    }
+    each_child(e, &mut |c| scans_in(c, out));
+}
+
+/// The scans inside the indexed computed vectors of `e`, which their copies compute.
+fn copied_scans<'e>(walk: &Walk<'_>, e: &'e Expr) -> Vec<&'e Expr> {
+    let mut out = Vec::new();
+    if let ExprKind::Index { base, .. } = &e.kind {
+        if walk.is_indexed_copy(base.span) {
+            scans_in(base, &mut out);
+        }
+    }
+    each_child(e, &mut |c| out.extend(copied_scans(walk, c)));
+    out.dedup_by(|a, b| std::ptr::eq(*a, *b));
+    out
+}
+
+/// `scans` less those `copied`: the ones a sweep computes.
+pub(super) fn computed_here<'e>(scans: &[&'e Expr], copied: &[&Expr]) -> Vec<&'e Expr> {
+    scans
+        .iter()
+        .filter(|s| !copied.iter().any(|c| std::ptr::eq(*c, **s)))
+        .copied()
+        .collect()
+}
