@@ -1,9 +1,7 @@
 //! A kernel that synchronises (barriers, warp collectives), cut at its synchronisations into
 //! loops over its block's threads, in the manner of PoCL's work-group functions and COX's
-//! hierarchical collapsing: `loom.cut.<kernel>(params, ntid_x, ntid_y, ...)` has the signature
-//! of a loop over threads (`thread_loop.rs`) and runs the one block the runtime's context names
-//! (the run of blocks its last three parameters give is always that block: the runtime gives a
-//! cut kernel one block per call).
+//! hierarchical collapsing: `loom.cut.<kernel>(params, ntid_x, ntid_y)` has the signature of a
+//! loop over threads (`thread_loop.rs`) and runs a whole block.
 //!
 //! How. After the kernel is inlined into the function, every synchronising runtime call gets a
 //! block of its own (`S`: the call and a branch), so that the code between synchronisations falls
@@ -25,15 +23,9 @@
 //!
 //! The order of each thread's operations is the kernel's: nothing is reassociated, so the
 //! results are the coroutines' bit for bit. A kernel the transformation does not handle keeps
-//! its coroutines (`coro.rs`), with the reason in [`build`]'s answer: private memory of a size
-//! known only as the kernel runs (an `alloca` outside the entry block or of a run-time count),
-//! a call the inliner left, a barrier of part of the block (`barrier.sync` with a thread count),
-//! a runtime call a loop over threads cannot make.
-//!
-//! A thread's private memory of a fixed size (an `alloca` in the kernel's entry block: at -O0,
-//! a register vector LOOM indexes at run time) is its element of a per-thread array like the
-//! others, whose address each region computes afresh from the thread's index where it uses it,
-//! rather than keeping the pointer in an array of its own.
+//! its coroutines (`coro.rs`), with the reason in [`build`]'s answer: private memory (an
+//! `alloca`) in the kernel, a call the inliner left, a barrier of part of the block
+//! (`barrier.sync` with a thread count), a runtime call a loop over threads cannot make.
 
 use super::bounds::CHECK_BOUNDS;
 use super::error::HostError;
@@ -59,7 +51,7 @@ pub fn function_name(kernel: &str) -> String {
     format!("{CUT_PREFIX}{kernel}")
 }
 
-/// Adds `loom.cut.<kernel>(params, ntid_x, ntid_y, ...)` around an `alwaysinline` call of the
+/// Adds `loom.cut.<kernel>(params, ntid_x, ntid_y)` around an `alwaysinline` call of the
 /// kernel's entry; [`build`] cuts it after inlining.
 ///
 /// # Safety
@@ -109,7 +101,7 @@ pub unsafe fn build(
             continue;
         };
         let kernel = kernel.to_string();
-        let result = qualify(function, target_data).and_then(|syncs| {
+        let result = qualify(function).and_then(|syncs| {
             let mut cutter = Cutter::new(context, module, target_data, function);
             cutter.run(syncs, uniform_proved)?;
             cutter.tag_kernel_accesses();
@@ -140,18 +132,12 @@ fn region_call_allowed(callee: &str) -> bool {
 }
 
 /// The synchronising calls of `function`, or why it cannot be cut. Looks, changes nothing.
-unsafe fn qualify(
-    function: LLVMValueRef,
-    target_data: LLVMTargetDataRef,
-) -> Result<Vec<LLVMValueRef>, String> {
+unsafe fn qualify(function: LLVMValueRef) -> Result<Vec<LLVMValueRef>, String> {
     let mut syncs = Vec::new();
     for inst in ir::instructions(function) {
         match ir::opcode(inst) {
-            LLVMOpcode::LLVMAlloca if private_bytes(inst, target_data).is_none() => {
-                return Err(
-                    "the kernel keeps private memory of a size known only as it runs (an alloca)"
-                        .into(),
-                )
+            LLVMOpcode::LLVMAlloca => {
+                return Err("the kernel keeps private memory (an alloca) across its code".into())
             }
             LLVMOpcode::LLVMInvoke
             | LLVMOpcode::LLVMCallBr
@@ -309,29 +295,6 @@ struct Slot {
     bytes: u64,
 }
 
-/// Most alignment a thread's private memory may ask: its per-thread array starts 16-byte
-/// aligned (`loom_simt_cut_scratch`), and each thread's element is a multiple of it further on.
-const PRIVATE_ALIGN: u64 = 16;
-
-/// The bytes each thread's element of the per-thread array for `alloca` takes (its size rounded
-/// up to its alignment, at least 1), if it has a fixed size: in the entry block, with a constant
-/// count and an alignment of at most [`PRIVATE_ALIGN`].
-unsafe fn private_bytes(alloca: LLVMValueRef, target_data: LLVMTargetDataRef) -> Option<u64> {
-    let block = LLVMGetInstructionParent(alloca);
-    let function = LLVMGetBasicBlockParent(block);
-    let count = LLVMGetOperand(alloca, 0);
-    let align = LLVMGetAlignment(alloca).max(1) as u64;
-    if block != LLVMGetEntryBasicBlock(function)
-        || LLVMIsAConstantInt(count).is_null()
-        || align > PRIVATE_ALIGN
-    {
-        return None;
-    }
-    let size = LLVMABISizeOfType(target_data, LLVMGetAllocatedType(alloca))
-        .checked_mul(LLVMConstIntGetZExtValue(count))?;
-    Some(size.max(1).div_ceil(align) * align)
-}
-
 struct Cutter {
     context: LLVMContextRef,
     module: LLVMModuleRef,
@@ -346,8 +309,6 @@ struct Cutter {
     slot_bases: Vec<LLVMValueRef>,
     /// Value (instruction or sync call) → its slot, for values live across a synchronisation.
     demoted: HashMap<LLVMValueRef, usize>,
-    /// A thread's fixed private memory (`alloca`) → its slot, and the bytes of each element.
-    private: HashMap<LLVMValueRef, (usize, u64)>,
     codes_slot: Option<usize>,
     /// One alias scope per slot (`!alias.scope`/`!noalias`, [`Cutter::tag_slot_access`]): the
     /// slots are parts of the cut's own allocation, so no slot's element is another's, nor
@@ -393,7 +354,6 @@ impl Cutter {
             slots: Vec::new(),
             slot_bases: Vec::new(),
             demoted: HashMap::new(),
-            private: HashMap::new(),
             codes_slot: None,
             scopes: Vec::new(),
             block_threads: std::ptr::null_mut(),
@@ -607,18 +567,10 @@ impl Cutter {
             .chain(block_wide.iter().copied())
             .chain(launch_constants.iter().copied())
             .collect();
-        for v in ir::block_instructions(original[0]) {
-            if LLVMGetInstructionOpcode(v) == LLVMOpcode::LLVMAlloca {
-                let bytes = private_bytes(v, self.target_data)
-                    .ok_or("internal: an alloca without a fixed size")?;
-                let slot = self.slot(bytes);
-                self.private.insert(v, (slot, bytes));
-            }
-        }
         let mut candidates: Vec<LLVMValueRef> = def_block
             .keys()
             .copied()
-            .filter(|v| !special.contains(v) && !self.private.contains_key(v))
+            .filter(|v| !special.contains(v))
             .collect();
         candidates.sort();
         let mut demote = Vec::new();
@@ -983,21 +935,6 @@ impl Cutter {
         )
     }
 
-    /// The address of thread `t64`'s private memory in slot `slot`, `bytes` a thread.
-    unsafe fn private_element(&self, slot: usize, bytes: u64, t64: LLVMValueRef) -> LLVMValueRef {
-        let b = self.b();
-        let mut idx = [LLVMBuildMul(b, t64, self.c64(bytes), c"".as_ptr())];
-        let i8t = LLVMInt8TypeInContext(self.context);
-        LLVMBuildInBoundsGEP2(
-            b,
-            i8t,
-            self.slot_bases[slot],
-            idx.as_mut_ptr(),
-            1,
-            c"private".as_ptr(),
-        )
-    }
-
     unsafe fn store(&self, value: LLVMValueRef, slot: usize, t64: LLVMValueRef) {
         let ty = LLVMTypeOf(value);
         let at = self.element(slot, ty, t64);
@@ -1032,10 +969,6 @@ impl Cutter {
     ) -> Result<LLVMValueRef, String> {
         if LLVMIsAInstruction(v).is_null() {
             return Ok(v);
-        }
-        if let Some(&(slot, bytes)) = self.private.get(&v) {
-            LLVMPositionBuilderBefore(self.b(), before);
-            return Ok(self.private_element(slot, bytes, copy.t64));
         }
         if let (Some(&slot), false) = (self.demoted.get(&v), local(v, u)) {
             LLVMPositionBuilderBefore(self.b(), before);
@@ -1198,9 +1131,8 @@ impl Cutter {
             for &inst in insts.iter().skip(phis.len()) {
                 LLVMPositionBuilderAtEnd(b, clone);
                 if LLVMIsATerminatorInst(inst).is_null() {
-                    if hoisted.contains_key(&inst) || self.private.contains_key(&inst) {
-                        // A launch's parameter, read in the entry; a thread's private memory,
-                        // addressed where it is used.
+                    if hoisted.contains_key(&inst) {
+                        // A launch's parameter, read in the entry.
                         continue;
                     }
                     // Calls the cut answers itself.

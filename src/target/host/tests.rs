@@ -199,62 +199,6 @@ fn cut_agrees(ir: &str, kernel: &str, blocks: u32, out_len: usize) -> Vec<i32> {
     cut
 }
 
-/// Each thread fills its private array p[0..4] with (t, 2t, 3t, 4t) + 100 * block, and after a
-/// barrier reads p[t % 4] (an index known only as it runs) into out[block * 64 + t].
-const PRIVATE_ACROSS_BARRIER: &str = r#"
-target triple = "nvptx64-nvidia-cuda"
-define void @private(ptr addrspace(1) %out) {
-entry:
-  %p = alloca [4 x i32], align 4
-  %t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-  %b = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-  %bias = mul i32 %b, 100
-  br label %fill
-fill:
-  %k = phi i32 [ 0, %entry ], [ %k1, %fill ]
-  %k1 = add i32 %k, 1
-  %m = mul i32 %t, %k1
-  %v = add i32 %m, %bias
-  %k64 = zext i32 %k to i64
-  %slot = getelementptr inbounds [4 x i32], ptr %p, i64 0, i64 %k64
-  store i32 %v, ptr %slot
-  %more = icmp ult i32 %k1, 4
-  br i1 %more, label %fill, label %filled
-filled:
-  call void @llvm.nvvm.barrier0()
-  %j = and i32 %t, 3
-  %j64 = zext i32 %j to i64
-  %from = getelementptr inbounds [4 x i32], ptr %p, i64 0, i64 %j64
-  %w = load i32, ptr %from
-  %row = shl i32 %b, 6
-  %i = add i32 %row, %t
-  %i64 = zext i32 %i to i64
-  %to = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %i64
-  store i32 %w, ptr addrspace(1) %to
-  ret void
-}
-declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
-declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-declare void @llvm.nvvm.barrier0()
-!nvvm.annotations = !{!0, !1}
-!0 = !{ptr @private, !"kernel", i32 1}
-!1 = !{ptr @private, !"reqntidx", i32 64}
-"#;
-
-#[test]
-fn a_threads_private_memory_lives_across_a_barrier_in_a_cut_kernel() {
-    // Each thread's `alloca` is its element of a per-thread array (`cut.rs`): what one region
-    // wrote, the next reads, every thread its own.
-    let out = cut_agrees(PRIVATE_ACROSS_BARRIER, "private", 2, 128);
-    let expected: Vec<i32> = (0..128)
-        .map(|i| {
-            let (b, t) = (i / 64, i % 64);
-            t * (t % 4 + 1) + 100 * b
-        })
-        .collect();
-    assert_eq!(out, expected);
-}
-
 /// A warp reduction by shuffles with the full mask (exchanged in compiled loops), votes and a
 /// predicated shuffle (done by the runtime over arrays), cut.
 #[test]
