@@ -124,6 +124,12 @@ struct Followed {
     barriers_placed: usize,
     /// What the analysis here removed, checked against the IR's at the end.
     own_removed: Vec<Removed>,
+    /// Every barrier the IR places, the collectives' included, in order: where, and whether a
+    /// collective's. The removed barriers' remarks follow them by ordinal, so code generation's
+    /// must be these (checked at the end).
+    order: Vec<(Span, bool)>,
+    /// The first barrier code generation placed out of that order, if any.
+    out_of_order: Option<String>,
 }
 
 /// The barrier analysis of one kernel: the current state and everything decided so far.
@@ -162,6 +168,12 @@ impl Sync {
             next_point: 0,
             barriers_placed: 0,
             own_removed: Vec::new(),
+            order: placed
+                .iter()
+                .filter(|b| b.needed)
+                .map(|b| (b.at, b.collective.is_some()))
+                .collect(),
+            out_of_order: None,
         });
     }
 
@@ -197,6 +209,7 @@ impl Sync {
             barrier.at,
             barrier.loop_end,
         ));
+        self.note_barrier(barrier.at, false);
         let own_removed = match own {
             Some(earlier) => {
                 self.candidates
@@ -206,6 +219,21 @@ impl Sync {
         };
         self.removals(own_removed, true);
         self.clear();
+    }
+
+    /// A barrier placed at `at` (`collective`: inside a collective): where the IR decides, it
+    /// must be the IR's next one.
+    fn note_barrier(&mut self, at: Span, collective: bool) {
+        let Some(followed) = &mut self.followed else {
+            return;
+        };
+        let ordinal = followed.barriers_placed;
+        if followed.out_of_order.is_none() && followed.order.get(ordinal) != Some(&(at, collective))
+        {
+            followed.out_of_order = Some(format!(
+                "barrier {ordinal} (the collectives' counted) stands elsewhere than kir-barriers', or is of another kind"
+            ));
+        }
     }
 
     /// The barriers removed at the barrier just placed (`at_barrier`) or at the kernel's end:
@@ -232,6 +260,16 @@ impl Sync {
         let Some(followed) = &self.followed else {
             return Ok(());
         };
+        if let Some(message) = &followed.out_of_order {
+            return Err(message.clone());
+        }
+        if followed.barriers_placed != followed.order.len() {
+            return Err(format!(
+                "kir-barriers places {} barrier(s), the collectives' counted, code generation {}",
+                followed.order.len(),
+                followed.barriers_placed
+            ));
+        }
         if followed.next_point != followed.points.len() {
             return Err(format!(
                 "kir-barriers has {} places where a barrier may go, code generation {}",
@@ -286,6 +324,7 @@ impl Sync {
     /// A barrier inside a collective, which orders everything before it.
     pub fn collective_barrier(&mut self, at: Span, what: &'static str, clears: bool) {
         self.remarks.push(Remark::CollectiveBarrier { at, what });
+        self.note_barrier(at, true);
         let mut removed = Vec::new();
         if clears {
             removed = self.candidates.collective(&mut self.state.candidates, at);
