@@ -242,11 +242,36 @@ pub enum StoreOrder {
 pub enum Barriers {
     /// Every statement covered: the barriers (and where none is needed), in program order; and
     /// the barriers the rule asks for after a statement that writes memory that no later access
-    /// needs, removed (R0802), in the order code generation removes them.
-    Placed(Vec<Barrier>, Vec<removed_barriers::Removed>),
+    /// needs, removed (R0802), in the order code generation removes them; and where code
+    /// generation meets each decision while it emits the kernel.
+    Placed(Vec<Barrier>, Vec<removed_barriers::Removed>, Emission),
     /// The first statement the pass does not cover (`what`): code generation alone places the
     /// kernel's barriers.
     NotCovered { span: Span, what: &'static str },
+}
+
+/// Where code generation, emitting a covered kernel in order (both branches of an `if` in
+/// order, a loop body once), meets `kir-barriers`' decisions: the places a barrier may go, and
+/// the barrier whose remark each removed one (R0802) follows.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Emission {
+    /// Every place a barrier may go, in emission order: a [`Barrier`]'s `point` is its ordinal.
+    pub points: Vec<Point>,
+    /// For each removed barrier: the ordinal, among the barriers placed (the collectives'
+    /// included, in order), of the one whose placement removed it; their number for those
+    /// removed at the kernel's end.
+    pub removed_at: Vec<usize>,
+}
+
+/// A place where a barrier may go, as code generation reaches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Point {
+    /// In front of accesses announced together (`codegen::Body::touch`).
+    Touch,
+    /// In front of a sequential loop (`codegen::Body::barrier_before_loop`).
+    LoopHead,
+    /// At the end of a sequential loop's body (`codegen::Body::loop_back_barrier`).
+    LoopEnd,
 }
 
 /// A barrier `kir-barriers` places, or a place where accesses meet without needing one.
@@ -266,6 +291,8 @@ pub struct Barrier {
     /// collective: its warps' partial results meet in its scratch buffer, `earlier` the
     /// partials' write and `later` their read.
     pub collective: Option<&'static str>,
+    /// The ordinal of the place it stands at ([`Emission::points`]); none for a collective's.
+    pub point: Option<usize>,
 }
 
 /// `kir-distribute`'s decision for one `for` loop.

@@ -7,6 +7,7 @@ use super::sync::{Access, Sync};
 use super::Cx;
 use crate::check::types::Ty;
 use crate::kir::affine::{Poly, Symbols};
+use crate::kir::Point;
 use crate::syntax::ast::ExprId;
 use crate::syntax::span::Span;
 use inkwell::basic_block::BasicBlock;
@@ -138,9 +139,6 @@ pub struct Body<'a, 'ctx> {
     /// `kir-accesses`: the vector stores that read their own target, by statement span, and
     /// whether each must buffer.
     pub store_orders: std::collections::BTreeMap<Span, crate::kir::StoreOrder>,
-    /// `kir-barriers`' placement, which the barriers placed here must match where it covers
-    /// the kernel.
-    pub barriers: Option<crate::kir::Barriers>,
     /// `kir-distribute`: whether each `for` loop (by span) runs on the block's threads.
     pub loops: std::collections::BTreeMap<Span, crate::kir::LoopPlan>,
     /// The carry of each scan across tiles.
@@ -193,7 +191,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             sweeps: std::collections::BTreeMap::new(),
             merged_guards: std::collections::BTreeMap::new(),
             store_orders: std::collections::BTreeMap::new(),
-            barriers: None,
             loops: std::collections::BTreeMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
@@ -371,112 +368,68 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if !self.is_kernel() || self.lane_depth > 0 || accesses.is_empty() {
             return Ok(());
         }
-        let block_size = self.block_size(accesses[0].span)?;
-        if let Some((earlier, later)) = self.sync.check(&accesses, block_size) {
-            self.emit_barrier_for(&earlier, &later, later.span)?;
-        }
+        let span = accesses[0].span;
+        let block_size = self.block_size(span)?;
+        let own = self.sync.check(&accesses, block_size);
+        let at = own.as_ref().map_or(span, |(_, later)| later.span);
+        self.barrier_at(Point::Touch, own, at, false)?;
         self.sync.record(accesses);
         Ok(())
     }
 
-    /// At the end of a kernel: where `kir-barriers` covers it, the barriers placed here must be
-    /// the ones it placed on the IR, in the same order, for the same accesses (an internal error
-    /// otherwise: the two analyses disagree).
-    pub fn check_barriers(&self, span: Span) -> Result<()> {
-        let Some(crate::kir::Barriers::Placed(expected, removed)) = &self.barriers else {
-            return Ok(());
-        };
-        // The barriers the rule asks for after each store that no later access needs (R0802),
-        // removed in the same order for the same reasons.
-        let removed_here: Vec<&crate::kir::removed_barriers::Removed> = self
-            .sync
-            .remarks
-            .iter()
-            .filter_map(|r| match r {
-                super::remarks::Remark::BarrierRemoved(removed) => Some(removed),
-                _ => None,
-            })
-            .collect();
-        if removed_here.len() != removed.len()
-            || removed_here.iter().zip(removed).any(|(a, b)| *a != b)
-        {
-            return Err(CodegenError::internal(
-                format!(
-                    "kir-barriers removed {} barrier(s) after stores, code generation {} (or for other reasons)",
-                    removed.len(),
-                    removed_here.len()
-                ),
-                span,
-            ));
-        }
-        type Key = (Span, bool, Span, String, Span, String);
-        let key = |at: Span, loop_end: bool, e: (Span, String), l: (Span, String)| -> Key {
-            (at, loop_end, e.0, e.1, l.0, l.1)
-        };
-        let ir: Vec<Key> = expected
-            .iter()
-            .filter(|b| b.needed)
-            .map(|b| {
-                if b.collective.is_some() {
-                    let collective = || (b.at, "a collective".to_string());
-                    return key(b.at, false, collective(), collective());
-                }
-                key(
-                    b.at,
-                    b.loop_end,
-                    (
-                        b.earlier.span,
-                        format!("{} by {}", b.earlier.what(), b.earlier.who.describe()),
-                    ),
-                    (
-                        b.later.span,
-                        format!("{} by {}", b.later.what(), b.later.who.describe()),
-                    ),
-                )
-            })
-            .collect();
-        let mut here: Vec<Key> = Vec::new();
-        for remark in &self.sync.remarks {
-            match remark {
-                super::remarks::Remark::BarrierKept {
-                    at,
-                    earlier,
-                    later,
-                    loop_carried,
-                    ..
-                } => here.push(key(
-                    *at,
-                    *loop_carried,
-                    (earlier.span, format!("{} by {}", earlier.what, earlier.who)),
-                    (later.span, format!("{} by {}", later.what, later.who)),
-                )),
-                super::remarks::Remark::CollectiveBarrier { at, .. } => here.push(key(
-                    *at,
-                    false,
-                    (*at, "a collective".into()),
-                    (*at, "a collective".into()),
-                )),
-                _ => {}
+    /// At a place a barrier may go (`point`): the barrier the kernel IR places there where
+    /// `kir-barriers` covers the kernel, else the one the analysis here found (`own`, at `at`).
+    /// Where the IR decides, `own` must be its barrier (an internal error otherwise: the two
+    /// analyses disagree).
+    pub fn barrier_at(
+        &mut self,
+        point: Point,
+        own: Option<(Access, Access)>,
+        at: Span,
+        loop_carried: bool,
+    ) -> Result<()> {
+        if !self.sync.follows_ir() {
+            if let Some((earlier, later)) = own {
+                self.emit_barrier()?;
+                self.sync.barrier_placed(&earlier, &later, at, loop_carried);
             }
+            return Ok(());
         }
-        if ir != here {
+        let ir = self
+            .sync
+            .decided(point)
+            .map_err(|message| CodegenError::internal(message, at))?;
+        let own_key = own
+            .as_ref()
+            .map(|(earlier, later)| barrier_key(at, loop_carried, earlier, later));
+        let ir_key = ir
+            .as_ref()
+            .map(|b| barrier_key(b.at, b.loop_end, &b.earlier, &b.later));
+        if own_key != ir_key {
             return Err(CodegenError::internal(
                 format!(
-                    "kir-barriers placed {} barrier(s), code generation {} (or for other accesses)",
-                    ir.len(),
-                    here.len()
+                    "kir-barriers places {} here, code generation's analysis {}",
+                    describe_barrier(&ir_key),
+                    describe_barrier(&own_key)
                 ),
-                span,
+                at,
             ));
+        }
+        if let Some(barrier) = ir {
+            self.emit_barrier()?;
+            let own_earlier = own.as_ref().map(|(earlier, _)| earlier);
+            self.sync.ir_barrier_placed(&barrier, own_earlier);
         }
         Ok(())
     }
 
-    /// A barrier placed for the conflict between `earlier` and `later`, at `at`.
-    pub fn emit_barrier_for(&mut self, earlier: &Access, later: &Access, at: Span) -> Result<()> {
-        self.emit_barrier()?;
-        self.sync.barrier_placed(earlier, later, at, false);
-        Ok(())
+    /// At the end of a kernel whose barriers the kernel IR decided: code generation reached
+    /// every place the IR has, and its own analysis removed the barriers the IR removed (an
+    /// internal error otherwise).
+    pub fn check_barriers(&self, span: Span) -> Result<()> {
+        self.sync
+            .check_followed()
+            .map_err(|message| CodegenError::internal(message, span))
     }
 
     /// A barrier inside a collective. `clears`: every access announced so far happens before it
@@ -490,15 +443,19 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// At the end of a loop body: a barrier if the next iteration's first accesses may race
     /// with this iteration's last ones.
     pub fn loop_back_barrier(&mut self, span: Span) -> Result<()> {
-        if !self.is_kernel() || self.terminated() {
+        // Inside a distributed loop's body (each thread's own code) no place counts: the IR
+        // announces nothing there either.
+        if !self.is_kernel() || self.lane_depth > 0 {
             return Ok(());
         }
-        let block_size = self.block_size(span)?;
-        if let Some((earlier, later)) = self.sync.loop_back_conflict(block_size) {
-            self.emit_barrier()?;
-            self.sync.barrier_placed(&earlier, &later, span, true);
-        }
-        Ok(())
+        // After `return` (the block ends here) no barrier: the place still counts.
+        let own = if self.terminated() {
+            None
+        } else {
+            let block_size = self.block_size(span)?;
+            self.sync.loop_back_conflict(block_size)
+        };
+        self.barrier_at(Point::LoopEnd, own, span, true)
     }
 
     /// True when the current block already ends (after `return`): code after it is dead.
@@ -821,5 +778,30 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 "slot",
             )?
         })
+    }
+}
+
+/// What a barrier decision is compared by: where it stands, whether at a loop's end, and the
+/// two accesses it orders (where, what, by which threads).
+type BarrierKey = (Span, bool, Span, String, Span, String);
+
+fn barrier_key(at: Span, loop_end: bool, earlier: &Access, later: &Access) -> BarrierKey {
+    let shown = |a: &Access| format!("{} by {}", a.what(), a.who.describe());
+    (
+        at,
+        loop_end,
+        earlier.span,
+        shown(earlier),
+        later.span,
+        shown(later),
+    )
+}
+
+fn describe_barrier(key: &Option<BarrierKey>) -> String {
+    match key {
+        Some((_, _, _, earlier, _, later)) => {
+            format!("a barrier between the {earlier} and the {later}")
+        }
+        None => "none".to_string(),
     }
 }

@@ -189,7 +189,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 self.decl.name.span,
             )
         })?;
-        body.barriers = kernel_ir.barriers.clone();
+        body.sync.follow(kernel_ir.barriers.as_ref());
         body.loops = kernel_ir.loops.clone().ok_or_else(|| {
             CodegenError::internal(
                 "kernel IR without its loop decisions (kir-distribute did not run)",

@@ -504,10 +504,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
         }
         let block_size = self.block_size(span)?;
-        if let Some((earlier, later)) = self.sync.check(&later, block_size) {
-            self.emit_barrier_for(&earlier, &later, span)?;
-        }
-        Ok(())
+        let own = self.sync.check(&later, block_size);
+        self.barrier_at(crate::kir::Point::LoopHead, own, span, false)
     }
 
     fn while_stmt(&mut self, cond: &Expr, body: &Block, span: Span) -> Result<()> {

@@ -25,11 +25,18 @@
 //! the next (newer than the loop's watermark) never count as equal across that edge.
 //!
 //! Barriers are only placed in block-uniform code, so they are never divergent.
+//!
+//! For a kernel `kir-barriers` covers, the barriers placed and the R0801 and R0802 remarks are
+//! the kernel IR's ([`Sync::follow`]): at each place a barrier may go (an announcement, a loop
+//! head, a loop end, counted alike on both sides in emission order) code generation asks the IR
+//! whether one goes there ([`Sync::decided`]). The analysis here still runs beside it, as a
+//! check that the two agree, and places the barriers of the kernels the pass does not cover.
 
 use super::remarks::{AccessNote, Remark};
 pub use crate::kir::access::{conflicts, Access, AccessKind, Who};
 pub use crate::kir::access_log::AccessLog;
-use crate::kir::removed_barriers::{Candidates, PathCandidates};
+use crate::kir::removed_barriers::{Candidates, PathCandidates, Removed};
+use crate::kir::{Barrier, Barriers, Point};
 use crate::syntax::span::Span;
 
 /// How a remark names an access: what it does to which array, and by which threads.
@@ -43,6 +50,17 @@ fn note(access: &Access) -> AccessNote {
         span: access.span,
         what: format!("{verb} of `{}`", access.name),
         who: access.who.describe(),
+    }
+}
+
+/// The remark of a barrier placed between `earlier` and `later`, at `at`.
+fn kept(earlier: &Access, later: &Access, at: Span, loop_carried: bool) -> Remark {
+    Remark::BarrierKept {
+        at,
+        array: later.name.clone(),
+        earlier: note(earlier),
+        later: note(later),
+        loop_carried,
     }
 }
 
@@ -91,6 +109,29 @@ impl SyncState {
     }
 }
 
+/// A covered kernel's barriers as `kir-barriers` decided them, and how far emission got.
+#[derive(Debug)]
+struct Followed {
+    /// The barriers placed at places a barrier may go, by the place's ordinal.
+    barriers: std::collections::BTreeMap<usize, Barrier>,
+    points: Vec<Point>,
+    /// The removed barriers (R0802) and, for each, the ordinal of the barrier placed (the
+    /// collectives' included) whose remark it follows; the number of barriers at the end.
+    removed: Vec<(usize, Removed)>,
+    /// The ordinal of the next place a barrier may go.
+    next_point: usize,
+    /// How many barriers were placed so far, the collectives' included.
+    barriers_placed: usize,
+    /// What the analysis here removed, checked against the IR's at the end.
+    own_removed: Vec<Removed>,
+    /// Every barrier the IR places, the collectives' included, in order: where, and whether a
+    /// collective's. The removed barriers' remarks follow them by ordinal, so code generation's
+    /// must be these (checked at the end).
+    order: Vec<(Span, bool)>,
+    /// The first barrier code generation placed out of that order, if any.
+    out_of_order: Option<String>,
+}
+
 /// The barrier analysis of one kernel: the current state and everything decided so far.
 #[derive(Debug, Default)]
 pub struct Sync {
@@ -99,9 +140,155 @@ pub struct Sync {
     pub remarks: Vec<Remark>,
     /// The identity the next recorded access gets (see [`AccessLog`]).
     next_access: u64,
+    /// Where `kir-barriers` covers the kernel: its decisions, which code generation emits.
+    followed: Option<Followed>,
 }
 
 impl Sync {
+    /// Emits `kir-barriers`' decisions where it covers the kernel (`Placed`); else the analysis
+    /// here decides.
+    pub fn follow(&mut self, barriers: Option<&Barriers>) {
+        let Some(Barriers::Placed(placed, removed, emission)) = barriers else {
+            return;
+        };
+        let barriers = placed
+            .iter()
+            .filter(|b| b.needed && b.collective.is_none())
+            .filter_map(|b| Some((b.point?, b.clone())))
+            .collect();
+        self.followed = Some(Followed {
+            barriers,
+            points: emission.points.clone(),
+            removed: emission
+                .removed_at
+                .iter()
+                .copied()
+                .zip(removed.iter().cloned())
+                .collect(),
+            next_point: 0,
+            barriers_placed: 0,
+            own_removed: Vec::new(),
+            order: placed
+                .iter()
+                .filter(|b| b.needed)
+                .map(|b| (b.at, b.collective.is_some()))
+                .collect(),
+            out_of_order: None,
+        });
+    }
+
+    pub fn follows_ir(&self) -> bool {
+        self.followed.is_some()
+    }
+
+    /// At the next place a barrier may go (`point`, which must be the IR's next one): the
+    /// barrier `kir-barriers` places there, if any. An error says how the places differ.
+    pub fn decided(&mut self, point: Point) -> std::result::Result<Option<Barrier>, String> {
+        let Some(followed) = &mut self.followed else {
+            return Ok(None);
+        };
+        let ordinal = followed.next_point;
+        followed.next_point += 1;
+        match followed.points.get(ordinal) {
+            Some(p) if *p == point => Ok(followed.barriers.get(&ordinal).cloned()),
+            Some(p) => Err(format!(
+                "place {ordinal} where a barrier may go is a {p:?} in kir-barriers, a {point:?} here"
+            )),
+            None => Err(format!(
+                "kir-barriers has {ordinal} places where a barrier may go, code generation more"
+            )),
+        }
+    }
+
+    /// A barrier `kir-barriers` placed was emitted: its remark and the removals it made, the
+    /// IR's; `own`, the earlier access the analysis here found (its candidates, for the check).
+    pub fn ir_barrier_placed(&mut self, barrier: &Barrier, own: Option<&Access>) {
+        self.remarks.push(kept(
+            &barrier.earlier,
+            &barrier.later,
+            barrier.at,
+            barrier.loop_end,
+        ));
+        self.note_barrier(barrier.at, false);
+        let own_removed = match own {
+            Some(earlier) => {
+                self.candidates
+                    .barrier(&mut self.state.candidates, earlier, barrier.at)
+            }
+            None => Vec::new(),
+        };
+        self.removals(own_removed, true);
+        self.clear();
+    }
+
+    /// A barrier placed at `at` (`collective`: inside a collective): where the IR decides, it
+    /// must be the IR's next one.
+    fn note_barrier(&mut self, at: Span, collective: bool) {
+        let Some(followed) = &mut self.followed else {
+            return;
+        };
+        let ordinal = followed.barriers_placed;
+        if followed.out_of_order.is_none() && followed.order.get(ordinal) != Some(&(at, collective))
+        {
+            followed.out_of_order = Some(format!(
+                "barrier {ordinal} (the collectives' counted) stands elsewhere than kir-barriers', or is of another kind"
+            ));
+        }
+    }
+
+    /// The barriers removed at the barrier just placed (`at_barrier`) or at the kernel's end:
+    /// the analysis's own where it decides, else the IR's (the analysis's kept to check).
+    fn removals(&mut self, own: Vec<Removed>, at_barrier: bool) {
+        let Some(followed) = &mut self.followed else {
+            self.remarks
+                .extend(own.into_iter().map(Remark::BarrierRemoved));
+            return;
+        };
+        followed.own_removed.extend(own);
+        let this = followed.barriers_placed;
+        let removed = followed.removed.iter().filter(|(at, _)| *at == this);
+        self.remarks
+            .extend(removed.map(|(_, r)| Remark::BarrierRemoved(r.clone())));
+        if at_barrier {
+            followed.barriers_placed += 1;
+        }
+    }
+
+    /// For a kernel whose barriers the IR decided: whether code generation reached every place
+    /// the IR has and removed the same barriers itself (an error says how they differ).
+    pub fn check_followed(&self) -> std::result::Result<(), String> {
+        let Some(followed) = &self.followed else {
+            return Ok(());
+        };
+        if let Some(message) = &followed.out_of_order {
+            return Err(message.clone());
+        }
+        if followed.barriers_placed != followed.order.len() {
+            return Err(format!(
+                "kir-barriers places {} barrier(s), the collectives' counted, code generation {}",
+                followed.order.len(),
+                followed.barriers_placed
+            ));
+        }
+        if followed.next_point != followed.points.len() {
+            return Err(format!(
+                "kir-barriers has {} places where a barrier may go, code generation {}",
+                followed.points.len(),
+                followed.next_point
+            ));
+        }
+        let ir: Vec<&Removed> = followed.removed.iter().map(|(_, r)| r).collect();
+        let own: Vec<&Removed> = followed.own_removed.iter().collect();
+        if ir != own {
+            return Err(format!(
+                "kir-barriers removed {} barrier(s) after stores, code generation {} (or for other reasons)",
+                ir.len(),
+                own.len()
+            ));
+        }
+        Ok(())
+    }
+
     /// Notes that accesses are about to happen; returns the conflict that needs a barrier first,
     /// if any (the caller places it, then calls [`Sync::barrier_placed`]).
     pub fn check(&self, accesses: &[Access], block_size: u32) -> Option<(Access, Access)> {
@@ -126,30 +313,24 @@ impl Sync {
         at: Span,
         loop_carried: bool,
     ) {
-        self.remarks.push(Remark::BarrierKept {
-            at,
-            array: later.name.clone(),
-            earlier: note(earlier),
-            later: note(later),
-            loop_carried,
-        });
+        self.remarks.push(kept(earlier, later, at, loop_carried));
         let removed = self
             .candidates
             .barrier(&mut self.state.candidates, earlier, at);
-        self.remarks
-            .extend(removed.into_iter().map(Remark::BarrierRemoved));
+        self.removals(removed, true);
         self.clear();
     }
 
     /// A barrier inside a collective, which orders everything before it.
     pub fn collective_barrier(&mut self, at: Span, what: &'static str, clears: bool) {
         self.remarks.push(Remark::CollectiveBarrier { at, what });
+        self.note_barrier(at, true);
+        let mut removed = Vec::new();
         if clears {
-            let removed = self.candidates.collective(&mut self.state.candidates, at);
-            self.remarks
-                .extend(removed.into_iter().map(Remark::BarrierRemoved));
+            removed = self.candidates.collective(&mut self.state.candidates, at);
             self.clear();
         }
+        self.removals(removed, true);
     }
 
     fn clear(&mut self) {
@@ -212,8 +393,7 @@ impl Sync {
     /// At the end of the kernel: every unresolved candidate is removed.
     pub fn finish(&mut self) {
         let removed = self.candidates.finish();
-        self.remarks
-            .extend(removed.into_iter().map(Remark::BarrierRemoved));
+        self.removals(removed, false);
     }
 }
 
@@ -260,6 +440,76 @@ mod tests {
         // Thread 0's atomic and thread 0's own later store: the same thread.
         let store = access(AccessKind::Write, Who::Leader(None));
         assert!(!conflicts(&a2, &store, 256, None));
+    }
+
+    fn removed(reason: crate::kir::removed_barriers::RemovedReason) -> Removed {
+        Removed {
+            after: Span::synthetic(FileId(0)),
+            arrays: vec!["t".into()],
+            reason,
+        }
+    }
+
+    /// For a covered kernel the barriers, their remarks and the removed barriers' remarks are
+    /// the kernel IR's, whatever the analysis here found: nothing is pending here, yet the
+    /// IR's barrier at place 1 is placed there, with its accesses, and each removed barrier's
+    /// remark follows the barrier the IR says (or the kernel's end).
+    #[test]
+    fn a_covered_kernel_takes_its_barriers_and_remarks_from_the_ir() {
+        use crate::kir::removed_barriers::RemovedReason;
+        use crate::kir::Emission;
+        let write = access(AccessKind::Write, Who::Leader(None));
+        let read = access(AccessKind::Read, Who::All(None));
+        let barrier = Barrier {
+            at: read.span,
+            needed: true,
+            loop_end: true,
+            earlier: write.clone(),
+            later: read.clone(),
+            collective: None,
+            point: Some(1),
+        };
+        let gone = [
+            removed(RemovedReason::NoLaterAccess),
+            removed(RemovedReason::SameThread { later: read.span }),
+        ];
+        let emission = Emission {
+            points: vec![Point::Touch, Point::LoopEnd],
+            removed_at: vec![1, 0],
+        };
+        let plan = Barriers::Placed(vec![barrier], gone.to_vec(), emission);
+        let mut sync = Sync::default();
+        sync.follow(Some(&plan));
+        assert!(sync.follows_ir());
+        assert!(matches!(sync.decided(Point::Touch), Ok(None)));
+        assert!(sync.check(std::slice::from_ref(&read), 256).is_none());
+        let placed = sync
+            .decided(Point::LoopEnd)
+            .unwrap()
+            .expect("the IR's barrier");
+        assert_eq!(placed.point, Some(1));
+        sync.ir_barrier_placed(&placed, None);
+        sync.finish();
+        let [Remark::BarrierKept {
+            earlier,
+            later,
+            loop_carried: true,
+            ..
+        }, Remark::BarrierRemoved(first), Remark::BarrierRemoved(last)] = &sync.remarks[..]
+        else {
+            panic!("unexpected remarks: {:?}", sync.remarks);
+        };
+        assert_eq!(earlier.what, "write of `t`");
+        assert_eq!(later.who, "every thread");
+        assert_eq!((first, last), (&gone[1], &gone[0]));
+        // Code generation reached every place; its own analysis removed nothing, unlike the IR.
+        assert!(sync.check_followed().unwrap_err().contains("removed 2"));
+        // A place of another kind than the IR's next is an error, as is one past its last.
+        let mut sync = Sync::default();
+        sync.follow(Some(&plan));
+        assert!(sync.decided(Point::LoopHead).is_err());
+        assert!(sync.decided(Point::LoopEnd).is_ok());
+        assert!(sync.decided(Point::Touch).is_err());
     }
 
     #[test]

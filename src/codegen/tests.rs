@@ -346,3 +346,53 @@ kernel k(out: Int32[1])
     assert!(!commutative("firstNonZero", 2));
     assert!(!commutative("left", 2));
 }
+
+/// Lowers `source` with `kir-barriers`' decisions changed by `edit` first.
+fn lower_with_barriers(
+    source: &str,
+    edit: impl Fn(&mut crate::kir::Barriers),
+) -> Result<String, Vec<Diagnostic>> {
+    let checked = front_end(source, 256)?;
+    let target = NvptxTarget::new("sm_80", OptLevel::O3).map_err(|d| vec![d])?;
+    let context = Context::create();
+    let mut kernel_ir = crate::kir::build(&checked);
+    for kernel in &mut kernel_ir.kernels {
+        if let Some(barriers) = &mut kernel.barriers {
+            edit(barriers);
+        }
+    }
+    let options = CodegenOptions {
+        module_name: "test".into(),
+        sources: vec![("test.loom".into(), source.into())],
+        ..CodegenOptions::default()
+    };
+    let module = lower(&context, &checked, &kernel_ir, &target, &options)?;
+    Ok(module.print_to_string().to_string())
+}
+
+/// For a kernel `kir-barriers` covers, code generation asks the kernel IR at each place a
+/// barrier may go: the barrier before `out[1]` (thread 1 wrote it, every thread reads it) is
+/// the IR's; an IR without it is an internal error at that place, not made up for by code
+/// generation's own analysis, which only checks.
+#[test]
+fn a_covered_kernels_barriers_come_from_the_kernel_ir() {
+    let source = "\
+kernel first(n: Int32, x: Float32[n], out: Float32[n])
+  r: Range <- block(B)
+  out[[r]] <- x[[r]] * 2.0
+  out[0] <- out[1] + 1.0
+";
+    let barrier = "call void @llvm.nvvm.barrier0()";
+    let kept = lower_with_barriers(source, |_| {}).expect("compiles");
+    assert_eq!(kept.matches(barrier).count(), 1, "{kept}");
+    let dropped = lower_with_barriers(source, |barriers| {
+        if let crate::kir::Barriers::Placed(placed, ..) = barriers {
+            placed.retain(|b| !b.needed);
+        }
+    });
+    let errors = format!("{:?}", dropped.expect_err("an internal error"));
+    assert!(
+        errors.contains("kir-barriers places none here, code generation's analysis a barrier"),
+        "{errors}"
+    );
+}

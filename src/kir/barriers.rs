@@ -88,7 +88,10 @@ use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::recomputed_vectors::names_substituted;
 use super::removed_barriers::{Candidates, PathCandidates, Removed};
-use super::{Barrier, Barriers, Combine, Consumer, LoopPlan, Module, StoreOrder, Sweep, SweepPlan};
+use super::{
+    Barrier, Barriers, Combine, Consumer, Emission, LoopPlan, Module, Point, StoreOrder, Sweep,
+    SweepPlan,
+};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Callee, Checked};
 use crate::syntax::ast::{
@@ -126,13 +129,15 @@ pub fn run(module: &mut Module, checked: &Checked) {
             path: PathCandidates::default(),
             removed: Vec::new(),
             distributed_writes: None,
+            emission: Emission::default(),
+            barriers_placed: 0,
         };
         consumers::walk(kernel, checked, &mut placer);
         let finished = placer.candidates.finish();
-        placer.removed.extend(finished);
+        placer.removed_at_this_barrier(finished);
         kernel.barriers = Some(match placer.uncovered {
             Some((span, what)) => Barriers::NotCovered { span, what },
-            None => Barriers::Placed(placer.placed, placer.removed),
+            None => Barriers::Placed(placer.placed, placer.removed, placer.emission),
         });
     }
 }
@@ -248,6 +253,11 @@ struct Placer {
     /// Inside a distributed loop: the loop and the arrays its body writes, whose candidate
     /// comes after the loop (`codegen::Body::distributed_for`).
     distributed_writes: Option<(Span, Vec<(String, String)>)>,
+    /// The places a barrier may go so far, and which barrier removed each removed one: what
+    /// code generation emits the decisions by.
+    emission: Emission,
+    /// How many barriers were placed so far, the collectives' included.
+    barriers_placed: usize,
 }
 
 impl Placer {
@@ -287,6 +297,22 @@ impl Placer {
         self.restore(joined);
     }
 
+    /// A place where a barrier may go, reached: its ordinal.
+    fn point(&mut self, point: Point) -> usize {
+        self.emission.points.push(point);
+        self.emission.points.len() - 1
+    }
+
+    /// Barriers removed by the placement of the next barrier (or, after the last, at the
+    /// kernel's end): code generation gives their remarks after that barrier's.
+    fn removed_at_this_barrier(&mut self, removed: Vec<Removed>) {
+        let at = self.barriers_placed;
+        self.emission
+            .removed_at
+            .extend(std::iter::repeat_n(at, removed.len()));
+        self.removed.extend(removed);
+    }
+
     fn uncover(&mut self, span: Span, what: &'static str) {
         if self.uncovered.is_none() {
             self.uncovered = Some((span, what));
@@ -299,6 +325,7 @@ impl Placer {
         if accesses.is_empty() {
             return;
         }
+        let point = self.point(Point::Touch);
         let block_size = self.block_size;
         let conflict = self.pending.first_pair(&accesses, |earlier, later| {
             conflicts(earlier, later, block_size, None)
@@ -306,9 +333,9 @@ impl Placer {
         match conflict {
             Some((earlier, later)) => {
                 let at = later.span;
-                self.barrier(earlier, later, at, false);
+                self.barrier(earlier, later, (at, point), false);
             }
-            None => self.note_unneeded(&accesses),
+            None => self.note_unneeded(&accesses, point),
         }
         self.record(accesses);
     }
@@ -328,7 +355,7 @@ impl Placer {
 
     /// Where a statement touches what a pending access touched, at least one of them writing,
     /// but no element from two threads: no barrier, and why.
-    fn note_unneeded(&mut self, accesses: &[Access]) {
+    fn note_unneeded(&mut self, accesses: &[Access], point: usize) {
         let pair = self.pending.first_pair(accesses, |earlier, later| {
             earlier.array == later.array
                 && (earlier.kind != AccessKind::Read || later.kind != AccessKind::Read)
@@ -341,13 +368,22 @@ impl Placer {
                 earlier,
                 later,
                 collective: None,
+                point: Some(point),
             });
         }
     }
 
-    fn barrier(&mut self, earlier: Access, later: Access, at: Span, loop_end: bool) {
+    /// A barrier at `at`, the place with ordinal `point`, between `earlier` and `later`.
+    fn barrier(
+        &mut self,
+        earlier: Access,
+        later: Access,
+        (at, point): (Span, usize),
+        loop_end: bool,
+    ) {
         let removed = self.candidates.barrier(&mut self.path, &earlier, at);
-        self.removed.extend(removed);
+        self.removed_at_this_barrier(removed);
+        self.barriers_placed += 1;
         self.placed.push(Barrier {
             at,
             needed: true,
@@ -355,6 +391,7 @@ impl Placer {
             earlier,
             later,
             collective: None,
+            point: Some(point),
         });
         self.pending.clear();
         for frame in &mut self.frames {
@@ -685,15 +722,17 @@ impl Placer {
                         earlier: write,
                         later: read,
                         collective: Some(what),
+                        point: None,
                     });
                     if clears {
                         let removed = self.candidates.collective(&mut self.path, at);
-                        self.removed.extend(removed);
+                        self.removed_at_this_barrier(removed);
                         self.pending.clear();
                         for frame in &mut self.frames {
                             frame.barriered = true;
                         }
                     }
+                    self.barriers_placed += 1;
                 }
             }
         }
@@ -1294,6 +1333,7 @@ impl Placer {
     /// In front of a loop: a barrier when something pending conflicts with any thread's access
     /// to an array the body names.
     fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
+        let point = self.point(Point::LoopHead);
         // Code generation names the arrays of the body with every recomputed vector replaced
         // by its initializer and its declaration removed (`kir-recomputed-vectors`): so here,
         // for one whose initializer names no other recomputed vector.
@@ -1337,7 +1377,7 @@ impl Placer {
                 .map(|earlier| (earlier.clone(), later.clone()))
         });
         if let Some((earlier, later)) = conflict {
-            self.barrier(earlier, later, span, false);
+            self.barrier(earlier, later, (span, point), false);
         }
     }
 }
@@ -1687,6 +1727,7 @@ impl<'a> Visitor<'a> for Placer {
         if let Ast::For { span, .. } = stmt {
             debug_assert_eq!(*span, frame.span);
         }
+        let point = self.point(Point::LoopEnd);
         let block_size = self.block_size;
         let conflict = self
             .pending
@@ -1694,7 +1735,7 @@ impl<'a> Visitor<'a> for Placer {
                 conflicts(earlier, later, block_size, Some(frame.watermark))
             });
         if let Some((earlier, later)) = conflict {
-            self.barrier(earlier, later, frame.end_at, true);
+            self.barrier(earlier, later, (frame.end_at, point), true);
         }
         // After the loop: what the last iteration left pending, or (zero iterations) what was
         // pending at its head; the enclosing loops passed a barrier only if both did.

@@ -217,7 +217,7 @@ impl Printer<'_> {
                     format!("barriers placed by code generation  (not covered here: {what})");
                 self.line(1, &text, Some(*span));
             }
-            Some(crate::kir::Barriers::Placed(barriers, removed)) => {
+            Some(crate::kir::Barriers::Placed(barriers, removed, _)) => {
                 for b in barriers {
                     let (earlier, later) = (&b.earlier, &b.later);
                     let pair = format!(
