@@ -161,13 +161,17 @@ fn repeats() -> usize {
 }
 
 /// Best time of each of `runs`, interleaved (one run of each in turn, `REPEATS` rounds), so that
-/// the load of a shared machine weighs on every column alike.
+/// the load of a shared machine weighs on every column alike. Each round starts one column
+/// further on, so that no column always runs first or after the same one: the first LOOM column
+/// after PoCL's or NumPy's was about a tenth slower than the same code run after another LOOM
+/// column (saxpy, 2026-12-07).
 fn best_interleaved(runs: &mut [(&str, Run<'_>)]) -> Result<Vec<f64>, String> {
     let mut best = vec![f64::INFINITY; runs.len()];
     let repeats = repeats();
-    for _ in 0..repeats {
-        for ((_, run), best) in runs.iter_mut().zip(&mut best) {
-            *best = best.min(run()?);
+    for round in 0..repeats {
+        for k in 0..runs.len() {
+            let column = (round + k) % runs.len();
+            best[column] = best[column].min((runs[column].1)()?);
         }
     }
     Ok(best)
