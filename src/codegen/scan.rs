@@ -28,6 +28,7 @@ use super::vector::{Pos, Shape, Sweep};
 use crate::kir::SweepPlan;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
+use crate::syntax::visit::scans_in;
 use inkwell::values::BasicValueEnum;
 use inkwell::IntPredicate;
 
@@ -268,7 +269,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(());
         }
         let mut scans = Vec::new();
-        collect_scans(e, &mut scans);
+        scans_in(e, &mut scans);
         for scan in scans {
             let elem = self.ty_of(scan).element().clone();
             let array = self.scratch_for(scan, &elem, block_size / 32, 2, "scan.partials")?;
@@ -280,7 +281,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// After such a sweep: its scratch arrays were read by any thread.
     pub fn after_scans(&mut self, e: &Expr) {
         let mut scans = Vec::new();
-        collect_scans(e, &mut scans);
+        scans_in(e, &mut scans);
         let reads = scans
             .into_iter()
             .filter_map(|scan| {
@@ -318,7 +319,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         };
         let mut scans = Vec::new();
         for e in exprs {
-            collect_scans(e, &mut scans);
+            scans_in(e, &mut scans);
         }
         // Pre-order reversed: every scan after the scans inside it.
         scans.reverse();
@@ -352,40 +353,5 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.materialised.insert(scan.id, (buffer, reg_ty, slots));
         }
         Ok(pass)
-    }
-}
-
-/// Every scan inside `e`, not counting those inside a reduction (which sweeps on its own).
-fn collect_scans<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Collective {
-            op: CollectiveOp::Reduce,
-            ..
-        } => return,
-        ExprKind::Collective {
-            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-            ..
-        } => out.push(e),
-        _ => {}
-    }
-    match &e.kind {
-        ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Bool(_) | ExprKind::Name(_) => {}
-        ExprKind::Unary { operand, .. } => collect_scans(operand, out),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            collect_scans(lhs, out);
-            collect_scans(rhs, out);
-        }
-        ExprKind::Call { args, .. } => args.iter().for_each(|a| collect_scans(a, out)),
-        ExprKind::Index { base, indices, .. } => {
-            collect_scans(base, out);
-            indices.iter().for_each(|i| collect_scans(i, out));
-        }
-        ExprKind::Field { base, .. } => collect_scans(base, out),
-        ExprKind::Record { fields } => fields.iter().for_each(|f| collect_scans(&f.value, out)),
-        ExprKind::VectorLit { elems } => elems.iter().for_each(|x| collect_scans(x, out)),
-        ExprKind::Collective { func, operand, .. } => {
-            func.bound_args.iter().for_each(|a| collect_scans(a, out));
-            collect_scans(operand, out);
-        }
     }
 }

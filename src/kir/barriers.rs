@@ -98,8 +98,7 @@ use crate::syntax::ast::{
     BinaryOp, Block, CollectiveOp, Expr, ExprId, ExprKind, FuncRef, Stmt as Ast,
 };
 use crate::syntax::span::Span;
-use crate::syntax::visit::{each_child, visit_expr};
-use scans::scans_in;
+use crate::syntax::visit::{each_child, scans_in, visit_expr};
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

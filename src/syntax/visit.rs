@@ -1,12 +1,30 @@
 //! Walks over the AST that several lowerings need (which funcs are used, which variables a loop
 //! assigns, which vector variables are indexed).
 
-use crate::syntax::ast::{Block, Expr, ExprKind, Stmt};
+use crate::syntax::ast::{Block, CollectiveOp, Expr, ExprKind, Stmt};
 
 /// Calls `f` on `expr` and every expression inside it.
 pub fn visit_expr<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(expr);
     each_child(expr, &mut |c| visit_expr(c, f));
+}
+
+/// The scans inside vector expression `e`, in pre-order, not those inside a reduction (which
+/// sweeps on its own): the scans a consumer's sweep computes (code generation's `scan.rs`, and
+/// `kir-barriers`, which follows it).
+pub fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            ..
+        } => return,
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            ..
+        } => out.push(e),
+        _ => {}
+    }
+    each_child(e, &mut |c| scans_in(c, out));
 }
 
 /// Calls `f` on each expression directly inside `expr`, in source order.

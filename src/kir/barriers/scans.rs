@@ -11,7 +11,7 @@ use crate::kir::access::Access;
 use crate::kir::consumers::Walk;
 use crate::kir::{Sweep, SweepPlan};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
-use crate::syntax::visit::each_child;
+use crate::syntax::visit::{each_child, scans_in};
 
 impl Placer {
     /// The scans inside the vectors `swept` (a store's value, then a scatter's vector
@@ -121,23 +121,6 @@ pub(super) fn left_and_right(scans: &[&Expr]) -> bool {
 
 fn is_collective(e: &Expr, op: CollectiveOp) -> bool {
     matches!(&e.kind, ExprKind::Collective { op: o, .. } if *o == op)
-}
-
-/// The scans inside vector expression `e`, not those inside a reduction (which sweeps on its
-/// own), in pre-order (`codegen/scan.rs`: `collect_scans`).
-pub(super) fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Collective {
-            op: CollectiveOp::Reduce,
-            ..
-        } => return,
-        ExprKind::Collective {
-            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-            ..
-        } => out.push(e),
-        _ => {}
-    }
-    each_child(e, &mut |c| scans_in(c, out));
 }
 
 /// The scans inside the indexed computed vectors of `e`, which their copies compute.
