@@ -5,9 +5,12 @@
 //! bounds checks of global accesses, to show what they cost. Not a test: `scripts/bench` runs it
 //! (release).
 //!
+//! saxpy also runs as a hand-written Rust loop on every core, the ceiling the memory bandwidth sets.
+//!
 //! For profiling one part: `LOOM_BENCH_ONLY=saxpy` (kernels, comma-separated) runs only those
-//! tables, `LOOM_BENCH_HOW=TEXT` only the columns whose name contains TEXT (`=TEXT`: is TEXT), and
-//! PoCL's, for the ratio (the modes are then not compared with each other), `LOOM_BENCH_REPEATS=N` N rounds.
+//! tables, `LOOM_BENCH_HOW=TEXT` only the columns whose name contains TEXT (`=TEXT`: is TEXT;
+//! `A|B`: either), and PoCL's, for the ratio (the modes are then not compared with each other),
+//! `LOOM_BENCH_REPEATS=N` N rounds.
 
 use loomc::diagnostics::SourceFiles;
 use loomc::driver::{self, Emit, Options};
@@ -15,6 +18,101 @@ use loomc::target::host::{HostArg, HostOptions, HostProgram, LaunchShape};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::Instant;
+
+/// saxpy written by hand for every core: the ceiling the memory bandwidth sets, which the kernels
+/// (LOOM's and PoCL's) are measured against. Its threads are made once and kept between runs, as
+/// LOOM's and PoCL's pools are; each run, core `c` updates the `c`-th contiguous part.
+struct SaxpyOnEveryCore {
+    job: std::sync::Arc<std::sync::Mutex<Option<SaxpyPart>>>,
+    start: std::sync::Arc<std::sync::Barrier>,
+    done: std::sync::Arc<std::sync::Barrier>,
+    threads: Vec<std::thread::JoinHandle<()>>,
+    cores: usize,
+}
+
+/// One run's arrays, as addresses (the threads only touch their own part of them).
+#[derive(Clone, Copy)]
+struct SaxpyPart {
+    x: usize,
+    y: usize,
+    n: usize,
+    a: f32,
+}
+
+impl SaxpyOnEveryCore {
+    fn new(cores: usize) -> SaxpyOnEveryCore {
+        let job = std::sync::Arc::new(std::sync::Mutex::new(None::<SaxpyPart>));
+        let start = std::sync::Arc::new(std::sync::Barrier::new(cores));
+        let done = std::sync::Arc::new(std::sync::Barrier::new(cores));
+        let threads = (1..cores)
+            .map(|core| {
+                let (job, start, done) = (job.clone(), start.clone(), done.clone());
+                std::thread::spawn(move || loop {
+                    start.wait();
+                    let Some(part) = *job.lock().expect("no panics") else {
+                        return;
+                    };
+                    Self::part(part, core, cores);
+                    done.wait();
+                })
+            })
+            .collect();
+        SaxpyOnEveryCore {
+            job,
+            start,
+            done,
+            threads,
+            cores,
+        }
+    }
+
+    fn run(&self, x: &[f32], y: &mut [f32], a: f32) {
+        let part = SaxpyPart {
+            x: x.as_ptr() as usize,
+            y: y.as_mut_ptr() as usize,
+            n: y.len().min(x.len()),
+            a,
+        };
+        *self.job.lock().expect("no panics") = Some(part);
+        self.start.wait();
+        Self::part(part, 0, self.cores);
+        self.done.wait();
+    }
+
+    /// Core `core`'s part: elements `n * core / cores ..`, cut at multiples of 16.
+    fn part(job: SaxpyPart, core: usize, cores: usize) {
+        let edge = |c: usize| (job.n * c / cores) & !15;
+        let (lo, hi) = (
+            edge(core),
+            if core + 1 == cores {
+                job.n
+            } else {
+                edge(core + 1)
+            },
+        );
+        // SAFETY: `run` holds `x` and `y` borrowed until every core is done, and the parts do
+        // not overlap.
+        let (x, y) = unsafe {
+            (
+                std::slice::from_raw_parts((job.x as *const f32).add(lo), hi - lo),
+                std::slice::from_raw_parts_mut((job.y as *mut f32).add(lo), hi - lo),
+            )
+        };
+        for (y, x) in y.iter_mut().zip(x) {
+            *y += job.a * x;
+        }
+    }
+}
+
+impl Drop for SaxpyOnEveryCore {
+    fn drop(&mut self) {
+        *self.job.lock().expect("no panics") = None;
+        self.start.wait();
+        for thread in self.threads.drain(..) {
+            let _ = thread.join();
+        }
+    }
+}
 
 /// The sizes, in elements.
 const SIZES: [usize; 2] = [1 << 22, 1 << 24];
@@ -328,6 +426,7 @@ fn main() -> Result<(), String> {
     let squares_unversioned = program("examples/sum_of_squares.loom", &unversioned)?;
     let squares_unchecked = program("examples/sum_of_squares.loom", &unchecked)?;
     let a = 2.5f32;
+    let on_every_core = SaxpyOnEveryCore::new(cores);
     for n in SIZES {
         // The inputs bench/opencl/pocl_bench.c and bench/numpy_kernels.py make too.
         let x: Vec<f32> = (0..n).map(|i| (i % 1000) as f32 * 1e-3).collect();
@@ -339,6 +438,7 @@ fn main() -> Result<(), String> {
         let (mut x3, mut y3) = (aligned(&x), aligned(&y0));
         let (mut x4, mut y4) = (aligned(&x), aligned(&y0));
         let (xr, mut yr) = (aligned(&x), aligned(&y0));
+        let (xc, mut yc) = (aligned(&x), aligned(&y0));
         let mut runs: Vec<(&str, Run<'_>)> = vec![
             (
                 checked_how,
@@ -367,6 +467,15 @@ fn main() -> Result<(), String> {
                     })
                 }),
             ),
+            (
+                "Rust loop on every core",
+                Box::new(|| {
+                    timed(|| {
+                        on_every_core.run(&xc, &mut yc, a);
+                        Ok(())
+                    })
+                }),
+            ),
         ];
         if let Some(h) = pocl.as_mut() {
             runs.push(("PoCL (OpenCL C, all cores)", Box::new(|| h.run("saxpy", n))));
@@ -377,7 +486,7 @@ fn main() -> Result<(), String> {
         table("saxpy", n, &mut runs)?;
         drop(runs);
         // Every mode ran the same number of times on the same inputs.
-        if every_column() && (y1 != y2 || y1 != y3 || y1 != y4) {
+        if every_column() && (y1 != y2 || y1 != y3 || y1 != y4 || y1 != yc) {
             return Err("saxpy disagrees between the modes".to_string());
         }
 
@@ -465,9 +574,12 @@ fn table(kernel: &str, n: usize, runs: &mut Vec<(&str, Run<'_>)>) -> Result<(), 
         }
     }
     if let Ok(how) = std::env::var("LOOM_BENCH_HOW") {
-        let wanted = |h: &str| match how.strip_prefix('=') {
-            Some(exact) => h == exact,
-            None => h.contains(how.as_str()),
+        let wanted = |h: &str| {
+            how.split('|')
+                .any(|alternative| match alternative.strip_prefix('=') {
+                    Some(exact) => h == exact,
+                    None => h.contains(alternative),
+                })
         };
         runs.retain(|(h, _)| wanted(h) || h.starts_with("PoCL"));
     }
