@@ -23,6 +23,9 @@
 //!   block-stride loop, tiles), how each reduction combines, which statements compute mixed
 //!   scans ahead; reports the statements that would need a run-time number of registers
 //!   (`E0811`);
+//! - `kir-collectives`: how each reduction and scan is expanded at the block size (the warp's
+//!   lanes and shuffle mask, the shuffle tree, the shared partials and their barrier, a
+//!   reduction's start from its function's identity);
 //! - `kir-guards`: which checked reads of a consumer's vector share one bounds test;
 //! - `kir-accesses`: which vector stores read their own target at other positions and must
 //!   compute every element before storing any (`buffered`), with `E0811` where that needs a
@@ -35,9 +38,9 @@
 //!   buffers included) and its size, which the driver checks against the target (`E0812`).
 //!
 //! Code generation reads the written arrays, the register vectors, the scatters, the sweeps,
-//! the merged guards, the buffered stores and the distributed loops from here. It still makes its other decisions while
-//! it emits (barrier placement, the expansion of reductions and scans);
-//! `docs/kernel-ir.md` says how they move here.
+//! the collectives' expansion, the merged guards, the buffered stores, the distributed loops and
+//! (for the kernels `kir-barriers` covers) the barriers from here; `docs/kernel-ir.md` says
+//! what it still decides while it emits.
 
 pub mod access;
 pub mod access_log;
@@ -45,6 +48,7 @@ mod accesses;
 pub mod affine;
 mod atomic;
 mod barriers;
+mod collectives;
 pub mod commute;
 mod consumers;
 pub mod distribute;
@@ -133,6 +137,9 @@ pub struct Kernel {
     /// `kir-sweeps`: how each consumer of a block vector walks its positions; `None` until the
     /// pass ran.
     pub sweeps: Option<BTreeMap<Consumer, SweepPlan>>,
+    /// `kir-collectives`: how each reduction and scan is expanded, by the collective's span;
+    /// `None` until the pass ran.
+    pub collectives: Option<BTreeMap<Span, CollectivePlan>>,
     /// `kir-guards`: the consumers' vectors whose checked reads share one bounds test, by the
     /// vector's span; `None` until the pass ran.
     pub merged_guards: Option<BTreeMap<Span, MergedGuard>>,
@@ -214,6 +221,56 @@ pub struct SweepPlan {
     /// stores any (it reads its own target at other positions); `Some(None)` when that would need
     /// a run-time number of registers.
     pub buffer: Option<Option<u32>>,
+}
+
+/// `kir-collectives`' decision for one reduction or scan (`kir/collectives.rs` says why each).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CollectivePlan {
+    pub op: CollectiveOp,
+    /// Lanes per warp: 32, or `BLOCKSIZE` when that is smaller.
+    pub width: u32,
+    /// Warps per block.
+    pub warps: u32,
+    /// The `membermask` of every shuffle: exactly the warp's lanes.
+    pub mask: u32,
+    /// Slots of the shared array the warps' results go through (one per warp, double-buffered),
+    /// with one barrier per fold; `None` for a block of one warp.
+    pub partials: Option<u32>,
+    /// How a reduction's threads start their fold; `None` for a scan.
+    pub start: Option<Start>,
+}
+
+impl CollectivePlan {
+    /// The offsets of the warp's shuffle tree: 1, 2, 4, ... below the width.
+    pub fn tree_offsets(&self) -> impl Iterator<Item = u32> {
+        let width = self.width;
+        (0..u32::BITS)
+            .map(|i| 1u32 << i)
+            .take_while(move |offset| *offset < width)
+    }
+}
+
+/// How the threads of a reduction start their fold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Start {
+    /// Every thread starts from `f`'s identity (a block-stride loop): every lane holds a value,
+    /// and the shuffle trees test no lanes.
+    Identity(Identity),
+    /// A thread's first element starts its fold; the trees combine only the lanes that hold one.
+    FirstElement,
+    /// Each tile is combined by the whole block and the tiles' results are folded in order.
+    ByTiles,
+}
+
+/// A reduction function's identity, as the constant of the element type.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Identity {
+    Float(f64),
+    /// An integer of `bits` bits: its bit pattern.
+    Int {
+        bits: u32,
+        value: u64,
+    },
 }
 
 /// Checked reads `a[[r]]` of one vector that share one test of the element index (`kir-guards`).
@@ -580,6 +637,10 @@ pub const PASSES: &[Pass] = &[
         run: sweeps::run,
     },
     Pass {
+        name: COLLECTIVES,
+        run: collectives::run,
+    },
+    Pass {
         name: GUARDS,
         run: guards::run,
     },
@@ -608,6 +669,7 @@ pub const RECOMPUTED_VECTORS: &str = "kir-recomputed-vectors";
 pub const GRID: &str = "kir-grid";
 pub const INDEXED_COPIES: &str = "kir-indexed-copies";
 pub const SWEEPS: &str = "kir-sweeps";
+pub const COLLECTIVES: &str = "kir-collectives";
 pub const GUARDS: &str = "kir-guards";
 pub const ACCESSES: &str = "kir-accesses";
 pub const DISTRIBUTE: &str = "kir-distribute";

@@ -34,7 +34,7 @@ use super::vector::{Pos, Sweep};
 use super::warp::Lanes;
 use crate::check::types::Ty;
 use crate::check::Callee;
-use crate::kir::commute::Combining;
+use crate::kir::{Identity, Start};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue};
@@ -179,10 +179,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.before_scans(operand)?;
         let shape = self.materialise_mixed_scans(&[operand], shape, &plan, e.span)?;
         self.check_sweep(plan.sweep, &shape, e.span)?;
-        let warps = self.warps_per_block(e.span)?;
-        let scratch = if warps > 1 {
+        let expansion = self.collective_plan(e.span)?;
+        let scratch = if let Some(slots) = expansion.partials {
             // Two halves: tiles alternate between them. (A single pass uses one; the other
             // is 4 bytes per warp, and keeps the layout the same for every reduction.)
+            let warps = expansion.warps;
+            if slots != 2 * warps {
+                return Err(CodegenError::internal(
+                    "a reduction's partials that are not two slots per warp",
+                    e.span,
+                ));
+            }
             let array = self.scratch_for(e, &result_ty, warps, 2, "reduce.partials")?;
             // The previous run of this reduction (in a loop) may still be reading it.
             self.touch(vec![scratch_access(&array, AccessKind::Write, e)])?;
@@ -239,7 +246,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let acc = self.alloca(reg_ty, "acc")?;
         let block_size = self.block_size(e.span)?;
         if sweep == Sweep::Stride {
-            if let Some(identity) = self.reduction_identity(f, bound, &ty, e.span)? {
+            if let Some(identity) = self.reduction_identity(&ty, e.span)? {
                 // Every thread starts from `f`'s identity: no peeled first element, and every
                 // thread holds a value (the identity where it owns no element), so the shuffle
                 // trees combine full warps without testing which lanes hold one. The same bits
@@ -346,49 +353,32 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.block_fold(e, f, bound, v, holders, parity, &lanes, scratch, true)
     }
 
-    /// `f`'s identity for a reduction's accumulator, where it is proven (kir/commute.rs,
-    /// `combining`): `f(identity, x)` is `x` for every `x`, bit for bit. Floats: `-0.0` for `+`
-    /// (`-0.0 + x` is `x`, `+0.0` included), `1.0` for `*`, and NaN for `min`/`max` (IEEE
-    /// minNum/maxNum return the other operand when one is NaN, NaN only for two). Integers: `0`,
-    /// `1`, and the type's largest and smallest value.
+    /// The identity `kir-collectives` chose to start the reduction at `span` from, as a
+    /// constant of its register type; `None` where it starts from its first element.
     fn reduction_identity(
         &self,
-        f: Callee,
-        bound: &[BasicValueEnum<'ctx>],
         ty: &Ty,
         span: crate::syntax::span::Span,
     ) -> Result<Option<BasicValueEnum<'ctx>>> {
-        let Some(op) = crate::kir::commute::combining(self.cx.checked, f, bound.len()) else {
+        let Some(Start::Identity(identity)) = self.collective_plan(span)?.start else {
             return Ok(None);
         };
-        let Ty::Scalar(scalar) = ty else {
-            return Ok(None);
-        };
-        Ok(match self.reg_type(ty, span)? {
-            BasicTypeEnum::FloatType(float) if scalar.is_float() => {
-                let identity = match op {
-                    Combining::Add => -0.0,
-                    Combining::Mul => 1.0,
-                    Combining::Min | Combining::Max => f64::NAN,
-                };
-                Some(float.const_float(identity).into())
+        Ok(Some(match (self.reg_type(ty, span)?, identity) {
+            (BasicTypeEnum::FloatType(float), Identity::Float(value)) => {
+                float.const_float(value).into()
             }
-            BasicTypeEnum::IntType(int) if scalar.is_integer() => {
-                let bits = int.get_bit_width();
-                let all_ones = int.const_all_ones();
-                let identity = match (op, scalar.is_signed()) {
-                    (Combining::Add, _) => int.const_zero(),
-                    (Combining::Mul, _) => int.const_int(1, false),
-                    (Combining::Min, false) => all_ones,
-                    (Combining::Max, false) => int.const_zero(),
-                    // i32::MAX / i64::MAX and i32::MIN / i64::MIN of the width.
-                    (Combining::Min, true) => int.const_int(u64::MAX >> (65 - bits), false),
-                    (Combining::Max, true) => int.const_int(1u64 << (bits - 1), false),
-                };
-                Some(identity.into())
+            (BasicTypeEnum::IntType(int), Identity::Int { bits, value })
+                if int.get_bit_width() == bits =>
+            {
+                int.const_int(value, false).into()
             }
-            _ => None,
-        })
+            _ => {
+                return Err(CodegenError::internal(
+                    "a reduction's identity that is not of its element type",
+                    span,
+                ))
+            }
+        }))
     }
 
     /// Non-commutative `f` over more than `BLOCKSIZE` elements: each tile combined by the whole

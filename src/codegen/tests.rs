@@ -396,3 +396,55 @@ kernel first(n: Int32, x: Float32[n], out: Float32[n])
         "{errors}"
     );
 }
+
+/// Lowers `source` with each kernel's IR edited by `edit` after the passes ran.
+fn lower_with_kernel_ir(
+    source: &str,
+    edit: impl Fn(&mut crate::kir::Kernel),
+) -> Result<String, Vec<Diagnostic>> {
+    let checked = front_end(source, 256)?;
+    let target = NvptxTarget::new("sm_80", OptLevel::O3).map_err(|d| vec![d])?;
+    let context = Context::create();
+    let mut kernel_ir = crate::kir::build(&checked);
+    kernel_ir.kernels.iter_mut().for_each(edit);
+    let options = CodegenOptions {
+        module_name: "test".into(),
+        sources: vec![("test.loom".into(), source.into())],
+        ..CodegenOptions::default()
+    };
+    let module = lower(&context, &checked, &kernel_ir, &target, &options)?;
+    Ok(module.print_to_string().to_string())
+}
+
+/// A reduction is expanded as `kir-collectives` planned it: the identity its threads start
+/// from is the plan's constant, and a collective the plan lacks is an internal error, not
+/// expanded by a decision of code generation's own.
+#[test]
+fn a_reduction_is_expanded_as_the_kernel_ir_plans_it() {
+    let source = "\
+kernel total(n: Int32, x: Float32[n], out: Float32[BLOCKS])
+  out[B] <- sum /. x
+";
+    let planned = lower_with_kernel_ir(source, |_| {}).expect("compiles");
+    assert!(planned.contains("-0.000000e+00"), "{planned}");
+    let edited = lower_with_kernel_ir(source, |kernel| {
+        for plan in kernel.collectives.iter_mut().flat_map(|c| c.values_mut()) {
+            plan.start = Some(crate::kir::Start::Identity(crate::kir::Identity::Float(
+                2.5,
+            )));
+        }
+    })
+    .expect("compiles");
+    assert!(edited.contains("2.500000e+00"), "{edited}");
+    assert!(!edited.contains("-0.000000e+00"), "{edited}");
+    let unplanned = lower_with_kernel_ir(source, |kernel| {
+        if let Some(plans) = &mut kernel.collectives {
+            plans.clear();
+        }
+    });
+    let errors = format!("{:?}", unplanned.expect_err("an internal error"));
+    assert!(
+        errors.contains("kir-collectives planned no expansion for this collective"),
+        "{errors}"
+    );
+}

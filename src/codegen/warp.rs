@@ -30,47 +30,51 @@ pub struct Lanes<'ctx> {
 }
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// Lane and warp of this thread. Collectives need `BLOCKSIZE` to be a power of two (the
-    /// checker's E0305), so a block is a whole number of warps or a part of one.
+    /// `kir-collectives`' expansion of the collective at `span`.
+    pub fn collective_plan(&self, span: Span) -> Result<crate::kir::CollectivePlan> {
+        self.collectives.get(&span).copied().ok_or_else(|| {
+            CodegenError::internal(
+                "kir-collectives planned no expansion for this collective",
+                span,
+            )
+        })
+    }
+
+    /// Lane and warp of this thread, in the warp shape `kir-collectives` gave the collective at
+    /// `span`. Collectives need `BLOCKSIZE` to be a power of two (the checker's E0305), so a
+    /// block is a whole number of warps or a part of one.
     pub fn lanes(&mut self, span: Span) -> Result<Lanes<'ctx>> {
         let block_size = self.block_size(span)?;
-        if !block_size.is_power_of_two() {
+        let plan = self.collective_plan(span)?;
+        if !block_size.is_power_of_two() || plan.width * plan.warps != block_size {
             return Err(CodegenError::internal(
-                "a collective with a BLOCKSIZE that is not a power of two",
+                "a collective with a BLOCKSIZE that is not a power of two, or not its plan's",
                 span,
             ));
         }
-        let width = block_size.min(32);
-        let warps = self.warps_per_block(span)?;
         let tid = self.tid()?;
-        let lane = if warps == 1 {
+        let lane = if plan.warps == 1 {
             tid
         } else {
             self.b.build_and(tid, self.i32(31), "lane")?
         };
-        let warp = if warps == 1 {
+        let warp = if plan.warps == 1 {
             self.i32(0)
         } else {
             self.b.build_right_shift(tid, self.i32(5), false, "warp")?
         };
-        let mask_bits: u64 = if width == 32 {
-            0xffff_ffff
-        } else {
-            (1u64 << width) - 1
-        };
-        let mask = self.cx.context.i32_type().const_int(mask_bits, false);
+        let mask = self
+            .cx
+            .context
+            .i32_type()
+            .const_int(u64::from(plan.mask), false);
         Ok(Lanes {
             lane,
             warp,
-            width,
-            warps,
+            width: plan.width,
+            warps: plan.warps,
             mask,
         })
-    }
-
-    /// Warps per block: `BLOCKSIZE / 32`, or 1 for a block of at most one warp.
-    pub fn warps_per_block(&self, span: Span) -> Result<u32> {
-        Ok((self.block_size(span)? / 32).max(1))
     }
 
     /// `shfl.sync` of a value of any register type.

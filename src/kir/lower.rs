@@ -59,6 +59,7 @@ fn kernel(
         recomputed_vectors: None,
         indexed_copies: None,
         sweeps: None,
+        collectives: None,
         merged_guards: None,
         store_orders: None,
         loops: None,

@@ -13,7 +13,8 @@
 //! ```
 
 use super::{
-    Combine, Consumer, Element, ExprRef, Kernel, Module, Stage, Stmt, Subscript, Sweep, SweepPlan,
+    CollectivePlan, Combine, Consumer, Element, ExprRef, Identity, Kernel, Module, Stage, Start,
+    Stmt, Subscript, Sweep, SweepPlan,
 };
 use crate::check::types::Len;
 use crate::diagnostics::SourceFiles;
@@ -137,6 +138,11 @@ impl Printer<'_> {
             sweeps.sort_by_key(|(c, _)| (c.span().file, c.span().start, c.span().end));
             for (consumer, plan) in sweeps {
                 self.sweep(*consumer, plan);
+            }
+        }
+        if let Some(collectives) = &kernel.collectives {
+            for (span, plan) in collectives {
+                self.collective(*span, plan);
             }
         }
         if let Some(arrays) = &kernel.shared_arrays {
@@ -334,6 +340,52 @@ impl Printer<'_> {
         }
         let _ = write!(text, "  ({})", plan.why);
         self.line(1, &text, Some(consumer.span()));
+    }
+
+    /// `kir-collectives`' expansion of one reduction or scan: `collective reduce `sum /. v`
+    /// warps 8 x 32 lanes  mask 0xffffffff  tree down 1 2 4 8 16  partials 16 + barrier  start
+    /// identity -0.0`.
+    fn collective(&mut self, span: Span, plan: &CollectivePlan) {
+        let tree: Vec<String> = plan.tree_offsets().map(|o| o.to_string()).collect();
+        let direction = match plan.op {
+            CollectiveOp::ScanLeft => "up",
+            _ => "down",
+        };
+        let mut text = format!(
+            "collective {} `{}`  warps {} x {} lanes  mask {:#x}  tree {direction} {}",
+            op_name(plan.op),
+            self.quote(span),
+            plan.warps,
+            plan.width,
+            plan.mask,
+            if tree.is_empty() {
+                "none".to_string()
+            } else {
+                tree.join(" ")
+            },
+        );
+        match plan.partials {
+            Some(slots) => {
+                let _ = write!(text, "  partials {slots} + barrier");
+            }
+            None => text.push_str("  partials none"),
+        }
+        // A grid-wide scan also reduces its chunk (its aggregate), with a tree down.
+        if plan.start.is_some() && plan.op != CollectiveOp::Reduce {
+            text.push_str("  aggregate tree down");
+        }
+        match plan.start {
+            Some(Start::Identity(Identity::Float(value))) => {
+                let _ = write!(text, "  start identity {value:?}");
+            }
+            Some(Start::Identity(Identity::Int { value, .. })) => {
+                let _ = write!(text, "  start identity {value:#x}");
+            }
+            Some(Start::FirstElement) => text.push_str("  start first-element"),
+            Some(Start::ByTiles) => text.push_str("  start by-tiles"),
+            None => {}
+        }
+        self.line(1, &text, Some(span));
     }
 
     fn stmts(&mut self, depth: usize, stmts: &[Stmt]) {

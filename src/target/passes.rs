@@ -79,6 +79,14 @@ pub const LOOM_PASSES: &[LoomPass] = &[
                loop, tiles) and how each reduction combines",
     },
     LoomPass {
+        name: crate::kir::COLLECTIVES,
+        transforms: true,
+        position: Position::KernelIr,
+        what: "how each reduction and scan is expanded at the block size: the warp's lanes and \
+               shuffle mask, the shuffle tree, the shared partials and their barrier, a \
+               reduction's start from its function's identity",
+    },
+    LoomPass {
         name: crate::kir::GUARDS,
         transforms: true,
         position: Position::KernelIr,

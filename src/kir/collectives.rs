@@ -1,0 +1,126 @@
+//! `kir-collectives`: how each reduction and scan is expanded at the kernel's block size, before
+//! code generation emits it (`codegen/reduce.rs`, `codegen/scan.rs`).
+//!
+//! - **The warp.** A warp is 32 lanes, or the whole block when `BLOCKSIZE` is smaller; every
+//!   shuffle's `membermask` names exactly the lanes that exist. (`shfl.sync` with a lane outside
+//!   the block in its mask is undefined: at block sizes 2 to 16 the mask is `2^BLOCKSIZE - 1`.)
+//! - **The tree.** A reduction and a right scan shuffle down, a left scan up, at offsets 1, 2, 4,
+//!   ... below the warp's width.
+//! - **The block.** With more than one warp, each warp's result goes through a shared array of
+//!   partials (one slot per warp, double-buffered for tiles) and one barrier; with one warp, none.
+//! - **The start** (reductions). A reduction whose threads fold their elements first, in a
+//!   block-stride loop, starts every thread from `f`'s identity where it is known
+//!   (`kir/commute.rs`): every lane then holds a value, and the trees test no lanes. Otherwise
+//!   the first element starts the fold and the trees combine only the lanes that hold one.
+//!
+//! A recomputed vector's collectives (evaluated again at each use) are planned once, by span:
+//! every copy is expanded the same way.
+
+use super::commute::{self, Combining};
+use super::{CollectivePlan, Combine, Consumer, Identity, Kernel, Module, Start, Sweep};
+use crate::check::types::Ty;
+use crate::check::Checked;
+use crate::syntax::ast::{CollectiveOp, Expr, ExprKind, Item};
+use crate::syntax::span::Span;
+use crate::syntax::visit::{visit_block, visit_expr};
+use std::collections::BTreeMap;
+
+/// Lanes in a full warp.
+const WARP: u32 = 32;
+
+pub fn run(module: &mut Module, checked: &Checked) {
+    for kernel in &mut module.kernels {
+        kernel.collectives = Some(plans(kernel, checked));
+    }
+}
+
+/// The plan of every reduction and scan of `kernel`, by span.
+fn plans(kernel: &Kernel, checked: &Checked) -> BTreeMap<Span, CollectivePlan> {
+    let mut plans = BTreeMap::new();
+    let Some(Item::Kernel(decl)) = checked.program.items.get(kernel.item) else {
+        return plans;
+    };
+    visit_block(&decl.body, &mut |e| {
+        visit_expr(e, &mut |e| {
+            if let ExprKind::Collective { op, .. } = &e.kind {
+                if *op != CollectiveOp::Map {
+                    plans.insert(e.span, plan(kernel, checked, e, *op));
+                }
+            }
+        })
+    });
+    plans
+}
+
+fn plan(kernel: &Kernel, checked: &Checked, e: &Expr, op: CollectiveOp) -> CollectivePlan {
+    let block_size = kernel.block_size.max(1);
+    let width = block_size.min(WARP);
+    let warps = (block_size / WARP).max(1);
+    let mask = if width == WARP {
+        u32::MAX
+    } else {
+        (1u32 << width) - 1
+    };
+    CollectivePlan {
+        op,
+        width,
+        warps,
+        mask,
+        partials: (warps > 1).then_some(2 * warps),
+        start: start(kernel, checked, e),
+    }
+}
+
+/// How a reduction's threads start their fold (`None` for a scan).
+fn start(kernel: &Kernel, checked: &Checked, e: &Expr) -> Option<Start> {
+    let sweep = kernel
+        .sweeps
+        .as_ref()
+        .and_then(|sweeps| sweeps.get(&Consumer::Reduce(e.span)))?;
+    Some(match (sweep.combine, sweep.sweep) {
+        (Some(Combine::PerThread), Sweep::Stride) => match identity(checked, e) {
+            Some(identity) => Start::Identity(identity),
+            None => Start::FirstElement,
+        },
+        (Some(Combine::PerThread), _) => Start::FirstElement,
+        _ => Start::ByTiles,
+    })
+}
+
+/// `f`'s identity for the reduction `e`, where it is proven (`commute::combining`): `f(identity,
+/// x)` is `x` for every `x`, bit for bit. Floats: `-0.0` for `+` (`-0.0 + x` is `x`, `+0.0`
+/// included), `1.0` for `*`, NaN for `min`/`max` (IEEE minNum/maxNum return the other operand
+/// when one is NaN). Integers: `0`, `1`, and the type's largest and smallest value.
+fn identity(checked: &Checked, e: &Expr) -> Option<Identity> {
+    let ExprKind::Collective { func, .. } = &e.kind else {
+        return None;
+    };
+    let f = checked.callees.get(&e.id).copied()?;
+    let op = commute::combining(checked, f, func.bound_args.len())?;
+    let Ty::Scalar(scalar) = checked.ty(e.id).element() else {
+        return None;
+    };
+    if scalar.is_float() {
+        return Some(Identity::Float(match op {
+            Combining::Add => -0.0,
+            Combining::Mul => 1.0,
+            Combining::Min | Combining::Max => f64::NAN,
+        }));
+    }
+    if !scalar.is_integer() {
+        return None;
+    }
+    let bits = scalar.bits();
+    let all_ones = u64::MAX >> (64 - bits);
+    Some(Identity::Int {
+        bits,
+        value: match (op, scalar.is_signed()) {
+            (Combining::Add, _) => 0,
+            (Combining::Mul, _) => 1,
+            (Combining::Min, false) => all_ones,
+            (Combining::Max, false) => 0,
+            (Combining::Min, true) => all_ones >> 1,
+            (Combining::Max, true) => 1u64 << (bits - 1),
+        },
+    })
+}
