@@ -1,8 +1,8 @@
 //! `kir-shared-memory`: every array a kernel keeps in shared memory, and its size, before code
 //! generation: the user's `shared` arrays and the vector variables that do not live in
 //! registers, the copies of indexed computed vectors (`kir-indexed-copies`), and the scratch
-//! buffers of the collectives: a reduction's partials (one slot per warp, double-buffered, when
-//! the block has more than one warp), a scan's (the same, at block sizes above a warp), the
+//! buffers of the collectives: a reduction's or a scan's partials, as `kir-collectives` planned
+//! them (one slot per warp, double-buffered, when the block has more than one warp), the
 //! one-element slot through which thread 0 broadcasts an atomic's old value, a grid-wide
 //! statement's ticket and prefix. A recomputed vector variable's collectives are counted at
 //! each use, where code generation evaluates its initializer.
@@ -16,23 +16,28 @@
 //! rounded up to 16.
 
 use super::consumers::{self, Name, Visitor, Walk};
-use super::{Module, SharedArray};
+use super::{CollectivePlan, Module, SharedArray};
 use crate::check::types::{Len, RecordTable, Scalar, Ty};
 use crate::check::Checked;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprId, ExprKind, Stmt as Ast};
 use crate::syntax::span::Span;
+use std::collections::BTreeMap;
 
 pub fn run(module: &mut Module, checked: &Checked) {
     for kernel in &mut module.kernels {
-        let mut counter = Counter::default();
+        let mut counter = Counter {
+            arrays: Vec::new(),
+            collectives: kernel.collectives.clone().unwrap_or_default(),
+        };
         consumers::walk(kernel, checked, &mut counter);
         kernel.shared_arrays = Some(counter.arrays);
     }
 }
 
-#[derive(Default)]
 struct Counter {
     arrays: Vec<SharedArray>,
+    /// `kir-collectives`' plans: which collectives have shared partials, and how many slots.
+    collectives: BTreeMap<Span, CollectivePlan>,
 }
 
 impl<'a> Visitor<'a> for Counter {
@@ -86,6 +91,12 @@ impl<'a> Visitor<'a> for Counter {
 }
 
 impl Counter {
+    /// The slots of the shared partials `kir-collectives` gave the collective at `span`.
+    fn partials(&self, span: Span) -> Option<u64> {
+        let plan = self.collectives.get(&span)?;
+        plan.partials.map(u64::from)
+    }
+
     fn array(&mut self, walk: &Walk<'_>, name: &str, elem: &Ty, count: u64, span: Span) {
         let bytes =
             layout(elem, &walk.checked.records).map(|(size, _)| count.max(1).saturating_mul(size));
@@ -128,8 +139,8 @@ impl Counter {
         };
         let elem = walk.checked.ty(e.id).element().clone();
         self.array(walk, "grid.ticket", &Ty::INT32, 1, span);
-        if warps(walk) > 1 {
-            self.array(walk, "reduce.partials", &elem, 2 * warps(walk), e.span);
+        if let Some(slots) = self.partials(e.span) {
+            self.array(walk, "reduce.partials", &elem, slots, e.span);
         }
         self.array(walk, "grid.prefix", &elem, 1, span);
     }
@@ -158,15 +169,14 @@ impl Counter {
             }
             ExprKind::Collective { op, operand, .. } if Some(e.id) != grid => {
                 let elem = walk.checked.ty(e.id).element().clone();
-                match op {
-                    CollectiveOp::Reduce
-                        if warps(walk) > 1 && super::sweeps::bound(walk, operand) != Some(0) =>
+                match (op, self.partials(e.span)) {
+                    (CollectiveOp::Reduce, Some(slots))
+                        if super::sweeps::bound(walk, operand) != Some(0) =>
                     {
-                        self.array(walk, "reduce.partials", &elem, 2 * warps(walk), e.span)
+                        self.array(walk, "reduce.partials", &elem, slots, e.span)
                     }
-                    CollectiveOp::ScanLeft | CollectiveOp::ScanRight if walk.block_size > 32 => {
-                        let warps = walk.block_size / 32;
-                        self.array(walk, "scan.partials", &elem, 2 * warps, e.span)
+                    (CollectiveOp::ScanLeft | CollectiveOp::ScanRight, Some(slots)) => {
+                        self.array(walk, "scan.partials", &elem, slots, e.span)
                     }
                     _ => {}
                 }
@@ -177,10 +187,6 @@ impl Counter {
     }
 }
 
-/// The warps of the block (at least one).
-fn warps(walk: &Walk<'_>) -> u64 {
-    (walk.block_size / 32).max(1)
-}
 
 /// The expression `id` inside `e`.
 fn find(e: &Expr, id: ExprId) -> Option<&Expr> {
