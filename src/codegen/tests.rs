@@ -352,22 +352,11 @@ fn lower_with_barriers(
     source: &str,
     edit: impl Fn(&mut crate::kir::Barriers),
 ) -> Result<String, Vec<Diagnostic>> {
-    let checked = front_end(source, 256)?;
-    let target = NvptxTarget::new("sm_80", OptLevel::O3).map_err(|d| vec![d])?;
-    let context = Context::create();
-    let mut kernel_ir = crate::kir::build(&checked);
-    for kernel in &mut kernel_ir.kernels {
+    lower_with_kernel_ir(source, |kernel| {
         if let Some(barriers) = &mut kernel.barriers {
             edit(barriers);
         }
-    }
-    let options = CodegenOptions {
-        module_name: "test".into(),
-        sources: vec![("test.loom".into(), source.into())],
-        ..CodegenOptions::default()
-    };
-    let module = lower(&context, &checked, &kernel_ir, &target, &options)?;
-    Ok(module.print_to_string().to_string())
+    })
 }
 
 /// For a kernel `kir-barriers` covers, code generation asks the kernel IR at each place a
