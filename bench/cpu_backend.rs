@@ -278,16 +278,22 @@ fn repeats() -> usize {
 }
 
 /// Best time of each of `runs`, interleaved (one run of each in turn, `REPEATS` rounds), so that
-/// the load of a shared machine weighs on every column alike. Each round starts one column
-/// further on, so that no column always runs first or after the same one: the first LOOM column
-/// after PoCL's or NumPy's was about a tenth slower than the same code run after another LOOM
-/// column (saxpy, 2026-12-07).
+/// the load of a shared machine weighs on every column alike. Each round runs them in another
+/// order, so that no column always runs first or after the same one: the LOOM column run after
+/// PoCL's was about a tenth slower than the same code run after another LOOM column (saxpy,
+/// 2026-12-07), and rotating the order (each round starting one column further on) still left
+/// every column the same predecessor.
 fn best_interleaved(runs: &mut [(&str, Run<'_>)]) -> Result<Vec<f64>, String> {
     let mut best = vec![f64::INFINITY; runs.len()];
     let repeats = repeats();
-    for round in 0..repeats {
-        for k in 0..runs.len() {
-            let column = (round + k) % runs.len();
+    // Each round runs the columns in an order of its own, drawn with a fixed seed: which column
+    // runs just before another weighs on it (PoCL's process leaves the caches full of its arrays
+    // and its threads busy), and a rotation keeps every column's predecessor the same.
+    let mut order: Vec<usize> = (0..runs.len()).collect();
+    let mut rng = fastrand::Rng::with_seed(0x5eed);
+    for _ in 0..repeats {
+        rng.shuffle(&mut order);
+        for &column in &order {
             best[column] = best[column].min((runs[column].1)()?);
         }
     }
