@@ -428,7 +428,7 @@ impl Finder {
             Some((n, _)) => Some(n.clone()),
             None => walk
                 .is_indexed_copy(base.span)
-                .then(|| indexed_copy_key(base.span)),
+                .then(|| indexed_copy_key(base)),
         };
         let no_dims: Vec<Option<Poly>> = Vec::new();
         let dims = named.as_ref().map_or(&no_dims, |(_, d)| d);
@@ -482,11 +482,12 @@ impl Finder {
     }
 }
 
-/// The key of the `shared` copy of the indexed computed vector at `span`: one array per copied
-/// expression, as code generation makes one (`codegen::Body::copy_indexed_vector`). The part
-/// before `#` is the name barrier placement shows (as for a collective's partials).
-pub(super) fn indexed_copy_key(span: Span) -> String {
-    format!("indexed#{}:{}", span.start, span.end)
+/// The key of the `shared` copy of the indexed computed vector `base`: one array per copied
+/// expression, as code generation makes one (`codegen::Body::copy_indexed_vector`; each use of
+/// a recomputed vector copies its own, under fresh ids). The part before `#` is the name
+/// barrier placement shows (as for a collective's partials).
+pub(super) fn indexed_copy_key(base: &Expr) -> String {
+    format!("indexed#{}", base.id.0)
 }
 
 /// Every variable a block assigns (`x <- ...`, `x.f <- ...`), nested blocks included.

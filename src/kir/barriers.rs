@@ -86,7 +86,6 @@ use super::access_log::AccessLog;
 use super::accesses::{array_dims, indexed_copy_key, Finder, Read};
 use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
-use super::recomputed_vectors::names_substituted;
 use super::removed_barriers::{Candidates, PathCandidates, Removed};
 use super::{
     Barrier, Barriers, Combine, Consumer, Emission, LoopPlan, Module, Point, StoreOrder, Sweep,
@@ -100,9 +99,19 @@ use crate::syntax::ast::{
 use crate::syntax::span::Span;
 use crate::syntax::visit::{each_child, scans_in, visit_expr};
 use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub fn run(module: &mut Module, checked: &Checked) {
+    // Code generation lowers the program with each use of a recomputed vector replaced by a
+    // copy of its initializer under fresh expression ids (`kir-recomputed-vectors`): a copy's
+    // collectives and indexed vectors are its own. Barriers are placed on that same program,
+    // so that each use's collectives are told apart as code generation tells them apart. Where
+    // the substitution fails, code generation reports it (an internal error) before placing any.
+    let substituted = super::substitute_recomputed_vectors(checked, module);
+    let checked = match &substituted {
+        Ok(Some(substituted)) => substituted,
+        Ok(None) | Err(_) => checked,
+    };
     for kernel in &mut module.kernels {
         let mut placer = Placer {
             finder: Finder::new(kernel, checked),
@@ -121,7 +130,6 @@ pub fn run(module: &mut Module, checked: &Checked) {
             distributed: 0,
             unknown_offsets: Cell::new(u32::MAX),
             copied: BTreeSet::new(),
-            recomputed: kernel.recomputed_vectors.clone().unwrap_or_default(),
             grid_total: None,
             grid_window: None,
             candidates: Candidates::default(),
@@ -199,7 +207,7 @@ enum Step {
     },
     /// The store of the indexed computed vector at `base` into its `shared` copy (`steps`),
     /// made the first time code generation reaches it (`Body::copy_indexed_vector`).
-    Copy { base: Span, steps: Vec<Step> },
+    Copy { base: ExprId, steps: Vec<Step> },
 }
 
 struct Placer {
@@ -231,12 +239,9 @@ struct Placer {
     /// `offset`s are in the loops they are made in (a unique symbol never equals another, so
     /// only its name, which the remarks show, must match).
     unknown_offsets: Cell<u32>,
-    /// The indexed computed vectors copied so far, by span: code generation copies each
-    /// expression once (`Body::copy_indexed_vector`).
-    copied: BTreeSet<Span>,
-    /// `kir-recomputed-vectors`: the vector variables evaluated again at each use, by the
-    /// span of their name.
-    recomputed: BTreeSet<Span>,
+    /// The indexed computed vectors copied so far: code generation copies each expression once
+    /// (`Body::copy_indexed_vector`), each use of a recomputed vector's its own.
+    copied: BTreeSet<ExprId>,
     /// While a grid-wide reduce's statement is made: its collective, a value by then
     /// (`codegen::Body::grid_value`).
     grid_total: Option<ExprId>,
@@ -625,7 +630,7 @@ impl Placer {
         let mut steps = Vec::new();
         self.vector_steps(walk, base, &mut steps)?;
         let reads = self.vector_reads(walk, base)?;
-        let array = indexed_copy_key(base.span);
+        let array = indexed_copy_key(base);
         let write = Access {
             name: shown_name(&array),
             array,
@@ -637,7 +642,7 @@ impl Placer {
         let consumer = Consumer::Copy(base.span);
         steps.extend(self.store_steps(walk, consumer, reads, Some(write), len, &[base])?);
         out.push(Step::Copy {
-            base: base.span,
+            base: base.id,
             steps,
         });
         Ok(())
@@ -896,23 +901,6 @@ impl Placer {
                     .iter()
                     .try_for_each(|index| self.vector_steps(walk, index, out));
             }
-            // Code generation reads a copy of the initializer in place of the name (`kir-
-            // recomputed-vectors`' substitution), with fresh expression ids: its reductions and
-            // scans would be collectives of their own, which the pass (keying them by id and
-            // finding a statement's scans in its own expression) does not tell apart.
-            ExprKind::Name(name) => {
-                if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
-                    if holds_collective(init) {
-                        return Err("a reduction or scan");
-                    }
-                    // Each use copies its indexed vectors again (fresh ids), which this pass,
-                    // keying copies by span, does not tell apart.
-                    if holds_indexed_copy(walk, init) {
-                        return Err("an indexed vector in a recomputed vector");
-                    }
-                    return self.vector_steps(walk, init, out);
-                }
-            }
             ExprKind::Collective {
                 op: CollectiveOp::Map,
                 func,
@@ -1138,7 +1126,7 @@ impl Placer {
                 let (array, dims) = if walk.is_indexed_copy(base.span) {
                     self.copy_steps(walk, base, out)?;
                     let len = walk.static_len(base).and_then(|n| i64::try_from(n).ok());
-                    (indexed_copy_key(base.span), vec![len.map(Poly::constant)])
+                    (indexed_copy_key(base), vec![len.map(Poly::constant)])
                 } else {
                     self.row_steps(walk, base, out)?;
                     match (array_dims(walk, base), &base.kind) {
@@ -1333,25 +1321,10 @@ impl Placer {
     /// to an array the body names.
     fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
         let point = self.point(Point::LoopHead);
-        // Code generation names the arrays of the body with every recomputed vector replaced
-        // by its initializer and its declaration removed (`kir-recomputed-vectors`): so here,
-        // for one whose initializer names no other recomputed vector.
-        let mut outer = HashMap::new();
-        let mut nested = false;
-        crate::syntax::visit::visit_block(body, &mut |e| {
-            if let ExprKind::Name(n) = &e.kind {
-                if let Some(Name::Recomputed(init)) = walk.lookup(&n.name) {
-                    nested |= names_recomputed(walk, init);
-                    outer.insert(n.name.clone(), (*init).clone());
-                }
-            }
-        });
-        if nested {
-            return self.uncover(span, "a loop that names a recomputed vector");
-        }
-        let body = names_substituted(body, &self.recomputed, outer);
+        // The body as code generation names its arrays: each recomputed vector is its
+        // initializer already (`run`).
         let mut touched: Vec<(String, bool)> = Vec::new();
-        arrays_touched(walk.checked, &body, &mut |name, write| {
+        arrays_touched(walk.checked, body, &mut |name, write| {
             touched.push((name.to_string(), write))
         });
         let later: Vec<Access> = touched
@@ -1391,17 +1364,6 @@ fn element_place(target: &Expr) -> Option<(&Expr, &[Expr])> {
     }
 }
 
-/// Whether `e` names a vector variable recomputed at each use.
-fn names_recomputed(walk: &Walk<'_>, e: &Expr) -> bool {
-    let mut found = false;
-    visit_expr(e, &mut |x| {
-        if let ExprKind::Name(n) = &x.kind {
-            found |= matches!(walk.lookup(&n.name), Some(Name::Recomputed(_)));
-        }
-    });
-    found
-}
-
 /// The write and the read of collective `e`'s partials (`what`: `reduce.partials`,
 /// `scan.partials`), its scratch array of one slot per warp, by any thread.
 fn partials(what: &str, e: &Expr) -> (Access, Access) {
@@ -1437,15 +1399,6 @@ pub(super) fn holds_indexed_copy(walk: &Walk<'_>, e: &Expr) -> bool {
     let mut found = false;
     visit_expr(e, &mut |x| {
         found |= matches!(&x.kind, ExprKind::Index { base, .. } if walk.is_indexed_copy(base.span));
-    });
-    found
-}
-
-/// Whether `e` holds a reduction or a scan.
-fn holds_collective(e: &Expr) -> bool {
-    let mut found = false;
-    visit_expr(e, &mut |x| {
-        found |= matches!(&x.kind, ExprKind::Collective { op, .. } if *op != CollectiveOp::Map);
     });
     found
 }
@@ -1665,7 +1618,7 @@ impl<'a> Visitor<'a> for Placer {
             }
             // Made where its statement's steps reach it (`copy_steps`); one they did not reach
             // is not covered.
-            Dest::Copy if self.copied.contains(&span) => {}
+            Dest::Copy if self.copied.contains(&value.id) => {}
             Dest::Copy => self.uncover(span, "an indexed vector's shared copy"),
         }
     }
