@@ -97,7 +97,7 @@ use crate::syntax::ast::{
     BinaryOp, Block, CollectiveOp, Expr, ExprId, ExprKind, FuncRef, Stmt as Ast,
 };
 use crate::syntax::span::Span;
-use crate::syntax::visit::{each_child, scans_in, visit_expr};
+use crate::syntax::visit::{each_child, scans_in};
 use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -1392,15 +1392,6 @@ fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
     walk.checked.ty(target.id).tile_shape().is_some()
         && matches!(indices.as_slice(), [r, c]
             if *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range)
-}
-
-/// Whether `e` indexes a computed vector through a `shared` copy.
-pub(super) fn holds_indexed_copy(walk: &Walk<'_>, e: &Expr) -> bool {
-    let mut found = false;
-    visit_expr(e, &mut |x| {
-        found |= matches!(&x.kind, ExprKind::Index { base, .. } if walk.is_indexed_copy(base.span));
-    });
-    found
 }
 
 /// Whether `e` is `transpose(t)`, a tile read element by element where it is consumed.

@@ -10,7 +10,7 @@
 //! touch only `scratch`, through atomics and thread 0's stores, which barrier placement does
 //! not follow (they order themselves across blocks).
 
-use super::{holds_indexed_copy, shown_name, Placer, Step};
+use super::{shown_name, Placer, Step};
 use crate::kir::access::{Access, AccessKind, Who};
 use crate::kir::affine::Poly;
 use crate::kir::consumers::{is_vector, Walk};
@@ -63,10 +63,6 @@ impl Placer {
         let Some(grid) = parts(walk, target, value) else {
             return self.uncover(span, "a grid-wide statement");
         };
-        if holds_indexed_copy(walk, target) || holds_indexed_copy(walk, value) {
-            // Copied inside the chunk's window, which this pass does not follow.
-            return self.uncover(span, "an indexed vector in a grid-wide statement");
-        }
         let mut steps = Vec::new();
         match self.chunk_steps(walk, &grid, span, &mut steps) {
             Ok(()) => self.steps(steps),
