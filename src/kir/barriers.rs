@@ -599,10 +599,6 @@ impl Placer {
             steps.push(write);
             return Ok(());
         }
-        if swept.len() > 1 {
-            // `Body::store_buffered` computes a scatter's subscripts apart: not followed here.
-            return Err("a scan in a buffered scatter");
-        }
         let Some(mut plan) = self.sweeps.get(&consumer).copied() else {
             return Err("a scan in a buffered store");
         };
