@@ -274,9 +274,10 @@ impl Finder {
         let checked = walk.checked;
         match &target.kind {
             ExprKind::Name(name) => match walk.lookup(&name.name) {
-                Some(Name::Array(_)) => {
-                    Some((name.name.clone(), Some(Who::Owner(Poly::default()))))
-                }
+                Some(Name::Array(_)) => Some((
+                    walk.array_key(&name.name),
+                    Some(Who::Owner(Poly::default())),
+                )),
                 _ => None,
             },
             ExprKind::Index { base, indices, .. } => {
@@ -368,7 +369,7 @@ impl Finder {
             }
             ExprKind::Name(name) => match walk.lookup(&name.name) {
                 Some(Name::Array(_)) => out.push(Read {
-                    array: Some(name.name.clone()),
+                    array: Some(walk.array_key(&name.name)),
                     who: Some(Who::Owner(Poly::default())),
                     span: e.span,
                 }),
@@ -529,7 +530,7 @@ pub(super) fn array_dims(walk: &Walk<'_>, base: &Expr) -> Option<(String, Vec<Op
     }
     match &base.kind {
         ExprKind::Name(name) => match walk.lookup(&name.name) {
-            Some(Name::Array(dims)) => Some((name.name.clone(), dims.clone())),
+            Some(Name::Array(dims)) => Some((walk.array_key(&name.name), dims.clone())),
             _ => None,
         },
         ExprKind::Index {

@@ -227,8 +227,9 @@ struct Placer {
     frames: Vec<Frame>,
     next: u64,
     placed: Vec<Barrier>,
-    /// The array and vector variables declared so far, by the span of their name: each name
-    /// once in a covered kernel (code generation tells two declarations of one name apart).
+    /// The array and vector variables declared so far, by the span of their name, with the key
+    /// of each (`Walk::next_array_key`: code generation tells two declarations of one name
+    /// apart).
     declared: BTreeMap<Span, String>,
     /// Inside a distributed loop's body: how many loops deep (the distributed one counts).
     /// Code generation lowers the body as each thread's own code, which places no barrier and
@@ -477,8 +478,8 @@ impl Placer {
             return self.uncover(span, "an array or vector variable");
         };
         let write = (!registers).then(|| Access {
-            array: array.clone(),
-            name: array,
+            name: shown_name(&array),
+            array,
             kind: AccessKind::Write,
             who: Who::Owner(Poly::default()),
             span,
@@ -1092,7 +1093,7 @@ impl Placer {
                         return Err("a call of a `func`");
                     }
                     out.push(Step::Touch(vec![Access {
-                        array: name.name.clone(),
+                        array: walk.array_key(&name.name),
                         name: name.name.clone(),
                         kind: AccessKind::Read,
                         who: Who::Any,
@@ -1231,8 +1232,9 @@ impl Placer {
         };
         self.steps(steps);
         let location = self.location(walk, &dims, indices);
+        let name = shown_name(&array);
         self.touch(vec![Access {
-            name: array.clone(),
+            name: name.clone(),
             array: array.clone(),
             kind: AccessKind::Write,
             who: Who::Leader(location),
@@ -1240,7 +1242,7 @@ impl Placer {
         }]);
         self.steps(vec![Step::Candidate {
             after: span,
-            arrays: vec![(array.clone(), array)],
+            arrays: vec![(array, name)],
             atomic: false,
         }]);
     }
@@ -1307,9 +1309,23 @@ impl Placer {
                 "a loop kir-distribute distributes and this pass does not",
             );
         };
-        self.touch(plan.accesses);
+        // The analysis names arrays by name: each as the key of the declaration in scope.
+        let accesses = plan
+            .accesses
+            .into_iter()
+            .map(|access| Access {
+                array: walk.array_key(&access.array),
+                ..access
+            })
+            .collect();
+        let written = plan
+            .written
+            .into_iter()
+            .map(|(array, name)| (walk.array_key(&array), name))
+            .collect();
+        self.touch(accesses);
         self.distributed = 1;
-        self.distributed_writes = Some((span, plan.written));
+        self.distributed_writes = Some((span, written));
         self.finder.values.statement(walk, stmt);
     }
 
@@ -1327,7 +1343,7 @@ impl Placer {
             .into_iter()
             .filter(|(name, _)| matches!(walk.lookup(name), Some(Name::Array(_))))
             .map(|(name, write)| Access {
-                array: name.clone(),
+                array: walk.array_key(&name),
                 name,
                 kind: if write {
                     AccessKind::Write
@@ -1446,12 +1462,8 @@ impl<'a> Visitor<'a> for Placer {
                     // initializer's accesses in `init_variable`), or recomputed at each use
                     // (code generation removes the declaration; each use reads what its
                     // initializer reads).
-                    let taken = walk.lookup(&name.name).is_some()
-                        || self.declared.values().any(|n| *n == name.name);
-                    if taken {
-                        return self.uncover(*span, "an array variable that reuses a name");
-                    }
-                    self.declared.insert(name.span, name.name.clone());
+                    self.declared
+                        .insert(name.span, walk.next_array_key(&name.name));
                     if let (Some(init), false) = (init, walk.is_recomputed(name.span)) {
                         // The reductions inside the value first, as for a vector assignment.
                         let mut steps = Vec::new();
