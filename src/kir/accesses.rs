@@ -5,8 +5,8 @@
 //! A vector store writes element `offset + k` of its target from the thread that owns `k`
 //! ([`Who::Owner`]); a scatter or a tile store may write any element from any thread
 //! ([`Who::Any`]). Its right side (and a scatter's vector subscripts) reads arrays element by
-//! element, each read with its own [`Who`], computed as code generation's barrier placement
-//! computes it (`codegen/sync.rs`): from the subscripts' polynomials (`kir/affine.rs`), with
+//! element, each read with its own [`Who`], computed as barrier placement (`kir-barriers`) and
+//! code generation's check of this decision (`codegen/vector.rs`) compute it: from the subscripts' polynomials (`kir/affine.rs`), with
 //! what each integer and `Range` variable holds where the statement stands. A store is in place
 //! when every read of its target is by the owner of the element at the write's own offset: each
 //! thread then reads only what it is about to overwrite itself. Any other read of the target

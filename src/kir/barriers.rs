@@ -1,7 +1,8 @@
-//! `kir-barriers`: where a kernel needs barriers and why, decided on the kernel IR for the
-//! kernels whose every statement the pass covers (`docs/kernel-ir.md`, step 3). The placement is
-//! code generation's (`codegen/sync.rs`), made here as an analysis apart from the rewrite
-//! (Triton's Membar): the accesses made since the last barrier are pending; before a statement's
+//! `kir-barriers`: where a kernel needs barriers and why, decided on the kernel IR
+//! (`docs/kernel-ir.md`, step 3); code generation emits what it decides (`codegen/sync.rs`) and
+//! places no barrier of its own. The placement is an analysis apart from the rewrite (Triton's
+//! Membar), on the program code generation lowers (each use of a recomputed vector a copy of its
+//! initializer, [`run`]): the accesses made since the last barrier are pending; before a statement's
 //! accesses, the first that conflicts with a pending one ([`conflicts`]: the same element from
 //! two threads, at least one writing) gets a barrier in front of it, and the pending set empties.
 //! In front of a loop, a barrier orders what is pending with any access of an array the body
@@ -55,27 +56,25 @@
 //! two-dimensional array: its subscript computed where the array is found, before the
 //! element's. Stores into an element's field `a[i].f <- v` (thread 0 writes the element).
 //! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its body names
-//! with each recomputed vector replaced by its initializer, as code generation names them.
-//! Scans inside a scan's operand, a left and a right scan in one statement (each computed
-//! ahead in a sweep of its own) and scans in a scatter's subscripts ([`scans`]); arrays bound
+//! (each recomputed vector its initializer). Scans inside a scan's operand, a left and a right
+//! scan in one statement (each computed ahead in a sweep of its own, an indexed vector's again)
+//! and scans in a scatter's subscripts, a buffered one's included ([`scans`]); arrays bound
 //! whole to a collective's `func` (read by any thread where the collective is prepared);
-//! grid-wide statements ([`grid`]). A kernel with anything else keeps its barriers placed by
-//! code generation alone, and the pass names the first such statement: an
-//! element read of a register or recomputed vector; a reduction or scan in a recomputed
-//! vector's initializer (each use is a collective of its own) or an indexed vector in one (each
-//! use copies it again); a `func` given a computed vector whole; a collective bound to a
-//! computed vector; an array variable that reuses a name; a loop whose body names
-//! a recomputed vector whose initializer names another; an indexed vector's shared copy the
-//! statement's steps do not reach; a grid-wide statement with bound arguments, an indexed
-//! vector, or a scan into a scalar or a reduce in a vector statement; a scan in a buffered
-//! store without a compile-time number of slots or in a buffered scatter's subscript; a left
-//! and a right scan beside an indexed vector's scans; an atomic in a distributed loop.
-//! For a covered kernel, code generation places the barriers as before and checks that they are
-//! these (an internal error where they differ). The barriers the rule asks for after each
-//! statement that writes memory are candidates ([`super::removed_barriers`], shared with code
-//! generation): made where code generation makes them, resolved at the next barrier on their
-//! path or at the kernel's end; those removed (R0802) are printed with their reason, and code
-//! generation checks its remarks name the same, in order.
+//! grid-wide statements, their bound arguments and indexed vectors included ([`grid`]). Array
+//! variables that reuse a name: each declaration an array of its own (`Walk::array_key`), as
+//! code generation makes them. Each use of a recomputed vector: its collectives and indexed
+//! copies its own (keyed by expression id).
+//!
+//! What the pass does not follow leaves the kernel not covered, naming the first such
+//! statement; code generation then refuses the kernel (an internal error). No program of the
+//! repository's or the fuzzer's reaches one: the reasons left are shapes the checker rejects
+//! as far as known (a `func` or a collective given a computed vector whole, a grid-wide scan
+//! into a scalar or reduce in a vector statement, a `shared` scalar), or earlier passes'
+//! decisions missing. The barriers the rule asks for after each statement that
+//! writes memory are candidates ([`super::removed_barriers`]): made where code generation
+//! writes, resolved at the next barrier on their path or at the kernel's end; those removed
+//! (R0802) are printed with their reason, and code generation gives their remarks after the
+//! barrier that removed them ([`Emission::removed_at`]).
 
 mod atomics;
 mod grid;

@@ -1,6 +1,6 @@
 //! The barriers the synchronisation rule asks for after every statement that writes memory, and
-//! which of them are removed and why (remark R0802): shared by `kir-barriers` and code
-//! generation's barrier placement (`codegen/sync.rs`), so that both decide alike.
+//! which of them are removed and why (remark R0802), as `kir-barriers` decides it; code
+//! generation gives the remarks of the removed ones (`codegen/sync.rs`).
 //!
 //! A statement that writes memory leaves a *candidate*: the barrier the rule asks for after it.
 //! It is resolved at the next barrier placed on its path (kept when that barrier orders one of
