@@ -102,7 +102,12 @@ impl Placer {
         span: Span,
         out: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
-        self.bound_args(walk, grid.func, "a grid-wide statement with a bound array", out)?;
+        self.bound_args(
+            walk,
+            grid.func,
+            "a grid-wide statement with a bound array",
+            out,
+        )?;
         broadcast("grid.ticket", grid.collective, span, out);
         self.vector_steps(walk, grid.operand, out)?;
         self.reduction_sweep(walk, grid.collective, grid.operand, None, out)?;
