@@ -7,7 +7,8 @@
 //! - `stmt.rs`, `expr.rs`, `memory.rs`: statements, uniform expressions, arrays;
 //! - `vector.rs`: block vectors, fusion, register vectors, vector assignment;
 //! - `reduce.rs`, `scan.rs`, `warp.rs`: reductions and scans with warp shuffles;
-//! - `sync.rs`: barrier placement and removal (subscripts as polynomials: `kir/affine.rs`);
+//! - `sync.rs`: the barriers `kir-barriers` placed, emitted at the places code generation
+//!   reaches, with their remarks;
 //! - `distribute.rs`: dependence tests that spread `for` loops over the block's threads;
 //! - `math.rs`: the standard library's math primitives; `debug.rs`: debug locations;
 //! - `limits.rs`: the target's launch limits; `remarks.rs`: `--remarks`;

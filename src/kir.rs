@@ -32,15 +32,14 @@
 //!   run-time number of registers;
 //! - `kir-distribute`: which `for` loops run their iterations on the block's threads (the
 //!   dependence tests: GCD and Banerjee);
-//! - `kir-barriers`: where the kernel needs barriers and why, for the kernels whose every
-//!   statement it covers (the others name the first statement it does not);
+//! - `kir-barriers`: where the kernel needs barriers and why, and the barriers the rule asks
+//!   for that it removes (R0802);
 //! - `kir-shared-memory`: every array a kernel keeps in shared memory (the collectives' scratch
 //!   buffers included) and its size, which the driver checks against the target (`E0812`).
 //!
 //! Code generation reads the written arrays, the register vectors, the scatters, the sweeps,
 //! the collectives' expansion, the merged guards, the buffered stores, the distributed loops and
-//! (for the kernels `kir-barriers` covers) the barriers from here; `docs/kernel-ir.md` says
-//! what it still decides while it emits.
+//! the barriers from here; `docs/kernel-ir.md` says what it still decides while it emits.
 
 pub mod access;
 pub mod access_log;
@@ -302,8 +301,8 @@ pub enum Barriers {
     /// needs, removed (R0802), in the order code generation removes them; and where code
     /// generation meets each decision while it emits the kernel.
     Placed(Vec<Barrier>, Vec<removed_barriers::Removed>, Emission),
-    /// The first statement the pass does not cover (`what`): code generation alone places the
-    /// kernel's barriers.
+    /// The first statement the pass does not cover (`what`): code generation reports an
+    /// internal error (no checked program is known to reach one).
     NotCovered { span: Span, what: &'static str },
 }
 

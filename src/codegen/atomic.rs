@@ -7,8 +7,8 @@
 //! (blocks run on several OS threads at once there too). The ordering is `monotonic` (PTX's
 //! `.relaxed`) in the default (system) scope, which NVPTX emits as a plain `atom` (relaxed, GPU
 //! scope): CUDA's `atomicAdd` and friends. An atomic orders nothing else; within the block the
-//! barriers of "synchronised by default" order it with other statements (`sync.rs` counts it
-//! as a read and a write of the element that never conflicts with another atomic).
+//! barriers of "synchronised by default" order it with other statements (`kir-barriers` counts
+//! it as a read and a write of the element that never conflicts with another atomic).
 //!
 //! A uniform place with uniform operands is one atomic for the block, made by thread 0; its old
 //! value, when the statement uses it, goes to the other threads through a one-element shared
@@ -148,8 +148,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
             Ok(())
         })?;
-        self.sync
-            .atomic_candidate(span, vec![(array.key.clone(), array.name.clone())]);
         let Some(slot) = slot else {
             return Ok(None);
         };
@@ -240,9 +238,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 Ok(())
             })
         })?;
-        self.after_scans(whole);
-        self.sync
-            .atomic_candidate(span, vec![(array.key.clone(), array.name.clone())]);
         Ok(())
     }
 

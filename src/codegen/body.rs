@@ -365,100 +365,67 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// Announces memory accesses that are about to be emitted (in block-uniform code, before
-    /// the divergent code that makes them): places a barrier first if one of them may touch an
-    /// element another thread touched since the last barrier, at least one of the two writing.
+    /// the divergent code that makes them): a place a barrier may go, where the kernel IR
+    /// places one if one of them may touch an element another thread touched since the last
+    /// barrier, at least one of the two writing (`kir-barriers`).
     pub fn touch(&mut self, accesses: Vec<Access>) -> Result<()> {
         if !self.is_kernel() || self.lane_depth > 0 || accesses.is_empty() {
             return Ok(());
         }
-        let span = accesses[0].span;
-        let block_size = self.block_size(span)?;
-        let own = self.sync.check(&accesses, block_size);
-        let at = own.as_ref().map_or(span, |(_, later)| later.span);
-        self.barrier_at(Point::Touch, own, at, false)?;
-        self.sync.record(accesses);
-        Ok(())
+        self.barrier_at(Point::Touch, accesses[0].span)
     }
 
-    /// At a place a barrier may go (`point`): the barrier the kernel IR places there where
-    /// `kir-barriers` covers the kernel, else the one the analysis here found (`own`, at `at`).
-    /// Where the IR decides, `own` must be its barrier (an internal error otherwise: the two
-    /// analyses disagree).
-    pub fn barrier_at(
-        &mut self,
-        point: Point,
-        own: Option<(Access, Access)>,
-        at: Span,
-        loop_carried: bool,
-    ) -> Result<()> {
-        if !self.sync.follows_ir() {
-            if let Some((earlier, later)) = own {
-                self.emit_barrier()?;
-                self.sync.barrier_placed(&earlier, &later, at, loop_carried);
-            }
-            return Ok(());
-        }
-        let ir = self
+    /// At a place a barrier may go (`point`, reached at `at`): the barrier the kernel IR
+    /// places there, if any, emitted with its remark. A place the IR does not have there is
+    /// an internal error (the IR's walk of the kernel and code generation's disagree).
+    pub fn barrier_at(&mut self, point: Point, at: Span) -> Result<()> {
+        let decided = self
             .sync
             .decided(point)
             .map_err(|message| CodegenError::internal(message, at))?;
-        let own_key = own
-            .as_ref()
-            .map(|(earlier, later)| barrier_key(at, loop_carried, earlier, later));
-        let ir_key = ir
-            .as_ref()
-            .map(|b| barrier_key(b.at, b.loop_end, &b.earlier, &b.later));
-        if own_key != ir_key {
-            return Err(CodegenError::internal(
-                format!(
-                    "kir-barriers places {} here, code generation's analysis {}",
-                    describe_barrier(&ir_key),
-                    describe_barrier(&own_key)
-                ),
-                at,
-            ));
-        }
-        if let Some(barrier) = ir {
+        if let Some(barrier) = decided {
             self.emit_barrier()?;
-            let own_earlier = own.as_ref().map(|(earlier, _)| earlier);
-            self.sync.ir_barrier_placed(&barrier, own_earlier);
+            self.sync.barrier_placed(&barrier);
         }
         Ok(())
     }
 
-    /// At the end of a kernel whose barriers the kernel IR decided: code generation reached
-    /// every place the IR has, and its own analysis removed the barriers the IR removed (an
-    /// internal error otherwise).
+    /// At the end of a kernel: code generation reached every place the IR has, and placed the
+    /// collectives' barriers where it has them (an internal error otherwise).
     pub fn check_barriers(&self, span: Span) -> Result<()> {
         self.sync
             .check_followed()
             .map_err(|message| CodegenError::internal(message, span))
     }
 
-    /// A barrier inside a collective. `clears`: every access announced so far happens before it
-    /// (not so in a loop over tiles, whose later tiles access memory after it).
-    pub fn collective_barrier(&mut self, at: Span, what: &'static str, clears: bool) -> Result<()> {
+    /// A barrier inside a collective, where its warps' partial results meet (R0803).
+    pub fn collective_barrier(&mut self, at: Span, what: &'static str) -> Result<()> {
         self.emit_barrier()?;
-        self.sync.collective_barrier(at, what, clears);
+        self.sync.collective_barrier(at, what);
         Ok(())
     }
 
-    /// At the end of a loop body: a barrier if the next iteration's first accesses may race
-    /// with this iteration's last ones.
+    /// At the end of a loop body: a barrier where the kernel IR places one (the next
+    /// iteration's first accesses may race with this iteration's last ones).
     pub fn loop_back_barrier(&mut self, span: Span) -> Result<()> {
         // Inside a distributed loop's body (each thread's own code) no place counts: the IR
         // announces nothing there either.
         if !self.is_kernel() || self.lane_depth > 0 {
             return Ok(());
         }
-        // After `return` (the block ends here) no barrier: the place still counts.
-        let own = if self.terminated() {
-            None
-        } else {
-            let block_size = self.block_size(span)?;
-            self.sync.loop_back_conflict(block_size)
-        };
-        self.barrier_at(Point::LoopEnd, own, span, true)
+        // After `return` (the block ends here) the place still counts, and the IR has no
+        // barrier there (nothing is pending on a path that left the kernel).
+        if self.terminated() {
+            return match self.sync.decided(Point::LoopEnd) {
+                Ok(None) => Ok(()),
+                Ok(Some(_)) => Err(CodegenError::internal(
+                    "kir-barriers places a barrier after `return`",
+                    span,
+                )),
+                Err(message) => Err(CodegenError::internal(message, span)),
+            };
+        }
+        self.barrier_at(Point::LoopEnd, span)
     }
 
     /// True when the current block already ends (after `return`): code after it is dead.
@@ -781,30 +748,5 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 "slot",
             )?
         })
-    }
-}
-
-/// What a barrier decision is compared by: where it stands, whether at a loop's end, and the
-/// two accesses it orders (where, what, by which threads).
-type BarrierKey = (Span, bool, Span, String, Span, String);
-
-fn barrier_key(at: Span, loop_end: bool, earlier: &Access, later: &Access) -> BarrierKey {
-    let shown = |a: &Access| format!("{} by {}", a.what(), a.who.describe());
-    (
-        at,
-        loop_end,
-        earlier.span,
-        shown(earlier),
-        later.span,
-        shown(later),
-    )
-}
-
-fn describe_barrier(key: &Option<BarrierKey>) -> String {
-    match key {
-        Some((_, _, _, earlier, _, later)) => {
-            format!("a barrier between the {earlier} and the {later}")
-        }
-        None => "none".to_string(),
     }
 }

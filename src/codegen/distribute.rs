@@ -113,7 +113,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             this.pop_scope();
             result
         })?;
-        self.sync.candidate(span, plan.written);
         Ok(())
     }
 }

@@ -370,13 +370,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             _ => self.b.build_conditional_branch(l, join, rhs_bb)?,
         };
         self.b.position_at_end(rhs_bb);
-        // The right side may not run: a barrier placed in it (before a read of shared memory)
-        // orders nothing on the path that skips it, so barrier placement joins both paths as
-        // for an `if` without `else`.
-        let skipping = self.sync.state.clone();
+        // The right side may not run: `kir-barriers` joins both paths as for an `if` without
+        // `else`.
         let r = self.expr(rhs)?.into_int_value();
-        let after_rhs = std::mem::replace(&mut self.sync.state, skipping);
-        self.sync.state = std::mem::take(&mut self.sync.state).join(after_rhs);
         let rhs_end = self
             .b
             .get_insert_block()

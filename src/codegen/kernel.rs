@@ -195,7 +195,11 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 self.decl.name.span,
             )
         })?;
-        body.sync.follow(kernel_ir.barriers.as_ref());
+        body.sync
+            .follow(kernel_ir.barriers.as_ref())
+            .map_err(|(message, span)| {
+                CodegenError::internal(message, span.unwrap_or(self.decl.name.span))
+            })?;
         body.loops = kernel_ir.loops.clone().ok_or_else(|| {
             CodegenError::internal(
                 "kernel IR without its loop decisions (kir-distribute did not run)",

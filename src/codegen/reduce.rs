@@ -211,11 +211,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             plan.sweep,
             scratch.as_ref(),
         )?;
-        self.after_scans(operand);
-        if let Some(array) = &scratch {
-            self.sync
-                .record(vec![scratch_access(array, AccessKind::Read, e)]);
-        }
         if shape.len.is_const() {
             return Ok(result);
         }
@@ -272,7 +267,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let everyone = self.i32(i64::from(block_size));
                 let parity = self.i32(0);
                 let lanes = self.lanes(e.span)?;
-                return self.block_fold(e, f, bound, v, everyone, parity, &lanes, scratch, true);
+                return self.block_fold(e, f, bound, v, everyone, parity, &lanes, scratch);
             }
             // Peeled: the first element initialises the accumulator.
             let tid = self.tid()?;
@@ -350,7 +345,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let holders = self.smin(shape.len, self.i32(i64::from(block_size)))?;
         let parity = self.i32(0);
         let lanes = self.lanes(e.span)?;
-        self.block_fold(e, f, bound, v, holders, parity, &lanes, scratch, true)
+        self.block_fold(e, f, bound, v, holders, parity, &lanes, scratch)
     }
 
     /// The identity `kir-collectives` chose to start the reduction at `span` from, as a
@@ -407,9 +402,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
             this.tile_prepare(operand, pos)?;
             let x = this.value_when(pos.valid, zero, &mut |this| this.elem_merged(operand, pos))?;
-            let t = this.block_fold(
-                e, f, bound, x, pos.count, pos.parity, &lanes, scratch, false,
-            )?;
+            let t = this.block_fold(e, f, bound, x, pos.count, pos.parity, &lanes, scratch)?;
             let c = this.b.build_load(reg_ty, carry, "carry")?;
             let not_first = this.b.build_not(pos.first, "")?;
             let r = this.value_when(not_first, t, &mut |this| {
@@ -426,8 +419,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// Steps 2-3: the fold, in thread order, of the values of threads `0 .. count`, as a
-    /// uniform value (meaningless when `count` is 0). `clears`: the barrier orders every access
-    /// made so far (false inside a loop over tiles).
+    /// uniform value (meaningless when `count` is 0).
     #[allow(clippy::too_many_arguments)]
     fn block_fold(
         &mut self,
@@ -439,7 +431,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         parity: IntValue<'ctx>,
         lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
-        clears: bool,
     ) -> Result<BasicValueEnum<'ctx>> {
         let mut combine = |this: &mut Self, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>| {
             this.combine(f, e, bound, a, b)
@@ -460,7 +451,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.when(writes, &mut |this| {
             this.store_element(scratch, &mine, v, e.span)
         })?;
-        self.collective_barrier(e.span, "a reduction", clears)?;
+        self.collective_barrier(e.span, "a reduction")?;
         let warps = self.warps_with(count, lanes)?;
         let reads = self
             .b

@@ -135,7 +135,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.when(writes, &mut |this| {
                 this.store_element(&scratch, &slot, warp_total, e.span)
             })?;
-            self.collective_barrier(e.span, "a scan", false)?;
+            self.collective_barrier(e.span, "a scan")?;
             let warps = self.warps_with(pos.count, &lanes)?;
             let reads = self
                 .b
@@ -276,21 +276,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.touch(vec![scratch_access(&array, AccessKind::Write, scan)])?;
         }
         Ok(())
-    }
-
-    /// After such a sweep: its scratch arrays were read by any thread.
-    pub fn after_scans(&mut self, e: &Expr) {
-        let mut scans = Vec::new();
-        scans_in(e, &mut scans);
-        let reads = scans
-            .into_iter()
-            .filter_map(|scan| {
-                self.scratch
-                    .get(&scan.id)
-                    .map(|array| scratch_access(array, AccessKind::Read, scan))
-            })
-            .collect();
-        self.sync.record(reads);
     }
 }
 

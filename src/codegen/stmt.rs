@@ -317,8 +317,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             Some(last) => this.when(last, &mut |this| this.store_element(&array, &at, v, span)),
             None => this.store_element(&array, &at, v, span),
         })?;
-        self.sync
-            .candidate(span, vec![(array.key.clone(), array.name.clone())]);
         Ok(())
     }
 
@@ -371,8 +369,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             span,
         }])?;
         self.once_per_block(&mut |this| store(this))?;
-        self.sync
-            .candidate(span, vec![(array.key.clone(), array.name.clone())]);
         Ok(())
     }
 
@@ -388,18 +384,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let else_bb = context.append_basic_block(self.function, "else");
         let join = context.append_basic_block(self.function, "endif");
         self.b.build_conditional_branch(c, then_bb, else_bb)?;
-        let before = self.sync.state.clone();
         self.b.position_at_end(then_bb);
         self.block(then_branch)?;
         self.branch_to(join)?;
-        let after_then = std::mem::replace(&mut self.sync.state, before);
         self.b.position_at_end(else_bb);
         if let Some(else_branch) = else_branch {
             self.block(else_branch)?;
         }
         self.branch_to(join)?;
-        let after_else = std::mem::take(&mut self.sync.state);
-        self.sync.state = after_else.join(after_then);
         self.b.position_at_end(join);
         Ok(())
     }
@@ -431,7 +423,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let r = self.expr(range)?;
         let (lo, hi) = self.range_bounds(r)?;
         let var_ptr = self.alloca(self.cx.context.i32_type().into(), &var.name)?;
-        let before = self.enter_loop(body, Some(&var.name), span)?;
+        self.enter_loop(body, Some(&var.name), span)?;
         self.build_counted_loop(lo, hi, self.i32(1), &mut |this, i| {
             this.b.build_store(var_ptr, i)?;
             this.push_scope();
@@ -448,21 +440,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             this.set_location(span);
             this.loop_back_barrier(span)
         })?;
-        self.sync.leave_loop(before);
         Ok(())
     }
 
-    /// Starts a loop for barrier placement and the subscript analyses: every variable the body
-    /// assigns (and the loop variable) holds a new unknown value from here on. Returns the state
-    /// at the loop head, for [`super::sync::Sync::leave_loop`].
-    fn enter_loop(
-        &mut self,
-        body: &Block,
-        var: Option<&str>,
-        span: Span,
-    ) -> Result<super::sync::SyncState> {
-        self.barrier_before_loop(body, span)?;
-        let watermark = self.symbols.watermark();
+    /// Starts a loop: the place in front of it where a barrier may go, and for the subscript
+    /// analyses every variable the body assigns (and the loop variable) holds a new unknown
+    /// value from here on.
+    fn enter_loop(&mut self, body: &Block, var: Option<&str>, span: Span) -> Result<()> {
+        self.barrier_before_loop(span)?;
         let mut assigned = BTreeSet::new();
         crate::kir::assigned_names(body, &mut assigned);
         if let Some(var) = var {
@@ -472,44 +457,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let is_range = matches!(self.lookup(&name), Some(Var::Local { ty: Ty::Range, .. }));
             self.symbols.set(&name, None, is_range);
         }
-        let before = self.sync.state.clone();
-        self.sync.enter_loop(watermark);
-        Ok(before)
+        Ok(())
     }
 
-    /// A barrier in front of a loop when something pending conflicts with an array the body
-    /// touches: placed here once rather than inside the body, where it would run every
-    /// iteration. (Any thread is assumed to touch any element of what the body names.)
-    fn barrier_before_loop(&mut self, body: &Block, span: Span) -> Result<()> {
+    /// In front of a loop: a barrier where the kernel IR places one (something pending
+    /// conflicts with an array the body names), once rather than in every iteration.
+    fn barrier_before_loop(&mut self, span: Span) -> Result<()> {
         if !self.is_kernel() || self.lane_depth > 0 {
             return Ok(());
         }
-        let mut touched: Vec<(String, bool)> = Vec::new();
-        let mut note = |name: &str, write: bool| touched.push((name.to_string(), write));
-        crate::kir::arrays_touched(self.cx.checked, body, &mut note);
-        let mut later = Vec::new();
-        for (name, write) in touched {
-            if let Some(Var::Array(array)) = self.lookup(&name) {
-                later.push(Access {
-                    array: array.key.clone(),
-                    name: array.name.clone(),
-                    kind: if write {
-                        AccessKind::Write
-                    } else {
-                        AccessKind::Read
-                    },
-                    who: Who::Any,
-                    span,
-                });
-            }
-        }
-        let block_size = self.block_size(span)?;
-        let own = self.sync.check(&later, block_size);
-        self.barrier_at(crate::kir::Point::LoopHead, own, span, false)
+        self.barrier_at(crate::kir::Point::LoopHead, span)
     }
 
     fn while_stmt(&mut self, cond: &Expr, body: &Block, span: Span) -> Result<()> {
-        let before = self.enter_loop(body, None, span)?;
+        self.enter_loop(body, None, span)?;
         let context = self.cx.context;
         let head = context.append_basic_block(self.function, "while");
         let body_bb = context.append_basic_block(self.function, "while.body");
@@ -525,7 +486,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.loop_back_barrier(cond.span)?;
         self.branch_to(head)?;
         self.b.position_at_end(exit);
-        self.sync.leave_loop(before);
         Ok(())
     }
 

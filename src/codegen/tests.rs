@@ -359,12 +359,12 @@ fn lower_with_barriers(
     })
 }
 
-/// For a kernel `kir-barriers` covers, code generation asks the kernel IR at each place a
-/// barrier may go: the barrier before `out[1]` (thread 1 wrote it, every thread reads it) is
-/// the IR's; an IR without it is an internal error at that place, not made up for by code
-/// generation's own analysis, which only checks.
+/// Code generation asks the kernel IR at each place a barrier may go and places no barrier of
+/// its own: the barrier before `out[1]` (thread 1 wrote it, every thread reads it) is the IR's,
+/// and an IR without it gives a kernel without it. A kernel the pass does not cover is an
+/// internal error naming the statement, not one with barriers of code generation's choosing.
 #[test]
-fn a_covered_kernels_barriers_come_from_the_kernel_ir() {
+fn a_kernels_barriers_come_from_the_kernel_ir_alone() {
     let source = "\
 kernel first(n: Int32, x: Float32[n], out: Float32[n])
   r: Range <- block(B)
@@ -378,10 +378,19 @@ kernel first(n: Int32, x: Float32[n], out: Float32[n])
         if let crate::kir::Barriers::Placed(placed, ..) = barriers {
             placed.retain(|b| !b.needed);
         }
+    })
+    .expect("compiles");
+    assert_eq!(dropped.matches(barrier).count(), 0, "{dropped}");
+    let uncovered = lower_with_barriers(source, |barriers| {
+        let span = crate::syntax::span::Span::synthetic(crate::syntax::span::FileId(0));
+        *barriers = crate::kir::Barriers::NotCovered {
+            span,
+            what: "a call statement",
+        };
     });
-    let errors = format!("{:?}", dropped.expect_err("an internal error"));
+    let errors = format!("{:?}", uncovered.expect_err("an internal error"));
     assert!(
-        errors.contains("kir-barriers places none here, code generation's analysis a barrier"),
+        errors.contains("kir-barriers does not cover this kernel (a call statement)"),
         "{errors}"
     );
 }

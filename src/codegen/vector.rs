@@ -1003,11 +1003,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         more,
                         &mut |this| this.tile(n, tiles, next, 1, reverse, &mut *body),
                         &mut |this| {
-                            this.collective_barrier(
-                                span,
-                                "a loop over tiles (its last trip)",
-                                false,
-                            )
+                            this.collective_barrier(span, "a loop over tiles (its last trip)")
                         },
                     )
                 })
@@ -1286,7 +1282,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         Ok(())
                     })
                 })?;
-                self.after_scans(value);
                 Ok(())
             }
             Target::Memory { array, dest, who } => {
@@ -1383,12 +1378,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         span,
                     )?;
                 }
-                self.after_scans(value);
-                for subscript in &subscripts {
-                    self.after_scans(subscript);
-                }
-                self.sync
-                    .candidate(span, vec![(array.key.clone(), array.name.clone())]);
                 Ok(())
             }
         }

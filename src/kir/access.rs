@@ -1,4 +1,4 @@
-//! Accesses to memory, as barrier placement sees them (`codegen/sync.rs`) and `kir-accesses`
+//! Accesses to memory, as barrier placement (`kir-barriers`) sees them and `kir-accesses`
 //! decides with them: which array, read or written, and which thread touches which element
 //! ([`Who`], from the subscripts' polynomials, `kir/affine.rs`); and when two accesses conflict
 //! (the same element from two threads, at least one writing).
@@ -145,5 +145,114 @@ pub fn conflicts(
             !same
         }
         _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::AtomicOp;
+    use crate::kir::affine::{Poly, Sym};
+    use crate::syntax::span::FileId;
+
+    fn access(kind: AccessKind, who: Who) -> Access {
+        Access {
+            array: "t".into(),
+            name: "t".into(),
+            kind,
+            who,
+            span: Span::synthetic(FileId(0)),
+        }
+    }
+
+    /// Atomics that commute never conflict, from any threads at any elements; atomics that do
+    /// not (`xor` then `add`), and an atomic and a plain read or write of the array by another
+    /// thread, conflict like two writes.
+    #[test]
+    fn atomics_conflict_with_plain_accesses_and_other_operations() {
+        let a1 = access(AccessKind::Atomic(AtomicOp::Add, false), Who::Any);
+        let a2 = access(AccessKind::Atomic(AtomicOp::Sub, false), Who::Leader(None));
+        assert!(!conflicts(&a1, &a2, 256, None));
+        assert!(!conflicts(&a2, &a1, 256, None));
+        assert!(!conflicts(&a1, &a1, 256, None));
+        let x = access(AccessKind::Atomic(AtomicOp::Xor, false), Who::Any);
+        assert!(conflicts(&x, &a1, 256, None));
+        assert!(!conflicts(&x, &x, 256, None));
+        let e = access(AccessKind::Atomic(AtomicOp::Exch, false), Who::Any);
+        assert!(conflicts(&e, &e, 256, None));
+        // An add whose old value is used sees where it falls among the others.
+        let ticket = access(AccessKind::Atomic(AtomicOp::Add, true), Who::Leader(None));
+        assert!(conflicts(&a1, &ticket, 256, None));
+        for plain in [AccessKind::Read, AccessKind::Write] {
+            let p = access(plain, Who::Owner(Poly::default()));
+            assert!(conflicts(&a1, &p, 256, None));
+            assert!(conflicts(&p, &a1, 256, None));
+        }
+        // Thread 0's atomic and thread 0's own later store: the same thread.
+        let store = access(AccessKind::Write, Who::Leader(None));
+        assert!(!conflicts(&a2, &store, 256, None));
+    }
+
+    #[test]
+    fn owner_accesses_shifted_by_a_block_stay_on_one_thread() {
+        let b = Poly::sym(Sym::new("B", 0)).scale(256).unwrap();
+        let prev = b.sub(&Poly::constant(256)).unwrap();
+        let w = access(AccessKind::Write, Who::Owner(b.clone()));
+        let r = access(AccessKind::Read, Who::Owner(prev));
+        assert!(!conflicts(&w, &r, 256, None));
+        let shifted = access(
+            AccessKind::Read,
+            Who::Owner(b.add(&Poly::constant(1)).unwrap()),
+        );
+        assert!(conflicts(&w, &shifted, 256, None));
+    }
+
+    #[test]
+    fn reads_never_conflict_and_leader_is_one_thread() {
+        let r1 = access(AccessKind::Read, Who::Any);
+        let r2 = access(AccessKind::Read, Who::All(None));
+        assert!(!conflicts(&r1, &r2, 256, None));
+        let w = access(AccessKind::Write, Who::Leader(None));
+        assert!(!conflicts(
+            &w,
+            &access(AccessKind::Write, Who::Leader(None)),
+            256,
+            None
+        ));
+        assert!(conflicts(&w, &r2, 256, None));
+    }
+
+    #[test]
+    fn single_elements_at_different_indices_do_not_conflict() {
+        let i = Poly::sym(Sym::new("i", 3));
+        let w = access(AccessKind::Write, Who::Leader(Some(i.clone())));
+        let before = access(
+            AccessKind::Read,
+            Who::All(Some(i.sub(&Poly::constant(1)).unwrap())),
+        );
+        assert!(!conflicts(&before, &w, 256, None));
+        // In the next iteration, `i - 1` is the element this one wrote.
+        assert!(conflicts(&w, &before, 256, Some(2)));
+        // Thread 0 owns element 0 of a block vector at offset 0.
+        let vector = access(AccessKind::Write, Who::Owner(Poly::default()));
+        let first = access(AccessKind::Write, Who::Leader(Some(Poly::constant(0))));
+        assert!(!conflicts(&vector, &first, 256, None));
+        let second = access(AccessKind::Write, Who::Leader(Some(Poly::constant(1))));
+        assert!(conflicts(&vector, &second, 256, None));
+    }
+
+    #[test]
+    fn loop_variant_symbols_differ_across_iterations() {
+        let j = Poly::sym(Sym::new("j", 7));
+        let w = access(AccessKind::Write, Who::Owner(j.clone()));
+        let r = access(AccessKind::Read, Who::Owner(j.clone()));
+        assert!(!conflicts(&w, &r, 256, None));
+        assert!(conflicts(&w, &r, 256, Some(5)));
+        assert!(!conflicts(&w, &r, 256, Some(8)));
+        // A block-sized stride per iteration keeps every element on its thread.
+        let strided = j.scale(256).unwrap();
+        let w = access(AccessKind::Write, Who::Owner(strided.clone()));
+        let r = access(AccessKind::Read, Who::Owner(strided));
+        assert!(!conflicts(&w, &r, 256, Some(5)));
     }
 }

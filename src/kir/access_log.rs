@@ -1,6 +1,5 @@
 //! The accesses made since some point (the last barrier, a loop's head), each once, in the order
-//! they were recorded: the pending and exposed sets of barrier placement, shared by `kir-barriers`
-//! and code generation's `codegen/sync.rs`.
+//! they were recorded: the pending and exposed sets of barrier placement (`kir-barriers`).
 
 use super::access::{Access, AccessKind, Who};
 

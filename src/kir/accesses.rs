@@ -5,8 +5,8 @@
 //! A vector store writes element `offset + k` of its target from the thread that owns `k`
 //! ([`Who::Owner`]); a scatter or a tile store may write any element from any thread
 //! ([`Who::Any`]). Its right side (and a scatter's vector subscripts) reads arrays element by
-//! element, each read with its own [`Who`], computed as code generation's barrier placement
-//! computes it (`codegen/sync.rs`): from the subscripts' polynomials (`kir/affine.rs`), with
+//! element, each read with its own [`Who`], computed as barrier placement (`kir-barriers`) and
+//! code generation's check of this decision (`codegen/vector.rs`) compute it: from the subscripts' polynomials (`kir/affine.rs`), with
 //! what each integer and `Range` variable holds where the statement stands. A store is in place
 //! when every read of its target is by the owner of the element at the write's own offset: each
 //! thread then reads only what it is about to overwrite itself. Any other read of the target
@@ -274,9 +274,10 @@ impl Finder {
         let checked = walk.checked;
         match &target.kind {
             ExprKind::Name(name) => match walk.lookup(&name.name) {
-                Some(Name::Array(_)) => {
-                    Some((name.name.clone(), Some(Who::Owner(Poly::default()))))
-                }
+                Some(Name::Array(_)) => Some((
+                    walk.array_key(&name.name),
+                    Some(Who::Owner(Poly::default())),
+                )),
                 _ => None,
             },
             ExprKind::Index { base, indices, .. } => {
@@ -368,7 +369,7 @@ impl Finder {
             }
             ExprKind::Name(name) => match walk.lookup(&name.name) {
                 Some(Name::Array(_)) => out.push(Read {
-                    array: Some(name.name.clone()),
+                    array: Some(walk.array_key(&name.name)),
                     who: Some(Who::Owner(Poly::default())),
                     span: e.span,
                 }),
@@ -428,7 +429,7 @@ impl Finder {
             Some((n, _)) => Some(n.clone()),
             None => walk
                 .is_indexed_copy(base.span)
-                .then(|| indexed_copy_key(base.span)),
+                .then(|| indexed_copy_key(base)),
         };
         let no_dims: Vec<Option<Poly>> = Vec::new();
         let dims = named.as_ref().map_or(&no_dims, |(_, d)| d);
@@ -482,11 +483,12 @@ impl Finder {
     }
 }
 
-/// The key of the `shared` copy of the indexed computed vector at `span`: one array per copied
-/// expression, as code generation makes one (`codegen::Body::copy_indexed_vector`). The part
-/// before `#` is the name barrier placement shows (as for a collective's partials).
-pub(super) fn indexed_copy_key(span: Span) -> String {
-    format!("indexed#{}:{}", span.start, span.end)
+/// The key of the `shared` copy of the indexed computed vector `base`: one array per copied
+/// expression, as code generation makes one (`codegen::Body::copy_indexed_vector`; each use of
+/// a recomputed vector copies its own, under fresh ids). The part before `#` is the name
+/// barrier placement shows (as for a collective's partials).
+pub(super) fn indexed_copy_key(base: &Expr) -> String {
+    format!("indexed#{}", base.id.0)
 }
 
 /// Every variable a block assigns (`x <- ...`, `x.f <- ...`), nested blocks included.
@@ -528,7 +530,7 @@ pub(super) fn array_dims(walk: &Walk<'_>, base: &Expr) -> Option<(String, Vec<Op
     }
     match &base.kind {
         ExprKind::Name(name) => match walk.lookup(&name.name) {
-            Some(Name::Array(dims)) => Some((name.name.clone(), dims.clone())),
+            Some(Name::Array(dims)) => Some((walk.array_key(&name.name), dims.clone())),
             _ => None,
         },
         ExprKind::Index {

@@ -1,7 +1,8 @@
-//! `kir-barriers`: where a kernel needs barriers and why, decided on the kernel IR for the
-//! kernels whose every statement the pass covers (`docs/kernel-ir.md`, step 3). The placement is
-//! code generation's (`codegen/sync.rs`), made here as an analysis apart from the rewrite
-//! (Triton's Membar): the accesses made since the last barrier are pending; before a statement's
+//! `kir-barriers`: where a kernel needs barriers and why, decided on the kernel IR
+//! (`docs/kernel-ir.md`, step 3); code generation emits what it decides (`codegen/sync.rs`) and
+//! places no barrier of its own. The placement is an analysis apart from the rewrite (Triton's
+//! Membar), on the program code generation lowers (each use of a recomputed vector a copy of its
+//! initializer, [`run`]): the accesses made since the last barrier are pending; before a statement's
 //! accesses, the first that conflicts with a pending one ([`conflicts`]: the same element from
 //! two threads, at least one writing) gets a barrier in front of it, and the pending set empties.
 //! In front of a loop, a barrier orders what is pending with any access of an array the body
@@ -55,27 +56,25 @@
 //! two-dimensional array: its subscript computed where the array is found, before the
 //! element's. Stores into an element's field `a[i].f <- v` (thread 0 writes the element).
 //! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its body names
-//! with each recomputed vector replaced by its initializer, as code generation names them.
-//! Scans inside a scan's operand, a left and a right scan in one statement (each computed
-//! ahead in a sweep of its own) and scans in a scatter's subscripts ([`scans`]); arrays bound
+//! (each recomputed vector its initializer). Scans inside a scan's operand, a left and a right
+//! scan in one statement (each computed ahead in a sweep of its own, an indexed vector's again)
+//! and scans in a scatter's subscripts, a buffered one's included ([`scans`]); arrays bound
 //! whole to a collective's `func` (read by any thread where the collective is prepared);
-//! grid-wide statements ([`grid`]). A kernel with anything else keeps its barriers placed by
-//! code generation alone, and the pass names the first such statement: an
-//! element read of a register or recomputed vector; a reduction or scan in a recomputed
-//! vector's initializer (each use is a collective of its own) or an indexed vector in one (each
-//! use copies it again); a `func` given a computed vector whole; a collective bound to a
-//! computed vector; an array variable that reuses a name; a loop whose body names
-//! a recomputed vector whose initializer names another; an indexed vector's shared copy the
-//! statement's steps do not reach; a grid-wide statement with bound arguments, an indexed
-//! vector, or a scan into a scalar or a reduce in a vector statement; a scan in a buffered
-//! store without a compile-time number of slots or in a buffered scatter's subscript; a left
-//! and a right scan beside an indexed vector's scans; an atomic in a distributed loop.
-//! For a covered kernel, code generation places the barriers as before and checks that they are
-//! these (an internal error where they differ). The barriers the rule asks for after each
-//! statement that writes memory are candidates ([`super::removed_barriers`], shared with code
-//! generation): made where code generation makes them, resolved at the next barrier on their
-//! path or at the kernel's end; those removed (R0802) are printed with their reason, and code
-//! generation checks its remarks name the same, in order.
+//! grid-wide statements, their bound arguments and indexed vectors included ([`grid`]). Array
+//! variables that reuse a name: each declaration an array of its own (`Walk::array_key`), as
+//! code generation makes them. Each use of a recomputed vector: its collectives and indexed
+//! copies its own (keyed by expression id).
+//!
+//! What the pass does not follow leaves the kernel not covered, naming the first such
+//! statement; code generation then refuses the kernel (an internal error). No program of the
+//! repository's or the fuzzer's reaches one: the reasons left are shapes the checker rejects
+//! as far as known (a `func` or a collective given a computed vector whole, a grid-wide scan
+//! into a scalar or reduce in a vector statement, a `shared` scalar), or earlier passes'
+//! decisions missing. The barriers the rule asks for after each statement that
+//! writes memory are candidates ([`super::removed_barriers`]): made where code generation
+//! writes, resolved at the next barrier on their path or at the kernel's end; those removed
+//! (R0802) are printed with their reason, and code generation gives their remarks after the
+//! barrier that removed them ([`Emission::removed_at`]).
 
 mod atomics;
 mod grid;
@@ -86,7 +85,6 @@ use super::access_log::AccessLog;
 use super::accesses::{array_dims, indexed_copy_key, Finder, Read};
 use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
-use super::recomputed_vectors::names_substituted;
 use super::removed_barriers::{Candidates, PathCandidates, Removed};
 use super::{
     Barrier, Barriers, Combine, Consumer, Emission, LoopPlan, Module, Point, StoreOrder, Sweep,
@@ -98,11 +96,21 @@ use crate::syntax::ast::{
     BinaryOp, Block, CollectiveOp, Expr, ExprId, ExprKind, FuncRef, Stmt as Ast,
 };
 use crate::syntax::span::Span;
-use crate::syntax::visit::{each_child, scans_in, visit_expr};
+use crate::syntax::visit::{each_child, scans_in};
 use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 pub fn run(module: &mut Module, checked: &Checked) {
+    // Code generation lowers the program with each use of a recomputed vector replaced by a
+    // copy of its initializer under fresh expression ids (`kir-recomputed-vectors`): a copy's
+    // collectives and indexed vectors are its own. Barriers are placed on that same program,
+    // so that each use's collectives are told apart as code generation tells them apart. Where
+    // the substitution fails, code generation reports it (an internal error) before placing any.
+    let substituted = super::substitute_recomputed_vectors(checked, module);
+    let checked = match &substituted {
+        Ok(Some(substituted)) => substituted,
+        Ok(None) | Err(_) => checked,
+    };
     for kernel in &mut module.kernels {
         let mut placer = Placer {
             finder: Finder::new(kernel, checked),
@@ -121,7 +129,6 @@ pub fn run(module: &mut Module, checked: &Checked) {
             distributed: 0,
             unknown_offsets: Cell::new(u32::MAX),
             copied: BTreeSet::new(),
-            recomputed: kernel.recomputed_vectors.clone().unwrap_or_default(),
             grid_total: None,
             grid_window: None,
             candidates: Candidates::default(),
@@ -199,7 +206,7 @@ enum Step {
     },
     /// The store of the indexed computed vector at `base` into its `shared` copy (`steps`),
     /// made the first time code generation reaches it (`Body::copy_indexed_vector`).
-    Copy { base: Span, steps: Vec<Step> },
+    Copy { base: ExprId, steps: Vec<Step> },
 }
 
 struct Placer {
@@ -219,8 +226,9 @@ struct Placer {
     frames: Vec<Frame>,
     next: u64,
     placed: Vec<Barrier>,
-    /// The array and vector variables declared so far, by the span of their name: each name
-    /// once in a covered kernel (code generation tells two declarations of one name apart).
+    /// The array and vector variables declared so far, by the span of their name, with the key
+    /// of each (`Walk::next_array_key`: code generation tells two declarations of one name
+    /// apart).
     declared: BTreeMap<Span, String>,
     /// Inside a distributed loop's body: how many loops deep (the distributed one counts).
     /// Code generation lowers the body as each thread's own code, which places no barrier and
@@ -231,12 +239,9 @@ struct Placer {
     /// `offset`s are in the loops they are made in (a unique symbol never equals another, so
     /// only its name, which the remarks show, must match).
     unknown_offsets: Cell<u32>,
-    /// The indexed computed vectors copied so far, by span: code generation copies each
-    /// expression once (`Body::copy_indexed_vector`).
-    copied: BTreeSet<Span>,
-    /// `kir-recomputed-vectors`: the vector variables evaluated again at each use, by the
-    /// span of their name.
-    recomputed: BTreeSet<Span>,
+    /// The indexed computed vectors copied so far: code generation copies each expression once
+    /// (`Body::copy_indexed_vector`), each use of a recomputed vector's its own.
+    copied: BTreeSet<ExprId>,
     /// While a grid-wide reduce's statement is made: its collective, a value by then
     /// (`codegen::Body::grid_value`).
     grid_total: Option<ExprId>,
@@ -472,8 +477,8 @@ impl Placer {
             return self.uncover(span, "an array or vector variable");
         };
         let write = (!registers).then(|| Access {
-            array: array.clone(),
-            name: array,
+            name: shown_name(&array),
+            array,
             kind: AccessKind::Write,
             who: Who::Owner(Poly::default()),
             span,
@@ -594,10 +599,6 @@ impl Placer {
             steps.push(write);
             return Ok(());
         }
-        if swept.len() > 1 {
-            // `Body::store_buffered` computes a scatter's subscripts apart: not followed here.
-            return Err("a scan in a buffered scatter");
-        }
         let Some(mut plan) = self.sweeps.get(&consumer).copied() else {
             return Err("a scan in a buffered store");
         };
@@ -625,7 +626,7 @@ impl Placer {
         let mut steps = Vec::new();
         self.vector_steps(walk, base, &mut steps)?;
         let reads = self.vector_reads(walk, base)?;
-        let array = indexed_copy_key(base.span);
+        let array = indexed_copy_key(base);
         let write = Access {
             name: shown_name(&array),
             array,
@@ -637,7 +638,7 @@ impl Placer {
         let consumer = Consumer::Copy(base.span);
         steps.extend(self.store_steps(walk, consumer, reads, Some(write), len, &[base])?);
         out.push(Step::Copy {
-            base: base.span,
+            base: base.id,
             steps,
         });
         Ok(())
@@ -896,23 +897,6 @@ impl Placer {
                     .iter()
                     .try_for_each(|index| self.vector_steps(walk, index, out));
             }
-            // Code generation reads a copy of the initializer in place of the name (`kir-
-            // recomputed-vectors`' substitution), with fresh expression ids: its reductions and
-            // scans would be collectives of their own, which the pass (keying them by id and
-            // finding a statement's scans in its own expression) does not tell apart.
-            ExprKind::Name(name) => {
-                if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
-                    if holds_collective(init) {
-                        return Err("a reduction or scan");
-                    }
-                    // Each use copies its indexed vectors again (fresh ids), which this pass,
-                    // keying copies by span, does not tell apart.
-                    if holds_indexed_copy(walk, init) {
-                        return Err("an indexed vector in a recomputed vector");
-                    }
-                    return self.vector_steps(walk, init, out);
-                }
-            }
             ExprKind::Collective {
                 op: CollectiveOp::Map,
                 func,
@@ -1108,7 +1092,7 @@ impl Placer {
                         return Err("a call of a `func`");
                     }
                     out.push(Step::Touch(vec![Access {
-                        array: name.name.clone(),
+                        array: walk.array_key(&name.name),
                         name: name.name.clone(),
                         kind: AccessKind::Read,
                         who: Who::Any,
@@ -1138,7 +1122,7 @@ impl Placer {
                 let (array, dims) = if walk.is_indexed_copy(base.span) {
                     self.copy_steps(walk, base, out)?;
                     let len = walk.static_len(base).and_then(|n| i64::try_from(n).ok());
-                    (indexed_copy_key(base.span), vec![len.map(Poly::constant)])
+                    (indexed_copy_key(base), vec![len.map(Poly::constant)])
                 } else {
                     self.row_steps(walk, base, out)?;
                     match (array_dims(walk, base), &base.kind) {
@@ -1247,8 +1231,9 @@ impl Placer {
         };
         self.steps(steps);
         let location = self.location(walk, &dims, indices);
+        let name = shown_name(&array);
         self.touch(vec![Access {
-            name: array.clone(),
+            name: name.clone(),
             array: array.clone(),
             kind: AccessKind::Write,
             who: Who::Leader(location),
@@ -1256,7 +1241,7 @@ impl Placer {
         }]);
         self.steps(vec![Step::Candidate {
             after: span,
-            arrays: vec![(array.clone(), array)],
+            arrays: vec![(array, name)],
             atomic: false,
         }]);
     }
@@ -1323,9 +1308,23 @@ impl Placer {
                 "a loop kir-distribute distributes and this pass does not",
             );
         };
-        self.touch(plan.accesses);
+        // The analysis names arrays by name: each as the key of the declaration in scope.
+        let accesses = plan
+            .accesses
+            .into_iter()
+            .map(|access| Access {
+                array: walk.array_key(&access.array),
+                ..access
+            })
+            .collect();
+        let written = plan
+            .written
+            .into_iter()
+            .map(|(array, name)| (walk.array_key(&array), name))
+            .collect();
+        self.touch(accesses);
         self.distributed = 1;
-        self.distributed_writes = Some((span, plan.written));
+        self.distributed_writes = Some((span, written));
         self.finder.values.statement(walk, stmt);
     }
 
@@ -1333,32 +1332,17 @@ impl Placer {
     /// to an array the body names.
     fn before_loop(&mut self, walk: &Walk<'_>, body: &Block, span: Span) {
         let point = self.point(Point::LoopHead);
-        // Code generation names the arrays of the body with every recomputed vector replaced
-        // by its initializer and its declaration removed (`kir-recomputed-vectors`): so here,
-        // for one whose initializer names no other recomputed vector.
-        let mut outer = HashMap::new();
-        let mut nested = false;
-        crate::syntax::visit::visit_block(body, &mut |e| {
-            if let ExprKind::Name(n) = &e.kind {
-                if let Some(Name::Recomputed(init)) = walk.lookup(&n.name) {
-                    nested |= names_recomputed(walk, init);
-                    outer.insert(n.name.clone(), (*init).clone());
-                }
-            }
-        });
-        if nested {
-            return self.uncover(span, "a loop that names a recomputed vector");
-        }
-        let body = names_substituted(body, &self.recomputed, outer);
+        // The body as code generation names its arrays: each recomputed vector is its
+        // initializer already (`run`).
         let mut touched: Vec<(String, bool)> = Vec::new();
-        arrays_touched(walk.checked, &body, &mut |name, write| {
+        arrays_touched(walk.checked, body, &mut |name, write| {
             touched.push((name.to_string(), write))
         });
         let later: Vec<Access> = touched
             .into_iter()
             .filter(|(name, _)| matches!(walk.lookup(name), Some(Name::Array(_))))
             .map(|(name, write)| Access {
-                array: name.clone(),
+                array: walk.array_key(&name),
                 name,
                 kind: if write {
                     AccessKind::Write
@@ -1391,17 +1375,6 @@ fn element_place(target: &Expr) -> Option<(&Expr, &[Expr])> {
     }
 }
 
-/// Whether `e` names a vector variable recomputed at each use.
-fn names_recomputed(walk: &Walk<'_>, e: &Expr) -> bool {
-    let mut found = false;
-    visit_expr(e, &mut |x| {
-        if let ExprKind::Name(n) = &x.kind {
-            found |= matches!(walk.lookup(&n.name), Some(Name::Recomputed(_)));
-        }
-    });
-    found
-}
-
 /// The write and the read of collective `e`'s partials (`what`: `reduce.partials`,
 /// `scan.partials`), its scratch array of one slot per warp, by any thread.
 fn partials(what: &str, e: &Expr) -> (Access, Access) {
@@ -1430,24 +1403,6 @@ fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
     walk.checked.ty(target.id).tile_shape().is_some()
         && matches!(indices.as_slice(), [r, c]
             if *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range)
-}
-
-/// Whether `e` indexes a computed vector through a `shared` copy.
-pub(super) fn holds_indexed_copy(walk: &Walk<'_>, e: &Expr) -> bool {
-    let mut found = false;
-    visit_expr(e, &mut |x| {
-        found |= matches!(&x.kind, ExprKind::Index { base, .. } if walk.is_indexed_copy(base.span));
-    });
-    found
-}
-
-/// Whether `e` holds a reduction or a scan.
-fn holds_collective(e: &Expr) -> bool {
-    let mut found = false;
-    visit_expr(e, &mut |x| {
-        found |= matches!(&x.kind, ExprKind::Collective { op, .. } if *op != CollectiveOp::Map);
-    });
-    found
 }
 
 /// Whether `e` is `transpose(t)`, a tile read element by element where it is consumed.
@@ -1506,12 +1461,8 @@ impl<'a> Visitor<'a> for Placer {
                     // initializer's accesses in `init_variable`), or recomputed at each use
                     // (code generation removes the declaration; each use reads what its
                     // initializer reads).
-                    let taken = walk.lookup(&name.name).is_some()
-                        || self.declared.values().any(|n| *n == name.name);
-                    if taken {
-                        return self.uncover(*span, "an array variable that reuses a name");
-                    }
-                    self.declared.insert(name.span, name.name.clone());
+                    self.declared
+                        .insert(name.span, walk.next_array_key(&name.name));
                     if let (Some(init), false) = (init, walk.is_recomputed(name.span)) {
                         // The reductions inside the value first, as for a vector assignment.
                         let mut steps = Vec::new();
@@ -1665,7 +1616,7 @@ impl<'a> Visitor<'a> for Placer {
             }
             // Made where its statement's steps reach it (`copy_steps`); one they did not reach
             // is not covered.
-            Dest::Copy if self.copied.contains(&span) => {}
+            Dest::Copy if self.copied.contains(&value.id) => {}
             Dest::Copy => self.uncover(span, "an indexed vector's shared copy"),
         }
     }

@@ -80,7 +80,12 @@ pub(super) struct Walk<'a> {
     /// `BLOCKSIZE` (at least 1).
     pub block_size: u64,
     facts: Facts,
-    scopes: Vec<HashMap<&'a str, Name<'a>>>,
+    /// The names in scope, each with the key of the array it names (`array_key`).
+    scopes: Vec<HashMap<&'a str, (Name<'a>, String)>>,
+    /// How many arrays of each name were declared so far (parameters included): code
+    /// generation makes each declaration an array of its own, so a name declared again (in
+    /// another branch or loop) names another array, keyed `name#N`.
+    arrays_declared: HashMap<String, usize>,
 }
 
 /// What the earlier passes decided, by span.
@@ -108,6 +113,7 @@ pub(super) fn walk<'a>(kernel: &Kernel, checked: &'a Checked, visitor: &mut dyn 
         block_size: u64::from(kernel.block_size.max(1)),
         facts: facts(kernel),
         scopes: vec![HashMap::new()],
+        arrays_declared: HashMap::new(),
     };
     // Scalars first: array dimensions may use any scalar parameter.
     let mut symbols = Symbols::default();
@@ -174,12 +180,41 @@ fn facts(kernel: &Kernel) -> Facts {
 impl<'a> Walk<'a> {
     /// What `name` stands for here; `None` for a builtin name (`ROW`, `B`, ...).
     pub fn lookup(&self, name: &str) -> Option<&Name<'a>> {
-        self.scopes.iter().rev().find_map(|s| s.get(name))
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name))
+            .map(|(what, _)| what)
+    }
+
+    /// The key of the array `name` names here, which tells two declarations of one name apart
+    /// (the name itself for the first, a parameter's included); the name for anything else.
+    pub fn array_key(&self, name: &str) -> String {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name))
+            .map_or_else(|| name.to_string(), |(_, key)| key.clone())
+    }
+
+    /// The key the next declaration of an array named `name` gets ([`Self::array_key`]).
+    pub fn next_array_key(&self, name: &str) -> String {
+        match self.arrays_declared.get(name).copied().unwrap_or(0) {
+            0 => name.to_string(),
+            n => format!("{name}#{n}"),
+        }
     }
 
     fn declare(&mut self, name: &'a str, what: Name<'a>) {
+        let key = if matches!(what, Name::Array(_)) {
+            let key = self.next_array_key(name);
+            *self.arrays_declared.entry(name.to_string()).or_default() += 1;
+            key
+        } else {
+            name.to_string()
+        };
         if let Some(scope) = self.scopes.last_mut() {
-            scope.insert(name, what);
+            scope.insert(name, (what, key));
         }
     }
 

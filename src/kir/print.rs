@@ -220,7 +220,7 @@ impl Printer<'_> {
         match &kernel.barriers {
             Some(crate::kir::Barriers::NotCovered { span, what }) => {
                 let text =
-                    format!("barriers placed by code generation  (not covered here: {what})");
+                    format!("barriers not placed  (not covered here: {what}; code generation refuses the kernel)");
                 self.line(1, &text, Some(*span));
             }
             Some(crate::kir::Barriers::Placed(barriers, removed, _)) => {

@@ -64,20 +64,6 @@ pub fn substitute(checked: &Checked, module: &Module) -> Result<Option<Checked>,
     Ok(Some(out))
 }
 
-/// `block` as code generation lowers it, for the arrays it names (`kir-barriers` in front of a
-/// loop): the recomputed vectors declared in it (`recomputed`) and those of `outer` (in scope
-/// before it, by name) replaced by their initializers, under the original ids.
-pub(super) fn names_substituted(
-    block: &Block,
-    recomputed: &BTreeSet<Span>,
-    outer: HashMap<String, Expr>,
-) -> Block {
-    let mut block = block.clone();
-    let mut defs = outer;
-    in_block(&mut block, recomputed, &mut defs, &mut |init| init.clone());
-    block
-}
-
 /// A copy of `init` for one use, under fresh ids that carry the original's facts.
 fn fresh_copy(init: &Expr, facts: &mut Checked) -> Expr {
     let mut copy = init.clone();

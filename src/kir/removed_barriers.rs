@@ -1,6 +1,6 @@
 //! The barriers the synchronisation rule asks for after every statement that writes memory, and
-//! which of them are removed and why (remark R0802): shared by `kir-barriers` and code
-//! generation's barrier placement (`codegen/sync.rs`), so that both decide alike.
+//! which of them are removed and why (remark R0802), as `kir-barriers` decides it; code
+//! generation gives the remarks of the removed ones (`codegen/sync.rs`).
 //!
 //! A statement that writes memory leaves a *candidate*: the barrier the rule asks for after it.
 //! It is resolved at the next barrier placed on its path (kept when that barrier orders one of
@@ -43,6 +43,10 @@ pub struct Candidate {
     /// A later access to one of the arrays, by the thread that wrote the element.
     pub same_thread: Option<Span>,
     pub resolved: bool,
+    /// Its removal was reported already: a candidate resolved on one path (inside an `if`)
+    /// stays pending on the path that skips it, and a later barrier resolves it again, but it
+    /// is one barrier, removed once (one R0802 remark).
+    pub reported: bool,
     /// The statement is an atomic, and so is the access in `same_thread`: atomics never race.
     pub atomic: bool,
     pub later_atomic: bool,
@@ -59,12 +63,17 @@ impl Candidate {
         }
     }
 
-    fn removed(&self, reason: RemovedReason) -> Removed {
-        Removed {
+    /// Its removal, for the reason `witness` gives with `fallback`: `None` where it was
+    /// reported already.
+    fn report(&mut self, fallback: RemovedReason) -> Option<Removed> {
+        if std::mem::replace(&mut self.reported, true) {
+            return None;
+        }
+        Some(Removed {
             after: self.after,
             arrays: self.arrays.iter().map(|(_, name)| name.clone()).collect(),
-            reason,
-        }
+            reason: self.witness(fallback),
+        })
     }
 }
 
@@ -166,6 +175,7 @@ impl Candidates {
             arrays,
             same_thread: None,
             resolved: false,
+            reported: false,
             atomic,
             later_atomic: false,
         });
@@ -211,8 +221,7 @@ impl Candidates {
                     .any(|(key, _)| *key == earlier.array);
             candidate.resolved = true;
             if !ordered_here {
-                removed
-                    .push(candidate.removed(candidate.witness(RemovedReason::Covered { by: at })));
+                removed.extend(candidate.report(RemovedReason::Covered { by: at }));
             }
         }
         removed
@@ -227,7 +236,7 @@ impl Candidates {
                 continue;
             };
             candidate.resolved = true;
-            removed.push(candidate.removed(candidate.witness(RemovedReason::Covered { by: at })));
+            removed.extend(candidate.report(RemovedReason::Covered { by: at }));
         }
         removed
     }
@@ -240,7 +249,7 @@ impl Candidates {
                 continue;
             }
             candidate.resolved = true;
-            removed.push(candidate.removed(candidate.witness(RemovedReason::NoLaterAccess)));
+            removed.extend(candidate.report(RemovedReason::NoLaterAccess));
         }
         removed
     }

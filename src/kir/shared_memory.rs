@@ -187,7 +187,6 @@ impl Counter {
     }
 }
 
-
 /// The expression `id` inside `e`.
 fn find(e: &Expr, id: ExprId) -> Option<&Expr> {
     let mut found = None;

@@ -111,8 +111,8 @@ pub const LOOM_PASSES: &[LoomPass] = &[
         name: crate::kir::BARRIERS,
         transforms: true,
         position: Position::KernelIr,
-        what: "where each kernel needs barriers and why (for the kernels whose statements it \
-               covers; code generation checks it places the same)",
+        what: "where each kernel needs barriers and why, and the barriers the rule asks for that \
+               no access needs, removed (R0802); code generation emits these",
     },
     LoomPass {
         name: crate::kir::SHARED_MEMORY,
@@ -125,8 +125,9 @@ pub const LOOM_PASSES: &[LoomPass] = &[
         name: LOWER,
         transforms: true,
         position: Position::BeforeOptimiser,
-        what: "code generation: the checked program to LLVM IR with NVVM intrinsics (barrier \
-               placement, loop distribution, reductions and scans happen here)",
+        what: "code generation: the checked program to LLVM IR with NVVM intrinsics, as the \
+               kernel IR decided (its barriers, sweeps, guards, distributed loops and the \
+               collectives' expansion)",
     },
     LoomPass {
         name: VERIFY_IR,

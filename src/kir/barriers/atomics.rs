@@ -3,7 +3,7 @@
 //! keeps its old value) by thread 0 for the block; a vector one by each element's owner, in a
 //! sweep of its own.
 
-use super::{Placer, Step};
+use super::{shown_name, Placer, Step};
 use crate::check::{AtomicOp, Builtin, Callee, Checked};
 use crate::kir::access::{Access, AccessKind, Who};
 use crate::kir::accesses::array_dims;
@@ -78,11 +78,11 @@ impl Placer {
         // The barrier the rule asks for after the update (`codegen::Sync::atomic_candidate`).
         let candidate = Step::Candidate {
             after: span,
-            arrays: vec![(array.clone(), array.clone())],
+            arrays: vec![(array.clone(), shown_name(&array))],
             atomic: true,
         };
         let mut accesses = vec![Access {
-            name: array.clone(),
+            name: shown_name(&array),
             array,
             kind: AccessKind::Atomic(atomic.op, keep),
             who: Who::Leader(location),
@@ -146,11 +146,11 @@ impl Placer {
         };
         let candidate = Step::Candidate {
             after: span,
-            arrays: vec![(array.clone(), array.clone())],
+            arrays: vec![(array.clone(), shown_name(&array))],
             atomic: true,
         };
         accesses.push(Access {
-            name: array.clone(),
+            name: shown_name(&array),
             array,
             kind: AccessKind::Atomic(atomic.op, false),
             who,

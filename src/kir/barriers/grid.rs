@@ -1,23 +1,26 @@
 //! `kir-barriers` on a grid-wide statement (`kir::Stmt::Grid`), as code generation makes it
-//! (`codegen/grid.rs`, `Body::grid_stmt`): the ticket broadcast from thread 0 through a `shared`
+//! (`codegen/grid.rs`, `Body::grid_stmt`): the collective's bound arguments computed, the
+//! ticket broadcast from thread 0 through a `shared`
 //! slot (its write, then every thread's read: a barrier between them), the operand `v` of
 //! `grid(v, scratch)` prepared, the chunk's aggregate (a reduction over a run-time number of
 //! positions), the prefix broadcast like the ticket, then the statement itself: a reduce's
 //! total stored by thread 0 (the collective is a value by then, with no access of its own), a
-//! scan's statement over the chunk (its operand prepared already). The look-back and the finish
+//! scan's statement over the chunk (its operand prepared already, its bound arguments computed
+//! again where the statement prepares its value). The look-back and the finish
 //! touch only `scratch`, through atomics and thread 0's stores, which barrier placement does
 //! not follow (they order themselves across blocks).
 
-use super::{holds_indexed_copy, shown_name, Placer, Step};
+use super::{shown_name, Placer, Step};
 use crate::kir::access::{Access, AccessKind, Who};
 use crate::kir::affine::Poly;
 use crate::kir::consumers::{is_vector, Walk};
-use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use crate::syntax::ast::{CollectiveOp, Expr, ExprKind, FuncRef};
 use crate::syntax::span::Span;
 
 /// The parts of a grid-wide statement's collective `f /. grid(v, scratch)`.
 struct GridParts<'e> {
     collective: &'e Expr,
+    func: &'e FuncRef,
     call: &'e Expr,
     operand: &'e Expr,
     scan: bool,
@@ -32,11 +35,6 @@ fn parts<'e>(walk: &Walk<'_>, target: &'e Expr, value: &'e Expr) -> Option<GridP
     else {
         return None;
     };
-    // Code generation computes the bound arguments once for the look-back and again where
-    // the statement prepares its scan: not followed here.
-    if !func.bound_args.is_empty() {
-        return None;
-    }
     let [operand, scratch] = args.as_slice() else {
         return None;
     };
@@ -46,6 +44,7 @@ fn parts<'e>(walk: &Walk<'_>, target: &'e Expr, value: &'e Expr) -> Option<GridP
     }
     Some(GridParts {
         collective,
+        func,
         call,
         operand,
         scan: *op != CollectiveOp::Reduce,
@@ -64,10 +63,6 @@ impl Placer {
         let Some(grid) = parts(walk, target, value) else {
             return self.uncover(span, "a grid-wide statement");
         };
-        if holds_indexed_copy(walk, target) || holds_indexed_copy(walk, value) {
-            // Copied inside the chunk's window, which this pass does not follow.
-            return self.uncover(span, "an indexed vector in a grid-wide statement");
-        }
         let mut steps = Vec::new();
         match self.chunk_steps(walk, &grid, span, &mut steps) {
             Ok(()) => self.steps(steps),
@@ -96,8 +91,10 @@ impl Placer {
         }
     }
 
-    /// The steps before the statement itself: the ticket, the operand prepared, the chunk's
-    /// aggregate, the prefix.
+    /// The steps before the statement itself: the collective's bound arguments, computed for
+    /// the aggregate and the look-back (a scan's statement computes them again where it
+    /// prepares its value, `vector_steps`; a reduce's total is a value by then), the ticket,
+    /// the operand prepared, the chunk's aggregate, the prefix.
     fn chunk_steps(
         &self,
         walk: &Walk<'_>,
@@ -105,6 +102,12 @@ impl Placer {
         span: Span,
         out: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
+        self.bound_args(
+            walk,
+            grid.func,
+            "a grid-wide statement with a bound array",
+            out,
+        )?;
         broadcast("grid.ticket", grid.collective, span, out);
         self.vector_steps(walk, grid.operand, out)?;
         self.reduction_sweep(walk, grid.collective, grid.operand, None, out)?;

@@ -44,10 +44,6 @@ impl Placer {
         }
         let here = computed_here(&innermost_first, &copied);
         let ahead = plan.scans_ahead.filter(|_| left_and_right(&here));
-        if ahead.is_some() && !copied.is_empty() {
-            // Code generation computes every scan ahead, the copy's again.
-            return Err("a left and a right scan beside an indexed vector's scans");
-        }
         if self.block_size / 32 <= 1 {
             return Ok(Vec::new());
         }
