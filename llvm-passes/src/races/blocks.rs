@@ -316,7 +316,8 @@ fn opaque_between_blocks(cx: &Context<'_>, input: &RaceInput<'_>, access: &Acces
     crate::cfg::dominating_conditions(cx.function, input.cfg, block)
         .iter()
         .any(|(condition, _)| {
-            super::reads_data(cx.function, *condition) && depends_on_block(cx, *condition)
+            super::reads_data(cx.module, cx.function, *condition)
+                && depends_on_block(cx, *condition)
         })
 }
 
@@ -467,7 +468,7 @@ fn same_everywhere(
     let function = cx.function;
     let invariant_condition = |c: Val| {
         matches!(block_dependence(cx, c, 0), Some(Dependence::None))
-            && !super::reads_data(function, c)
+            && !super::reads_data(cx.module, function, c)
     };
     // The branches that decide by which edge a thread comes to a phi: those between the phi's
     // block's immediate dominator and the phi.
