@@ -714,7 +714,7 @@ fn transfer(
         Op::Call(callee) => {
             let kind = match module.callee_name(*callee) {
                 Some(name) => nvvm::classify(name),
-                None if nvvm::is_pure_inline_asm(function, inst) => Intrinsic::Pure,
+                None if nvvm::is_pure_inline_asm(function, id) => Intrinsic::Pure,
                 None => Intrinsic::Unknown,
             };
             match kind {

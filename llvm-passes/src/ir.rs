@@ -219,8 +219,9 @@ pub struct Inst {
     pub ty: Ty,
     /// `None` for constant expressions.
     pub block: Option<BlockId>,
-    /// The printed instruction, for reports.
-    pub text: String,
+    /// A constant expression's text, printed when read. An instruction's is `None`: its function
+    /// prints them when one is first asked for ([`Function::text`]).
+    pub text: Option<String>,
     pub loc: Option<DebugLoc>,
 }
 
@@ -250,6 +251,8 @@ pub struct Function {
     pub args: Vec<Argument>,
     pub blocks: Vec<Block>,
     pub insts: Vec<Inst>,
+    /// The instructions' text, shared by the copies the analyses make of the function.
+    pub(crate) printed: std::rc::Rc<read::PrintedInstructions>,
 }
 
 #[derive(Debug, Clone)]
@@ -304,6 +307,15 @@ impl Module {
 impl Function {
     pub fn inst(&self, id: InstId) -> &Inst {
         &self.insts[id]
+    }
+
+    /// Instruction `id` as LLVM prints it, without its metadata attachments, for reports (and
+    /// for what only the text says, such as an inline assembly's template).
+    pub fn text(&self, id: InstId) -> &str {
+        match &self.insts[id].text {
+            Some(text) => text,
+            None => self.printed.line(id),
+        }
     }
 
     /// The leaves of a tree of `or`s rooted at `value` (`value` itself when it is no `or`),

@@ -33,7 +33,7 @@ impl Context<'_> {
                 .block
                 .map(|b| self.function.blocks[b].name.clone())
                 .unwrap_or_default(),
-            text: inst.text.clone(),
+            text: self.function.text(id).to_string(),
             loc: inst.loc.clone(),
         }
     }
@@ -112,12 +112,12 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
     for &b in &input.cfg.rpo {
         for &id in &function.blocks[b].insts {
             let inst = function.inst(id);
-            if inst.ty == Ty::Void || inst.ty == Ty::Other && !inst.text.contains(" = ") {
+            if inst.ty == Ty::Void || inst.ty == Ty::Other && !function.text(id).contains(" = ") {
                 continue;
             }
             let class = input.divergence.of(Val::Inst(id));
             if class != Divergence::Uniform {
-                let _ = writeln!(out, "  {class} {}", inst.text);
+                let _ = writeln!(out, "  {class} {}", function.text(id));
             }
         }
     }
@@ -132,7 +132,7 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
             "  branch {} in %{}: {}; controls {}",
             branch.divergence,
             function.blocks[branch.block].name,
-            function.inst(branch.terminator).text,
+            function.text(branch.terminator),
             controlled.join(" ")
         );
     }
@@ -152,7 +152,7 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
     for (i, start) in intervals.starts.iter().enumerate() {
         let members: Vec<String> = intervals.region(i).iter().map(segment_name).collect();
         let after = match start.after {
-            Some(b) => format!("after {}", function.inst(b).text),
+            Some(b) => format!("after {}", function.text(b)),
             None => "at entry".to_string(),
         };
         let _ = writeln!(out, "  interval {i} {after}: {}", members.join(" "));
@@ -176,7 +176,7 @@ fn print(cx: &Context<'_>, input: &RaceInput<'_>, out: &mut String) {
             out,
             "  access {} {object} by {threads} threads: {}",
             access.kind,
-            function.inst(access.inst).text
+            function.text(access.inst)
         );
     }
 }
@@ -195,6 +195,6 @@ fn print_op(cx: &Context<'_>, op: &ConvergentOp, out: &mut String) {
         } else {
             " (unchecked)"
         },
-        cx.function.inst(op.inst).text
+        cx.function.text(op.inst)
     );
 }

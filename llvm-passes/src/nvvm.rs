@@ -153,16 +153,18 @@ pub fn classify(name: &str) -> Intrinsic {
 /// memory clobber, no pointer operand, and no special register (`%tid.x`, `%clock`, ...) named
 /// in its template. libdevice's bodies hold such (`rcp.approx.ftz.f32 $0,$1;` in `__nv_fmodf`),
 /// and once linked and inlined they must not make a uniform remainder look varying.
-pub fn is_pure_inline_asm(function: &crate::ir::Function, inst: &crate::ir::Inst) -> bool {
+pub fn is_pure_inline_asm(function: &crate::ir::Function, id: crate::ir::InstId) -> bool {
+    let inst = function.inst(id);
     if inst.op != crate::ir::Op::Call(crate::ir::Callee::InlineAsm) {
         return false;
     }
-    let Some((_, after)) = inst.text.split_once("asm \"") else {
+    let text = function.text(id);
+    let Some((_, after)) = text.split_once("asm \"") else {
         return false;
     };
     let template = after.split('"').next().unwrap_or("");
     !template.contains('%')
-        && !inst.text.contains("~{memory}")
+        && !text.contains("~{memory}")
         && !inst
             .args
             .iter()

@@ -216,7 +216,7 @@ fn interleave_source(outputs: &mut driver::Outputs, files: &SourceFiles) {
 
 /// The command-line mistakes found before compiling: each prints its diagnostic and exits 2.
 fn check_usage(cli: &CompileArgs, options: &Options) -> Result<(), ExitCode> {
-    if let Err(diagnostic) = loomc::target::NvptxTarget::new(&options.arch, options.opt) {
+    if let Err(diagnostic) = loomc::target::known_arch(&options.arch) {
         print_diagnostics(cli, &SourceFiles::default(), &[diagnostic], false);
         return Err(ExitCode::from(EXIT_USAGE));
     }

@@ -13,7 +13,7 @@
 use super::address::{Lin, VarKey};
 use super::guards::Guard;
 use super::solve::{self, Outcome, Side};
-use super::{Access, Preparation, Prepared, RaceInput};
+use super::{Access, Preparation, Prepared, PreparedAccesses, RaceInput};
 use crate::fast_hash::HashMap;
 use crate::findings::{Finding, Race, RaceAccess};
 use crate::intervals::Intervals;
@@ -31,6 +31,7 @@ pub fn check(
     input: &RaceInput<'_>,
     found: &[Access],
     intervals: &Intervals,
+    within_block: &mut PreparedAccesses,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     if matches!(cx.threads.geometry(), Geometry::Unknown)
@@ -64,7 +65,7 @@ pub fn check(
             let access = &found[i];
             prepared
                 .entry((i, 0))
-                .or_insert_with(|| apart(cx, input, intervals, access, 0))
+                .or_insert_with(|| apart(cx, input, intervals, within_block, found, i, 0))
                 .as_ref()
                 .and_then(|p| own_window(cx, p, &active(access), access.bytes))
         })
@@ -86,9 +87,9 @@ pub fn check(
                 continue;
             }
             for (index, side) in [(i, 0u8), (j, 1u8)] {
-                prepared
-                    .entry((index, side))
-                    .or_insert_with(|| apart(cx, input, intervals, &found[index], side));
+                prepared.entry((index, side)).or_insert_with(|| {
+                    apart(cx, input, intervals, within_block, found, index, side)
+                });
             }
             let (Some(Some(first)), Some(Some(second))) =
                 (prepared.get(&(i, 0)), prepared.get(&(j, 1)))
@@ -260,14 +261,19 @@ fn same_in_every_block(
 }
 
 /// One side's address and guards, rewritten for a pair in different blocks; `None` when they
-/// depend on the block in a way the check cannot express.
+/// depend on the block in a way the check cannot express. The access is `found[index]`; what
+/// the check within a block prepared of it, from the same interval, is read from `within_block`
+/// (and what this prepares is added there).
 fn apart(
     cx: &Context<'_>,
     input: &RaceInput<'_>,
     intervals: &Intervals,
-    access: &Access,
+    within_block: &mut PreparedAccesses,
+    found: &[Access],
+    index: usize,
     side: u8,
 ) -> Option<Prepared> {
+    let access = &found[index];
     let segment = intervals.segment_of.get(access.inst).copied().flatten()?;
     let start = intervals.first_holding(segment)?;
     let preparation = Preparation {
@@ -277,9 +283,18 @@ fn apart(
         start,
         zero_inputs: None,
     };
-    let prepared = preparation
-        .prepare(access, side, &HashMap::default(), &HashMap::default())
-        .ok()?;
+    let prepared = within_block
+        .entry((start, index, side))
+        .or_insert_with(|| {
+            std::rc::Rc::new(preparation.prepare(
+                access,
+                side,
+                &HashMap::default(),
+                &HashMap::default(),
+            ))
+        })
+        .clone();
+    let prepared = prepared.as_ref().as_ref().ok()?;
     // A two-dimensional address (`grid.rs`) is an offset in rows and columns, not bytes: left
     // alone between blocks, like any address that is not affine in the block.
     if prepared.grid.is_some() || prepared.opaque_guard || opaque_between_blocks(cx, input, access)
@@ -303,7 +318,12 @@ fn apart(
     Some(Prepared {
         address,
         guards,
-        ..prepared
+        thread: prepared.thread.clone(),
+        ranges: prepared.ranges.clone(),
+        opaque_guard: prepared.opaque_guard,
+        // A grid address returned `None` above.
+        grid: None,
+        zeroed: prepared.zeroed.clone(),
     })
 }
 
@@ -316,7 +336,8 @@ fn opaque_between_blocks(cx: &Context<'_>, input: &RaceInput<'_>, access: &Acces
     crate::cfg::dominating_conditions(cx.function, input.cfg, block)
         .iter()
         .any(|(condition, _)| {
-            super::reads_data(cx.function, *condition) && depends_on_block(cx, *condition)
+            super::reads_data(cx.module, cx.function, *condition)
+                && depends_on_block(cx, *condition)
         })
 }
 
@@ -467,7 +488,7 @@ fn same_everywhere(
     let function = cx.function;
     let invariant_condition = |c: Val| {
         matches!(block_dependence(cx, c, 0), Some(Dependence::None))
-            && !super::reads_data(function, c)
+            && !super::reads_data(cx.module, function, c)
     };
     // The branches that decide by which edge a thread comes to a phi: those between the phi's
     // block's immediate dominator and the phi.
