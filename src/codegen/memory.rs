@@ -85,14 +85,18 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         let copy = self.shared_array("indexed", &elem, &[n], base.span)?;
         // The copy is a statement of its own inside this one's preparation: keep the element
-        // reads this statement noted so far apart from the copy's (as a reduction does).
+        // reads this statement noted so far apart from the copy's (as a reduction does). It
+        // stores the whole vector, also inside a grid-wide statement, whose window is the
+        // statement's positions in its chunk, not the copy's.
         let outer_reads = std::mem::take(&mut self.elem_reads);
+        let window = self.grid_window.take();
         let stored = self.init_array(
             crate::kir::Consumer::Copy(base.span),
             copy.clone(),
             base,
             base.span,
         );
+        self.grid_window = window;
         self.elem_reads = outer_reads;
         stored?;
         self.indexed_copies.insert(base.id, copy);
