@@ -691,6 +691,13 @@ impl<'a> Linearizer<'a> {
                     PerThread::NotComputable => self.leaf(id, depth),
                 }
             }
+            // `x ^ -1`, InstCombine's form of `-1 - x` (`cols - 1 - k` becomes `cols + (k ^ -1)`):
+            // exactly `-1 - x` read signed and `2^bits - 1 - x` read unsigned.
+            Op::Bin(BinOp::Xor) if constant_of(&args[1]) == Some(-1) => {
+                let bits = self.function().bits(value).unwrap_or(64);
+                let x = self.int(args[0], signed, depth + 1)?;
+                Ok(Lin::constant(constant(-1, bits, signed)).add(x.scale(-1)))
+            }
             _ => self.leaf(id, depth),
         }
     }
