@@ -116,7 +116,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             this.pop_scope();
             result
         };
-        if starts_at_a_literal(range, self.cx.checked) {
+        if let Some(start) = literal_start(range, self.cx.checked) {
+            // `hi - c` for a literal `c >= 0` cannot pass `i32::MAX`, but below `i32::MIN` it
+            // wraps to a positive count (`range(1, i32::MIN)`): `max(hi, c) - c` cannot, and is
+            // the count. For `c = 0` (`range(0, n)`, the usual case) `hi - 0` cannot wrap at all.
+            let hi = if start == 0 { hi } else { self.smax(hi, lo)? };
             let n = self.b.build_int_sub(hi, lo, "trips")?;
             let n = self.smax(n, self.i32(0))?;
             self.block_stride_loop(n, span, &mut iteration)?;
@@ -134,17 +138,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 }
 
-/// Whether `range` is `range(c, hi)` with `c` an integer literal, `>= 0` (LOOM writes a negative
-/// number as a negation): `hi - lo` then lies in `[-i32::MAX, i32::MAX]` and cannot wrap, so the
-/// 32-bit block-stride loop counts the trips (`range(0, n)`, the usual case, keeps the loop
-/// tuned for it). Otherwise `hi - lo` may pass `i32::MAX` (`range(-10, i32::MAX)`, where the
-/// wrapped difference ran the loop not at all) or wrap to a positive count for an empty range
-/// (`range(1, i32::MIN)`), and the count is taken unsigned.
-fn starts_at_a_literal(range: &Expr, checked: &Checked) -> bool {
+/// `c` when `range` is `range(c, hi)` with `c` an integer literal (`>= 0`: LOOM writes a negative
+/// number as a negation). Then `hi - c` is at most `i32::MAX`, and the 32-bit block-stride loop
+/// counts the trips (it keeps `range(0, n)`, the usual case, tuned). Otherwise `hi - lo` may
+/// pass `i32::MAX` (`range(-10, i32::MAX)`, where the wrapped difference ran the loop not at
+/// all) or wrap to a positive count for an empty range (`range(lo, i32::MIN)`), and the count is
+/// taken unsigned.
+fn literal_start(range: &Expr, checked: &Checked) -> Option<u128> {
     match (&range.kind, checked.callees.get(&range.id)) {
         (ExprKind::Call { args, .. }, Some(Callee::Builtin(Builtin::Range))) => {
-            matches!(args.first().map(|lo| &lo.kind), Some(ExprKind::Int(_)))
+            match args.first().map(|lo| &lo.kind) {
+                Some(ExprKind::Int(c)) => Some(*c),
+                _ => None,
+            }
         }
-        _ => false,
+        _ => None,
     }
 }

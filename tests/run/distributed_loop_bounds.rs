@@ -30,37 +30,54 @@ const CASES: [(u32, i32, i32); 6] = [
     (256, -3 * TAIL as i32, 3 * TAIL as i32),
 ];
 
+/// `(BLOCKSIZE, hi)` for `range(1, hi)`, whose start is a literal (another lowering).
+const FROM_ONE: [(u32, i32); 2] = [(256, i32::MIN), (1024, i32::MAX)];
+
 pub fn trials() -> Vec<Trial> {
-    CASES
-        .iter()
-        .map(|&(bs, lo, hi)| {
-            Trial::test(
-                format!("distributed_loop_bounds/bs{bs}/lo{lo}/hi{hi}"),
-                move || first_and_last_iterations(bs, lo, hi),
-            )
-        })
-        .collect()
+    let any = CASES.iter().map(|&(bs, lo, hi)| {
+        Trial::test(
+            format!("distributed_loop_bounds/bs{bs}/lo{lo}/hi{hi}"),
+            move || first_and_last_iterations(bs, Start::Parameter(lo), hi),
+        )
+    });
+    let from_one = FROM_ONE.iter().map(|&(bs, hi)| {
+        Trial::test(
+            format!("distributed_loop_bounds/bs{bs}/from_one/hi{hi}"),
+            move || first_and_last_iterations(bs, Start::LiteralOne, hi),
+        )
+    });
+    any.chain(from_one).collect()
+}
+
+/// Where a case's range starts: at a kernel parameter (`distributedEnds`) or at the literal 1
+/// (`distributedFromOne`).
+#[derive(Clone, Copy)]
+enum Start {
+    Parameter(i32),
+    LiteralOne,
 }
 
 /// One block runs `range(lo, hi)`; `head` gets iterations `lo ..` and `tail` iterations `.. hi`
 /// (each its index), or stays untouched when the range is empty.
-fn first_and_last_iterations(bs: u32, lo: i32, hi: i32) -> Result<(), Failed> {
+fn first_and_last_iterations(bs: u32, start: Start, hi: i32) -> Result<(), Failed> {
     let program = compile(FILE, bs, OptLevel::O3, false)?;
     let mut head = vec![UNTOUCHED; TAIL];
     let mut tail = vec![UNTOUCHED; TAIL];
-    launch(
-        &program,
-        "distributedEnds",
-        1,
-        &mut [
-            HostArg::I32(lo),
-            HostArg::I32(hi),
-            HostArg::I32(TAIL as i32),
-            array("head", &mut head),
-            array("tail", &mut tail),
-        ],
-    )
-    .map_err(|e| e.to_string())?;
+    let mut args = vec![
+        HostArg::I32(hi),
+        HostArg::I32(TAIL as i32),
+        array("head", &mut head),
+        array("tail", &mut tail),
+    ];
+    let (kernel, lo) = match start {
+        Start::LiteralOne => ("distributedFromOne", 1),
+        Start::Parameter(lo) => {
+            args.insert(0, HostArg::I32(lo));
+            ("distributedEnds", lo)
+        }
+    };
+    launch(&program, kernel, 1, &mut args).map_err(|e| e.to_string())?;
+    drop(args);
     let trips = (i64::from(hi) - i64::from(lo)).max(0);
     let expected = |first: i64| -> Vec<i32> {
         (0..TAIL as i64)
