@@ -5,7 +5,8 @@
 //! algorithm on 16-bit floats, a Rust case (`run/half_cases.rs`); `-O0` and `-O3` must give the
 //! same bits. `run/sanitizer.rs` plants bugs and checks the sanitizer's reports; `run/bounds.rs`
 //! checks that out-of-bounds accesses stop a run cleanly in every mode; `run/stride_loop_ends.rs`
-//! runs block-stride loops up to `i32::MAX` iterations.
+//! runs block-stride loops up to `i32::MAX` iterations, `run/distributed_loop_bounds.rs`
+//! distributed `for` loops over ranges of up to `2^32 - 1` iterations and empty ones.
 //!
 //! One named test per program and block size: `cargo test --test run -- saxpy/bs64`.
 
@@ -13,6 +14,8 @@
 mod bounds;
 #[path = "run/cli.rs"]
 mod cli;
+#[path = "run/distributed_loop_bounds.rs"]
+mod distributed_loop_bounds;
 #[path = "run/files.rs"]
 mod files;
 #[path = "run/grid_cases.rs"]
@@ -67,6 +70,7 @@ fn main() {
     trials.extend(bounds::trials());
     trials.extend(grid_cases::trials());
     trials.extend(stride_loop_ends::trials());
+    trials.extend(distributed_loop_bounds::trials());
     libtest_mimic::run(&args, trials).exit();
 }
 

@@ -46,7 +46,7 @@ pub fn specialise(module: &Module, function: &Function, dims: [u32; 3]) -> Optio
                     (Some((a, _)), Some((b, _))) => Some(binary(*op, a, b, bits)),
                     _ => None,
                 },
-                (Op::Cast(CastOp::ZExt), [a]) => operand(a).map(|(v, from)| mask(v, from)),
+                (Op::Cast(CastOp::ZExt { .. }), [a]) => operand(a).map(|(v, from)| mask(v, from)),
                 (Op::Cast(CastOp::SExt), [a]) => {
                     operand(a).map(|(v, from)| signed(mask(v, from), from) as u64)
                 }

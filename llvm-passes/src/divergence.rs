@@ -511,7 +511,7 @@ fn same_value(
             return true;
         }
     }
-    if x.op != y.op || x.args.len() != y.args.len() {
+    if !x.op.same_result(&y.op) || x.args.len() != y.args.len() {
         return false;
     }
     let pure = match &x.op {

@@ -5,6 +5,10 @@
 //! separate preheaders that neither dominates): read as two unrelated variables, the two copies
 //! let the affine analysis pair one thread's `a[cols·B + tid]` with another's `a[cols·B' + tid']`
 //! for `B' ≠ B`, a race that cannot happen. The rewritten function uses one copy for both.
+//! Operations are compared as [`Op::numbered`] reads them: GVN's partial redundancy elimination
+//! merges a copy `sext(cols) * B` with InstCombine's `zext nneg(cols) * B` in a phi, which the
+//! analysis follows only when both are one value (a row bound to a `func` inside a reduction:
+//! read as different values, its race with the row's writes was only a warning).
 //!
 //! Only kernel-invariant values are merged: they are the same wherever they are computed, so
 //! replacing one copy by another that does not dominate the use changes no value the analyses
@@ -99,7 +103,12 @@ impl Numbering<'_> {
                 Val::Arg(_) | Val::Undef => return None,
             });
         }
-        Some(format!("{:?} {:?} {:?}", inst.op, inst.ty, operands))
+        Some(format!(
+            "{:?} {:?} {:?}",
+            inst.op.numbered(),
+            inst.ty,
+            operands
+        ))
     }
 }
 

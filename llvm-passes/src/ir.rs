@@ -116,7 +116,11 @@ impl Pred {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CastOp {
     Trunc,
-    ZExt,
+    /// `non_negative`: the `nneg` flag, the operand is known not to be negative (the result is
+    /// poison otherwise), so the value is also the operand's sign extension.
+    ZExt {
+        non_negative: bool,
+    },
     SExt,
     PtrToInt,
     IntToPtr,
@@ -177,6 +181,31 @@ pub enum Op {
     Fence,
     /// Any other instruction, by LLVM's opcode name.
     Other(&'static str),
+}
+
+impl Op {
+    /// The operation as value numbering keys it: instructions whose operations have one
+    /// `numbered()` compute one value from the same operands wherever both are defined. A `zext
+    /// nneg` is defined only where its operand is not negative, and there it is the operand's
+    /// sign extension, so it counts as a `sext`: GVN's partial redundancy elimination makes a
+    /// `sext` copy of what InstCombine wrote as `zext nneg` (a row base `cols * B` merged from
+    /// two paths, one of them a copy). Other flags are not read.
+    pub fn numbered(&self) -> Op {
+        match self {
+            Op::Cast(CastOp::ZExt { non_negative: true }) => Op::Cast(CastOp::SExt),
+            other => other.clone(),
+        }
+    }
+
+    /// Whether two instructions of these operations compute one value from the same operands
+    /// wherever both are defined: as [`Op::numbered`] says, or two `zext`s with and without
+    /// `nneg` (a pair, not a key: a `zext` and a `sext` differ on negative operands).
+    pub fn same_result(&self, other: &Op) -> bool {
+        matches!(
+            (self, other),
+            (Op::Cast(CastOp::ZExt { .. }), Op::Cast(CastOp::ZExt { .. }))
+        ) || self.numbered() == other.numbered()
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

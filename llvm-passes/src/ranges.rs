@@ -111,7 +111,7 @@ impl Ranges {
                 .filter_map(|a| self.operand(function, *a))
                 .reduce(union),
             Op::Select => Some(union(arg(1)?, arg(2)?)),
-            Op::Cast(CastOp::ZExt) => {
+            Op::Cast(CastOp::ZExt { .. }) => {
                 let a = arg(0)?;
                 if a.0 >= 0 {
                     Some(a)

@@ -276,7 +276,7 @@ impl<'a> ThreadValues<'a> {
             && match &inst.op {
                 Op::Bin(_) | Op::Select => operands_ok(self),
                 Op::ICmp(_) => operands_ok(self) || self.compare_edge_by_edge(id).is_some(),
-                Op::Cast(CastOp::Trunc | CastOp::ZExt | CastOp::SExt | CastOp::Freeze) => {
+                Op::Cast(CastOp::Trunc | CastOp::ZExt { .. } | CastOp::SExt | CastOp::Freeze) => {
                     operands_ok(self)
                 }
                 Op::Call(callee) => match self.sreg(id) {

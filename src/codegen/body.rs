@@ -57,13 +57,16 @@ pub enum Var<'ctx> {
 }
 
 /// Where a counted loop's latch tests the counter (`build_counted_loop` and
-/// `build_counted_loop_from_natural` say why each is exact).
+/// `build_counted_loop_from_natural`, `unsigned_block_stride_loop` say why each is exact).
 #[derive(Debug, Clone, Copy)]
-enum Latch {
+enum Latch<'ctx> {
     /// `i < end - step`, then `i + step` (`nsw`): for any `start`.
     BeforeAdd,
     /// `i + step <u end` (`nuw`): for a `start >= 0`.
     AfterAdd,
+    /// `i <u end - step` (`0` where `end <=u step`), then `i + step` (`nuw`): for a count `end`
+    /// read unsigned, up to `2^32 - 1`, entered only where `nonempty` holds too.
+    Unsigned { nonempty: IntValue<'ctx> },
 }
 
 #[derive(Debug, Clone)]
@@ -535,7 +538,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         start: IntValue<'ctx>,
         end: IntValue<'ctx>,
         step: IntValue<'ctx>,
-        latch: Latch,
+        latch: Latch<'ctx>,
         body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
     ) -> Result<()> {
         let context = self.cx.context;
@@ -543,13 +546,23 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.b.build_store(counter, start)?;
         let limit = match latch {
             Latch::BeforeAdd => Some(self.limit_before_add(end, step)?),
+            Latch::Unsigned { .. } => Some(self.unsigned_limit_before_add(end, step)?),
             Latch::AfterAdd => None,
         };
         let head = context.append_basic_block(self.function, "loop");
         let exit = context.append_basic_block(self.function, "endloop");
-        let any = self
-            .b
-            .build_int_compare(IntPredicate::SLT, start, end, "more")?;
+        let any = match latch {
+            Latch::Unsigned { nonempty } => {
+                let below = self
+                    .b
+                    .build_int_compare(IntPredicate::ULT, start, end, "more")?;
+                self.b.build_and(nonempty, below, "more")?
+            }
+            Latch::BeforeAdd | Latch::AfterAdd => {
+                self.b
+                    .build_int_compare(IntPredicate::SLT, start, end, "more")?
+            }
+        };
         self.b.build_conditional_branch(any, head, exit)?;
         self.b.position_at_end(head);
         let i = self
@@ -561,15 +574,22 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         body(self, i)?;
         if !self.terminated() {
-            let more = match limit {
-                Some(limit) => {
+            let more = match (limit, latch) {
+                (Some(limit), Latch::Unsigned { .. }) => {
+                    // Poison only where the loop ends (`i >=u limit`), and then unused.
+                    let next = self.b.build_int_nuw_add(i, step, "next")?;
+                    self.b.build_store(counter, next)?;
+                    self.b
+                        .build_int_compare(IntPredicate::ULT, i, limit, "more")?
+                }
+                (Some(limit), _) => {
                     // Poison only where the loop ends (`i >= limit`), and then unused.
                     let next = self.b.build_int_nsw_add(i, step, "next")?;
                     self.b.build_store(counter, next)?;
                     self.b
                         .build_int_compare(IntPredicate::SLT, i, limit, "more")?
                 }
-                None => {
+                (None, _) => {
                     let next = self.b.build_int_nuw_add(i, step, "next")?;
                     self.b.build_store(counter, next)?;
                     self.b
@@ -609,6 +629,23 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(self.b.build_int_sub(end_clamped, step, "limit")?)
     }
 
+    /// `end - step` for `end` read unsigned, `0` where that would wrap: `end <=u step` leaves no
+    /// `i` with `i + step <u end`, and `i <u 0` ends the loop there as it must.
+    fn unsigned_limit_before_add(
+        &self,
+        end: IntValue<'ctx>,
+        step: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let room = self
+            .b
+            .build_int_compare(IntPredicate::UGT, end, step, "room")?;
+        let difference = self.b.build_int_sub(end, step, "")?;
+        Ok(self
+            .b
+            .build_select(room, difference, self.i32(0), "limit")?
+            .into_int_value())
+    }
+
     /// Runs `body(k)` for the elements `k = tid, tid + BLOCKSIZE, ... < n` of a block vector: each
     /// thread handles the elements it owns. The body is thread-divergent code.
     pub fn block_stride_loop(
@@ -622,6 +659,29 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.lane_depth += 1;
         let step = self.i32(block_size as i64);
         let result = self.build_counted_loop_from_natural(tid, n, step, body);
+        self.lane_depth -= 1;
+        result
+    }
+
+    /// [`Self::block_stride_loop`] over a count `n` read unsigned, up to `2^32 - 1`, where
+    /// `nonempty` holds (a distributed `for` over `range(lo, hi)`: `n = hi - lo`, wrapped, when
+    /// `hi > lo`): `body(k)` for `k = tid, tid + BLOCKSIZE, ... <u n`; `k` may pass `i32::MAX`.
+    /// The latch tests `k <u n - BLOCKSIZE` before it adds, so that the unsigned sum cannot
+    /// wrap; `nonempty` is tested on entry only, so that where `n` is a constant after
+    /// simplification (`range(B * BLOCKSIZE, (B + 1) * BLOCKSIZE)`: `BLOCKSIZE`) the limit is
+    /// one too, and the kernel verifier bounds each thread's iterations by it.
+    pub fn unsigned_block_stride_loop(
+        &mut self,
+        nonempty: IntValue<'ctx>,
+        n: IntValue<'ctx>,
+        span: Span,
+        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
+    ) -> Result<()> {
+        let block_size = self.block_size(span)?;
+        let tid = self.tid()?;
+        self.lane_depth += 1;
+        let step = self.i32(block_size as i64);
+        let result = self.counted_loop(tid, n, step, Latch::Unsigned { nonempty }, body);
         self.lane_depth -= 1;
         result
     }

@@ -8,11 +8,14 @@ use super::body::{Body, Result, Var};
 use super::error::CodegenError;
 use super::remarks::Remark;
 use crate::check::types::Ty;
+use crate::check::{Builtin, Callee, Checked};
 use crate::kir::affine::{Known, Poly};
 use crate::kir::distribute::{Analysis, Plan};
 use crate::kir::LoopPlan;
-use crate::syntax::ast::{Block, Expr, Ident};
+use crate::syntax::ast::{Block, Expr, ExprKind, Ident};
 use crate::syntax::span::Span;
+use inkwell::values::IntValue;
+use inkwell::IntPredicate;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
     /// Decides whether `for var <- range` can be distributed; records the remark either way.
@@ -80,7 +83,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    /// Lowers a distributed loop: iteration `lo + t` on thread `t mod BLOCKSIZE`.
+    /// Lowers a distributed loop: iteration `lo + t` on thread `t mod BLOCKSIZE`, for `t` in
+    /// `[0, hi - lo)` (none when `hi <= lo`).
     pub fn distributed_for(
         &mut self,
         var: &Ident,
@@ -92,13 +96,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let r = self.expr(range)?;
         let (lo, hi) = self.range_bounds(r)?;
         self.touch(plan.accesses)?;
-        let n = self.b.build_int_sub(hi, lo, "trips")?;
-        let n = self.smax(n, self.i32(0))?;
         let var_ptr = self.alloca(self.cx.context.i32_type().into(), &var.name)?;
         let symbol = self.symbols.fresh(&var.name);
         self.symbols
             .set(&var.name, Some(Known::Int(Poly::sym(symbol))), false);
-        self.block_stride_loop(n, span, &mut |this, t| {
+        let mut iteration = |this: &mut Self, t: IntValue<'ctx>| -> Result<()> {
+            // `lo + t` is at most `hi - 1`: the 32-bit sum, wrapping or not, is the iteration.
             let i = this.b.build_int_add(lo, t, &var.name)?;
             this.b.build_store(var_ptr, i)?;
             this.push_scope();
@@ -112,7 +115,42 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let result = this.block(body);
             this.pop_scope();
             result
-        })?;
+        };
+        if let Some(start) = literal_start(range, self.cx.checked) {
+            // `hi - c` for a literal `c >= 0` cannot pass `i32::MAX`, but below `i32::MIN` it
+            // wraps to a positive count (`range(1, i32::MIN)`): `max(hi, c) - c` cannot, and is
+            // the count. For `c = 0` (`range(0, n)`, the usual case) `hi - 0` cannot wrap at all.
+            let hi = if start == 0 { hi } else { self.smax(hi, lo)? };
+            let n = self.b.build_int_sub(hi, lo, "trips")?;
+            let n = self.smax(n, self.i32(0))?;
+            self.block_stride_loop(n, span, &mut iteration)?;
+        } else {
+            // Where `hi > lo`, the wrapping 32-bit `hi - lo` is the true difference modulo
+            // `2^32`, which lies in `[1, 2^32)`: read unsigned, it is the count.
+            let nonempty = self
+                .b
+                .build_int_compare(IntPredicate::SGT, hi, lo, "nonempty")?;
+            let n = self.b.build_int_sub(hi, lo, "trips")?;
+            self.unsigned_block_stride_loop(nonempty, n, span, &mut iteration)?;
+        }
         Ok(())
+    }
+}
+
+/// `c` when `range` is `range(c, hi)` with `c` an integer literal (`>= 0`: LOOM writes a negative
+/// number as a negation). Then `hi - c` is at most `i32::MAX`, and the 32-bit block-stride loop
+/// counts the trips (it keeps `range(0, n)`, the usual case, tuned). Otherwise `hi - lo` may
+/// pass `i32::MAX` (`range(-10, i32::MAX)`, where the wrapped difference ran the loop not at
+/// all) or wrap to a positive count for an empty range (`range(lo, i32::MIN)`), and the count is
+/// taken unsigned.
+fn literal_start(range: &Expr, checked: &Checked) -> Option<u128> {
+    match (&range.kind, checked.callees.get(&range.id)) {
+        (ExprKind::Call { args, .. }, Some(Callee::Builtin(Builtin::Range))) => {
+            match args.first().map(|lo| &lo.kind) {
+                Some(ExprKind::Int(c)) => Some(*c),
+                _ => None,
+            }
+        }
+        _ => None,
     }
 }

@@ -224,8 +224,9 @@ impl<'c> Analysis<'c> {
         if evidence.is_empty() {
             evidence.push("no array is both written and accessed twice in the body".to_string());
         }
+        // An empty range (`range(5, 3)`) has no iteration, not a negative number of them.
         let trips = match (&self.lo, &self.hi) {
-            (Some(lo), Some(hi)) => hi.sub(lo).and_then(|d| d.as_constant()),
+            (Some(lo), Some(hi)) => hi.sub(lo).and_then(|d| d.as_constant()).map(|n| n.max(0)),
             _ => None,
         };
         let summary = match trips {

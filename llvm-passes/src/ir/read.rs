@@ -301,7 +301,9 @@ impl FunctionReader<'_> {
             | LLVMAddrSpaceCast | LLVMFreeze => {
                 let cast = match opcode {
                     LLVMTrunc => CastOp::Trunc,
-                    LLVMZExt => CastOp::ZExt,
+                    LLVMZExt => CastOp::ZExt {
+                        non_negative: block.is_some() && LLVMGetNNeg(value) != 0,
+                    },
                     LLVMSExt => CastOp::SExt,
                     LLVMPtrToInt => CastOp::PtrToInt,
                     LLVMIntToPtr => CastOp::IntToPtr,

@@ -670,7 +670,7 @@ impl<'a> Linearizer<'a> {
                 Ok(self.int(args[0], signed, depth + 1)?.scale(1i128 << c))
             }
             Op::Cast(CastOp::SExt) => self.int(args[0], true, depth + 1),
-            Op::Cast(CastOp::ZExt) => self.int(args[0], false, depth + 1),
+            Op::Cast(CastOp::ZExt { .. }) => self.int(args[0], false, depth + 1),
             // Truncation is assumed not to wrap, as for the additions above: an index that
             // wraps around is an out-of-bounds access, which this analysis does not judge.
             Op::Cast(CastOp::Trunc | CastOp::Freeze) => self.int(args[0], signed, depth + 1),
@@ -690,6 +690,13 @@ impl<'a> Linearizer<'a> {
                     PerThread::Void(lin) => Ok(lin),
                     PerThread::NotComputable => self.leaf(id, depth),
                 }
+            }
+            // `x ^ -1`, InstCombine's form of `-1 - x` (`cols - 1 - k` becomes `cols + (k ^ -1)`):
+            // exactly `-1 - x` read signed and `2^bits - 1 - x` read unsigned.
+            Op::Bin(BinOp::Xor) if constant_of(&args[1]) == Some(-1) => {
+                let bits = self.function().bits(value).unwrap_or(64);
+                let x = self.int(args[0], signed, depth + 1)?;
+                Ok(Lin::constant(constant(-1, bits, signed)).add(x.scale(-1)))
             }
             _ => self.leaf(id, depth),
         }
@@ -736,7 +743,7 @@ impl<'a> Linearizer<'a> {
                 let (y, _) = self.with_zero_inputs(args[1], zeroed, depth + 1)?;
                 Some((unsigned_op(*op, x, y, bits)? & mask, bits))
             }
-            Op::Cast(CastOp::ZExt | CastOp::Trunc | CastOp::Freeze) => {
+            Op::Cast(CastOp::ZExt { .. } | CastOp::Trunc | CastOp::Freeze) => {
                 let (x, _) = self.with_zero_inputs(args[0], zeroed, depth + 1)?;
                 Some((x & mask, bits))
             }
@@ -801,7 +808,7 @@ impl<'a> Linearizer<'a> {
                 }
                 Ok(PerThread::Values(vec![mask(lin.konst as u64); n]))
             }
-            Op::Cast(cast @ (CastOp::ZExt | CastOp::SExt | CastOp::Trunc)) => {
+            Op::Cast(cast @ (CastOp::ZExt { .. } | CastOp::SExt | CastOp::Trunc)) => {
                 let from = self.function().bits(inst.args[0]).unwrap_or(64);
                 let inner = match self.per_thread(inst.args[0], depth + 1)? {
                     PerThread::Values(v) => v,
@@ -1549,7 +1556,7 @@ fn step_from(function: &Function, value: Val, phi: InstId, depth: usize) -> Opti
             Some(step_from(function, inst.args[0], phi, depth + 1)? + total)
         }
         Op::Cast(
-            CastOp::SExt | CastOp::ZExt | CastOp::Trunc | CastOp::BitCast | CastOp::Freeze,
+            CastOp::SExt | CastOp::ZExt { .. } | CastOp::Trunc | CastOp::BitCast | CastOp::Freeze,
         ) => step_from(function, inst.args[0], phi, depth + 1),
         _ => None,
     }

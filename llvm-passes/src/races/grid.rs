@@ -224,7 +224,7 @@ fn integer_parts(
             None
         }
         Op::Cast(CastOp::SExt) => integer_parts(linearizer, args[0], true, depth + 1),
-        Op::Cast(CastOp::ZExt) => integer_parts(linearizer, args[0], false, depth + 1),
+        Op::Cast(CastOp::ZExt { .. }) => integer_parts(linearizer, args[0], false, depth + 1),
         _ => None,
     }
 }

@@ -124,7 +124,7 @@ fn copies_of_one_computation(function: &Function, values: &[Val]) -> Option<Val>
         (a, b) if a == b => true,
         (Val::Inst(a), Val::Inst(b)) => {
             let (a, b) = (function.inst(a), function.inst(b));
-            a.op == b.op
+            a.op.same_result(&b.op)
                 && a.args == b.args
                 && matches!(a.op, Op::Bin(_) | Op::ICmp(_) | Op::Select | Op::Cast(_))
         }

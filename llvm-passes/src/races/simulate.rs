@@ -714,7 +714,7 @@ impl Machine<'_> {
                 _ => Some(V::Unknown),
             },
             Op::Cast(cast) => match cast {
-                CastOp::Trunc | CastOp::ZExt => {
+                CastOp::Trunc | CastOp::ZExt { .. } => {
                     let Ty::Int(bits) = inst.ty else { return None };
                     Some(V::Int(int(0)? & mask(bits)))
                 }
