@@ -11,6 +11,7 @@ use crate::context::{self, current, BarrierReduce, Request};
 use crate::report::{AccessKind, SimtError, ThreadId};
 use crate::sanitizer::{outside_buffers, outside_param, Space};
 use crate::warp::{LaneInput, ShflMode, WarpOp, WARP_SIZE};
+use crate::Buffer;
 use crate::{libdevice, math};
 
 /// The running thread's context, read-only; `None` outside a launch.
@@ -425,6 +426,10 @@ extern "C" fn check_access(address: *mut u8, size: u64, kind: u32, loc: u32) -> 
 /// buffer of the launch will do).
 pub const BOUNDS_PARAM_SHIFT: u32 = 8;
 
+/// In `loom_simt_check_bounds`'s `kind`: the access is to shared memory, and must lie inside the
+/// running block's.
+pub const BOUNDS_SHARED: u32 = 1 << 30;
+
 /// The bounds check of every global access, in every mode: `address` must lie, with its `size`
 /// bytes, inside the buffer of the kernel parameter it derives from, or inside some buffer of the
 /// launch when that is not known. Returns `address`; else records the error and stops the
@@ -440,8 +445,37 @@ extern "C" fn check_bounds(address: *mut u8, size: u64, kind: u32, loc: u32) -> 
         let launch = &*block.launch;
         let addr = address as usize;
         let size = size as usize;
-        let param = kind >> BOUNDS_PARAM_SHIFT;
-        let detail = if param == 0 {
+        let param = (kind & !BOUNDS_SHARED) >> BOUNDS_PARAM_SHIFT;
+        let detail = if kind & BOUNDS_SHARED != 0 {
+            let shared = block.shared as usize;
+            match launch.shared_variable(param as usize) {
+                Some(variable) => {
+                    let start = shared + variable.offset;
+                    let offset = addr.wrapping_sub(start);
+                    if offset <= variable.len && size <= variable.len - offset {
+                        return address;
+                    }
+                    let as_buffer = Buffer {
+                        name: variable.name.clone(),
+                        start,
+                        len: variable.len,
+                        elem_size: size,
+                        param: None,
+                    };
+                    Some(format!(
+                        "{} in shared memory",
+                        outside_param(&as_buffer, addr, size)
+                    ))
+                }
+                None => {
+                    let offset = addr.wrapping_sub(shared);
+                    if offset <= block.shared_len && size <= block.shared_len - offset {
+                        return address;
+                    }
+                    Some(outside_shared(shared, block.shared_len, addr, size))
+                }
+            }
+        } else if param == 0 {
             if launch.in_some_buffer(addr, size) {
                 return address;
             }
@@ -475,6 +509,22 @@ extern "C" fn check_bounds(address: *mut u8, size: u64, kind: u32, loc: u32) -> 
         };
         context::fail(error);
         block.scratch.as_mut_ptr() as *mut u8
+    }
+}
+
+/// Where a shared-memory access of `size` bytes at `addr` lies against the block's `len` bytes
+/// at `start`.
+fn outside_shared(start: usize, len: usize, addr: usize, size: usize) -> String {
+    if addr < start {
+        format!(
+            "it starts {} bytes before the block's {len} bytes of shared memory",
+            start - addr
+        )
+    } else {
+        format!(
+            "it ends {} bytes past the end of the block's {len} bytes of shared memory",
+            (addr - start).saturating_add(size) - len
+        )
     }
 }
 

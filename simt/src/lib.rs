@@ -31,7 +31,9 @@ mod report;
 mod sanitizer;
 pub mod warp;
 
-pub use abi::{all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE, BOUNDS_PARAM_SHIFT};
+pub use abi::{
+    all_symbols, ACCESS_ATOMIC, ACCESS_READ, ACCESS_WRITE, BOUNDS_PARAM_SHIFT, BOUNDS_SHARED,
+};
 pub use cut::{cut_is_barrier, cut_op};
 pub use report::{Access, AccessKind, SimtError, SourceLocation, ThreadId, Whereabouts};
 
@@ -78,6 +80,14 @@ pub struct Buffer {
     pub param: Option<u32>,
 }
 
+/// A `shared` variable: `len` bytes at `offset` in a block's shared memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SharedVariable {
+    pub name: String,
+    pub offset: usize,
+    pub len: usize,
+}
+
 #[derive(Debug, Clone)]
 pub struct LaunchConfig {
     /// Blocks in the grid, all of them (`grid_x * grid_y`).
@@ -93,6 +103,8 @@ pub struct LaunchConfig {
     pub grid_x: u32,
     /// Bytes of shared memory per block (static and dynamic).
     pub shared_bytes: usize,
+    /// The kernel's `shared` variables in a block's shared memory, for reports.
+    pub shared_variables: Vec<SharedVariable>,
     /// False when the kernel has no barrier and no warp collective: its threads then run one
     /// after another without coroutines.
     pub needs_coroutines: bool,
@@ -135,6 +147,13 @@ pub(crate) struct LaunchShared {
 }
 
 impl LaunchShared {
+    /// The `shared` variable a bounds check named (its index + 1; 0: none).
+    pub(crate) fn shared_variable(&self, named: usize) -> Option<&SharedVariable> {
+        named
+            .checked_sub(1)
+            .and_then(|i| self.config.shared_variables.get(i))
+    }
+
     /// The kernel's entry, for the modes that call it once per thread.
     pub(crate) fn per_thread_entry(&self) -> Result<EntryFn, SimtError> {
         self.entry.ok_or_else(|| {

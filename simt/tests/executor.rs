@@ -57,6 +57,7 @@ fn config(blocks: u32, block_size: u32, shared_bytes: usize, sanitize: bool) -> 
         blocks,
         block_size,
         shared_bytes,
+        shared_variables: Vec::new(),
         needs_coroutines: true,
         threads_entry: None,
         threads_entry_runs_blocks: false,

@@ -188,6 +188,8 @@ pub struct HostProgram {
     locations: Vec<SourceLocation>,
     globals: Vec<Buffer>,
     shared: SharedLayout,
+    /// `shared`'s variables, as launches report them.
+    shared_variables: Vec<loom_simt::SharedVariable>,
     needs_coroutines: bool,
     /// Kernels that synchronise and were cut into loops over their threads (`host/cut.rs`).
     cut: Vec<String>,
@@ -264,6 +266,20 @@ impl HostProgram {
         // SAFETY: the module belongs to `ctx`.
         unsafe { coro::remove(module.as_mut_ptr(), &cut) };
         let looped = unsafe { thread_loop::specialise(ctx.raw(), module.as_mut_ptr()) };
+        for kernel in &lowered.kernels {
+            let Some(block_size) = kernel.block_size else {
+                continue;
+            };
+            let ntid_x = kernel.block_x.unwrap_or(block_size);
+            let ntid_y = block_size / ntid_x.max(1);
+            for name in [
+                thread_loop::function_name(&kernel.name),
+                cut::function_name(&kernel.name),
+            ] {
+                // SAFETY: the module belongs to `ctx`.
+                unsafe { ir::fix_block_shape(module.as_mut_ptr(), &name, ntid_x, ntid_y) };
+            }
+        }
         let mut versioned_loops = 0;
         let mut cut_vector_loops = 0;
         if !looped.is_empty() {
@@ -356,6 +372,16 @@ impl HostProgram {
             kernels,
             locations: lowered.locations,
             globals,
+            shared_variables: lowered
+                .shared
+                .variables
+                .iter()
+                .map(|(name, offset, len)| loom_simt::SharedVariable {
+                    name: shared::source_name(name).to_string(),
+                    offset: *offset as usize,
+                    len: *len as usize,
+                })
+                .collect(),
             shared: lowered.shared,
             needs_coroutines: lowered.needs_coroutines,
             cut,
@@ -577,6 +603,7 @@ impl HostProgram {
             grid_x: shape.grid_cols.unwrap_or(0),
             shared_bytes: (self.shared.static_bytes.div_ceil(16) * 16) as usize
                 + shape.dynamic_shared_bytes,
+            shared_variables: self.shared_variables.clone(),
             needs_coroutines: self.needs_coroutines,
             threads_entry: kernel.threads,
             threads_entry_runs_blocks: kernel.threads_run_blocks,
@@ -726,7 +753,14 @@ fn lower(
         }
         .run()?;
         if !options.skip_bounds_checks {
-            bounds::run(raw_context, raw_module, td, &mut locations, &kernels)?;
+            bounds::run(
+                raw_context,
+                raw_module,
+                td,
+                &mut locations,
+                &kernels,
+                &shared,
+            )?;
         }
         if options.sanitize {
             sanitize::Instrumentation {

@@ -1,7 +1,7 @@
 //! Bounds checks on the CPU backend, with and without `--sanitize`: an unchecked index outside
 //! its array ends `loomc run` with exit status 1 and a report naming the kernel, block, thread,
 //! source line, array and index; never an abort, a hang or a corrupted host, and no output file.
-//! The programs are in `tests/run/bounds/`.
+//! The same for the arrays of shared memory. The programs are in `tests/run/bounds/`.
 
 use super::support::repo_root;
 use libtest_mimic::{Failed, Trial};
@@ -77,6 +77,25 @@ pub fn trials() -> Vec<Trial> {
                 )
             },
         ));
+        for k in BAD_INDICES {
+            for (kernel, access, line) in [("sharedPeek", "read", 10), ("sharedPoke", "write", 17)]
+            {
+                let name = format!("bounds/{mode}/shared_{access}/k={k}");
+                trials.push(Trial::test(name, move || {
+                    expect_stop(
+                        &["shared_oob.loom", "--kernel", kernel],
+                        &[&format!("k={k}")],
+                        &["out"],
+                        flags,
+                        &[
+                            &format!("kernel `{kernel}` stopped: out-of-bounds {access} of 4 bytes by thread 0 of block 0"),
+                            &format!("shared_oob.loom:{line}:"),
+                            &format!("index {k} of `t`, an array of 4 elements in shared memory"),
+                        ],
+                    )
+                }));
+            }
+        }
         trials.push(Trial::test(format!("bounds/{mode}/in_range"), move || {
             in_range(flags)
         }));
@@ -191,6 +210,8 @@ fn in_range(flags: &[&str]) -> Result<(), Failed> {
         for (program, outs) in [
             (["oob_read.loom", "--kernel", "peek"], &["a", "out"][..]),
             (["oob_write.loom", "--kernel", "poke"], &["a"][..]),
+            (["shared_oob.loom", "--kernel", "sharedPeek"], &["out"][..]),
+            (["shared_oob.loom", "--kernel", "sharedPoke"], &["out"][..]),
         ] {
             let (code, stderr) = run(&program, &[&arg], outs, flags, dir.path())?;
             if code != Some(0) {

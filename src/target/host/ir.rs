@@ -229,6 +229,23 @@ pub unsafe fn add_block_function(
     function
 }
 
+/// Makes the block function `name` (see [`add_block_function`]), if the module has it, run for
+/// blocks of `ntid_x` by `ntid_y` threads only: its shape parameters become those constants. A
+/// kernel that requires its block size (`reqntid`) is launched with no other (`HostProgram::
+/// launch`), and its loops over threads then have constant trip counts, which the optimiser uses
+/// (no remainder loops, the ranges of the thread ids known).
+pub unsafe fn fix_block_shape(module: LLVMModuleRef, name: &str, ntid_x: u32, ntid_y: u32) {
+    let function = LLVMGetNamedFunction(module, c_name(name).as_ptr());
+    if function.is_null() || LLVMCountParams(function) < 3 {
+        return;
+    }
+    for (index, value) in [(1, ntid_x), (2, ntid_y)] {
+        let param = LLVMGetParam(function, index);
+        let constant = LLVMConstInt(LLVMTypeOf(param), u64::from(value), 0);
+        LLVMReplaceAllUsesWith(param, constant);
+    }
+}
+
 pub fn c_name(name: &str) -> CString {
     CString::new(name.replace('\0', "")).unwrap_or_default()
 }

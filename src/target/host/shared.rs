@@ -30,6 +30,22 @@ pub struct SharedLayout {
     pub static_bytes: u64,
 }
 
+/// The name a `shared` global had in the source, for reports: loomc names them
+/// `<kernel>.<name>.<n>` (`k.t.1` for `shared t` in kernel `k`); other names are kept.
+pub fn source_name(global: &str) -> &str {
+    let Some((_, rest)) = global.split_once('.') else {
+        return global;
+    };
+    match rest.rsplit_once('.') {
+        Some((name, n))
+            if !name.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            name
+        }
+        _ => global,
+    }
+}
+
 pub struct SharedRelocation {
     pub context: LLVMContextRef,
     pub module: LLVMModuleRef,
@@ -264,5 +280,23 @@ impl FunctionRewrite<'_> {
             }
         };
         Ok(built)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_name;
+
+    #[test]
+    fn a_shared_global_is_reported_by_its_source_name() {
+        assert_eq!(source_name("k.t.1"), "t");
+        assert_eq!(
+            source_name("sumOfSquares.reduce.partials.3"),
+            "reduce.partials"
+        );
+        // Not loomc's naming: kept as it is.
+        assert_eq!(source_name("_ZZ6kernelE4tile"), "_ZZ6kernelE4tile");
+        assert_eq!(source_name("tile.x"), "tile.x");
+        assert_eq!(source_name("k..2"), "k..2");
     }
 }

@@ -35,10 +35,12 @@ use std::collections::HashMap;
 /// `invariant.load`). No `instcombine`: it folds the bounds checks' `ptrtoint`/`inttoptr` pairs
 /// into bitcasts between address spaces, which do not verify.
 const LOOP_PASSES: &str = "function(simplifycfg,early-cse,loop-mssa(licm))";
-/// After [`versioning`]: the checks it proved gone from the copy, and vector code where the body
-/// allows it.
-const VECTOR_PASSES: &str =
-    "function(instsimplify,simplifycfg,loop-mssa(licm),loop-vectorize,simplifycfg,dce)";
+/// After [`versioning`]: the checks it proved gone from the copy, those the thread ids' ranges
+/// decide (`correlated-propagation`: a shared array's slot `tid >> 5` in a block of a known size,
+/// which is not affine and stays out of the versioning), and vector code where the body allows
+/// it.
+const VECTOR_PASSES: &str = "function(instsimplify,correlated-propagation,simplifycfg,\
+                             loop-mssa(licm),loop-vectorize,simplifycfg,dce)";
 
 pub const THREADS_PREFIX: &str = "loom.threads.";
 const SET_THREAD: &str = "loom_simt_thread";
