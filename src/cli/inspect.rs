@@ -35,7 +35,7 @@ pub struct InspectArgs {
 
     /// Write the --print-* dumps into DIR, one file per pass numbered in pipeline order, instead
     /// of to standard error (with --print-after-all: `000-after-kir-lower.kir`,
-    /// `012-after-loom-lower.ll`, `013-after-loom-verify-ir.ll`, and so on). An earlier run's
+    /// `013-after-loom-lower.ll`, `014-after-loom-verify-ir.ll`, and so on). An earlier run's
     /// dumps in DIR are removed first; other files are left alone.
     #[arg(long, value_name = "DIR")]
     print_dir: Option<PathBuf>,

@@ -59,9 +59,9 @@ pub unsafe fn run(
     let mut runtime_params = [ptr, i64t, i32t, i32t];
     let runtime_type = LLVMFunctionType(ptr, runtime_params.as_mut_ptr(), 4, 0);
     let runtime = LLVMAddFunction(module, ir::c_name(CHECK_BOUNDS).as_ptr(), runtime_type);
-    let (inline_type, inline) = add_param_check(context, module, runtime_type, runtime);
+    let (inline_type, inline) = add_check(context, module, runtime_type, runtime, CheckForm::Base);
     let (offset_check_type, offset_check) =
-        add_offset_check(context, module, runtime_type, runtime);
+        add_check(context, module, runtime_type, runtime, CheckForm::Offset);
     let builder = Builder::new(context);
     for function in ir::functions(module) {
         if ir::is_declaration(function) || function == inline || function == offset_check {
@@ -197,65 +197,37 @@ unsafe fn lengths_global(
     (array_type, global)
 }
 
-/// Defines `ptr loom.check.param(ptr address, i64 size, i32 kind, i32 location, ptr base,
-/// i64 len)`: `address` when `[address, address + size)` lies in `[base, base + len)`, else what
-/// the runtime's check says after reporting.
-unsafe fn add_param_check(
-    context: LLVMContextRef,
-    module: LLVMModuleRef,
-    runtime_type: LLVMTypeRef,
-    runtime: LLVMValueRef,
-) -> (LLVMTypeRef, LLVMValueRef) {
-    let i32t = LLVMInt32TypeInContext(context);
-    let i64t = LLVMInt64TypeInContext(context);
-    let ptr = LLVMPointerTypeInContext(context, 0);
-    let mut params = [ptr, i64t, i32t, i32t, ptr, i64t];
-    let fn_type = LLVMFunctionType(ptr, params.as_mut_ptr(), 6, 0);
-    let function = LLVMAddFunction(module, ir::c_name(CHECK_PARAM).as_ptr(), fn_type);
-    LLVMSetLinkage(function, LLVMLinkage::LLVMInternalLinkage);
-    let kind = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), 12);
-    let attribute = LLVMCreateEnumAttribute(context, kind, 0);
-    LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
-    let arg = |i| LLVMGetParam(function, i);
-    let entry = LLVMAppendBasicBlockInContext(context, function, c"entry".as_ptr());
-    let inside = LLVMAppendBasicBlockInContext(context, function, c"inside".as_ptr());
-    let outside = LLVMAppendBasicBlockInContext(context, function, c"outside".as_ptr());
-    let builder = Builder::new(context);
-    let b = builder.raw();
-    LLVMPositionBuilderAtEnd(b, entry);
-    let address = LLVMBuildPtrToInt(b, arg(0), i64t, c"".as_ptr());
-    let base = LLVMBuildPtrToInt(b, arg(4), i64t, c"".as_ptr());
-    let offset = LLVMBuildSub(b, address, base, c"".as_ptr());
-    let end = LLVMBuildAdd(b, offset, arg(1), c"".as_ptr());
-    let len = arg(5);
-    let start_ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, offset, len, c"".as_ptr());
-    let end_ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, end, len, c"".as_ptr());
-    let ok = LLVMBuildAnd(b, start_ok, end_ok, c"".as_ptr());
-    LLVMBuildCondBr(b, ok, inside, outside);
-    LLVMPositionBuilderAtEnd(b, inside);
-    LLVMBuildRet(b, arg(0));
-    LLVMPositionBuilderAtEnd(b, outside);
-    let reported = builder.call(runtime_type, runtime, &mut [arg(0), arg(1), arg(2), arg(3)]);
-    LLVMBuildRet(b, reported);
-    (fn_type, function)
+/// The two inline checks, each `(ptr address, i64 size, i32 kind, i32 location, X, i64 len)`,
+/// returning `address` when `[offset, offset + size)` lies in `[0, len)`, else what the
+/// runtime's check says after reporting: `loom.check.param`, `X` the array's base (the offset is
+/// `address - base`), and `loom.check.offset`, `X` the offset itself, in bytes.
+#[derive(Clone, Copy, PartialEq)]
+enum CheckForm {
+    Base,
+    Offset,
 }
 
-/// Defines `ptr loom.check.offset(ptr address, i64 size, i32 kind, i32 location, i64 offset,
-/// i64 len)`: `address` when `[offset, offset + size)` lies in `[0, len)` (`offset`: the
-/// address's, in bytes, from the start of its array), else what the runtime's check says after
-/// reporting.
-unsafe fn add_offset_check(
+unsafe fn add_check(
     context: LLVMContextRef,
     module: LLVMModuleRef,
     runtime_type: LLVMTypeRef,
     runtime: LLVMValueRef,
+    form: CheckForm,
 ) -> (LLVMTypeRef, LLVMValueRef) {
     let i32t = LLVMInt32TypeInContext(context);
     let i64t = LLVMInt64TypeInContext(context);
     let ptr = LLVMPointerTypeInContext(context, 0);
-    let mut params = [ptr, i64t, i32t, i32t, i64t, i64t];
+    let fourth = match form {
+        CheckForm::Base => ptr,
+        CheckForm::Offset => i64t,
+    };
+    let mut params = [ptr, i64t, i32t, i32t, fourth, i64t];
     let fn_type = LLVMFunctionType(ptr, params.as_mut_ptr(), 6, 0);
-    let function = LLVMAddFunction(module, ir::c_name(CHECK_OFFSET).as_ptr(), fn_type);
+    let name = match form {
+        CheckForm::Base => CHECK_PARAM,
+        CheckForm::Offset => CHECK_OFFSET,
+    };
+    let function = LLVMAddFunction(module, ir::c_name(name).as_ptr(), fn_type);
     LLVMSetLinkage(function, LLVMLinkage::LLVMInternalLinkage);
     let kind = LLVMGetEnumAttributeKindForName(c"alwaysinline".as_ptr(), 12);
     let attribute = LLVMCreateEnumAttribute(context, kind, 0);
@@ -267,8 +239,16 @@ unsafe fn add_offset_check(
     let builder = Builder::new(context);
     let b = builder.raw();
     LLVMPositionBuilderAtEnd(b, entry);
-    let (offset, len) = (arg(4), arg(5));
+    let offset = match form {
+        CheckForm::Base => {
+            let address = LLVMBuildPtrToInt(b, arg(0), i64t, c"".as_ptr());
+            let base = LLVMBuildPtrToInt(b, arg(4), i64t, c"".as_ptr());
+            LLVMBuildSub(b, address, base, c"".as_ptr())
+        }
+        CheckForm::Offset => arg(4),
+    };
     let end = LLVMBuildAdd(b, offset, arg(1), c"".as_ptr());
+    let len = arg(5);
     let start_ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, offset, len, c"".as_ptr());
     let end_ok = LLVMBuildICmp(b, LLVMIntPredicate::LLVMIntULE, end, len, c"".as_ptr());
     let ok = LLVMBuildAnd(b, start_ok, end_ok, c"".as_ptr());
