@@ -217,11 +217,11 @@ unsafe fn add_check(
     let i32t = LLVMInt32TypeInContext(context);
     let i64t = LLVMInt64TypeInContext(context);
     let ptr = LLVMPointerTypeInContext(context, 0);
-    let fourth = match form {
+    let array_start = match form {
         CheckForm::Base => ptr,
         CheckForm::Offset => i64t,
     };
-    let mut params = [ptr, i64t, i32t, i32t, fourth, i64t];
+    let mut params = [ptr, i64t, i32t, i32t, array_start, i64t];
     let fn_type = LLVMFunctionType(ptr, params.as_mut_ptr(), 6, 0);
     let name = match form {
         CheckForm::Base => CHECK_PARAM,
