@@ -167,7 +167,18 @@ struct Builder<'a> {
 
 impl Builder<'_> {
     fn label(mut self, inst: &InstRef, primary: bool, message: &str) -> Self {
-        let span = span_of(inst.loc.as_ref(), self.files, self.style == Style::Ir);
+        let mut span = span_of(inst.loc.as_ref(), self.files, self.style == Style::Ir);
+        if span.is_none() && at_line_zero(inst) {
+            // The optimiser merged this instruction with another (code sunk from two branches)
+            // and kept no line for it: the kernel it belongs to is the nearest position.
+            span = kernel_span(self.files, &inst.function);
+            if span.is_some() {
+                self.d = self.d.note(
+                    "the optimiser merged this access with another and kept no source line for \
+                     it: it is shown at its kernel",
+                );
+            }
+        }
         self.d = label(self.d, span, primary, message);
         self
     }
@@ -180,7 +191,7 @@ impl Builder<'_> {
     /// A note naming IR instructions: always in the IR style; in the source style only if one
     /// of them has no source position.
     fn ir_note(self, insts: &[&InstRef], note: impl FnOnce() -> String) -> Self {
-        if self.style == Style::Ir || insts.iter().any(|i| i.loc.is_none()) {
+        if self.style == Style::Ir || insts.iter().any(|i| i.loc.is_none() || at_line_zero(i)) {
             self.note(note())
         } else {
             self
@@ -473,6 +484,30 @@ fn describe(inst: &InstRef) -> String {
     match &inst.loc {
         Some(loc) => format!("`{}` ({})", inst.text, loc.outermost()),
         None => format!("`{}`", inst.text),
+    }
+}
+
+/// Whether `inst`'s debug location names no line (a location the optimiser merged).
+fn at_line_zero(inst: &InstRef) -> bool {
+    inst.loc
+        .as_ref()
+        .is_some_and(|loc| loc.outermost().line == 0)
+}
+
+/// The name of kernel `function` where a source file declares it (`kernel NAME(`).
+fn kernel_span(files: &SourceFiles, function: &str) -> Option<Span> {
+    let needle = format!("kernel {function}(");
+    let mut id = 0u32;
+    loop {
+        let file = FileId(id);
+        if files.name(file) == "<unknown>" {
+            return None;
+        }
+        if let Some(at) = files.source(file).find(&needle) {
+            let start = at + "kernel ".len();
+            return Some(Span::new(file, start, start + function.len()));
+        }
+        id += 1;
     }
 }
 
