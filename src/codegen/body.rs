@@ -57,7 +57,7 @@ pub enum Var<'ctx> {
 }
 
 /// Where a counted loop's latch tests the counter (`build_counted_loop` and
-/// `build_counted_loop_from_natural`, `unsigned_block_stride_loop` say why each is exact).
+/// `block_stride_loop`, `unsigned_block_stride_loop` say why each is exact).
 #[derive(Debug, Clone, Copy)]
 enum Latch<'ctx> {
     /// `i < end - step`, then `i + step` (`nsw`): for any `start`.
@@ -513,26 +513,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.counted_loop(start, end, step, Latch::BeforeAdd, body)
     }
 
-    /// [`Self::build_counted_loop`] for a `start` known to be `>= 0` (the thread index of a
-    /// block-stride loop): the latch adds first and compares the sum, unsigned, with `end`.
-    ///
-    /// Exact at every size: the loop runs only while `0 <= i < end`, so `end <= i32::MAX` and
-    /// `i <= 2^31 - 2`; with `0 < step < 2^31`, `i + step <= 2^32 - 3` cannot wrap as an unsigned
-    /// 32-bit sum (`nuw`), and `i + step <u end` is the true `i + step < end`, also where the sum
-    /// passes `i32::MAX` (`end` near `i32::MAX`). It is not `nsw` there, and is not marked so.
-    /// Why: the limit `end - step` of the other latch lives in a register across the loop, while
-    /// `end` is usually a kernel parameter that the compare reads from constant memory
-    /// (mul-matr-vec: one register fewer, bench/results/static-2026-12-07.md).
-    pub fn build_counted_loop_from_natural(
-        &mut self,
-        start: IntValue<'ctx>,
-        end: IntValue<'ctx>,
-        step: IntValue<'ctx>,
-        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
-    ) -> Result<()> {
-        self.counted_loop(start, end, step, Latch::AfterAdd, body)
-    }
-
     fn counted_loop(
         &mut self,
         start: IntValue<'ctx>,
@@ -648,19 +628,22 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// Runs `body(k)` for the elements `k = tid, tid + BLOCKSIZE, ... < n` of a block vector: each
     /// thread handles the elements it owns. The body is thread-divergent code.
+    ///
+    /// The latch adds first and compares the sum, unsigned, with `n` (`tid >= 0`). Exact at every
+    /// size: the loop runs only while `0 <= k < n`, so `n <= i32::MAX` and `k <= 2^31 - 2`; with
+    /// `0 < BLOCKSIZE < 2^31`, `k + BLOCKSIZE <= 2^32 - 3` cannot wrap as an unsigned 32-bit sum
+    /// (`nuw`), and `k + BLOCKSIZE <u n` is the true `k + BLOCKSIZE < n`, also where the sum
+    /// passes `i32::MAX`. It is not `nsw` there, and is not marked so. Why: the limit
+    /// `n - BLOCKSIZE` of the other latch lives in a register across the loop, while `n` is
+    /// usually a kernel parameter that the compare reads from constant memory (mul-matr-vec: one
+    /// register fewer, bench/results/static-2026-12-07.md).
     pub fn block_stride_loop(
         &mut self,
         n: IntValue<'ctx>,
         span: Span,
         body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
     ) -> Result<()> {
-        let block_size = self.block_size(span)?;
-        let tid = self.tid()?;
-        self.lane_depth += 1;
-        let step = self.i32(block_size as i64);
-        let result = self.build_counted_loop_from_natural(tid, n, step, body);
-        self.lane_depth -= 1;
-        result
+        self.block_stride_loop_with(n, Latch::AfterAdd, span, body)
     }
 
     /// [`Self::block_stride_loop`] over a count `n` read unsigned, up to `2^32 - 1`, where
@@ -677,11 +660,23 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         span: Span,
         body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
     ) -> Result<()> {
+        self.block_stride_loop_with(n, Latch::Unsigned { nonempty }, span, body)
+    }
+
+    /// `body(k)` for `k = tid, tid + BLOCKSIZE, ...` up to `n`, as `latch` tests it: divergent
+    /// code, each thread on the elements it owns.
+    fn block_stride_loop_with(
+        &mut self,
+        n: IntValue<'ctx>,
+        latch: Latch<'ctx>,
+        span: Span,
+        body: &mut dyn FnMut(&mut Self, IntValue<'ctx>) -> Result<()>,
+    ) -> Result<()> {
         let block_size = self.block_size(span)?;
         let tid = self.tid()?;
         self.lane_depth += 1;
         let step = self.i32(block_size as i64);
-        let result = self.counted_loop(tid, n, step, Latch::Unsigned { nonempty }, body);
+        let result = self.counted_loop(tid, n, step, latch, body);
         self.lane_depth -= 1;
         result
     }

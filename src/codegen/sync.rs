@@ -221,19 +221,10 @@ impl Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kir::access::access_to_t as access;
     use crate::kir::removed_barriers::RemovedReason;
     use crate::kir::Emission;
     use crate::syntax::span::FileId;
-
-    fn access(kind: AccessKind, who: Who) -> Access {
-        Access {
-            array: "t".into(),
-            name: "t".into(),
-            kind,
-            who,
-            span: Span::synthetic(FileId(0)),
-        }
-    }
 
     fn removed(reason: RemovedReason) -> Removed {
         Removed {

@@ -148,22 +148,24 @@ pub fn conflicts(
     }
 }
 
+/// An access of `kind` by `who` to an array `t`, for tests.
+#[cfg(test)]
+pub(crate) fn access_to_t(kind: AccessKind, who: Who) -> Access {
+    Access {
+        array: "t".into(),
+        name: "t".into(),
+        kind,
+        who,
+        span: Span::synthetic(crate::syntax::span::FileId(0)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    use super::access_to_t as access;
     use super::*;
     use crate::check::AtomicOp;
     use crate::kir::affine::{Poly, Sym};
-    use crate::syntax::span::FileId;
-
-    fn access(kind: AccessKind, who: Who) -> Access {
-        Access {
-            array: "t".into(),
-            name: "t".into(),
-            kind,
-            who,
-            span: Span::synthetic(FileId(0)),
-        }
-    }
 
     /// Atomics that commute never conflict, from any threads at any elements; atomics that do
     /// not (`xor` then `add`), and an atomic and a plain read or write of the array by another

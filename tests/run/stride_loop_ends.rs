@@ -1,6 +1,6 @@
 //! Block-stride loops up to `i32::MAX` iterations, at block sizes that are and are not powers of
 //! two: the latch adds the block size first and compares the sum, unsigned, with the length
-//! (src/codegen/body.rs, `build_counted_loop_from_natural`). Near `i32::MAX` the sum passes
+//! (src/codegen/body.rs, `block_stride_loop`). Near `i32::MAX` the sum passes
 //! `i32::MAX` by up to `BLOCKSIZE - 1`: a signed compare there would go round again from a
 //! negative counter, a 32-bit wrap would stop early. Each launch runs every iteration once
 //! (about two billion in all for the largest `n`, a second or so), and checks the last ones.
