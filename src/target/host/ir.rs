@@ -4,7 +4,7 @@
 
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
-use inkwell::llvm_sys::{LLVMOpcode, LLVMTypeKind};
+use inkwell::llvm_sys::{LLVMAttributeFunctionIndex, LLVMOpcode, LLVMTypeKind};
 use std::ffi::{CStr, CString};
 
 pub type Value = LLVMValueRef;
@@ -229,6 +229,10 @@ pub unsafe fn add_block_function(
     function
 }
 
+/// The function attribute that records a block function's fixed shape, `"x,y"`, for the
+/// passes that build code from its parameters after [`fix_block_shape`] (`versioning.rs`).
+const BLOCK_SHAPE: &str = "loom-block-shape";
+
 /// Makes the block function `name` (see [`add_block_function`]), if the module has it, run for
 /// blocks of `ntid_x` by `ntid_y` threads only: its shape parameters become those constants. A
 /// kernel that requires its block size (`reqntid`) is launched with no other (`HostProgram::
@@ -244,6 +248,43 @@ pub unsafe fn fix_block_shape(module: LLVMModuleRef, name: &str, ntid_x: u32, nt
         let constant = LLVMConstInt(LLVMTypeOf(param), u64::from(value), 0);
         LLVMReplaceAllUsesWith(param, constant);
     }
+    let shape = format!("{ntid_x},{ntid_y}");
+    let attribute = LLVMCreateStringAttribute(
+        LLVMGetModuleContext(module),
+        BLOCK_SHAPE.as_ptr().cast(),
+        BLOCK_SHAPE.len() as u32,
+        shape.as_ptr().cast(),
+        shape.len() as u32,
+    );
+    LLVMAddAttributeAtIndex(function, LLVMAttributeFunctionIndex, attribute);
+}
+
+/// `ntid.x` and `ntid.y` of a block function: the constants [`fix_block_shape`] gave it, else
+/// its parameters.
+pub unsafe fn block_shape(function: LLVMValueRef) -> (LLVMValueRef, LLVMValueRef) {
+    let params = (LLVMGetParam(function, 1), LLVMGetParam(function, 2));
+    let attribute = LLVMGetStringAttributeAtIndex(
+        function,
+        LLVMAttributeFunctionIndex,
+        BLOCK_SHAPE.as_ptr().cast(),
+        BLOCK_SHAPE.len() as u32,
+    );
+    if attribute.is_null() {
+        return params;
+    }
+    let mut len = 0;
+    let text = LLVMGetStringAttributeValue(attribute, &mut len);
+    let text = std::slice::from_raw_parts(text.cast::<u8>(), len as usize);
+    let shape = std::str::from_utf8(text)
+        .ok()
+        .and_then(|t| t.split_once(','));
+    let Some((Ok(x), Ok(y))) = shape.map(|(x, y)| (x.parse::<u64>(), y.parse::<u64>())) else {
+        return params;
+    };
+    (
+        LLVMConstInt(LLVMTypeOf(params.0), x, 0),
+        LLVMConstInt(LLVMTypeOf(params.1), y, 0),
+    )
 }
 
 pub fn c_name(name: &str) -> CString {
