@@ -59,7 +59,8 @@
 //! (each recomputed vector its initializer). Scans inside a scan's operand, a left and a right
 //! scan in one statement (each computed ahead in a sweep of its own, an indexed vector's again)
 //! and scans in a scatter's subscripts, a buffered one's included ([`scans`]); arrays bound
-//! whole to a collective's `func` (read by any thread where the collective is prepared);
+//! whole to a collective's `func` (read by any thread where the collective is prepared; a
+//! map's, read where its body reads them, where that can be said: [`func_reads`]);
 //! grid-wide statements, their bound arguments and indexed vectors included ([`grid`]). Array
 //! variables that reuse a name: each declaration an array of its own (`Walk::array_key`), as
 //! code generation makes them. Each use of a recomputed vector: its collectives and indexed
@@ -77,6 +78,7 @@
 //! barrier that removed them ([`Emission::removed_at`]).
 
 mod atomics;
+mod func_reads;
 mod grid;
 mod scans;
 
@@ -131,6 +133,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             copied: BTreeSet::new(),
             grid_total: None,
             grid_window: None,
+            in_grid_statement: false,
             candidates: Candidates::default(),
             path: PathCandidates::default(),
             removed: Vec::new(),
@@ -249,6 +252,9 @@ struct Placer {
     /// whose `v` was prepared for the aggregate already, and the scan, whose partials are the
     /// aggregate's (`codegen::Body::scratch_for` keys them by collective).
     grid_window: Option<(ExprId, ExprId)>,
+    /// While a grid-wide statement is made: its chunk's element `k` is not the block's `k`, so
+    /// a map's bound array is read by any thread (`func_reads`).
+    in_grid_statement: bool,
     /// The barriers the rule asks for after each statement that writes memory, and those
     /// pending on the current path (R0802: removed where no later access needs them).
     candidates: Candidates,
@@ -910,7 +916,10 @@ impl Placer {
                 {
                     return Err(why);
                 }
-                self.bound_args(walk, func, "a map with a bound array", out)?;
+                // An array bound to it: read where the map's `func` reads it, when its body
+                // says (`func_reads`), outside a grid-wide statement's chunk.
+                let map = (!self.in_grid_statement).then_some(e);
+                self.bound_args_of(walk, func, map, "a map with a bound array", out)?;
                 return self.vector_steps(walk, operand, out);
             }
             ExprKind::Collective { func, operand, .. } => {
@@ -999,7 +1008,21 @@ impl Placer {
         bound_array: &'static str,
         out: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
-        for arg in &func.bound_args {
+        self.bound_args_of(walk, func, None, bound_array, out)
+    }
+
+    /// [`Self::bound_args`], of map `map`'s `func` where it is given: an array bound whole is
+    /// read where the `func`'s body reads it ([`Self::mapped_array_reads`]), where that can be
+    /// said.
+    fn bound_args_of(
+        &self,
+        walk: &Walk<'_>,
+        func: &FuncRef,
+        map: Option<&Expr>,
+        bound_array: &'static str,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        for (param, arg) in func.bound_args.iter().enumerate() {
             if walk.checked.ty(arg.id).scalar().is_some() {
                 self.element_reads(walk, arg, out)?;
                 continue;
@@ -1010,13 +1033,20 @@ impl Placer {
                 return Err(bound_array);
             };
             self.row_steps(walk, arg, out)?;
-            out.push(Step::Touch(vec![Access {
-                name: shown_name(&array),
-                array,
-                kind: AccessKind::Read,
-                who: Who::Any,
-                span: arg.span,
-            }]));
+            let read_where_the_body_says =
+                map.and_then(|map| self.mapped_array_reads(walk, map, param, arg));
+            let reads = read_where_the_body_says.unwrap_or_else(|| {
+                vec![Access {
+                    name: shown_name(&array),
+                    array,
+                    kind: AccessKind::Read,
+                    who: Who::Any,
+                    span: arg.span,
+                }]
+            });
+            if !reads.is_empty() {
+                out.push(Step::Touch(reads));
+            }
         }
         Ok(())
     }
@@ -1499,7 +1529,9 @@ impl<'a> Visitor<'a> for Placer {
                 span,
             } => {
                 if walk.grid_collective(*span).is_some() {
+                    self.in_grid_statement = true;
                     self.grid_statement(walk, target, value, *span);
+                    self.in_grid_statement = false;
                     self.finder.values.statement(walk, stmt);
                     return;
                 }
