@@ -23,7 +23,7 @@
 //! so its element reads are every thread's, announced on their own where they stand, reductions
 //! inside them included; and sequential `for` loops, `while` loops and `if`s of those (both
 //! branches from the state before the `if`, joined after it). Distributed `for` loops
-//! (`codegen::Body::distributed_for`): the range's reads, then every access of the body
+//! (`kir-distribute`'s [`super::Stmt::DistributedFor`], `codegen::Body::distributed_for`): the range's reads, then every access of the body
 //! announced together in front of the loop, as `kir-distribute`'s analysis gives them; the body
 //! is each thread's own code, with no barrier. Reductions `f /. v` (in a scalar
 //! expression where code generation evaluates it, or in a vector statement while its value is
@@ -89,8 +89,7 @@ use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::removed_barriers::{Candidates, PathCandidates, Removed};
 use super::{
-    Barrier, Barriers, Combine, Consumer, Emission, LoopPlan, Module, Point, StoreOrder, Sweep,
-    SweepPlan,
+    Barrier, Barriers, Combine, Consumer, Emission, Module, Point, StoreOrder, Sweep, SweepPlan,
 };
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Callee, Checked};
@@ -118,7 +117,6 @@ pub fn run(module: &mut Module, checked: &Checked) {
             finder: Finder::new(kernel, checked),
             fast_math: module.fast_math,
             block_size: kernel.block_size.max(1),
-            loops: kernel.loops.clone().unwrap_or_default(),
             orders: kernel.store_orders.clone().unwrap_or_default(),
             sweeps: kernel.sweeps.clone().unwrap_or_default(),
             uncovered: None,
@@ -219,7 +217,6 @@ struct Placer {
     /// For each open `if`: the state before it, and after its then branch once it ended.
     ifs: Vec<(State, Option<State>)>,
     block_size: u32,
-    loops: BTreeMap<Span, LoopPlan>,
     orders: BTreeMap<Span, StoreOrder>,
     sweeps: BTreeMap<Consumer, SweepPlan>,
     /// The first statement the pass does not cover, and what it is.
@@ -1551,10 +1548,10 @@ impl<'a> Visitor<'a> for Placer {
                 span,
                 ..
             } => {
-                let distributed = match self.loops.get(span) {
-                    Some(LoopPlan::Sequential { .. }) => false,
-                    Some(LoopPlan::Distributed { .. }) => true,
-                    None => return self.uncover(*span, "a loop kir-distribute did not decide"),
+                // `kir-distribute` made the loop a statement of its own where it distributes
+                // it.
+                let Some(distributed) = walk.is_distributed(*span) else {
+                    return self.uncover(*span, "a loop kir-distribute did not decide");
                 };
                 if !self.scalar(walk, range, *span) {
                     return;
