@@ -31,7 +31,8 @@
 //!   compute every element before storing any (`buffered`), with `E0811` where that needs a
 //!   run-time number of registers;
 //! - `kir-distribute`: which `for` loops run their iterations on the block's threads (the
-//!   dependence tests: GCD and Banerjee);
+//!   dependence tests: GCD and Banerjee), each rewritten into a [`Stmt::DistributedFor`]; the
+//!   others keep their reason to stay sequential;
 //! - `kir-barriers`: where the kernel needs barriers and why, and the barriers the rule asks
 //!   for that it removes (R0802);
 //! - `kir-shared-memory`: every array a kernel keeps in shared memory (the collectives' scratch
@@ -146,9 +147,6 @@ pub struct Kernel {
     /// reads their own target, by the statement's span, and whether they must buffer; `None`
     /// until the pass ran. A store that is not here does not read its target.
     pub store_orders: Option<BTreeMap<Span, StoreOrder>>,
-    /// `kir-distribute`: for every `for` loop, by the statement's span, whether its iterations
-    /// run on the block's threads; `None` until the pass ran.
-    pub loops: Option<BTreeMap<Span, LoopPlan>>,
     /// `kir-barriers`: the barriers the kernel needs and the places where one is not needed,
     /// in program order, or the first statement the pass does not cover; `None` until the pass
     /// ran.
@@ -351,21 +349,6 @@ pub struct Barrier {
     pub point: Option<usize>,
 }
 
-/// `kir-distribute`'s decision for one `for` loop.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum LoopPlan {
-    /// Iteration `lo + t` runs on thread `t mod BLOCKSIZE`: `summary`, and the dependence test
-    /// that proved each pair of accesses independent (`evidence`).
-    Distributed {
-        var: String,
-        summary: String,
-        evidence: Vec<String>,
-    },
-    /// The loop stays sequential: `reason` (a construct, or a pair of accesses that may touch one
-    /// element in two iterations).
-    Sequential { var: String, reason: String },
-}
-
 /// One array in a kernel's shared memory (`kir-shared-memory`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SharedArray {
@@ -504,10 +487,29 @@ pub enum Stmt {
         else_body: Vec<Stmt>,
         span: Span,
     },
+    /// A sequential loop: every thread runs every iteration.
     For {
         var: String,
         range: ExprRef,
         body: Vec<Stmt>,
+        /// `kir-distribute`: why the iterations cannot run on the block's threads (a construct,
+        /// or a pair of accesses that may touch one element in two iterations); `None` until
+        /// the pass ran.
+        sequential: Option<String>,
+        span: Span,
+    },
+    /// A `for` loop `kir-distribute` spread over the block's threads (a [`Stmt::For`] before
+    /// it): iteration `lo + t` of `range` runs on thread `t mod stride`, each thread stepping
+    /// by `stride` (the block size) up to `hi`; the body is each thread's own code, with no
+    /// barrier. `summary` says how many iterations; `evidence`, for each pair of the body's
+    /// accesses, the dependence test that proved it independent across iterations.
+    DistributedFor {
+        var: String,
+        range: ExprRef,
+        stride: u32,
+        body: Vec<Stmt>,
+        summary: String,
+        evidence: Vec<String>,
         span: Span,
     },
     While {
@@ -729,7 +731,9 @@ pub fn walk_stmts<'k>(body: &'k [Stmt], visit: &mut dyn FnMut(&'k Stmt)) {
                 walk_stmts(then_body, visit);
                 walk_stmts(else_body, visit);
             }
-            Stmt::For { body, .. } | Stmt::While { body, .. } => walk_stmts(body, visit),
+            Stmt::For { body, .. }
+            | Stmt::DistributedFor { body, .. }
+            | Stmt::While { body, .. } => walk_stmts(body, visit),
             Stmt::Grid { stmt, .. } => walk_stmts(std::slice::from_ref(&**stmt), visit),
             _ => {}
         }

@@ -144,8 +144,9 @@ pub struct Body<'a, 'ctx> {
     /// `kir-accesses`: the vector stores that read their own target, by statement span, and
     /// whether each must buffer.
     pub store_orders: std::collections::BTreeMap<Span, crate::kir::StoreOrder>,
-    /// `kir-distribute`: whether each `for` loop (by span) runs on the block's threads.
-    pub loops: std::collections::BTreeMap<Span, crate::kir::LoopPlan>,
+    /// The kernel IR's `for` loops, by span, as `kir-distribute` left them: a
+    /// `Stmt::DistributedFor`, or a `Stmt::For` it kept sequential.
+    pub loops: HashMap<Span, &'a crate::kir::Stmt>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -197,7 +198,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             collectives: std::collections::BTreeMap::new(),
             merged_guards: std::collections::BTreeMap::new(),
             store_orders: std::collections::BTreeMap::new(),
-            loops: std::collections::BTreeMap::new(),
+            loops: HashMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,

@@ -1,8 +1,10 @@
 //! `for` loops spread over the block's threads: `kir-distribute` (`kir/distribute.rs`) decides
-//! which, with its dependence tests; code generation lowers each loop as decided (iteration
-//! `lo + t` on thread `t mod BLOCKSIZE`, a block-stride loop). It runs the same analysis on its
-//! own symbols for the accesses barrier placement needs, and checks that it decides as the pass
-//! did (an internal error otherwise); `--remarks` reports each loop's decision.
+//! which, with its dependence tests, and makes each a `kir::Stmt::DistributedFor`; code
+//! generation lowers that statement as a distributed loop (iteration `lo + t` on thread
+//! `t mod BLOCKSIZE`, a block-stride loop) and a `kir::Stmt::For` as a sequential one. It runs
+//! the same analysis on its own symbols for the accesses barrier placement needs, and checks
+//! that it finds what the statement says (an internal error otherwise); `--remarks` reports
+//! each loop's decision.
 
 use super::body::{Body, Result, Var};
 use super::error::CodegenError;
@@ -11,7 +13,7 @@ use crate::check::types::Ty;
 use crate::check::{Builtin, Callee, Checked};
 use crate::kir::affine::{Known, Poly};
 use crate::kir::distribute::{Analysis, Plan};
-use crate::kir::LoopPlan;
+use crate::kir::Stmt as KirStmt;
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident};
 use crate::syntax::span::Span;
 use inkwell::values::IntValue;
@@ -28,8 +30,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<Option<Plan>> {
         let block_size = self.block_size(span)?;
         let analysis = Analysis::new(self.cx.checked, &self.symbols, var, range, block_size);
-        let decided = self.loops.get(&span).cloned().ok_or_else(|| {
-            CodegenError::internal("a `for` loop that kir-distribute did not decide", span)
+        // The loop as the kernel IR has it: its kind is the decision.
+        let decided = self.loops.get(&span).copied().ok_or_else(|| {
+            CodegenError::internal("a `for` loop that the kernel IR does not have", span)
         })?;
         let disagree = |what: &str| {
             CodegenError::internal(
@@ -41,10 +44,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.lookup(name).map(|v| matches!(v, Var::Array(_)))
         }) {
             Ok(mut plan) => {
-                match &decided {
-                    LoopPlan::Distributed {
-                        summary, evidence, ..
-                    } if *summary == plan.summary && *evidence == plan.evidence => {}
+                match decided {
+                    KirStmt::DistributedFor {
+                        summary,
+                        evidence,
+                        stride,
+                        ..
+                    } if *summary == plan.summary
+                        && *evidence == plan.evidence
+                        && *stride == block_size => {}
                     _ => return Err(disagree("code generation distributes it")),
                 }
                 // The analysis names arrays as the source does; barrier placement knows them by
@@ -68,8 +76,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 Ok(Some(plan))
             }
             Err(blocker) => {
-                match &decided {
-                    LoopPlan::Sequential { reason, .. } if *reason == blocker.reason => {}
+                match decided {
+                    KirStmt::For {
+                        sequential: Some(reason),
+                        ..
+                    } if *reason == blocker.reason => {}
                     _ => return Err(disagree("code generation keeps it sequential")),
                 }
                 self.sync.remarks.push(Remark::LoopSequential {

@@ -158,6 +158,9 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             crate::kir::Stmt::Grid { span, .. } => {
                 body.grids.insert(*span);
             }
+            crate::kir::Stmt::For { span, .. } | crate::kir::Stmt::DistributedFor { span, .. } => {
+                body.loops.insert(*span, stmt);
+            }
             _ => {}
         });
         body.registers = kernel_ir
@@ -200,12 +203,6 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             .map_err(|(message, span)| {
                 CodegenError::internal(message, span.unwrap_or(self.decl.name.span))
             })?;
-        body.loops = kernel_ir.loops.clone().ok_or_else(|| {
-            CodegenError::internal(
-                "kernel IR without its loop decisions (kir-distribute did not run)",
-                self.decl.name.span,
-            )
-        })?;
         body.indexed_vectors = kernel_ir
             .indexed_copies
             .clone()

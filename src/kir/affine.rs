@@ -136,6 +136,20 @@ impl Poly {
         Poly::checked(renamed)
     }
 
+    /// The same polynomial with every symbol replaced by `value`'s polynomial for it (a
+    /// `func`'s parameters by a call's arguments); `None` where `value` has none for a symbol.
+    pub fn substitute(&self, value: &dyn Fn(&Sym) -> Option<Poly>) -> Option<Poly> {
+        let mut sum = Poly::default();
+        for (m, k) in self.terms.iter() {
+            let mut product = Poly::constant(i64::try_from(k).ok()?);
+            for sym in m {
+                product = product.mul(&value(sym)?)?;
+            }
+            sum = sum.add(&product)?;
+        }
+        Some(sum)
+    }
+
     /// Splits off the terms linear in `var`: `self == coefficient * var + rest`. `None` when
     /// `var` occurs in a product with another symbol (the expression is not affine in `var`).
     pub fn split_linear(&self, var: &Sym) -> Option<(i64, Poly)> {
@@ -378,6 +392,30 @@ mod tests {
         assert_eq!(rest.to_string(), "cols * rows - 2");
         let square = Poly::sym(i.clone()).mul(&Poly::sym(i.clone())).unwrap();
         assert!(square.split_linear(&i).is_none());
+    }
+
+    #[test]
+    fn substitution_replaces_each_symbol_by_a_polynomial() {
+        let j = Sym::new("j", 0);
+        // 2 * j * j + j + 1 with j = B + 3.
+        let p = Poly::sym(j.clone())
+            .mul(&Poly::sym(j.clone()))
+            .unwrap()
+            .scale(2)
+            .unwrap()
+            .add(&Poly::sym(j.clone()))
+            .unwrap()
+            .add(&Poly::constant(1))
+            .unwrap();
+        let value = |sym: &Sym| (*sym == j).then(|| s("B").add(&Poly::constant(3)).unwrap());
+        let got = p.substitute(&value).unwrap();
+        assert_eq!(got.to_string(), "2 * B * B + 13 * B + 22");
+        // A symbol without a value: no polynomial.
+        assert!(Poly::sym(Sym::new("x", 1)).substitute(&value).is_none());
+        assert_eq!(
+            Poly::constant(5).substitute(&value),
+            Some(Poly::constant(5))
+        );
     }
 
     #[test]

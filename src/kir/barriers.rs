@@ -23,7 +23,7 @@
 //! so its element reads are every thread's, announced on their own where they stand, reductions
 //! inside them included; and sequential `for` loops, `while` loops and `if`s of those (both
 //! branches from the state before the `if`, joined after it). Distributed `for` loops
-//! (`codegen::Body::distributed_for`): the range's reads, then every access of the body
+//! (`kir-distribute`'s [`super::Stmt::DistributedFor`], `codegen::Body::distributed_for`): the range's reads, then every access of the body
 //! announced together in front of the loop, as `kir-distribute`'s analysis gives them; the body
 //! is each thread's own code, with no barrier. Reductions `f /. v` (in a scalar
 //! expression where code generation evaluates it, or in a vector statement while its value is
@@ -59,7 +59,8 @@
 //! (each recomputed vector its initializer). Scans inside a scan's operand, a left and a right
 //! scan in one statement (each computed ahead in a sweep of its own, an indexed vector's again)
 //! and scans in a scatter's subscripts, a buffered one's included ([`scans`]); arrays bound
-//! whole to a collective's `func` (read by any thread where the collective is prepared);
+//! whole to a collective's `func` (read by any thread where the collective is prepared; a
+//! map's, read where its body reads them, where that can be said: [`func_reads`]);
 //! grid-wide statements, their bound arguments and indexed vectors included ([`grid`]). Array
 //! variables that reuse a name: each declaration an array of its own (`Walk::array_key`), as
 //! code generation makes them. Each use of a recomputed vector: its collectives and indexed
@@ -77,6 +78,7 @@
 //! barrier that removed them ([`Emission::removed_at`]).
 
 mod atomics;
+mod func_reads;
 mod grid;
 mod scans;
 
@@ -87,8 +89,7 @@ use super::affine::{Poly, Sym};
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::removed_barriers::{Candidates, PathCandidates, Removed};
 use super::{
-    Barrier, Barriers, Combine, Consumer, Emission, LoopPlan, Module, Point, StoreOrder, Sweep,
-    SweepPlan,
+    Barrier, Barriers, Combine, Consumer, Emission, Module, Point, StoreOrder, Sweep, SweepPlan,
 };
 use crate::check::types::{Scalar, Ty};
 use crate::check::{Callee, Checked};
@@ -116,7 +117,6 @@ pub fn run(module: &mut Module, checked: &Checked) {
             finder: Finder::new(kernel, checked),
             fast_math: module.fast_math,
             block_size: kernel.block_size.max(1),
-            loops: kernel.loops.clone().unwrap_or_default(),
             orders: kernel.store_orders.clone().unwrap_or_default(),
             sweeps: kernel.sweeps.clone().unwrap_or_default(),
             uncovered: None,
@@ -131,6 +131,7 @@ pub fn run(module: &mut Module, checked: &Checked) {
             copied: BTreeSet::new(),
             grid_total: None,
             grid_window: None,
+            in_grid_statement: false,
             candidates: Candidates::default(),
             path: PathCandidates::default(),
             removed: Vec::new(),
@@ -216,7 +217,6 @@ struct Placer {
     /// For each open `if`: the state before it, and after its then branch once it ended.
     ifs: Vec<(State, Option<State>)>,
     block_size: u32,
-    loops: BTreeMap<Span, LoopPlan>,
     orders: BTreeMap<Span, StoreOrder>,
     sweeps: BTreeMap<Consumer, SweepPlan>,
     /// The first statement the pass does not cover, and what it is.
@@ -249,6 +249,9 @@ struct Placer {
     /// whose `v` was prepared for the aggregate already, and the scan, whose partials are the
     /// aggregate's (`codegen::Body::scratch_for` keys them by collective).
     grid_window: Option<(ExprId, ExprId)>,
+    /// While a grid-wide statement is made: its chunk's element `k` is not the block's `k`, so
+    /// a map's bound array is read by any thread (`func_reads`).
+    in_grid_statement: bool,
     /// The barriers the rule asks for after each statement that writes memory, and those
     /// pending on the current path (R0802: removed where no later access needs them).
     candidates: Candidates,
@@ -910,7 +913,10 @@ impl Placer {
                 {
                     return Err(why);
                 }
-                self.bound_args(walk, func, "a map with a bound array", out)?;
+                // An array bound to it: read where the map's `func` reads it, when its body
+                // says (`func_reads`), outside a grid-wide statement's chunk.
+                let map = (!self.in_grid_statement).then_some(e);
+                self.bound_args_of(walk, func, map, "a map with a bound array", out)?;
                 return self.vector_steps(walk, operand, out);
             }
             ExprKind::Collective { func, operand, .. } => {
@@ -999,7 +1005,21 @@ impl Placer {
         bound_array: &'static str,
         out: &mut Vec<Step>,
     ) -> Result<(), &'static str> {
-        for arg in &func.bound_args {
+        self.bound_args_of(walk, func, None, bound_array, out)
+    }
+
+    /// [`Self::bound_args`], of map `map`'s `func` where it is given: an array bound whole is
+    /// read where the `func`'s body reads it ([`Self::mapped_array_reads`]), where that can be
+    /// said.
+    fn bound_args_of(
+        &self,
+        walk: &Walk<'_>,
+        func: &FuncRef,
+        map: Option<&Expr>,
+        bound_array: &'static str,
+        out: &mut Vec<Step>,
+    ) -> Result<(), &'static str> {
+        for (param, arg) in func.bound_args.iter().enumerate() {
             if walk.checked.ty(arg.id).scalar().is_some() {
                 self.element_reads(walk, arg, out)?;
                 continue;
@@ -1010,13 +1030,20 @@ impl Placer {
                 return Err(bound_array);
             };
             self.row_steps(walk, arg, out)?;
-            out.push(Step::Touch(vec![Access {
-                name: shown_name(&array),
-                array,
-                kind: AccessKind::Read,
-                who: Who::Any,
-                span: arg.span,
-            }]));
+            let read_where_the_body_says =
+                map.and_then(|map| self.mapped_array_reads(walk, map, param, arg));
+            let reads = read_where_the_body_says.unwrap_or_else(|| {
+                vec![Access {
+                    name: shown_name(&array),
+                    array,
+                    kind: AccessKind::Read,
+                    who: Who::Any,
+                    span: arg.span,
+                }]
+            });
+            if !reads.is_empty() {
+                out.push(Step::Touch(reads));
+            }
         }
         Ok(())
     }
@@ -1499,7 +1526,9 @@ impl<'a> Visitor<'a> for Placer {
                 span,
             } => {
                 if walk.grid_collective(*span).is_some() {
+                    self.in_grid_statement = true;
                     self.grid_statement(walk, target, value, *span);
+                    self.in_grid_statement = false;
                     self.finder.values.statement(walk, stmt);
                     return;
                 }
@@ -1519,10 +1548,10 @@ impl<'a> Visitor<'a> for Placer {
                 span,
                 ..
             } => {
-                let distributed = match self.loops.get(span) {
-                    Some(LoopPlan::Sequential { .. }) => false,
-                    Some(LoopPlan::Distributed { .. }) => true,
-                    None => return self.uncover(*span, "a loop kir-distribute did not decide"),
+                // `kir-distribute` made the loop a statement of its own where it distributes
+                // it.
+                let Some(distributed) = walk.is_distributed(*span) else {
+                    return self.uncover(*span, "a loop kir-distribute did not decide");
                 };
                 if !self.scalar(walk, range, *span) {
                     return;

@@ -101,6 +101,9 @@ struct Facts {
     registers: HashSet<Span>,
     recomputed: HashSet<Span>,
     copies: HashSet<Span>,
+    /// `kir-distribute`'s `for` loops: true for a [`Stmt::DistributedFor`], false for a
+    /// [`Stmt::For`] it kept sequential.
+    loops: HashMap<Span, bool>,
 }
 
 /// Calls `visitor` on every consumer of block vectors in `kernel`, in program order.
@@ -150,6 +153,16 @@ fn facts(kernel: &Kernel) -> Facts {
         }
         Stmt::Scatter { span, .. } => {
             facts.scatters.insert(*span);
+        }
+        Stmt::DistributedFor { span, .. } => {
+            facts.loops.insert(*span, true);
+        }
+        Stmt::For {
+            sequential: Some(_),
+            span,
+            ..
+        } => {
+            facts.loops.insert(*span, false);
         }
         Stmt::Atomic {
             per_element: Some(_),
@@ -226,6 +239,13 @@ impl<'a> Walk<'a> {
     /// Whether the vector variable declared at `name` is evaluated again at each use.
     pub fn is_recomputed(&self, name: Span) -> bool {
         self.facts.recomputed.contains(&name)
+    }
+
+    /// Whether the `for` loop at `span` runs on the block's threads: `Some(true)` where
+    /// `kir-distribute` made it a [`Stmt::DistributedFor`], `Some(false)` where it kept it
+    /// sequential, `None` before the pass ran.
+    pub fn is_distributed(&self, span: Span) -> Option<bool> {
+        self.facts.loops.get(&span).copied()
     }
 
     /// The collective of the grid-wide statement at `span`, if it is one.

@@ -28,16 +28,19 @@
 //!
 //! The pass decides for every `for` of a kernel, on the kernel IR, with what each integer and
 //! `Range` variable holds at the loop (`kir/accesses.rs` follows them as code generation does),
-//! and prints one `loop` line per loop. Code generation (`codegen/distribute.rs`) lowers the
-//! loops as decided; it still runs the analysis itself, on its own symbols, for the accesses
-//! barrier placement needs, and checks that its decision is the pass's (an internal error
-//! otherwise).
+//! and rewrites each loop it distributes into a statement of its own, [`KirStmt::DistributedFor`]
+//! (`distributed-for` in the printed IR, with its stride, summary and evidence); a loop that
+//! stays a [`KirStmt::For`] keeps its reason (a `loop ... sequential` line). The passes after it
+//! (`kir-barriers`, `kir-shared-memory`) and code generation (`codegen/distribute.rs`) take the
+//! statement's kind as the decision; code generation still runs the analysis itself, on its own
+//! symbols, for the accesses barrier placement needs, and checks that it finds what the
+//! statement says (an internal error otherwise).
 
 use super::access::{Access, AccessKind, Who};
 use super::accesses::Values;
 use super::affine::{gcd, Known, Poly, Sym, Symbols};
 use super::consumers::{self, Name, Visitor, Walk};
-use super::{LoopPlan, Module};
+use super::{Module, Stmt as KirStmt};
 use crate::check::types::Ty;
 use crate::check::Checked;
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident, Stmt};
@@ -59,15 +62,78 @@ pub fn run(module: &mut Module, checked: &Checked) {
             plans: BTreeMap::new(),
         };
         consumers::walk(kernel, program, &mut decider);
-        kernel.loops = Some(decider.plans);
+        rewrite(&mut kernel.body, &mut decider.plans, kernel.block_size);
     }
+}
+
+/// The decision for one `for` loop.
+enum Decision {
+    /// Iteration `lo + t` runs on thread `t mod BLOCKSIZE`: `summary`, and the dependence test
+    /// that proved each pair of accesses independent (`evidence`).
+    Distributed {
+        summary: String,
+        evidence: Vec<String>,
+    },
+    /// The loop stays sequential: the reason.
+    Sequential(String),
 }
 
 /// The decisions for one kernel.
 struct Decider {
     values: Values,
     block_size: u32,
-    plans: BTreeMap<Span, LoopPlan>,
+    plans: BTreeMap<Span, Decision>,
+}
+
+/// Every `for` of `stmts` (by its span) as decided: a distributed one rewritten into a
+/// [`KirStmt::DistributedFor`] of stride `stride`, a sequential one given its reason.
+fn rewrite(stmts: &mut [KirStmt], plans: &mut BTreeMap<Span, Decision>, stride: u32) {
+    for stmt in stmts.iter_mut() {
+        match stmt {
+            KirStmt::If {
+                then_body,
+                else_body,
+                ..
+            } => {
+                rewrite(then_body, plans, stride);
+                rewrite(else_body, plans, stride);
+            }
+            KirStmt::For { body, .. }
+            | KirStmt::DistributedFor { body, .. }
+            | KirStmt::While { body, .. } => rewrite(body, plans, stride),
+            KirStmt::Grid { stmt, .. } => rewrite(std::slice::from_mut(&mut **stmt), plans, stride),
+            _ => {}
+        }
+        let KirStmt::For { span, .. } = stmt else {
+            continue;
+        };
+        let span = *span;
+        match plans.remove(&span) {
+            Some(Decision::Sequential(reason)) => {
+                if let KirStmt::For { sequential, .. } = stmt {
+                    *sequential = Some(reason);
+                }
+            }
+            Some(Decision::Distributed { summary, evidence }) => {
+                let taken = std::mem::replace(stmt, KirStmt::Return { span });
+                if let KirStmt::For {
+                    var, range, body, ..
+                } = taken
+                {
+                    *stmt = KirStmt::DistributedFor {
+                        var,
+                        range,
+                        stride,
+                        body,
+                        summary,
+                        evidence,
+                        span,
+                    };
+                }
+            }
+            None => {}
+        }
+    }
 }
 
 impl<'a> Visitor<'a> for Decider {
@@ -95,15 +161,11 @@ impl<'a> Visitor<'a> for Decider {
                 Some(Name::Recomputed(_)) | None => None,
                 Some(_) => Some(false),
             }) {
-                Ok(plan) => LoopPlan::Distributed {
-                    var: var.name.clone(),
+                Ok(plan) => Decision::Distributed {
                     summary: plan.summary,
                     evidence: plan.evidence,
                 },
-                Err(blocker) => LoopPlan::Sequential {
-                    var: var.name.clone(),
-                    reason: blocker.reason,
-                },
+                Err(blocker) => Decision::Sequential(blocker.reason),
             };
             self.plans.insert(*span, plan);
         }

@@ -62,7 +62,6 @@ fn kernel(
         collectives: None,
         merged_guards: None,
         store_orders: None,
-        loops: None,
         barriers: None,
         shared_arrays: None,
         limits: Vec::new(),
@@ -199,6 +198,7 @@ fn plain_stmt(checked: &Checked, stmt: &crate::syntax::ast::Stmt) -> Stmt {
             var: var.name.clone(),
             range: ExprRef::of(range),
             body: block(checked, body),
+            sequential: None,
             span: *span,
         },
         Ast::While { cond, body, span } => Stmt::While {

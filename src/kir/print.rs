@@ -190,32 +190,22 @@ impl Printer<'_> {
                 self.line(1, &text, Some(*span));
             }
         }
-        if let Some(loops) = &kernel.loops {
-            for (span, plan) in loops {
-                match plan {
-                    crate::kir::LoopPlan::Distributed {
-                        var,
-                        summary,
-                        evidence,
-                    } => {
-                        self.line(
-                            1,
-                            &format!("loop {var} distributed  ({summary})"),
-                            Some(*span),
-                        );
-                        for why in evidence {
-                            self.line(2, &format!("independent {why}"), None);
-                        }
-                    }
-                    crate::kir::LoopPlan::Sequential { var, reason } => {
-                        self.line(
-                            1,
-                            &format!("loop {var} sequential  ({reason})"),
-                            Some(*span),
-                        );
-                    }
-                }
+        // The loops `kir-distribute` kept sequential, with the reason (a distributed one is a
+        // statement of its own, `distributed-for`).
+        let mut sequential = Vec::new();
+        crate::kir::walk_stmts(&kernel.body, &mut |stmt| {
+            if let Stmt::For {
+                var,
+                sequential: Some(reason),
+                span,
+                ..
+            } = stmt
+            {
+                sequential.push((var, reason, *span));
             }
+        });
+        for (var, reason, span) in sequential {
+            self.line(1, &format!("loop {var} sequential  ({reason})"), Some(span));
         }
         match &kernel.barriers {
             Some(crate::kir::Barriers::NotCovered { span, what }) => {
@@ -500,9 +490,29 @@ impl Printer<'_> {
                 range,
                 body,
                 span,
+                ..
             } => {
                 let text = format!("for {var} in {}", self.expr(*range));
                 self.line(depth, &text, Some(*span));
+                self.stmts(depth + 1, body);
+            }
+            Stmt::DistributedFor {
+                var,
+                range,
+                stride,
+                body,
+                summary,
+                evidence,
+                span,
+            } => {
+                let text = format!(
+                    "distributed-for {var} in {}  stride {stride}  ({summary})",
+                    self.expr(*range)
+                );
+                self.line(depth, &text, Some(*span));
+                for why in evidence {
+                    self.line(depth + 1, &format!("independent {why}"), None);
+                }
                 self.stmts(depth + 1, body);
             }
             Stmt::While { cond, body, span } => {
