@@ -52,6 +52,7 @@ mod collectives;
 pub mod commute;
 mod consumers;
 pub mod distribute;
+mod func_reads;
 mod grid;
 mod guards;
 mod indexed_copies;

@@ -123,6 +123,10 @@ pub struct Body<'a, 'ctx> {
     pub tile_vals: HashMap<ExprId, BasicValueEnum<'ctx>>,
     /// The element-level array reads of the vector expression being prepared.
     pub elem_reads: Vec<Access>,
+    /// The arrays bound whole to a map's or scan's `func` in the vectors prepared so far: read
+    /// as the `func`'s body reads them, which kir-accesses follows and code generation does not
+    /// (a store's order, `codegen/vector.rs`).
+    pub func_array_args: std::collections::HashSet<Span>,
     /// Scratch shared memory of each collective, made once per collective.
     pub scratch: HashMap<ExprId, ArrayRef<'ctx>>,
     /// Every shared array of this body, for the launch-limit check.
@@ -189,6 +193,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             hoisted: HashMap::new(),
             tile_vals: HashMap::new(),
             elem_reads: Vec::new(),
+            func_array_args: std::collections::HashSet::new(),
             scratch: HashMap::new(),
             shared_decls: Vec::new(),
             materialised: HashMap::new(),

@@ -312,6 +312,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 op, func, operand, ..
             } => {
                 for arg in &func.bound_args {
+                    if matches!(self.ty_of(arg), Ty::Array { .. }) {
+                        self.func_array_args.insert(arg.span);
+                    }
                     self.hoist(arg)?;
                 }
                 let mut shape = self.prepare(operand)?;
@@ -1294,18 +1297,23 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 };
                 // Reading an element the statement writes at another position would see the
                 // new value: such statements read everything first (into registers), then write.
-                let in_place = reads.iter().all(|r| {
+                let mut in_place = reads.iter().all(|r| {
                     r.array != array.key
                         || matches!((&r.who, &who), (Who::Owner(a), Who::Owner(b)) if a == b)
                 });
                 // kir-accesses decided it on the kernel IR; code generation's own accesses must
                 // agree (for stores into memory whose destination is a statement's target: a
-                // vector variable's initializer or an indexed vector's copy reads nothing of it).
+                // vector variable's initializer or an indexed vector's copy reads nothing of it),
+                // except for the reads of an array bound to a `func`, which only the IR follows
+                // into the `func`'s body.
                 if let Consumer::Store(at) = consumer {
-                    let buffered = matches!(
-                        self.store_orders.get(&at),
-                        Some(crate::kir::StoreOrder::Buffered { .. })
-                    );
+                    let order = self.store_orders.get(&at);
+                    let buffered = matches!(order, Some(crate::kir::StoreOrder::Buffered { .. }));
+                    if let Some(crate::kir::StoreOrder::Buffered { read, .. }) = order {
+                        if self.func_array_args.contains(read) {
+                            in_place = false;
+                        }
+                    }
                     if buffered == in_place {
                         return Err(CodegenError::internal(
                             format!(

@@ -82,7 +82,7 @@ pub(super) struct Values {
 
 pub(super) struct Finder {
     pub values: Values,
-    block_size: u32,
+    pub(super) block_size: u32,
     orders: BTreeMap<Span, StoreOrder>,
     /// The buffered stores, in program order.
     needs_buffer: Vec<Span>,
@@ -99,7 +99,7 @@ impl<'a> Visitor<'a> for Finder {
         consumer: Consumer,
         dest: Dest<'a>,
         value: &'a Expr,
-        _grid: bool,
+        grid: bool,
     ) {
         // A vector variable's initializer or an indexed vector's copy writes an array that
         // nothing has read yet.
@@ -112,6 +112,7 @@ impl<'a> Visitor<'a> for Finder {
         let mut reads = Vec::new();
         if is_vector(walk.checked.ty(value.id)) {
             self.reads(walk, value, &mut reads);
+            self.bound_array_reads(walk, value, grid, &mut reads);
         }
         if scatter {
             if let ExprKind::Index { indices, .. } = &target.kind {
@@ -121,6 +122,7 @@ impl<'a> Visitor<'a> for Finder {
                         Ty::Range | Ty::Vector { .. } | Ty::Array { .. }
                     ) {
                         self.reads(walk, index, &mut reads);
+                        self.bound_array_reads(walk, index, grid, &mut reads);
                     }
                 }
             }
@@ -394,6 +396,57 @@ impl Finder {
             }
             _ => {}
         }
+    }
+
+    /// The reads of arrays bound whole to the `func` of a map or a scan that vector expression
+    /// `e` computes in its sweep (`f(ca[[B]]) /~ r`): a store into such an array reads its own
+    /// target. A map's are read where the `func`'s body reads them ([`Self::mapped_array_reads`],
+    /// outside a grid-wide statement, whose chunk's element is not the block's); the others by
+    /// any thread. Not among [`Self::reads`]: barrier placement counts them where the collective
+    /// is prepared (`kir-barriers`' `bound_args_of`), and code generation does not read a
+    /// `func`'s body (`codegen/vector.rs` takes these from the store's order).
+    fn bound_array_reads(&self, walk: &Walk<'_>, e: &Expr, grid: bool, out: &mut Vec<Read>) {
+        let checked = walk.checked;
+        match &e.kind {
+            // Computed before the sweep, before the store writes anything.
+            ExprKind::Collective {
+                op: CollectiveOp::Reduce,
+                ..
+            } => return,
+            ExprKind::Collective { op, func, .. } => {
+                for (param, arg) in func.bound_args.iter().enumerate() {
+                    if !matches!(checked.ty(arg.id), Ty::Array { .. }) {
+                        continue;
+                    }
+                    let mapped = (*op == CollectiveOp::Map && !grid)
+                        .then(|| self.mapped_array_reads(walk, e, param, arg))
+                        .flatten();
+                    match mapped {
+                        Some(reads) => out.extend(reads.into_iter().map(|read| Read {
+                            array: Some(read.array),
+                            who: Some(read.who),
+                            span: arg.span,
+                        })),
+                        None => out.push(Read {
+                            array: array_dims(walk, arg).map(|(name, _)| name),
+                            who: Some(Who::Any),
+                            span: arg.span,
+                        }),
+                    }
+                }
+            }
+            ExprKind::Name(name) => {
+                if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
+                    let init: &Expr = init;
+                    self.bound_array_reads(walk, init, grid, out);
+                }
+                return;
+            }
+            _ => {}
+        }
+        crate::syntax::visit::each_child(e, &mut |child| {
+            self.bound_array_reads(walk, child, grid, out)
+        });
     }
 
     fn operand_reads(&self, walk: &Walk<'_>, call: &Expr, operands: &[&Expr], out: &mut Vec<Read>) {

@@ -60,7 +60,7 @@
 //! scan in one statement (each computed ahead in a sweep of its own, an indexed vector's again)
 //! and scans in a scatter's subscripts, a buffered one's included ([`scans`]); arrays bound
 //! whole to a collective's `func` (read by any thread where the collective is prepared; a
-//! map's, read where its body reads them, where that can be said: [`func_reads`]);
+//! map's, read where its body reads them, where that can be said: [`super::func_reads`]);
 //! grid-wide statements, their bound arguments and indexed vectors included ([`grid`]). Array
 //! variables that reuse a name: each declaration an array of its own (`Walk::array_key`), as
 //! code generation makes them. Each use of a recomputed vector: its collectives and indexed
@@ -78,7 +78,6 @@
 //! barrier that removed them ([`Emission::removed_at`]).
 
 mod atomics;
-mod func_reads;
 mod grid;
 mod scans;
 
@@ -1009,7 +1008,7 @@ impl Placer {
     }
 
     /// [`Self::bound_args`], of map `map`'s `func` where it is given: an array bound whole is
-    /// read where the `func`'s body reads it ([`Self::mapped_array_reads`]), where that can be
+    /// read where the `func`'s body reads it ([`Finder::mapped_array_reads`]), where that can be
     /// said.
     fn bound_args_of(
         &self,
@@ -1031,7 +1030,7 @@ impl Placer {
             };
             self.row_steps(walk, arg, out)?;
             let read_where_the_body_says =
-                map.and_then(|map| self.mapped_array_reads(walk, map, param, arg));
+                map.and_then(|map| self.finder.mapped_array_reads(walk, map, param, arg));
             let reads = read_where_the_body_says.unwrap_or_else(|| {
                 vec![Access {
                     name: shown_name(&array),
@@ -1417,7 +1416,7 @@ fn partials(what: &str, e: &Expr) -> (Access, Access) {
 
 /// The name barrier placement shows for the array with key `key`: a compiler-made array's key
 /// (a collective's partials, an indexed vector's copy) tells it from others after a `#`.
-fn shown_name(key: &str) -> String {
+pub(super) fn shown_name(key: &str) -> String {
     key.split('#').next().unwrap_or(key).to_string()
 }
 

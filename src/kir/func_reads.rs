@@ -1,4 +1,5 @@
-//! `kir-barriers` on an array bound whole to a map's `func` (`f(a[B]) /~ range(lo, hi)`): the
+//! An array bound whole to a map's `func` (`f(a[B]) /~ range(lo, hi)`), for `kir-accesses` (does
+//! a store read its own target through it?) and `kir-barriers` (who reads which element): the
 //! elements the `func` reads of its array parameter, read from its body as polynomials of its
 //! scalar parameters, then at the map with the call's arguments substituted (the bound scalars'
 //! values, and `lo + k` for the element `k`, which thread `k mod BLOCKSIZE` computes). A `func`
@@ -8,18 +9,19 @@
 //! parameters, the array passed on or written), the array is read by any thread, as for a
 //! `func` given an array anywhere else.
 
-use super::{shown_name, Placer};
+use super::accesses::array_dims;
+use super::accesses::Finder;
+use super::barriers::shown_name;
 use crate::check::types::Ty;
 use crate::check::{Callee, Checked};
 use crate::kir::access::{Access, AccessKind, Who};
-use crate::kir::accesses::array_dims;
 use crate::kir::affine::{Poly, Sym, Symbols};
 use crate::kir::consumers::Walk;
 use crate::syntax::ast::{Block, Expr, ExprKind, Item, Stmt as Ast, TypeExpr};
 use crate::syntax::visit::each_child;
 use std::collections::BTreeSet;
 
-impl Placer {
+impl Finder {
     /// The reads of `arg`, bound whole as argument `param` of map `map`'s `func`, each by the
     /// thread that computes the map's element it belongs to; `None` where the `func`'s reads
     /// cannot be expressed so (the caller takes the array as read by any thread).
@@ -39,7 +41,7 @@ impl Placer {
         };
         let reads = array_param_reads(checked, *item, param, self.block_size)?;
         let (array, row_start) = self.row_start(walk, arg)?;
-        let symbols = &self.finder.values.symbols;
+        let symbols = &self.values.symbols;
         // The element's value: `lo + k` of a `Range` operand, else unknown (a subscript that
         // uses it falls back).
         let element = Sym::new("map.k", 0);
@@ -101,7 +103,6 @@ impl Placer {
                     return None;
                 }
                 let row = self
-                    .finder
                     .values
                     .symbols
                     .poly(row, walk.checked, self.block_size)?;
@@ -118,7 +119,7 @@ impl Placer {
 /// substitute). `None` where the body does what this does not follow: a loop, a statement
 /// call, the parameter used other than as `a[i]` (passed on, written, its length), or declared
 /// again.
-pub(super) fn array_param_reads(
+fn array_param_reads(
     checked: &Checked,
     item: usize,
     param: usize,
