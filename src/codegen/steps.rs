@@ -93,7 +93,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             warps: None,
         };
         for step in steps {
-            if x.single && matches!(step, Step::Broadcast { .. }) && x.first.is_some() {
+            if x.single && matches!(step, Step::Broadcast { .. }) {
                 break;
             }
             self.step(step, x, &mut s)?;
