@@ -39,6 +39,7 @@ mod memory;
 mod reduce;
 mod remarks;
 mod scan;
+mod steps;
 mod stmt;
 mod sync;
 pub(crate) mod types;

@@ -25,7 +25,9 @@
 //!   (`E0811`);
 //! - `kir-collectives`: how each reduction and scan is expanded at the block size (the warp's
 //!   lanes and shuffle mask, the shuffle tree, the shared partials and their barrier, a
-//!   reduction's start from its function's identity);
+//!   reduction's start from its function's identity), and its steps in the order code
+//!   generation emits them (each shuffle's offset and lane test, which lane stores the
+//!   partials, which lanes load them, the broadcasts, a scan's carry);
 //! - `kir-guards`: which checked reads of a consumer's vector share one bounds test;
 //! - `kir-accesses`: which vector stores read their own target at other positions and must
 //!   compute every element before storing any (`buffered`), with `E0811` where that needs a
@@ -222,7 +224,7 @@ pub struct SweepPlan {
 }
 
 /// `kir-collectives`' decision for one reduction or scan (`kir/collectives.rs` says why each).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct CollectivePlan {
     pub op: CollectiveOp,
     /// Lanes per warp: 32, or `BLOCKSIZE` when that is smaller.
@@ -236,6 +238,98 @@ pub struct CollectivePlan {
     pub partials: Option<u32>,
     /// How a reduction's threads start their fold; `None` for a scan.
     pub start: Option<Start>,
+    /// The expansion, in the order code generation emits it: a reduction's fold of the block's
+    /// values (once, or per tile), or a scan's per tile.
+    pub steps: Vec<Step>,
+    /// A grid-wide scan's reduction of its chunk (its aggregate); empty otherwise.
+    pub aggregate: Vec<Step>,
+}
+
+/// One step of a collective's expansion (`kir/collectives.rs`). Code generation emits each as it
+/// says: the offsets, the lanes that take part, the slots and the lanes read from are here.
+///
+/// `f` is always given its operands in the vector's order: a value from a higher lane, a later
+/// warp or a later tile (`Direction::Down`) is its second operand, from a lower (`Up`) its first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// `shfl.sync.down` (`.up`) of `values` by `offset`: each lane that passes `test` combines
+    /// its value with the one it receives.
+    Shuffle {
+        values: Values,
+        direction: Direction,
+        offset: u32,
+        test: LaneTest,
+    },
+    /// In each warp that holds a value, one lane stores the warp's value into the warp's slot
+    /// of the partials, `partials[parity * warps + warp]` (`parity`: the tile's, 0 for one pass).
+    StorePartial(Writer),
+    /// The collective's barrier: the partials are written before any is read.
+    Barrier,
+    /// Each lane below the number of warps that hold a value loads
+    /// `partials[parity * warps + (lane & mask)]` (the mask keeps the index in the buffer
+    /// plainly); the other lanes hold zero.
+    LoadPartials { mask: u32 },
+    /// A scan: each lane that holds a value combines the fold of the warps before it (`Up`) or
+    /// after it (`Down`): `shfl.sync.idx` of the scanned partials from lane `warp - 1`
+    /// (`warp + 1`), where that warp exists.
+    NeighbourWarps(Direction),
+    /// `shfl.sync.idx` of `values` from lane `from`: a reduction's uniform result, or a scan's
+    /// tile total (for the carry; a vector of one tile stops before it).
+    Broadcast { values: Values, from: Source },
+    /// A scan: the fold of the tiles visited before (earlier ones `Up`, later ones `Down`) is
+    /// combined into every value that holds an element, and the tile's total into the carry.
+    Carry(Direction),
+}
+
+/// The values a shuffle moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Values {
+    /// Each lane's own: a warp's elements, `count` of them in lanes `0 .. count`.
+    Lanes,
+    /// The partials loaded back: one per warp that holds a value, in lanes `0 .. warps`.
+    Partials,
+}
+
+/// Which way values travel: `Down` from higher lanes (later elements), `Up` from lower ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    Down,
+    Up,
+}
+
+/// Which lanes combine at a shuffle step (`count`: the lanes that hold a value, [`Values`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaneTest {
+    /// Every lane: all hold a value.
+    Every,
+    /// `lane + offset < count`: the lane it receives from holds a value.
+    PartnerHolds,
+    /// `lane + offset < count`, where `count` may not cover the lanes: no test where it is known
+    /// to when compiled (a reduction's full block).
+    PartnerHoldsUnlessFull,
+    /// `lane >= offset`: there is a lane below to receive from.
+    PartnerBelow,
+    /// `lane >= offset` and `lane < count`: a lane below, and this lane holds a value.
+    PartnerBelowAndHolds,
+}
+
+/// Which lane of a warp stores the warp's value into the partials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writer {
+    /// This lane, which holds the warp's value.
+    Lane(u32),
+    /// The last lane that holds a value holds the warp's: lane `full` when every lane holds one
+    /// (known when compiled), else lane 0, after `shfl.sync.idx` from lane
+    /// `(count - 1) & (width - 1)`.
+    LastHolder { full: u32 },
+}
+
+/// The lane a broadcast reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    Lane(u32),
+    /// The last that holds a value: `count - 1`.
+    Last,
 }
 
 impl CollectivePlan {

@@ -24,11 +24,14 @@
 //! vector is walked by a block-stride loop: then every thread starts from the identity, which
 //! combines to the same bits, and the shuffle trees need no test of which lanes hold a value.
 //! The reduction of an empty vector is zero of the element type.
+//!
+//! Steps 2-3 are `kir-collectives`' steps for the reduction (`kir::Step`, printed by
+//! `--emit=kir`), emitted by `steps.rs`; step 1 is here.
 
 use super::body::{ArrayRef, Body, Result};
 use super::error::CodegenError;
-use super::intrinsics::ShuffleKind;
 use super::memory::Element;
+use super::steps::Expansion;
 use super::sync::{Access, AccessKind, Who};
 use super::vector::{Pos, Sweep};
 use super::warp::Lanes;
@@ -418,8 +421,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(self.b.build_load(reg_ty, carry, "reduced")?)
     }
 
-    /// Steps 2-3: the fold, in thread order, of the values of threads `0 .. count`, as a
-    /// uniform value (meaningless when `count` is 0).
+    /// Steps 2-3, as `kir-collectives` expanded them (`steps.rs`): the fold, in thread order, of
+    /// the values of threads `0 .. count`, as a uniform value (meaningless when `count` is 0).
     #[allow(clippy::too_many_arguments)]
     fn block_fold(
         &mut self,
@@ -432,41 +435,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
-        let mut combine = |this: &mut Self, a: BasicValueEnum<'ctx>, b: BasicValueEnum<'ctx>| {
-            this.combine(f, e, bound, a, b)
+        let plan = self.collective_plan(e.span)?;
+        // A grid-wide scan reduces its chunk with its aggregate's steps.
+        let steps = match plan.op {
+            CollectiveOp::Reduce => plan.steps,
+            _ => plan.aggregate,
         };
-        let in_warp = self.warp_count(count, lanes)?;
-        let v = self.warp_fold(v, in_warp, lanes.width, lanes, &mut combine)?;
-        let Some(scratch) = scratch else {
-            return self.shuffle(ShuffleKind::Idx, v, self.i32(0), lanes);
+        let mut expansion = Expansion {
+            e,
+            f,
+            bound,
+            lanes: *lanes,
+            count,
+            parity,
+            scratch: scratch.cloned(),
+            what: "a reduction",
+            single: false,
+            first: None,
         };
-        let first_lane = self
-            .b
-            .build_int_compare(IntPredicate::EQ, lanes.lane, self.i32(0), "")?;
-        let has = self
-            .b
-            .build_int_compare(IntPredicate::SGT, in_warp, self.i32(0), "")?;
-        let writes = self.b.build_and(first_lane, has, "writes")?;
-        let mine = self.scratch_slot(parity, lanes.warps, lanes.warp)?;
-        self.when(writes, &mut |this| {
-            this.store_element(scratch, &mine, v, e.span)
-        })?;
-        self.collective_barrier(e.span, "a reduction")?;
-        let warps = self.warps_with(count, lanes)?;
-        let reads = self
-            .b
-            .build_int_compare(IntPredicate::ULT, lanes.lane, warps, "")?;
-        // Masked: only lanes below the number of warps read, and the mask says so plainly.
-        let lane = self
-            .b
-            .build_and(lanes.lane, self.i32(i64::from(lanes.warps - 1)), "")?;
-        let theirs = self.scratch_slot(parity, lanes.warps, lane)?;
-        let zero = v.get_type().const_zero();
-        let partial = self.value_when(reads, zero, &mut |this| {
-            this.load_element(scratch, &theirs, e.span)
-        })?;
-        let folded = self.warp_fold(partial, warps, lanes.warps, lanes, &mut combine)?;
-        self.shuffle(ShuffleKind::Idx, folded, self.i32(0), lanes)
+        self.expand(&steps, &mut expansion, v)?
+            .broadcast
+            .ok_or_else(|| CodegenError::internal("a reduction's steps without a result", e.span))
     }
 }
 

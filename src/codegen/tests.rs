@@ -446,3 +446,61 @@ kernel total(n: Int32, x: Float32[n], out: Float32[BLOCKS])
         "{errors}"
     );
 }
+
+/// Code generation emits a collective's steps as `kir-collectives` lists them: an offset, a
+/// writer lane or a partials mask edited in the kernel IR is the one in the LLVM IR.
+#[test]
+fn a_collectives_steps_are_emitted_as_the_kernel_ir_lists_them() {
+    use crate::kir::{Step, Writer};
+    let source = "\
+kernel total(n: Int32, x: Float32[n], out: Float32[BLOCKS])
+  out[B] <- sum /. x
+
+kernel prefix(x: Float32[BLOCKS * BLOCKSIZE], y: Float32[BLOCKS * BLOCKSIZE])
+  r: Range <- block(B)
+  y[[r]] <- sum /: x[[r]]
+";
+    let planned = lower_with_kernel_ir(source, |_| {}).expect("compiles");
+    for text in [
+        "i32 16, i32 31)",
+        "icmp eq i32 %lane, 0",
+        "icmp eq i32 %lane, 31",
+        "and i32 %lane, 7",
+    ] {
+        assert!(planned.contains(text), "{text}: {planned}");
+    }
+    let edited = lower_with_kernel_ir(source, |kernel| {
+        for plan in kernel.collectives.iter_mut().flat_map(|c| c.values_mut()) {
+            for step in &mut plan.steps {
+                match step {
+                    Step::Shuffle { offset, .. } if *offset == 16 => *offset = 12,
+                    Step::StorePartial(writer) => {
+                        *writer = match writer {
+                            Writer::Lane(_) => Writer::Lane(5),
+                            Writer::LastHolder { .. } => Writer::LastHolder { full: 30 },
+                        }
+                    }
+                    Step::LoadPartials { mask } => *mask = 3,
+                    _ => {}
+                }
+            }
+        }
+    })
+    .expect("compiles");
+    for text in [
+        "i32 12, i32 31)",
+        "icmp eq i32 %lane, 5",
+        "icmp eq i32 %lane, 30",
+        "and i32 %lane, 3",
+    ] {
+        assert!(edited.contains(text), "{text}: {edited}");
+    }
+    for text in [
+        "i32 16, i32 31)",
+        "icmp eq i32 %lane, 0",
+        "icmp eq i32 %lane, 31",
+        "and i32 %lane, 7",
+    ] {
+        assert!(!edited.contains(text), "{text}: {edited}");
+    }
+}

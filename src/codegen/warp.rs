@@ -1,5 +1,6 @@
-//! Warps: lane and warp ids, shuffles of values of any type, and the in-order combining trees
-//! that reductions and scans are made of.
+//! Warps: lane and warp ids, shuffles of values of any type, and how many lanes and warps hold
+//! a value; the trees that reductions and scans are made of are `kir-collectives`' steps
+//! (`steps.rs`).
 //!
 //! A shuffle moves 32 bits: wider values travel as `i32` pieces (`Int64`, `Float64`), narrower
 //! ones widened (`Bool`, the `i8` of a `Bool` field), records field by field. Every shuffle is
@@ -14,7 +15,6 @@ use super::intrinsics::{Intrinsic, ShuffleKind};
 use crate::syntax::span::Span;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue};
-use inkwell::IntPredicate;
 
 /// A thread's place in its warp, and the warp's shape for this block size.
 #[derive(Debug, Clone, Copy)]
@@ -32,7 +32,7 @@ pub struct Lanes<'ctx> {
 impl<'a, 'ctx> Body<'a, 'ctx> {
     /// `kir-collectives`' expansion of the collective at `span`.
     pub fn collective_plan(&self, span: Span) -> Result<crate::kir::CollectivePlan> {
-        self.collectives.get(&span).copied().ok_or_else(|| {
+        self.collectives.get(&span).cloned().ok_or_else(|| {
             CodegenError::internal(
                 "kir-collectives planned no expansion for this collective",
                 span,
@@ -56,12 +56,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let lane = if plan.warps == 1 {
             tid
         } else {
-            self.b.build_and(tid, self.i32(31), "lane")?
+            let last = self.i32(i64::from(plan.width - 1));
+            self.b.build_and(tid, last, "lane")?
         };
         let warp = if plan.warps == 1 {
             self.i32(0)
         } else {
-            self.b.build_right_shift(tid, self.i32(5), false, "warp")?
+            let shift = self.i32(i64::from(plan.width.trailing_zeros()));
+            self.b.build_right_shift(tid, shift, false, "warp")?
         };
         let mask = self
             .cx
@@ -193,46 +195,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 message: "shfl.sync has no value".into(),
                 span: None,
             })
-    }
-
-    /// Folds the values of lanes `0 .. count` of each warp, in lane order, into lane 0
-    /// (`lane i` combines `f(mine, lane i + offset's)` for offsets 1, 2, 4, ...: lane `i` then
-    /// holds the fold of lanes `[i, min(i + 2 * offset, count))`). `width`: how many lanes can
-    /// hold a value. The other lanes' results are meaningless.
-    pub fn warp_fold(
-        &mut self,
-        v: BasicValueEnum<'ctx>,
-        count: IntValue<'ctx>,
-        width: u32,
-        lanes: &Lanes<'ctx>,
-        f: &mut dyn FnMut(
-            &mut Self,
-            BasicValueEnum<'ctx>,
-            BasicValueEnum<'ctx>,
-        ) -> Result<BasicValueEnum<'ctx>>,
-    ) -> Result<BasicValueEnum<'ctx>> {
-        let mut v = v;
-        let mut offset = 1;
-        // With every lane holding a value, the lanes whose results reach lane 0 (multiples of
-        // 2 * offset) always have a partner: no test needed.
-        let full = count
-            .get_sign_extended_constant()
-            .is_some_and(|c| c >= i64::from(width));
-        while offset < width {
-            let off = self.i32(i64::from(offset));
-            let other = self.shuffle(ShuffleKind::Down, v, off, lanes)?;
-            let takes = if full {
-                self.bool_const(true)
-            } else {
-                let partner = self.b.build_int_add(lanes.lane, off, "partner")?;
-                self.b
-                    .build_int_compare(IntPredicate::ULT, partner, count, "takes")?
-            };
-            let mine = v;
-            v = self.value_when(takes, mine, &mut |this| f(this, mine, other))?;
-            offset *= 2;
-        }
-        Ok(v)
     }
 
     /// `clamp(count - warp * width, 0, width)`: how many of this warp's lanes are among the

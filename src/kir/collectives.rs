@@ -13,11 +13,25 @@
 //!   (`kir/commute.rs`): every lane then holds a value, and the trees test no lanes. Otherwise
 //!   the first element starts the fold and the trees combine only the lanes that hold one.
 //!
+//! - **The steps.** Each plan is expanded into the steps code generation emits, in order
+//!   (`Step`). A reduction: the warp's tree (testing that the partner lane holds a value unless
+//!   every lane holds one), then with more than one warp lane 0 stores the warp's result into
+//!   `partials[warp]`, the barrier, every warp loads the partials (lanes below the warps that
+//!   hold one) and folds them with a second tree, and lane 0 broadcasts the result. A scan: the
+//!   warp's tree (up: lanes at or above the offset that hold a value take it; down: lanes whose
+//!   partner holds one), then with more than one warp the warp's total goes to `partials[warp]`
+//!   from the lane that holds it (the last lane of a left scan's warp, lane 0 of a right
+//!   scan's), the barrier, the partials are loaded and scanned by a second tree, each lane
+//!   combines the warps before (after) it, and the tile's total is broadcast for the carry.
+//!
 //! A recomputed vector's collectives (evaluated again at each use) are planned once, by span:
 //! every copy is expanded the same way.
 
 use super::commute::{self, Combining};
-use super::{CollectivePlan, Combine, Consumer, Identity, Kernel, Module, Start, Sweep};
+use super::{
+    CollectivePlan, Combine, Consumer, Direction, Identity, Kernel, LaneTest, Module, Source,
+    Start, Step, Sweep, Values, Writer,
+};
 use crate::check::types::Ty;
 use crate::check::Checked;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind, Item};
@@ -61,14 +75,123 @@ fn plan(kernel: &Kernel, checked: &Checked, e: &Expr, op: CollectiveOp) -> Colle
     } else {
         (1u32 << width) - 1
     };
+    let start = start(kernel, checked, e);
+    // Every thread holds a value when each starts from the identity: the trees test no lanes.
+    let every = matches!(start, Some(Start::Identity(_)));
+    let (steps, aggregate) = match op {
+        CollectiveOp::Reduce => (fold_steps(width, warps, every), Vec::new()),
+        // A grid-wide scan (it has a start) also reduces its chunk, tile by tile.
+        _ => (
+            scan_steps(op, width, warps),
+            match start {
+                Some(_) => fold_steps(width, warps, every),
+                None => Vec::new(),
+            },
+        ),
+    };
     CollectivePlan {
         op,
         width,
         warps,
         mask,
         partials: (warps > 1).then_some(2 * warps),
-        start: start(kernel, checked, e),
+        start,
+        steps,
+        aggregate,
     }
+}
+
+/// Offsets 1, 2, 4, ... below `width`.
+fn tree(width: u32) -> impl Iterator<Item = u32> {
+    (0..u32::BITS)
+        .map(|i| 1u32 << i)
+        .take_while(move |offset| *offset < width)
+}
+
+/// A reduction's fold of the block's values into one uniform value: lane 0 of each warp ends
+/// with its warp's fold in lane order, every warp then folds the warps' partials, and the
+/// result is broadcast from lane 0 (every warp folds the partials: no second barrier).
+fn fold_steps(width: u32, warps: u32, every: bool) -> Vec<Step> {
+    let test = match every {
+        true => LaneTest::Every,
+        false => LaneTest::PartnerHoldsUnlessFull,
+    };
+    let shuffle = |values, offset| Step::Shuffle {
+        values,
+        direction: Direction::Down,
+        offset,
+        test,
+    };
+    let mut steps: Vec<Step> = tree(width).map(|o| shuffle(Values::Lanes, o)).collect();
+    if warps == 1 {
+        steps.push(Step::Broadcast {
+            values: Values::Lanes,
+            from: Source::Lane(0),
+        });
+        return steps;
+    }
+    steps.push(Step::StorePartial(Writer::Lane(0)));
+    steps.push(Step::Barrier);
+    steps.push(Step::LoadPartials { mask: warps - 1 });
+    steps.extend(tree(warps).map(|o| shuffle(Values::Partials, o)));
+    steps.push(Step::Broadcast {
+        values: Values::Partials,
+        from: Source::Lane(0),
+    });
+    steps
+}
+
+/// A scan of one tile: Kogge-Stone trees over the lanes and then the warps' totals, the warps
+/// before (after) each lane combined in, the tile's total broadcast, and the carry from the
+/// tiles before. A left scan's values travel up and its totals sit in the last lanes; a right
+/// scan's travel down and sit in lane 0.
+fn scan_steps(op: CollectiveOp, width: u32, warps: u32) -> Vec<Step> {
+    let left = op == CollectiveOp::ScanLeft;
+    let direction = if left { Direction::Up } else { Direction::Down };
+    let (lanes_test, partials_test, last) = if left {
+        (
+            LaneTest::PartnerBelowAndHolds,
+            LaneTest::PartnerBelow,
+            Source::Last,
+        )
+    } else {
+        (
+            LaneTest::PartnerHolds,
+            LaneTest::PartnerHolds,
+            Source::Lane(0),
+        )
+    };
+    let shuffle = |values, offset, test| Step::Shuffle {
+        values,
+        direction,
+        offset,
+        test,
+    };
+    let mut steps: Vec<Step> = tree(width)
+        .map(|o| shuffle(Values::Lanes, o, lanes_test))
+        .collect();
+    if warps == 1 {
+        steps.push(Step::Broadcast {
+            values: Values::Lanes,
+            from: last,
+        });
+        steps.push(Step::Carry(direction));
+        return steps;
+    }
+    steps.push(Step::StorePartial(match left {
+        true => Writer::LastHolder { full: width - 1 },
+        false => Writer::Lane(0),
+    }));
+    steps.push(Step::Barrier);
+    steps.push(Step::LoadPartials { mask: warps - 1 });
+    steps.extend(tree(warps).map(|o| shuffle(Values::Partials, o, partials_test)));
+    steps.push(Step::NeighbourWarps(direction));
+    steps.push(Step::Broadcast {
+        values: Values::Partials,
+        from: last,
+    });
+    steps.push(Step::Carry(direction));
+    steps
 }
 
 /// How a reduction's threads start their fold (`None` for a scan).

@@ -13,8 +13,8 @@
 //! ```
 
 use super::{
-    CollectivePlan, Combine, Consumer, Element, ExprRef, Identity, Kernel, Module, Stage, Start,
-    Stmt, Subscript, Sweep, SweepPlan,
+    CollectivePlan, Combine, Consumer, Direction, Element, ExprRef, Identity, Kernel, LaneTest,
+    Module, Source, Stage, Start, Step, Stmt, Subscript, Sweep, SweepPlan, Values, Writer,
 };
 use crate::check::types::Len;
 use crate::diagnostics::SourceFiles;
@@ -376,6 +376,15 @@ impl Printer<'_> {
             None => {}
         }
         self.line(1, &text, Some(span));
+        for step in &plan.steps {
+            self.line(2, &step_text(step), None);
+        }
+        if !plan.aggregate.is_empty() {
+            self.line(2, "aggregate:", None);
+            for step in &plan.aggregate {
+                self.line(3, &step_text(step), None);
+            }
+        }
     }
 
     fn stmts(&mut self, depth: usize, stmts: &[Stmt]) {
@@ -629,6 +638,58 @@ fn place(element: &Element) -> String {
         "unchecked"
     };
     format!("{} {how}", element.array)
+}
+
+/// One step of a collective's expansion, e.g. `shuffle-down 4 partials, combine if lane+4 < n`:
+/// `n` is how many lanes (or, for the partials, warps) hold a value, `partials[warp]` the
+/// warp's slot in the tile's half of the partials.
+fn step_text(step: &Step) -> String {
+    let values = |values: &Values| match values {
+        Values::Lanes => "lanes",
+        Values::Partials => "partials",
+    };
+    match step {
+        Step::Shuffle {
+            values: v,
+            direction,
+            offset,
+            test,
+        } => {
+            let direction = match direction {
+                Direction::Down => "down",
+                Direction::Up => "up",
+            };
+            let test = match test {
+                LaneTest::Every => String::new(),
+                LaneTest::PartnerHolds => format!(" if lane+{offset} < n"),
+                LaneTest::PartnerHoldsUnlessFull => format!(" if lane+{offset} < n (unless full)"),
+                LaneTest::PartnerBelow => format!(" if lane >= {offset}"),
+                LaneTest::PartnerBelowAndHolds => format!(" if lane >= {offset} && lane < n"),
+            };
+            format!("shuffle-{direction} {offset} {}, combine{test}", values(v))
+        }
+        Step::StorePartial(Writer::Lane(lane)) => format!("lane {lane} stores partials[warp]"),
+        Step::StorePartial(Writer::LastHolder { full }) => {
+            format!("lane {full} stores partials[warp] (not full: lane 0, from lane n-1)")
+        }
+        Step::Barrier => "barrier".to_string(),
+        Step::LoadPartials { mask } => {
+            format!("lanes < n load partials[lane & {mask}], else 0")
+        }
+        Step::NeighbourWarps(Direction::Up) => "combine partials of warp-1 if warp > 0".to_string(),
+        Step::NeighbourWarps(Direction::Down) => {
+            "combine partials of warp+1 if warp+1 < n".to_string()
+        }
+        Step::Broadcast { values: v, from } => {
+            let from = match from {
+                Source::Lane(lane) => lane.to_string(),
+                Source::Last => "n-1".to_string(),
+            };
+            format!("broadcast {} from lane {from}", values(v))
+        }
+        Step::Carry(Direction::Up) => "carry from earlier tiles".to_string(),
+        Step::Carry(Direction::Down) => "carry from later tiles".to_string(),
+    }
 }
 
 fn op_name(op: CollectiveOp) -> &'static str {

@@ -84,7 +84,8 @@ pub const LOOM_PASSES: &[LoomPass] = &[
         position: Position::KernelIr,
         what: "how each reduction and scan is expanded at the block size: the warp's lanes and \
                shuffle mask, the shuffle tree, the shared partials and their barrier, a \
-               reduction's start from its function's identity",
+               reduction's start from its function's identity, and the steps code generation \
+               emits, in order",
     },
     LoomPass {
         name: crate::kir::GUARDS,

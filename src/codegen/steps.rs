@@ -1,0 +1,356 @@
+//! The steps of a collective's expansion (`kir::Step`), emitted as `kir-collectives` lists them:
+//! the offsets, the lanes each step tests, the partials' slots and the lanes read from are the
+//! step's. What is left here is what only the emitted code knows: the values, the number of
+//! lanes (warps) that hold one, and whether that number is known when compiled.
+
+use super::body::{ArrayRef, Body, Result};
+use super::error::CodegenError;
+use super::intrinsics::ShuffleKind;
+use super::warp::Lanes;
+use crate::check::Callee;
+use crate::kir::{Direction, LaneTest, Source, Step, Values, Writer};
+use crate::syntax::ast::Expr;
+use inkwell::values::{BasicValueEnum, IntValue};
+use inkwell::IntPredicate;
+
+/// What the steps of one collective work on.
+pub(super) struct Expansion<'e, 'ctx> {
+    /// The collective (a grid-wide scan's, for its aggregate).
+    pub e: &'e Expr,
+    pub f: Callee,
+    pub bound: &'e [BasicValueEnum<'ctx>],
+    pub lanes: Lanes<'ctx>,
+    /// How many of the block's first threads hold a value.
+    pub count: IntValue<'ctx>,
+    /// The tile's half of the partials.
+    pub parity: IntValue<'ctx>,
+    /// The partials, where the caller made them (a reduction's); a scan's are made at its
+    /// first store.
+    pub scratch: Option<ArrayRef<'ctx>>,
+    /// What the barrier is inside, for its reports: `a reduction`, `a scan`.
+    pub what: &'static str,
+    /// A scan over one tile: it ends before its total (nothing to carry).
+    pub single: bool,
+    /// A scan's first tile (no carry yet); `None` for a reduction.
+    pub first: Option<IntValue<'ctx>>,
+}
+
+/// The values after the steps: each lane's, and the broadcast one (a reduction's result, a
+/// scan's tile total).
+pub(super) struct Expanded<'ctx> {
+    pub lanes: BasicValueEnum<'ctx>,
+    pub broadcast: Option<BasicValueEnum<'ctx>>,
+}
+
+/// The values and counts as the steps go.
+struct State<'ctx> {
+    v: BasicValueEnum<'ctx>,
+    partial: Option<BasicValueEnum<'ctx>>,
+    broadcast: Option<BasicValueEnum<'ctx>>,
+    /// Lanes of this warp that hold a value.
+    in_warp: IntValue<'ctx>,
+    /// `lane < in_warp`, where a step needs it.
+    mine: Option<IntValue<'ctx>>,
+    /// Warps that hold a value, from the partials' load on.
+    warps: Option<IntValue<'ctx>>,
+}
+
+impl<'a, 'ctx> Body<'a, 'ctx> {
+    /// Emits `steps` on `v`, this thread's value.
+    pub(super) fn expand(
+        &mut self,
+        steps: &[Step],
+        x: &mut Expansion<'_, 'ctx>,
+        v: BasicValueEnum<'ctx>,
+    ) -> Result<Expanded<'ctx>> {
+        let in_warp = self.warp_count(x.count, &x.lanes)?;
+        // Made once, before the steps, where one tests it.
+        let needs_mine = steps.iter().any(|s| {
+            matches!(
+                s,
+                Step::Shuffle {
+                    test: LaneTest::PartnerBelowAndHolds,
+                    ..
+                } | Step::NeighbourWarps(_)
+                    | Step::Carry(_)
+            )
+        });
+        let mine = match needs_mine {
+            true => {
+                Some(
+                    self.b
+                        .build_int_compare(IntPredicate::ULT, x.lanes.lane, in_warp, "mine")?,
+                )
+            }
+            false => None,
+        };
+        let mut s = State {
+            v,
+            partial: None,
+            broadcast: None,
+            in_warp,
+            mine,
+            warps: None,
+        };
+        for step in steps {
+            if x.single && matches!(step, Step::Broadcast { .. }) {
+                break;
+            }
+            self.step(step, x, &mut s)?;
+        }
+        Ok(Expanded {
+            lanes: s.v,
+            broadcast: s.broadcast,
+        })
+    }
+
+    fn step(
+        &mut self,
+        step: &Step,
+        x: &mut Expansion<'_, 'ctx>,
+        s: &mut State<'ctx>,
+    ) -> Result<()> {
+        let lanes = x.lanes;
+        match *step {
+            Step::Shuffle {
+                values,
+                direction,
+                offset,
+                test,
+            } => {
+                let (current, count, width) = match values {
+                    Values::Lanes => (s.v, s.in_warp, lanes.width),
+                    Values::Partials => (self.partial(s, x)?, self.warps(s, x)?, lanes.warps),
+                };
+                let off = self.i32(i64::from(offset));
+                let kind = match direction {
+                    Direction::Down => ShuffleKind::Down,
+                    Direction::Up => ShuffleKind::Up,
+                };
+                let other = self.shuffle(kind, current, off, &lanes)?;
+                let takes = self.lane_test(test, off, count, width, s, x)?;
+                let combined = self.value_when(takes, current, &mut |this| {
+                    this.in_order(x, direction, current, other)
+                })?;
+                match values {
+                    Values::Lanes => s.v = combined,
+                    Values::Partials => s.partial = Some(combined),
+                }
+            }
+            Step::StorePartial(writer) => {
+                let scratch = self.partials_of(x)?;
+                let (writer_lane, value) = match writer {
+                    Writer::Lane(lane) => (self.i32(i64::from(lane)), s.v),
+                    Writer::LastHolder { full } if s.in_warp.is_const() => {
+                        (self.i32(i64::from(full)), s.v)
+                    }
+                    Writer::LastHolder { .. } => {
+                        let last = self.b.build_int_sub(s.in_warp, self.i32(1), "last")?;
+                        let last =
+                            self.b
+                                .build_and(last, self.i32(i64::from(lanes.width - 1)), "")?;
+                        let total = self.shuffle(ShuffleKind::Idx, s.v, last, &lanes)?;
+                        (self.i32(0), total)
+                    }
+                };
+                let is_writer =
+                    self.b
+                        .build_int_compare(IntPredicate::EQ, lanes.lane, writer_lane, "")?;
+                let any =
+                    self.b
+                        .build_int_compare(IntPredicate::SGT, s.in_warp, self.i32(0), "")?;
+                let writes = self.b.build_and(is_writer, any, "writes")?;
+                let slot = self.scratch_slot(x.parity, lanes.warps, lanes.warp)?;
+                let span = x.e.span;
+                self.when(writes, &mut |this| {
+                    this.store_element(&scratch, &slot, value, span)
+                })?;
+            }
+            Step::Barrier => self.collective_barrier(x.e.span, x.what)?,
+            Step::LoadPartials { mask } => {
+                let scratch = self.partials_of(x)?;
+                let warps = self.warps_with(x.count, &lanes)?;
+                s.warps = Some(warps);
+                let reads = self
+                    .b
+                    .build_int_compare(IntPredicate::ULT, lanes.lane, warps, "")?;
+                // Masked: only lanes below the number of warps read, and the mask says so
+                // plainly.
+                let lane = self
+                    .b
+                    .build_and(lanes.lane, self.i32(i64::from(mask)), "")?;
+                let theirs = self.scratch_slot(x.parity, lanes.warps, lane)?;
+                let zero = s.v.get_type().const_zero();
+                let span = x.e.span;
+                s.partial = Some(self.value_when(reads, zero, &mut |this| {
+                    this.load_element(&scratch, &theirs, span)
+                })?);
+            }
+            Step::NeighbourWarps(direction) => {
+                let partial = self.partial(s, x)?;
+                let warps = self.warps(s, x)?;
+                // `shfl.sync.idx` reads lane `b & 31`: warp 0's `0 - 1` and the last warp's
+                // `warps` need no mask (their results are not taken), and none is built.
+                let (neighbour, has_neighbour) = match direction {
+                    Direction::Up => {
+                        let before = self.b.build_int_sub(lanes.warp, self.i32(1), "")?;
+                        let has = self.b.build_int_compare(
+                            IntPredicate::UGT,
+                            lanes.warp,
+                            self.i32(0),
+                            "",
+                        )?;
+                        (before, has)
+                    }
+                    Direction::Down => {
+                        let after = self.b.build_int_add(lanes.warp, self.i32(1), "")?;
+                        let has = self
+                            .b
+                            .build_int_compare(IntPredicate::ULT, after, warps, "")?;
+                        (after, has)
+                    }
+                };
+                let outside = self.shuffle(ShuffleKind::Idx, partial, neighbour, &lanes)?;
+                let mine = self.mine(s, x)?;
+                let takes = self.b.build_and(has_neighbour, mine, "")?;
+                let current = s.v;
+                s.v = self.value_when(takes, current, &mut |this| {
+                    this.in_order(x, direction, current, outside)
+                })?;
+            }
+            Step::Broadcast { values, from } => {
+                let (value, count) = match values {
+                    Values::Lanes => (s.v, s.in_warp),
+                    Values::Partials => (self.partial(s, x)?, self.warps(s, x)?),
+                };
+                let source = match from {
+                    Source::Lane(lane) => self.i32(i64::from(lane)),
+                    Source::Last => self.b.build_int_sub(count, self.i32(1), "last")?,
+                };
+                s.broadcast = Some(self.shuffle(ShuffleKind::Idx, value, source, &lanes)?);
+            }
+            Step::Carry(direction) => self.carry(direction, x, s)?,
+        }
+        Ok(())
+    }
+
+    /// Whether a lane combines at a shuffle step by `off` over values of which `count` are held
+    /// (of `width` lanes).
+    fn lane_test(
+        &mut self,
+        test: LaneTest,
+        off: IntValue<'ctx>,
+        count: IntValue<'ctx>,
+        width: u32,
+        s: &State<'ctx>,
+        x: &Expansion<'_, 'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        let lane = x.lanes.lane;
+        let partner_holds = |this: &mut Self, name: &str| -> Result<IntValue<'ctx>> {
+            let partner = this.b.build_int_add(lane, off, name)?;
+            Ok(this
+                .b
+                .build_int_compare(IntPredicate::ULT, partner, count, "takes")?)
+        };
+        Ok(match test {
+            LaneTest::Every => self.bool_const(true),
+            LaneTest::PartnerHoldsUnlessFull
+                if count
+                    .get_sign_extended_constant()
+                    .is_some_and(|c| c >= i64::from(width)) =>
+            {
+                self.bool_const(true)
+            }
+            LaneTest::PartnerHoldsUnlessFull => partner_holds(self, "partner")?,
+            LaneTest::PartnerHolds => partner_holds(self, "")?,
+            LaneTest::PartnerBelow => {
+                self.b
+                    .build_int_compare(IntPredicate::UGE, lane, off, "takes")?
+            }
+            LaneTest::PartnerBelowAndHolds => {
+                let far = self.b.build_int_compare(IntPredicate::UGE, lane, off, "")?;
+                let mine = self.mine(s, x)?;
+                self.b.build_and(far, mine, "takes")?
+            }
+        })
+    }
+
+    /// The carry of the tiles visited before, combined into each value that holds an element,
+    /// and the tile's total into the new carry.
+    fn carry(
+        &mut self,
+        direction: Direction,
+        x: &Expansion<'_, 'ctx>,
+        s: &mut State<'ctx>,
+    ) -> Result<()> {
+        let (Some(first), Some(total)) = (x.first, s.broadcast) else {
+            return Err(CodegenError::internal(
+                "a carry without a tile, or before the tile's total",
+                x.e.span,
+            ));
+        };
+        let reg_ty = s.v.get_type();
+        let carry = self.scan_carry(x.e, reg_ty)?;
+        let c = self.b.build_load(reg_ty, carry, "carry")?;
+        let not_first = self.b.build_not(first, "")?;
+        // A grid-wide scan's carry starts at the block's prefix (`grid.rs`), if it has one.
+        let not_first = match self.grid_seed {
+            Some((id, has_prefix)) if id == x.e.id => {
+                self.b.build_or(not_first, has_prefix, "carried")?
+            }
+            _ => not_first,
+        };
+        let mine = self.mine(s, x)?;
+        let carries = self.b.build_and(not_first, mine, "")?;
+        let current = s.v;
+        s.v = self.value_when(carries, current, &mut |this| {
+            this.in_order(x, direction, current, c)
+        })?;
+        let new_carry = self.value_when(not_first, total, &mut |this| {
+            this.in_order(x, direction, total, c)
+        })?;
+        self.b.build_store(carry, new_carry)?;
+        Ok(())
+    }
+
+    /// `f(mine, theirs)` when `theirs` comes from later in the vector (`Down`), else
+    /// `f(theirs, mine)`.
+    fn in_order(
+        &mut self,
+        x: &Expansion<'_, 'ctx>,
+        direction: Direction,
+        mine: BasicValueEnum<'ctx>,
+        theirs: BasicValueEnum<'ctx>,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        match direction {
+            Direction::Down => self.combine(x.f, x.e, x.bound, mine, theirs),
+            Direction::Up => self.combine(x.f, x.e, x.bound, theirs, mine),
+        }
+    }
+
+    /// The collective's partials: the caller's, or a scan's own.
+    fn partials_of(&mut self, x: &mut Expansion<'_, 'ctx>) -> Result<ArrayRef<'ctx>> {
+        if let Some(scratch) = &x.scratch {
+            return Ok(scratch.clone());
+        }
+        let elem = self.ty_of(x.e).element().clone();
+        let scratch = self.scratch_for(x.e, &elem, x.lanes.warps, 2, "scan.partials")?;
+        x.scratch = Some(scratch.clone());
+        Ok(scratch)
+    }
+
+    fn partial(&self, s: &State<'ctx>, x: &Expansion<'_, 'ctx>) -> Result<BasicValueEnum<'ctx>> {
+        s.partial
+            .ok_or_else(|| CodegenError::internal("partials used before they are loaded", x.e.span))
+    }
+
+    fn warps(&self, s: &State<'ctx>, x: &Expansion<'_, 'ctx>) -> Result<IntValue<'ctx>> {
+        s.warps
+            .ok_or_else(|| CodegenError::internal("partials used before they are loaded", x.e.span))
+    }
+
+    fn mine(&self, s: &State<'ctx>, x: &Expansion<'_, 'ctx>) -> Result<IntValue<'ctx>> {
+        s.mine
+            .ok_or_else(|| CodegenError::internal("a lane test that was not made", x.e.span))
+    }
+}
