@@ -868,6 +868,18 @@ impl Gen {
                 format!("({v})[[(Int32 /~ range(0, {len})) * {stride} % {len} + {offset}]]")
                     .replace("+ -", "- ")
             }
+            // A map whose func is given a row, perhaps the statement's own target's, and reads
+            // it at the mapped index: a store reads its own target through the func's body
+            // (kir-accesses: in place only where each thread reads its own element).
+            15 if !self.pickers.is_empty() && self.chance(30) => {
+                let f = self.pickers[self.rng.usize(..self.pickers.len())].clone();
+                let array = self.pick(&["x", "y", "out"]);
+                let offset = self.rng.i32(-2..=2);
+                format!(
+                    "({f}({array}[B]) /~ range({offset}, {}))",
+                    len as i64 + offset as i64
+                )
+            }
             // A func reading a shared array or a row of an input at other positions.
             15 if !self.pickers.is_empty() => {
                 let f = self.pickers[self.rng.usize(..self.pickers.len())].clone();
