@@ -182,6 +182,9 @@ impl Stages<'_> {
             reports,
         };
 
+        // The target machine is made beside parsing and checking, which do not need it.
+        let target =
+            (last_stage > Emit::Ast).then(|| NvptxTarget::start(&options.arch, options.opt));
         let user_file = files.add(name, source);
         let mut user_program = stop_on_error(syntax::parse(user_file, source, 0), diagnostics)?;
         if let Some(kernel) = &options.kernel {
@@ -225,10 +228,11 @@ impl Stages<'_> {
         }
         times.lap("check");
 
-        let mut target = stop_on_error(
-            NvptxTarget::new(&options.arch, options.opt).map_err(|d| vec![d]),
-            diagnostics,
-        )?;
+        let target = match target {
+            Some(target) => target.finish(),
+            None => NvptxTarget::new(&options.arch, options.opt),
+        };
+        let mut target = stop_on_error(target.map_err(|d| vec![d]), diagnostics)?;
         target.libdevice = options.libdevice.clone();
         // Installs LLVM's printing options (process-wide): after the target, before any pipeline.
         let mut printer = stop_on_error(
