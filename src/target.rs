@@ -116,7 +116,55 @@ pub fn known_arch(arch: &str) -> Result<arch::Arch, Diagnostic> {
     })
 }
 
+/// An [`NvptxTarget`] being made on a thread of its own ([`NvptxTarget::start`]), beside the
+/// stages before code generation, which do not need it: making the target machine is some 0.8 M
+/// instructions, as much as parsing and checking a small program.
+pub struct TargetOnThread {
+    arch: String,
+    opt: OptLevel,
+    /// `None` if no thread could be had.
+    making: Option<std::thread::JoinHandle<MadeTarget>>,
+}
+
+/// What the thread made.
+struct MadeTarget(Result<NvptxTarget, Diagnostic>);
+
+// SAFETY: an LLVM target machine belongs to no thread: it is made on the thread that
+// `NvptxTarget::start` starts and used, after that thread has ended, on the one that joins it.
+unsafe impl Send for MadeTarget {}
+
+impl TargetOnThread {
+    /// Waits for the target; it is made here if no thread could be had.
+    pub fn finish(self) -> Result<NvptxTarget, Diagnostic> {
+        let Some(handle) = self.making else {
+            return NvptxTarget::new(&self.arch, self.opt);
+        };
+        match handle.join() {
+            Ok(MadeTarget(made)) => made,
+            Err(_) => Err(TargetError::NoTargetMachine {
+                arch: self.arch,
+                llvm_message: "the thread making it panicked".to_string(),
+            }
+            .into()),
+        }
+    }
+}
+
 impl NvptxTarget {
+    /// Starts making [`NvptxTarget::new`]`(arch, opt)` on a thread of its own.
+    pub fn start(arch: &str, opt: OptLevel) -> TargetOnThread {
+        let owned = arch.to_string();
+        let making = std::thread::Builder::new()
+            .name("loom-target".to_string())
+            .spawn(move || MadeTarget(NvptxTarget::new(&owned, opt)))
+            .ok();
+        TargetOnThread {
+            arch: arch.to_string(),
+            opt,
+            making,
+        }
+    }
+
     /// A target machine for `arch` (`sm_75`, `sm_80`, `sm_90`, ...).
     pub fn new(arch: &str, opt: OptLevel) -> Result<NvptxTarget, Diagnostic> {
         let known = known_arch(arch)?;
