@@ -31,7 +31,7 @@ use super::vector::{Pos, Shape, Sweep};
 use crate::kir::SweepPlan;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
-use crate::syntax::visit::scans_in;
+use crate::syntax::visit::{each_child, scans_in};
 use inkwell::values::BasicValueEnum;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
@@ -113,6 +113,18 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// consumer's sweep then reads them like register vectors. `kir-sweeps` decides the number
     /// of slots (`scans ahead`, at most `BUFFER_SLOTS`; E0811 beyond). Returns the consumer's
     /// shape: no scans left, walked by unrolled slots.
+    /// The scans inside the indexed computed vectors of `e` (each stored into a `shared` copy
+    /// before its statement: `kir-indexed-copies`).
+    fn copied_scans<'e>(&self, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        if let ExprKind::Index { base, .. } = &e.kind {
+            if self.indexed_vectors.contains(&base.span) {
+                scans_in(base, out);
+                return;
+            }
+        }
+        each_child(e, &mut |c| self.copied_scans(c, out));
+    }
+
     pub fn materialise_mixed_scans(
         &mut self,
         exprs: &[&Expr],
@@ -129,9 +141,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(shape);
         };
         let mut scans = Vec::new();
+        let mut copied = Vec::new();
         for e in exprs {
             scans_in(e, &mut scans);
+            self.copied_scans(e, &mut copied);
         }
+        // An indexed vector's scans: its copy computed them before the statement, which reads
+        // the copy (`codegen/memory.rs`), so they are not computed again.
+        scans.retain(|scan| !copied.iter().any(|c| std::ptr::eq(*c, *scan)));
         // Pre-order reversed: every scan after the scans inside it.
         scans.reverse();
         let pass = Shape {

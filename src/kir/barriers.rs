@@ -57,8 +57,8 @@
 //! element's. Stores into an element's field `a[i].f <- v` (thread 0 writes the element).
 //! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its body names
 //! (each recomputed vector its initializer). Scans inside a scan's operand, a left and a right
-//! scan in one statement (each computed ahead in a sweep of its own, an indexed vector's again)
-//! and scans in a scatter's subscripts, a buffered one's included ([`scans`]); arrays bound
+//! scan in one statement (each computed ahead in a sweep of its own, an indexed vector's not
+//! again) and scans in a scatter's subscripts, a buffered one's included ([`scans`]); arrays bound
 //! whole to a collective's `func` (read by any thread where the collective is prepared; a
 //! map's, read where its body reads them, where that can be said: [`super::func_reads`]);
 //! grid-wide statements, their bound arguments and indexed vectors included ([`grid`]). Array

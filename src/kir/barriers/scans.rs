@@ -20,8 +20,9 @@ impl Placer {
     /// partials first, a step onto `out`, in pre-order (those of an indexed vector's copy
     /// included: code generation's `before_scans` writes theirs too, though the copy computed
     /// them). Then, for a left and a right scan over more than one tile (`kir-sweeps`'
-    /// `scans-ahead N`), each scan computed ahead, innermost first, in an unrolled sweep of `N`
-    /// slots of its own with its barrier in every copy of the body (`materialise_mixed_scans`),
+    /// `scans-ahead N`), each scan the sweep computes (not an indexed vector's) computed
+    /// ahead, innermost first, in an unrolled sweep of `N` slots of its own with its barrier in
+    /// every copy of the body (`materialise_mixed_scans`),
     /// and the consumer's sweep reads them with no barrier; else the barriers returned, for
     /// every copy of the consumer's sweep's body, each scan's after those inside its operand
     /// (`tile_prepare`).
@@ -62,12 +63,12 @@ impl Placer {
             return Ok(here.iter().map(barrier).collect());
         };
         // Pre-order reversed, as code generation computes them ahead: every scan after the
-        // scans inside it.
+        // scans inside it; an indexed vector's not again (its copy computed them).
         let ahead_plan = SweepPlan {
             sweep: Sweep::Unrolled { slots },
             ..*plan
         };
-        for scan in scans.iter().rev() {
+        for scan in computed_here(&scans, &copied).iter().rev() {
             self.sweep_steps(&ahead_plan, len, scan.span, &[barrier(scan)], out);
         }
         Ok(Vec::new())
