@@ -384,13 +384,14 @@ impl Stages<'_> {
         }
         if wants_ptx {
             // The NVPTX backend's machine passes obey LLVM's printing options too.
-            let emitted = printer.around_backend(|| target.emit_ptx(&module));
+            // The printer's failure (a dump it could not write), then the back end's.
+            let backend = printer.around_backend(|| target.emit_ptx(&module));
             if let Some(verifier) = verifier_beside {
                 let found =
                     stop_on_error(verifier.finish(files).map_err(|d| vec![d]), diagnostics)?;
                 take_verifier_findings(found, diagnostics)?;
             }
-            let emitted = stop_on_error(emitted.map_err(|d| vec![d]), diagnostics)?;
+            let emitted = stop_on_error(backend.map_err(|d| vec![d]), diagnostics)?;
             let ptx = stop_on_error(emitted.map_err(|d| vec![d]), diagnostics)?;
             times.lap("nvptx");
             if options.inspect.resource_usage {

@@ -141,7 +141,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let scratch = self.partials_of(x)?;
                 let (writer_lane, value) = match writer {
                     Writer::Lane(lane) => (self.i32(i64::from(lane)), s.v),
-                    Writer::LastHolder { full } if s.in_warp.is_const() => {
+                    // Every lane of the warp holds a value: the last one has its total.
+                    Writer::LastHolder { full }
+                        if s.in_warp.get_sign_extended_constant()
+                            == Some(i64::from(lanes.width)) =>
+                    {
                         (self.i32(i64::from(full)), s.v)
                     }
                     Writer::LastHolder { .. } => {
