@@ -42,6 +42,7 @@ mod scan;
 mod steps;
 mod stmt;
 mod sync;
+mod translate;
 pub(crate) mod types;
 mod vector;
 mod warp;

@@ -650,6 +650,26 @@ pub enum Stmt {
     },
 }
 
+impl Stmt {
+    /// Where the statement stands in the source.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Scalar { span, .. }
+            | Stmt::Vector { span, .. }
+            | Stmt::Uniform { span, .. }
+            | Stmt::VectorStore { span, .. }
+            | Stmt::Scatter { span, .. }
+            | Stmt::If { span, .. }
+            | Stmt::For { span, .. }
+            | Stmt::DistributedFor { span, .. }
+            | Stmt::While { span, .. }
+            | Stmt::Return { span }
+            | Stmt::Grid { span, .. }
+            | Stmt::Atomic { span, .. } => *span,
+        }
+    }
+}
+
 /// An access to an array's elements.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Element {

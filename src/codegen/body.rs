@@ -100,13 +100,10 @@ pub struct Body<'a, 'ctx> {
     pub symbols: Symbols,
     /// Declarations (by the span of their name) of vector variables that live in registers.
     pub registers: HashSet<Span>,
-    /// The vector assignments (by statement span) that the kernel IR made scatters.
-    pub scatters: HashSet<Span>,
-    /// The scatters that store a two-dimensional slice (by the id of their rows' range), with
-    /// the tile's columns (`kir::Subscript::TileRows`/`TileCols`).
-    pub tile_stores: HashMap<crate::syntax::ast::ExprId, u64>,
-    /// The statements (by span) that the kernel IR made grid-wide (`kir::Stmt::Grid`).
-    pub grids: HashSet<Span>,
+    /// `kir-recomputed-vectors`: the declarations (by the span of their name) of the vector
+    /// variables evaluated again at each use, which have no statement in the program code
+    /// generation lowers (`translate.rs`).
+    pub recomputed: HashSet<Span>,
     /// While a grid-wide statement runs over its block's chunk: the chunk's positions
     /// `[lo, hi)`, which every sweep walks instead of `0 .. len` (`grid.rs`).
     pub grid_window: Option<(IntValue<'ctx>, IntValue<'ctx>)>,
@@ -148,9 +145,6 @@ pub struct Body<'a, 'ctx> {
     /// `kir-accesses`: the vector stores that read their own target, by statement span, and
     /// whether each must buffer.
     pub store_orders: std::collections::BTreeMap<Span, crate::kir::StoreOrder>,
-    /// The kernel IR's `for` loops, by span, as `kir-distribute` left them: a
-    /// `Stmt::DistributedFor`, or a `Stmt::For` it kept sequential.
-    pub loops: HashMap<Span, &'a crate::kir::Stmt>,
     /// The carry of each scan across tiles.
     pub scan_carries: HashMap<ExprId, PointerValue<'ctx>>,
     /// The body's debug scope (its subprogram).
@@ -183,9 +177,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             sync: Sync::default(),
             symbols: Symbols::default(),
             registers: HashSet::new(),
-            scatters: HashSet::new(),
-            tile_stores: HashMap::new(),
-            grids: HashSet::new(),
+            recomputed: HashSet::new(),
             grid_window: None,
             grid_seed: None,
             grid_value: None,
@@ -203,7 +195,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             collectives: std::collections::BTreeMap::new(),
             merged_guards: std::collections::BTreeMap::new(),
             store_orders: std::collections::BTreeMap::new(),
-            loops: HashMap::new(),
             scan_carries: HashMap::new(),
             scope: None,
             lane_depth: 0,

@@ -9,6 +9,7 @@
 use super::body::{Body, Result, Var};
 use super::error::CodegenError;
 use super::remarks::Remark;
+use super::stmt::LowerBody;
 use crate::check::types::Ty;
 use crate::check::{Builtin, Callee, Checked};
 use crate::kir::affine::{Known, Poly};
@@ -20,20 +21,20 @@ use inkwell::values::IntValue;
 use inkwell::IntPredicate;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// Decides whether `for var <- range` can be distributed; records the remark either way.
+    /// Runs the dependence analysis on `for var <- range` with code generation's symbols, for
+    /// the accesses barrier placement reaches, and checks that it finds what the kernel IR's
+    /// loop (`decided`: its kind is the decision) says; records the remark either way. The plan
+    /// when the IR distributes the loop.
     pub fn distribution(
         &mut self,
         var: &Ident,
         range: &Expr,
         body: &Block,
+        decided: &KirStmt,
         span: Span,
     ) -> Result<Option<Plan>> {
         let block_size = self.block_size(span)?;
         let analysis = Analysis::new(self.cx.checked, &self.symbols, var, range, block_size);
-        // The loop as the kernel IR has it: its kind is the decision.
-        let decided = self.loops.get(&span).copied().ok_or_else(|| {
-            CodegenError::internal("a `for` loop that the kernel IR does not have", span)
-        })?;
         let disagree = |what: &str| {
             CodegenError::internal(
                 format!("kir-distribute and code generation's dependence analysis disagree on this loop: {what}"),
@@ -100,7 +101,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         &mut self,
         var: &Ident,
         range: &Expr,
-        body: &Block,
+        lower_body: LowerBody<'_, 'a, 'ctx>,
         plan: Plan,
         span: Span,
     ) -> Result<()> {
@@ -123,7 +124,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     ty: Ty::INT32,
                 },
             );
-            let result = this.block(body);
+            let result = lower_body(this);
             this.pop_scope();
             result
         };

@@ -49,8 +49,15 @@ const AGGREGATE: u64 = 1;
 const INCLUSIVE: u64 = 2;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// A grid-wide statement `target <- value` (the kernel IR's `Stmt::Grid`).
-    pub fn grid_stmt(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
+    /// A grid-wide statement `target <- value` (the kernel IR's `Stmt::Grid`), whose store over
+    /// the block's chunk is the IR's `stmt`.
+    pub fn grid_stmt(
+        &mut self,
+        stmt: &crate::kir::Stmt,
+        target: &Expr,
+        value: &Expr,
+        span: Span,
+    ) -> Result<()> {
         let checked = self.cx.checked;
         let (collective, call) = crate::check::grid::find(checked, value)
             .or_else(|| crate::check::grid::find(checked, target))
@@ -171,7 +178,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     .build_int_compare(IntPredicate::EQ, ticket, last, "grid.is_last")?;
             self.grid_value = Some((collective.id, total));
             self.grid_store_guard = Some(is_last);
-            let r = self.assign(target, value, span);
+            let r = self.store_stmt(stmt, target, value, span);
             self.grid_value = None;
             self.grid_store_guard = None;
             r
@@ -180,7 +187,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.b.build_store(carry, prefix)?;
             self.grid_window = Some((lo, hi));
             self.grid_seed = Some((collective.id, has_prefix));
-            let r = self.assign(target, value, span);
+            let r = self.store_stmt(stmt, target, value, span);
             self.grid_window = None;
             self.grid_seed = None;
             r

@@ -146,23 +146,17 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
         };
         let mut body = Body::new(self.cx, function, mode);
         body.attach_debug(&self.facts.name, self.decl.name.span);
-        crate::kir::walk_stmts(&kernel_ir.body, &mut |stmt| match stmt {
-            crate::kir::Stmt::Scatter {
-                span, subscripts, ..
-            } => {
-                body.scatters.insert(*span);
-                if let Some(crate::kir::Subscript::TileRows { range, cols }) = subscripts.first() {
-                    body.tile_stores.insert(range.id, *cols);
-                }
-            }
-            crate::kir::Stmt::Grid { span, .. } => {
-                body.grids.insert(*span);
-            }
-            crate::kir::Stmt::For { span, .. } | crate::kir::Stmt::DistributedFor { span, .. } => {
-                body.loops.insert(*span, stmt);
-            }
-            _ => {}
-        });
+        body.recomputed = kernel_ir
+            .recomputed_vectors
+            .clone()
+            .ok_or_else(|| {
+                CodegenError::internal(
+                    "kernel IR without its recomputed vectors (kir-recomputed-vectors did not run)",
+                    self.decl.name.span,
+                )
+            })?
+            .into_iter()
+            .collect();
         body.registers = kernel_ir
             .register_vectors
             .clone()
@@ -306,7 +300,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
             };
             body.bind(&param.name.name, Var::Array(array));
         }
-        body.block(&self.decl.body)?;
+        body.kernel_block(&kernel_ir.body, &self.decl.body)?;
         body.finish(self.decl.span)?;
         body.sync.finish();
         body.check_barriers(self.decl.name.span)?;

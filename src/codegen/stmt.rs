@@ -10,7 +10,13 @@ use crate::syntax::span::Span;
 use inkwell::values::{BasicValue, PointerValue};
 use std::collections::BTreeSet;
 
+/// How a loop or a branch lowers its body: a `func`'s statements (`Body::block`), or a kernel's
+/// as the kernel IR has them (`Body::kernel_block`).
+pub(super) type LowerBody<'b, 'a, 'ctx> = &'b mut dyn FnMut(&mut Body<'a, 'ctx>) -> Result<()>;
+
 impl<'a, 'ctx> Body<'a, 'ctx> {
+    /// A `func`'s block. A kernel's statements are lowered from the kernel IR
+    /// (`Body::kernel_block`, `translate.rs`).
     pub fn block(&mut self, block: &Block) -> Result<()> {
         self.push_scope();
         let result = block.stmts.iter().try_for_each(|stmt| self.stmt(stmt));
@@ -18,14 +24,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         result
     }
 
-    fn stmt(&mut self, stmt: &Stmt) -> Result<()> {
-        // Between statements nothing is hoisted: hoisted values belong to one statement.
+    /// Between statements nothing is kept: hoisted values, a statement's element reads and its
+    /// copies belong to one statement.
+    pub(super) fn start_stmt(&mut self, span: Span) {
         self.hoisted.clear();
         self.tile_vals.clear();
         self.elem_reads.clear();
         self.materialised.clear();
         self.indexed_copies.clear();
-        self.set_location(stmt.span());
+        self.set_location(span);
+    }
+
+    /// One statement of a `func`: element-level code, with no vectors, barriers or atomics.
+    fn stmt(&mut self, stmt: &Stmt) -> Result<()> {
+        self.start_stmt(stmt.span());
         match stmt {
             Stmt::Let {
                 name,
@@ -38,32 +50,31 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 target,
                 value,
                 span,
-            } if self.grids.contains(span) => self.grid_stmt(target, value, *span),
-            Stmt::Assign {
-                target,
-                value,
-                span,
             } => self.assign(target, value, *span),
             Stmt::If {
                 cond,
                 then_branch,
                 else_branch,
                 ..
-            } => self.if_stmt(cond, then_branch, else_branch.as_ref()),
+            } => self.if_stmt(cond, &mut |this| this.block(then_branch), &mut |this| {
+                else_branch.as_ref().map_or(Ok(()), |e| this.block(e))
+            }),
             Stmt::For {
                 var,
                 ty,
                 range,
                 body,
                 span,
-            } => self.for_stmt(var, ty, range, body, *span),
-            Stmt::While { cond, body, span } => self.while_stmt(cond, body, *span),
+            } => self.sequential_for(var, ty, range, body, &mut |this| this.block(body), *span),
+            Stmt::While { cond, body, span } => {
+                self.while_stmt(cond, body, &mut |this| this.block(body), *span)
+            }
             Stmt::Return { value, span } => self.return_stmt(value.as_ref(), *span),
             Stmt::Call { call, span } => self.atomic_stmt(call, *span),
         }
     }
 
-    fn let_stmt(
+    pub(super) fn let_stmt(
         &mut self,
         name: &Ident,
         ty: &TypeExpr,
@@ -208,10 +219,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    pub(super) fn assign(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
+    /// An assignment in a `func`: a scalar, record or element place (the checker rejects a
+    /// block vector there, E0310).
+    fn assign(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
         if matches!(self.ty_of(target), Ty::Vector { .. } | Ty::Array { .. }) {
-            return self.assign_vector(target, value, span);
+            return Err(CodegenError::internal(
+                "a block vector assignment inside a `func`",
+                span,
+            ));
         }
+        self.assign_uniform(target, value, span)
+    }
+
+    /// `x <- e`, `r.f <- e`, `a[i] <- e`, `a[i].f <- e`: a uniform value, or one element
+    /// (stored once per block in kernel code).
+    pub(super) fn assign_uniform(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
         if let Some((base, indices, checked, fields)) = element_field(target) {
             return self.store_element_field(base, indices, checked, &fields, value, span);
         }
@@ -372,11 +394,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(())
     }
 
-    fn if_stmt(
+    pub(super) fn if_stmt(
         &mut self,
         cond: &Expr,
-        then_branch: &Block,
-        else_branch: Option<&Block>,
+        then_body: LowerBody<'_, 'a, 'ctx>,
+        else_body: LowerBody<'_, 'a, 'ctx>,
     ) -> Result<()> {
         let c = self.expr(cond)?.into_int_value();
         let context = self.cx.context;
@@ -385,41 +407,29 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let join = context.append_basic_block(self.function, "endif");
         self.b.build_conditional_branch(c, then_bb, else_bb)?;
         self.b.position_at_end(then_bb);
-        self.block(then_branch)?;
+        then_body(self)?;
         self.branch_to(join)?;
         self.b.position_at_end(else_bb);
-        if let Some(else_branch) = else_branch {
-            self.block(else_branch)?;
-        }
+        else_body(self)?;
         self.branch_to(join)?;
         self.b.position_at_end(join);
         Ok(())
     }
 
-    /// `for i: Int32 <- r`: a uniform loop over `[r.lo, r.hi)`, sequential unless dependence
-    /// analysis spreads it over the block's threads (`distribute.rs`). The range is evaluated
-    /// once; assigning to `i` in the body does not change the iteration.
-    fn for_stmt(
+    /// `for i: Int32 <- r` run by every thread, every iteration: a uniform loop over
+    /// `[r.lo, r.hi)` (`kir::Stmt::For`; `distribute.rs` lowers a `DistributedFor`). The range
+    /// is evaluated once; assigning to `i` in the body does not change the iteration. `body` is
+    /// the loop's statements, for the variables it assigns; `lower_body` lowers them.
+    pub(super) fn sequential_for(
         &mut self,
         var: &Ident,
         ty: &TypeExpr,
         range: &Expr,
         body: &Block,
+        lower_body: LowerBody<'_, 'a, 'ctx>,
         span: Span,
     ) -> Result<()> {
-        let var_ty = self.cx.resolver.borrow_mut().resolve(ty, Space::Local)?;
-        // The checker rejects a loop variable of another type (E0301).
-        if var_ty != Ty::INT32 {
-            return Err(CodegenError::internal(
-                "a loop variable of a type other than Int32",
-                span,
-            ));
-        }
-        if self.is_kernel() && self.lane_depth == 0 {
-            if let Some(plan) = self.distribution(var, range, body, span)? {
-                return self.distributed_for(var, range, body, plan, span);
-            }
-        }
+        self.check_loop_variable(ty, span)?;
         let r = self.expr(range)?;
         let (lo, hi) = self.range_bounds(r)?;
         let var_ptr = self.alloca(self.cx.context.i32_type().into(), &var.name)?;
@@ -434,12 +444,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     ty: Ty::INT32,
                 },
             );
-            let result = this.block(body);
+            let result = lower_body(this);
             this.pop_scope();
             result?;
             this.set_location(span);
             this.loop_back_barrier(span)
         })?;
+        Ok(())
+    }
+
+    /// The checker rejects a loop variable of another type than `Int32` (E0301).
+    pub(super) fn check_loop_variable(&mut self, ty: &TypeExpr, span: Span) -> Result<()> {
+        let var_ty = self.cx.resolver.borrow_mut().resolve(ty, Space::Local)?;
+        if var_ty != Ty::INT32 {
+            return Err(CodegenError::internal(
+                "a loop variable of a type other than Int32",
+                span,
+            ));
+        }
         Ok(())
     }
 
@@ -469,7 +491,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.barrier_at(crate::kir::Point::LoopHead, span)
     }
 
-    fn while_stmt(&mut self, cond: &Expr, body: &Block, span: Span) -> Result<()> {
+    pub(super) fn while_stmt(
+        &mut self,
+        cond: &Expr,
+        body: &Block,
+        lower_body: LowerBody<'_, 'a, 'ctx>,
+        span: Span,
+    ) -> Result<()> {
         self.enter_loop(body, None, span)?;
         let context = self.cx.context;
         let head = context.append_basic_block(self.function, "while");
@@ -481,7 +509,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let c = self.expr(cond)?.into_int_value();
         self.b.build_conditional_branch(c, body_bb, exit)?;
         self.b.position_at_end(body_bb);
-        self.block(body)?;
+        lower_body(self)?;
         self.set_location(cond.span);
         self.loop_back_barrier(cond.span)?;
         self.branch_to(head)?;
@@ -491,7 +519,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// `return` in a kernel ends the block's work (every thread returns: it is uniform); in a
     /// `func` it returns the value.
-    fn return_stmt(&mut self, value: Option<&Expr>, span: Span) -> Result<()> {
+    pub(super) fn return_stmt(&mut self, value: Option<&Expr>, span: Span) -> Result<()> {
         match (&self.mode, value) {
             (Mode::Kernel { .. }, None) | (Mode::Func { ret: None }, None) => {
                 self.b.build_return(None)?;

@@ -395,6 +395,52 @@ kernel first(n: Int32, x: Float32[n], out: Float32[n])
     );
 }
 
+/// Code generation walks the kernel IR's statements and takes each one's kind as the decision
+/// (`codegen/translate.rs`): a contiguous store that the IR makes a scatter is emitted as one
+/// (each element's position computed from its subscript), and a statement that the IR lacks
+/// is an internal error naming it, not lowered from the checked program.
+#[test]
+fn a_kernel_is_lowered_from_its_kernel_ir_statements() {
+    use crate::kir::{Stmt as Kir, Subscript};
+    let source = "\
+kernel double(n: Int32, x: Float32[n], y: Float32[n])
+  r: Range <- block(B)
+  y[[r]] <- x[[r]] * 2.0
+";
+    let stored = lower_with_kernel_ir(source, |_| {}).expect("compiles");
+    let scattered = lower_with_kernel_ir(source, |kernel| {
+        for stmt in &mut kernel.body {
+            if let Kir::VectorStore {
+                target,
+                stage,
+                span,
+            } = stmt
+            {
+                *stmt = Kir::Scatter {
+                    target: target.clone(),
+                    subscripts: vec![Subscript::Range(stage.expr)],
+                    stage: stage.clone(),
+                    span: *span,
+                };
+            }
+        }
+    })
+    .expect("compiles");
+    // A scatter computes element `k`'s position from its subscript, `r.lo + k`: it reads the
+    // range's bounds once more than the contiguous store, which takes them from its shape.
+    let bounds = |ir: &str| ir.matches("extractvalue { i32, i32 } %r").count();
+    assert_eq!(bounds(&stored), 6, "{stored}");
+    assert_eq!(bounds(&scattered), 8, "{scattered}");
+    let missing = lower_with_kernel_ir(source, |kernel| {
+        kernel.body.pop();
+    });
+    let errors = format!("{:?}", missing.expect_err("an internal error"));
+    assert!(
+        errors.contains("a statement that the kernel IR does not have"),
+        "{errors}"
+    );
+}
+
 /// Lowers `source` with each kernel's IR edited by `edit` after the passes ran.
 fn lower_with_kernel_ir(
     source: &str,

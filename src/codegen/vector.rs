@@ -33,6 +33,17 @@ use crate::syntax::span::Span;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
 
+/// Where a vector assignment stores its elements: the kernel IR's statement says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Positions {
+    /// `kir::Stmt::VectorStore`: a whole array, a slice, a row or a register vector.
+    Contiguous,
+    /// `kir::Stmt::Scatter`: each element at the position its subscripts give; a
+    /// two-dimensional slice `a[r, s]` is a tile of `tile_cols` columns
+    /// (`kir::Subscript::TileRows`).
+    Scatter { tile_cols: Option<u64> },
+}
+
 /// What [`Body::prepare`] learnt about a vector expression.
 #[derive(Debug, Clone, Copy)]
 pub struct Shape<'ctx> {
@@ -1080,7 +1091,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// `target <- value` where `target` is an array, a slice, a row or a register vector: every
     /// element of `value` is read before any element of `target` is written, and the writes are
     /// visible to every thread at the next statement.
-    pub fn assign_vector(&mut self, target: &Expr, value: &Expr, span: Span) -> Result<()> {
+    pub fn assign_vector(
+        &mut self,
+        target: &Expr,
+        value: &Expr,
+        positions: Positions,
+        span: Span,
+    ) -> Result<()> {
         // Statements run in uniform code: a func cannot make a block vector (E0310), and
         // loop distribution keeps a loop that holds one sequential.
         if self.lane_depth > 0 || !self.is_kernel() {
@@ -1090,11 +1107,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ));
         }
         self.elem_reads.clear();
-        let (target_kind, dest_shape) = if self.scatters.contains(&span) {
-            self.scatter_destination(target)?
-        } else {
-            let (target_kind, n_dest, bound) = self.destination(target)?;
-            (target_kind, self.dest_shape(n_dest, bound))
+        let (target_kind, dest_shape) = match positions {
+            Positions::Scatter { tile_cols } => self.scatter_destination(target, tile_cols)?,
+            Positions::Contiguous => {
+                let (target_kind, n_dest, bound) = self.destination(target)?;
+                (target_kind, self.dest_shape(n_dest, bound))
+            }
         };
         let dest_reads = std::mem::take(&mut self.elem_reads);
         self.store_vector(
@@ -1121,7 +1139,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// A scatter's target, `a[[v]]`, `a[[i, v]]`, `a[[r, j]]` ...: its subscripts prepared like
     /// a gather's (uniform ones hoisted, vectors fused into the store's sweep, their reads
     /// noted), and the shape they give. Any thread may write any element.
-    fn scatter_destination(&mut self, target: &Expr) -> Result<(Target<'ctx>, Shape<'ctx>)> {
+    fn scatter_destination(
+        &mut self,
+        target: &Expr,
+        tile_cols: Option<u64>,
+    ) -> Result<(Target<'ctx>, Shape<'ctx>)> {
         let ExprKind::Index {
             base,
             indices,
@@ -1134,9 +1156,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ));
         };
         let array = self.array(base)?;
-        let tile_cols = indices
-            .first()
-            .and_then(|rows| self.tile_stores.get(&rows.id).copied());
         if let (Some(cols), [rows, columns]) = (tile_cols, indices.as_slice()) {
             self.hoist(rows)?;
             self.hoist(columns)?;
