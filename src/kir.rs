@@ -588,16 +588,18 @@ pub enum Stmt {
         range: ExprRef,
         body: Vec<Stmt>,
         /// `kir-distribute`: why the iterations cannot run on the block's threads (a construct,
-        /// or a pair of accesses that may touch one element in two iterations); `None` until
-        /// the pass ran.
-        sequential: Option<String>,
+        /// or a pair of accesses that may touch one element in two iterations), with what it
+        /// names; `None` until the pass ran.
+        sequential: Option<distribute::Blocker>,
         span: Span,
     },
     /// A `for` loop `kir-distribute` spread over the block's threads (a [`Stmt::For`] before
     /// it): iteration `lo + t` of `range` runs on thread `t mod stride`, each thread stepping
     /// by `stride` (the block size) up to `hi`; the body is each thread's own code, with no
     /// barrier. `summary` says how many iterations; `evidence`, for each pair of the body's
-    /// accesses, the dependence test that proved it independent across iterations.
+    /// accesses, the dependence test that proved it independent across iterations; `accesses`,
+    /// the body's accesses to arrays (which thread touches which element), which barrier
+    /// placement meets at the loop.
     DistributedFor {
         var: String,
         range: ExprRef,
@@ -605,6 +607,7 @@ pub enum Stmt {
         body: Vec<Stmt>,
         summary: String,
         evidence: Vec<String>,
+        accesses: Vec<access::Access>,
         span: Span,
     },
     While {

@@ -1,113 +1,35 @@
 //! `for` loops spread over the block's threads: `kir-distribute` (`kir/distribute.rs`) decides
-//! which, with its dependence tests, and makes each a `kir::Stmt::DistributedFor`; code
-//! generation lowers that statement as a distributed loop (iteration `lo + t` on thread
-//! `t mod BLOCKSIZE`, a block-stride loop) and a `kir::Stmt::For` as a sequential one. It runs
-//! the same analysis on its own symbols for the accesses barrier placement needs, and checks
-//! that it finds what the statement says (an internal error otherwise); `--remarks` reports
-//! each loop's decision.
+//! which, with its dependence tests, and makes each a `kir::Stmt::DistributedFor`, which code
+//! generation lowers here as a distributed loop (iteration `lo + t` on thread
+//! `t mod BLOCKSIZE`, a block-stride loop), with the statement's accesses for barrier placement
+//! and its evidence for `--remarks`.
 
 use super::body::{Body, Result, Var};
-use super::error::CodegenError;
-use super::remarks::Remark;
 use super::stmt::LowerBody;
+use super::sync::Access;
 use crate::check::types::Ty;
 use crate::check::{Builtin, Callee, Checked};
 use crate::kir::affine::{Known, Poly};
-use crate::kir::distribute::{Analysis, Plan};
-use crate::kir::Stmt as KirStmt;
-use crate::syntax::ast::{Block, Expr, ExprKind, Ident};
+use crate::syntax::ast::{Expr, ExprKind, Ident};
 use crate::syntax::span::Span;
 use inkwell::values::IntValue;
 use inkwell::IntPredicate;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// Runs the dependence analysis on `for var <- range` with code generation's symbols, for
-    /// the accesses barrier placement reaches, and checks that it finds what the kernel IR's
-    /// loop (`decided`: its kind is the decision) says; records the remark either way. The plan
-    /// when the IR distributes the loop.
-    pub fn distribution(
-        &mut self,
-        var: &Ident,
-        range: &Expr,
-        body: &Block,
-        decided: &KirStmt,
-        span: Span,
-    ) -> Result<Option<Plan>> {
-        let block_size = self.block_size(span)?;
-        let analysis = Analysis::new(self.cx.checked, &self.symbols, var, range, block_size);
-        let disagree = |what: &str| {
-            CodegenError::internal(
-                format!("kir-distribute and code generation's dependence analysis disagree on this loop: {what}"),
-                span,
-            )
-        };
-        match analysis.run(body, |name| {
-            self.lookup(name).map(|v| matches!(v, Var::Array(_)))
-        }) {
-            Ok(mut plan) => {
-                match decided {
-                    KirStmt::DistributedFor {
-                        summary,
-                        evidence,
-                        stride,
-                        ..
-                    } if *summary == plan.summary
-                        && *evidence == plan.evidence
-                        && *stride == block_size => {}
-                    _ => return Err(disagree("code generation distributes it")),
-                }
-                // The analysis names arrays as the source does; barrier placement knows them by
-                // key, which differs for a shared array (a `t10` read in the loop must meet the
-                // `shared t10 <- ...` write before it).
-                let key_of = |name: &str| match self.lookup(name) {
-                    Some(Var::Array(array)) => array.key.clone(),
-                    _ => name.to_string(),
-                };
-                for access in &mut plan.accesses {
-                    access.array = key_of(&access.name);
-                }
-                for (key, name) in &mut plan.written {
-                    *key = key_of(name);
-                }
-                self.sync.remarks.push(Remark::LoopDistributed {
-                    at: span,
-                    summary: plan.summary.clone(),
-                    evidence: plan.evidence.clone(),
-                });
-                Ok(Some(plan))
-            }
-            Err(blocker) => {
-                match decided {
-                    KirStmt::For {
-                        sequential: Some(reason),
-                        ..
-                    } if *reason == blocker.reason => {}
-                    _ => return Err(disagree("code generation keeps it sequential")),
-                }
-                self.sync.remarks.push(Remark::LoopSequential {
-                    at: span,
-                    reason: blocker.reason,
-                    labels: blocker.labels,
-                    notes: blocker.notes,
-                });
-                Ok(None)
-            }
-        }
-    }
-
     /// Lowers a distributed loop: iteration `lo + t` on thread `t mod BLOCKSIZE`, for `t` in
-    /// `[0, hi - lo)` (none when `hi <= lo`).
+    /// `[0, hi - lo)` (none when `hi <= lo`). `accesses` are the body's, which barrier
+    /// placement meets in front of the loop.
     pub fn distributed_for(
         &mut self,
         var: &Ident,
         range: &Expr,
         lower_body: LowerBody<'_, 'a, 'ctx>,
-        plan: Plan,
+        accesses: Vec<Access>,
         span: Span,
     ) -> Result<()> {
         let r = self.expr(range)?;
         let (lo, hi) = self.range_bounds(r)?;
-        self.touch(plan.accesses)?;
+        self.touch(accesses)?;
         let var_ptr = self.alloca(self.cx.context.i32_type().into(), &var.name)?;
         let symbol = self.symbols.fresh(&var.name);
         self.symbols

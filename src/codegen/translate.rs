@@ -10,6 +10,7 @@
 
 use super::body::{Body, Result};
 use super::error::CodegenError;
+use super::remarks::Remark;
 use super::vector::Positions;
 use crate::kir::{Stmt as Kir, Subscript};
 use crate::syntax::ast::{Block, Expr, Stmt as Ast};
@@ -107,7 +108,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 },
             ),
             (
-                Kir::For { body: ir_body, .. },
+                Kir::For {
+                    body: ir_body,
+                    sequential,
+                    ..
+                },
                 Ast::For {
                     var,
                     ty,
@@ -117,8 +122,18 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 },
             ) => {
                 if self.is_kernel() && self.lane_depth == 0 {
-                    // Finds the loop sequential too, or reports the disagreement.
-                    self.distribution(var, range, body, ir, *span)?;
+                    let blocker = sequential.clone().ok_or_else(|| {
+                        CodegenError::internal(
+                            "a loop that kir-distribute did not decide (it did not run)",
+                            *span,
+                        )
+                    })?;
+                    self.sync.remarks.push(Remark::LoopSequential {
+                        at: *span,
+                        reason: blocker.reason,
+                        labels: blocker.labels,
+                        notes: blocker.notes,
+                    });
                 }
                 self.sequential_for(
                     var,
@@ -130,7 +145,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 )
             }
             (
-                Kir::DistributedFor { body: ir_body, .. },
+                Kir::DistributedFor {
+                    body: ir_body,
+                    stride,
+                    summary,
+                    evidence,
+                    accesses,
+                    ..
+                },
                 Ast::For {
                     var,
                     ty,
@@ -140,18 +162,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 },
             ) => {
                 self.check_loop_variable(ty, *span)?;
-                if self.lane_depth > 0 {
-                    // `kir-distribute` spreads only loops that every thread runs.
+                // `kir-distribute` spreads only loops that every thread runs, over the block.
+                if self.lane_depth > 0 || *stride != self.block_size(*span)? {
                     return Err(differ(*span));
                 }
-                let plan = self
-                    .distribution(var, range, body, ir, *span)?
-                    .ok_or_else(|| differ(*span))?;
+                self.sync.remarks.push(Remark::LoopDistributed {
+                    at: *span,
+                    summary: summary.clone(),
+                    evidence: evidence.clone(),
+                });
                 self.distributed_for(
                     var,
                     range,
                     &mut |this| this.kernel_block(ir_body, body),
-                    plan,
+                    accesses.clone(),
                     *span,
                 )
             }

@@ -68,14 +68,10 @@ pub fn run(module: &mut Module, checked: &Checked) {
 
 /// The decision for one `for` loop.
 enum Decision {
-    /// Iteration `lo + t` runs on thread `t mod BLOCKSIZE`: `summary`, and the dependence test
-    /// that proved each pair of accesses independent (`evidence`).
-    Distributed {
-        summary: String,
-        evidence: Vec<String>,
-    },
-    /// The loop stays sequential: the reason.
-    Sequential(String),
+    /// Iteration `lo + t` runs on thread `t mod BLOCKSIZE`.
+    Distributed(Plan),
+    /// The loop stays sequential: the reason, and what it names.
+    Sequential(Blocker),
 }
 
 /// The decisions for one kernel.
@@ -109,12 +105,12 @@ fn rewrite(stmts: &mut [KirStmt], plans: &mut BTreeMap<Span, Decision>, stride: 
         };
         let span = *span;
         match plans.remove(&span) {
-            Some(Decision::Sequential(reason)) => {
+            Some(Decision::Sequential(blocker)) => {
                 if let KirStmt::For { sequential, .. } = stmt {
-                    *sequential = Some(reason);
+                    *sequential = Some(blocker);
                 }
             }
-            Some(Decision::Distributed { summary, evidence }) => {
+            Some(Decision::Distributed(plan)) => {
                 let taken = std::mem::replace(stmt, KirStmt::Return { span });
                 if let KirStmt::For {
                     var, range, body, ..
@@ -125,8 +121,9 @@ fn rewrite(stmts: &mut [KirStmt], plans: &mut BTreeMap<Span, Decision>, stride: 
                         range,
                         stride,
                         body,
-                        summary,
-                        evidence,
+                        summary: plan.summary,
+                        evidence: plan.evidence,
+                        accesses: plan.accesses,
                         span,
                     };
                 }
@@ -161,11 +158,8 @@ impl<'a> Visitor<'a> for Decider {
                 Some(Name::Recomputed(_)) | None => None,
                 Some(_) => Some(false),
             }) {
-                Ok(plan) => Decision::Distributed {
-                    summary: plan.summary,
-                    evidence: plan.evidence,
-                },
-                Err(blocker) => Decision::Sequential(blocker.reason),
+                Ok(plan) => Decision::Distributed(plan),
+                Err(blocker) => Decision::Sequential(blocker),
             };
             self.plans.insert(*span, plan);
         }
@@ -173,7 +167,9 @@ impl<'a> Visitor<'a> for Decider {
     }
 }
 
-/// The barrier-analysis view of a distributed loop: who touches what.
+/// A distributed loop: who touches what (and the arrays written, each by its name twice, for
+/// the caller to key), how many iterations, and the dependence test that proved each pair of
+/// accesses independent.
 pub struct Plan {
     pub accesses: Vec<Access>,
     pub written: Vec<(String, String)>,
@@ -191,7 +187,9 @@ struct Ref<'e> {
     text: String,
 }
 
-/// Why a loop stays sequential.
+/// Why a loop stays sequential: the reason, and the accesses or construct responsible, with a
+/// label each (remark R0805).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Blocker {
     pub reason: String,
     pub labels: Vec<(Span, String)>,

@@ -196,12 +196,12 @@ impl Printer<'_> {
         crate::kir::walk_stmts(&kernel.body, &mut |stmt| {
             if let Stmt::For {
                 var,
-                sequential: Some(reason),
+                sequential: Some(blocker),
                 span,
                 ..
             } = stmt
             {
-                sequential.push((var, reason, *span));
+                sequential.push((var, &blocker.reason, *span));
             }
         });
         for (var, reason, span) in sequential {
@@ -513,6 +513,7 @@ impl Printer<'_> {
                 summary,
                 evidence,
                 span,
+                ..
             } => {
                 let text = format!(
                     "distributed-for {var} in {}  stride {stride}  ({summary})",
