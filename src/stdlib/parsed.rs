@@ -4,7 +4,7 @@
 //! parser gives now.
 //!
 //! Why: parsing was most of what the library cost a compile: pest and the lowering take some
-//! 200,000 instructions for a two-line overload, 4.6 M of softmax's 76 M for the 26 overloads of
+//! 200,000 instructions for a two-line overload, 4.6 M of softmax's 76 M for the 28 overloads of
 //! `max`, `exp` and `sum` that it names.
 //!
 //! The file has a line per item, in the library's order, each item parsed on its own with
