@@ -1,6 +1,7 @@
 //! Embeds `docs/errors/<CODE>.md` into loomc for `loomc explain CODE`, so that adding an
-//! explanation means adding a file; and links the loomc binary as a fixed-address executable
-//! with the C++ standard library linked in.
+//! explanation means adding a file; fingerprints the parser and the standard library
+//! (`LOOM_PARSER_FINGERPRINT`, for `src/stdlib/parsed.rs`); and links the loomc binary as a
+//! fixed-address executable with the C++ standard library linked in.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -16,6 +17,10 @@ fn main() {
     #[cfg(unix)]
     static_libstdcxx();
     let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".to_string());
+    println!(
+        "cargo:rustc-env=LOOM_PARSER_FINGERPRINT={:016x}",
+        parser_fingerprint(Path::new(&root))
+    );
     let dir = Path::new(&root).join("docs/errors");
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut docs: Vec<_> = std::fs::read_dir(&dir)
@@ -47,6 +52,40 @@ fn main() {
     if let Err(e) = std::fs::write(Path::new(&out).join("error_docs.rs"), table) {
         panic!("cannot write error_docs.rs: {e}");
     }
+}
+
+/// A hash of what the standard library's parsed items (`src/stdlib/parsed.jsonl`) were made
+/// from: the library's files, the grammar, the parser and the AST's types. loomc reads those
+/// items only where the file says it was made from the same (FNV-1a, to tell versions apart).
+fn parser_fingerprint(root: &Path) -> u64 {
+    println!("cargo:rerun-if-changed={}", root.join("stdlib").display());
+    let mut files: Vec<_> = std::fs::read_dir(root.join("stdlib"))
+        .map(|entries| entries.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    files.retain(|path| path.extension().is_some_and(|e| e == "loom"));
+    files.sort();
+    let sources = [
+        "loom.pest",
+        "src/syntax/ast.rs",
+        "src/syntax/span.rs",
+        "src/syntax/parser.rs",
+        "src/syntax/parser/layout.rs",
+    ];
+    files.extend(sources.iter().map(|file| root.join(file)));
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for path in files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let name = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .into_owned();
+        let text = std::fs::read(&path).unwrap_or_default();
+        for byte in name.bytes().chain([0]).chain(text).chain([0]) {
+            hash = (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 /// Links the loomc binary with the C++ standard library's archive instead of `libstdc++.so`.

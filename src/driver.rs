@@ -208,14 +208,14 @@ impl Stages<'_> {
         let check_options = CheckOptions {
             block_size: options.block_size,
         };
-        let parts = crate::stdlib::reachable_parts(source, &library.texts());
-        let whole_library = parts.iter().all(Option::is_none);
-        let mut checked_with = |user_program: Program, parts: &[Option<_>]| {
-            let program = with_stdlib(&library, user_program, parts, diagnostics)?;
+        let kept = crate::stdlib::reachable_items(source, &library.texts());
+        let whole_library = kept.iter().all(Option::is_none);
+        let mut checked_with = |user_program: Program, kept: &[Option<_>]| {
+            let program = with_stdlib(&library, user_program, kept, diagnostics)?;
             Some(check::check(program, &check_options))
         };
         let again = (!whole_library).then(|| user_program.clone());
-        let (mut checked, mut check_diagnostics) = checked_with(user_program, &parts)?;
+        let (mut checked, mut check_diagnostics) = checked_with(user_program, &kept)?;
         if let Some(user_program) = again {
             if check_diagnostics.iter().any(Diagnostic::is_error) {
                 (checked, check_diagnostics) = checked_with(user_program, &[])?;
@@ -534,12 +534,14 @@ fn stdlib_files(files: &mut SourceFiles) -> Library {
     }
 }
 
-/// Appends the standard library's items to the user's program: of each file, the `parts`
-/// (`crate::stdlib::reachable_parts`), or all of it where there are none or they are `None`.
+/// Appends the standard library's items to the user's program: of each file, the items `kept`
+/// (`crate::stdlib::reachable_items`), or all of them where there are none or they are `None`;
+/// read as the parser gives them from the file built into loomc, or parsed
+/// (`crate::stdlib::parsed`).
 fn with_stdlib(
     library: &Library,
     mut program: Program,
-    parts: &[Option<Vec<std::ops::Range<usize>>>],
+    kept: &[Option<Vec<usize>>],
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Option<Program> {
     // Whatever earlier stages did to the user's items (`--kernel` drops some), the library
@@ -547,14 +549,19 @@ fn with_stdlib(
     program.library_start = program.items.len();
     for (i, &(file, source)) in library.files.iter().enumerate() {
         let first = program.expr_count;
-        let parsed = match parts.get(i) {
-            Some(Some(parts)) if parts.is_empty() => continue,
-            // A part that does not parse on its own would be a bug in `stdlib`; the whole file
-            // then says what is wrong, with the file's positions.
-            Some(Some(parts)) => syntax::parse_parts(file, source, parts, first)
-                .or_else(|_| syntax::parse(file, source, first)),
-            _ => syntax::parse(file, source, first),
+        let every_item: Vec<usize>;
+        let kept = match kept.get(i) {
+            Some(Some(kept)) if kept.is_empty() => continue,
+            Some(Some(kept)) => kept,
+            _ => {
+                every_item = (0..crate::stdlib::item_ranges(source).len()).collect();
+                &every_item
+            }
         };
+        // An item that does not parse on its own would be a bug in `stdlib`; the whole file
+        // then says what is wrong, with the file's positions.
+        let parsed = crate::stdlib::parsed::items(i, file, kept, first)
+            .or_else(|_| syntax::parse(file, source, first));
         let library = stop_on_error(parsed, diagnostics)?;
         program.append_library(library);
     }

@@ -6,9 +6,9 @@
 //! calls one or two of them. A library item can be reached only through its name, so an item is
 //! kept when its name is a word of the user's file or of an item kept already (outside comments;
 //! a word that names nothing only keeps an item too many); items that are not `func`s are always
-//! kept. The items kept are parsed
-//! at their places in the file (spans and line information do not change) and in the file's
-//! order, so that a kept item is checked, lowered and optimised exactly as before.
+//! kept. The items kept are read as the parser gives them from a file a test keeps (`parsed`), or
+//! parsed, at their places in the file (spans and line information do not change) and in the
+//! file's order, so that a kept item is checked, lowered and optimised exactly as before.
 //!
 //! What the checker says about a program that has errors may name any library item (`did you
 //! mean sqrt?`): the driver checks such a program again with the whole library, so that its
@@ -17,10 +17,11 @@
 use std::collections::HashSet;
 use std::ops::Range;
 
-/// Byte ranges of the items of `library` (one file's text) that `source`, or what they name,
-/// names: whole items, each with the comments and blank lines that follow it, in the file's
-/// order, adjacent ones joined. `None` when that is every item.
-pub fn reachable_parts(source: &str, library: &[&str]) -> Vec<Option<Vec<Range<usize>>>> {
+pub mod parsed;
+
+/// Per file of `library` (each file's text), the indices (in [`item_ranges`]) of the items
+/// that `source`, or what they name, names, in the file's order; `None` when that is every item.
+pub fn reachable_items(source: &str, library: &[&str]) -> Vec<Option<Vec<usize>>> {
     let files: Vec<Vec<Item>> = library.iter().map(|text| items(text)).collect();
     let mut names: HashSet<&str> = words(source).collect();
     let mut kept: Vec<Vec<bool>> = files.iter().map(|items| vec![false; items.len()]).collect();
@@ -39,23 +40,18 @@ pub fn reachable_parts(source: &str, library: &[&str]) -> Vec<Option<Vec<Range<u
             break;
         }
     }
-    files
-        .iter()
-        .zip(&kept)
-        .map(|(items, kept)| {
-            if kept.iter().all(|k| *k) {
-                return None;
-            }
-            let mut parts: Vec<Range<usize>> = Vec::new();
-            for (item, _) in items.iter().zip(kept).filter(|(_, kept)| **kept) {
-                match parts.last_mut() {
-                    Some(last) if last.end == item.range.start => last.end = item.range.end,
-                    _ => parts.push(item.range.clone()),
-                }
-            }
-            Some(parts)
+    kept.iter()
+        .map(|kept| {
+            let all = kept.iter().all(|k| *k);
+            (!all).then(|| (0..kept.len()).filter(|&i| kept[i]).collect())
         })
         .collect()
+}
+
+/// The byte ranges of the items of a library file's `text`: from each item's first line to
+/// the next item's (or the end of the file), so with the comments and blank lines after it.
+pub fn item_ranges(text: &str) -> Vec<Range<usize>> {
+    items(text).into_iter().map(|item| item.range).collect()
 }
 
 /// A top-level item of a library file.
@@ -123,44 +119,41 @@ mod tests {
 
     #[test]
     fn a_kernel_that_names_nothing_keeps_nothing() {
-        let parts = reachable_parts(
+        let kept = reachable_items(
             "kernel k(x: Float32[N])\n  x[[block(B)]] <- 1.0\n",
             &library(),
         );
         assert!(
-            parts.iter().all(|p| p.as_ref().is_some_and(Vec::is_empty)),
-            "{parts:?}"
+            kept.iter().all(|k| k.as_ref().is_some_and(Vec::is_empty)),
+            "{kept:?}"
         );
     }
 
     #[test]
     fn a_name_keeps_all_its_overloads_and_nothing_else() {
         let library = library();
-        let parts = reachable_parts(
+        let kept = reachable_items(
             "kernel k(x: Float32[N])\n  x[[block(B)]] <- sqrt(2.0)\n",
             &library,
         );
-        let kept: Vec<&str> = parts
+        let kept: Vec<&str> = kept
             .iter()
             .zip(&library)
-            .flat_map(|(parts, text)| {
-                let parts = parts.clone().unwrap_or_default();
-                parts.into_iter().map(move |p| &text[p])
+            .flat_map(|(kept, text)| {
+                let ranges = item_ranges(text);
+                let kept = kept.clone().unwrap_or_default();
+                kept.into_iter().map(move |i| &text[ranges[i].clone()])
             })
             .collect();
-        let kept = kept.concat();
-        assert_eq!(kept.matches("\nfunc ").count() + 1, 4, "{kept}");
-        assert!(kept
-            .lines()
-            .filter(|l| l.starts_with("func "))
-            .all(|l| l.starts_with("func sqrt(")));
+        assert_eq!(kept.len(), 4, "{kept:?}");
+        assert!(kept.iter().all(|item| item.starts_with("func sqrt(")));
     }
 
     #[test]
     fn every_name_keeps_every_item() {
         let library = library();
         let all: String = library.concat();
-        let parts = reachable_parts(&all, &library);
-        assert!(parts.iter().all(Option::is_none), "{parts:?}");
+        let kept = reachable_items(&all, &library);
+        assert!(kept.iter().all(Option::is_none), "{kept:?}");
     }
 }

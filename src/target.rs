@@ -4,6 +4,7 @@ mod annotation_cache;
 mod arch;
 mod error;
 pub mod host;
+mod libdevice;
 pub mod occupancy;
 pub mod passes;
 pub mod sass;
@@ -11,15 +12,12 @@ mod sixteen_bit_memory;
 pub mod thread_guards;
 
 use crate::diagnostics::Diagnostic;
-use inkwell::context::AsContextRef;
-use inkwell::llvm_sys::core::LLVMIsDeclaration;
 use inkwell::module::Module;
 use inkwell::passes::PassBuilderOptions;
 use inkwell::targets::{
     CodeModel, FileType, InitializationConfig, RelocMode, Target, TargetData, TargetMachine,
     TargetTriple,
 };
-use inkwell::values::AsValueRef;
 use inkwell::OptimizationLevel;
 
 pub use arch::{capability, Arch, ARCHS};
@@ -252,6 +250,17 @@ impl NvptxTarget {
         module: &Module<'_>,
         path: Option<&str>,
     ) -> Result<(), Diagnostic> {
+        self.link_libdevice_cached(module, path, libdevice::cache_dir().as_deref())
+    }
+
+    /// [`Self::link_libdevice`], keeping what it reads of libdevice in `cache`, or in no cache
+    /// (`target/libdevice.rs`).
+    pub fn link_libdevice_cached(
+        &self,
+        module: &Module<'_>,
+        path: Option<&str>,
+        cache: Option<&std::path::Path>,
+    ) -> Result<(), Diagnostic> {
         let wanted = module
             .get_functions()
             .find(|f| f.count_basic_blocks() == 0 && f.get_name().to_bytes().starts_with(b"__nv_"));
@@ -279,38 +288,16 @@ impl NvptxTarget {
                     .map(|g| g.get_name().to_string_lossy().into_owned()),
             )
             .collect();
-        // Only what the kernels call, with what that calls in turn, read lazily: the whole of
+        // Only what the kernels call, with what that calls in turn (`libdevice`): the whole of
         // libdevice (470 KB of bitcode, some 350 functions) cost most of a compile that calls
         // one math function, in reading and then in the optimiser's passes before it dropped
-        // the unused functions. Each round links the functions still only declared.
-        loop {
-            let wanted = undefined_libdevice_functions(module);
-            if wanted.is_empty() {
-                break;
-            }
-            let library = lazy_libdevice(path, module).map_err(fail)?;
-            // libdevice says `nvptx64-nvidia-gpulibs`: give it ours, so linking does not warn.
-            self.configure(&library);
-            let mut offered = false;
-            for f in library.get_functions() {
-                let name = f.get_name().to_string_lossy();
-                // SAFETY: `f` is a function of the live module `library`.
-                let defined = unsafe { LLVMIsDeclaration(f.as_value_ref()) } == 0;
-                if wanted.contains(name.as_ref()) && defined {
-                    offered = true;
-                } else if defined {
-                    // Local: the linker moves it only if something it moves refers to it.
-                    f.set_linkage(inkwell::module::Linkage::Internal);
-                }
-            }
-            if !offered {
-                let missing = wanted.into_iter().next().unwrap_or_default();
-                return Err(fail(format!("libdevice does not define `{missing}`")));
-            }
-            module
-                .link_in_module(library)
-                .map_err(|e| fail(e.to_string()))?;
-        }
+        // the unused functions.
+        let wanted = undefined_libdevice_functions(module);
+        let linked =
+            libdevice::functions(self, module.get_context(), path, &wanted, cache).map_err(fail)?;
+        module
+            .link_in_module(linked)
+            .map_err(|e| fail(e.to_string()))?;
         for f in module.get_functions() {
             let name = f.get_name().to_string_lossy().into_owned();
             if f.count_basic_blocks() > 0 && !defined_before.contains(&name) {
@@ -355,28 +342,6 @@ fn undefined_libdevice_functions(module: &Module<'_>) -> std::collections::BTree
         .filter(|f| f.count_basic_blocks() == 0 && f.get_name().to_bytes().starts_with(b"__nv_"))
         .map(|f| f.get_name().to_string_lossy().into_owned())
         .collect()
-}
-
-/// libdevice at `path`, read lazily into `module`'s context: function bodies are read when the
-/// linker moves them.
-fn lazy_libdevice<'ctx>(path: &str, module: &Module<'ctx>) -> Result<Module<'ctx>, String> {
-    use inkwell::llvm_sys::bit_reader::LLVMGetBitcodeModuleInContext2;
-    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_file(std::path::Path::new(path))
-        .map_err(|e| e.to_string())?;
-    let context = module.get_context();
-    let mut raw = std::ptr::null_mut();
-    // SAFETY: the context and buffer are live. The call takes the buffer over whatever it
-    // returns (the module reads bodies from it later, or it is freed on failure), so ours must
-    // not be freed again.
-    let failed = unsafe {
-        LLVMGetBitcodeModuleInContext2(context.as_ctx_ref(), buffer.as_mut_ptr(), &mut raw)
-    };
-    std::mem::forget(buffer);
-    if failed != 0 || raw.is_null() {
-        return Err("not a bitcode file LLVM 19 can read".to_string());
-    }
-    // SAFETY: `raw` is a module just made in `context`, owned by nobody else.
-    Ok(unsafe { Module::new(raw) })
 }
 
 #[cfg(test)]
@@ -546,6 +511,66 @@ declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
             inkwell::module::Linkage::Internal
         );
         module.verify().unwrap();
+    }
+
+    /// Links libdevice into a module that calls `__nv_expf` and `__nv_sinf`, keeping what it
+    /// reads in `cache`; the module's text.
+    fn linked_with_cache(target: &NvptxTarget, cache: Option<&std::path::Path>) -> String {
+        let context = Context::create();
+        let module = calls_expf(&context, target);
+        let f32t = context.f32_type();
+        module.add_function("__nv_sinf", f32t.fn_type(&[f32t.into()], false), None);
+        let path = libdevice_path().expect("libdevice.10.bc is installed");
+        target
+            .link_libdevice_cached(&module, Some(&path), cache)
+            .unwrap();
+        module.verify().unwrap();
+        module.print_to_string().to_string()
+    }
+
+    /// The cache (`target/libdevice.rs`) gives what libdevice gives, the uses of each value in
+    /// the same order, is read when it has the functions, and is passed over when its file does
+    /// not read.
+    #[test]
+    fn libdevice_from_the_cache_is_libdevice_itself() {
+        let target = NvptxTarget::new("sm_80", OptLevel::O3).unwrap();
+        let cache = std::env::temp_dir().join(format!("loom-cache-test-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&cache);
+        let uncached = linked_with_cache(&target, None);
+        assert!(
+            uncached.contains("define internal float @__nv_sinf("),
+            "{uncached}"
+        );
+        assert!(!cache.exists());
+        let entries = || -> Vec<std::path::PathBuf> {
+            let dir = std::fs::read_dir(&cache).unwrap();
+            dir.map(|entry| entry.unwrap().path()).collect()
+        };
+        // The first compile writes one file (no temporary left), the second reads it.
+        assert_eq!(linked_with_cache(&target, Some(&cache)), uncached);
+        let written = entries();
+        assert_eq!(written.len(), 1, "{written:?}");
+        assert_eq!(linked_with_cache(&target, Some(&cache)), uncached);
+        // Read, not made again: a file in its place with other bodies is what comes in.
+        let context = Context::create();
+        let other = context.create_module("other");
+        target.configure(&other);
+        let f32t = context.f32_type();
+        for name in ["__nv_expf", "__nv_sinf"] {
+            let f = other.add_function(name, f32t.fn_type(&[f32t.into()], false), None);
+            let builder = context.create_builder();
+            builder.position_at_end(context.append_basic_block(f, "entry"));
+            builder.build_return(Some(&f32t.const_float(2.0))).unwrap();
+        }
+        std::fs::write(&written[0], other.write_bitcode_to_memory().as_slice()).unwrap();
+        let from_file = linked_with_cache(&target, Some(&cache));
+        assert!(from_file.contains("ret float 2.0"), "{from_file}");
+        // A file that does not read is made again.
+        std::fs::write(&written[0], b"not bitcode").unwrap();
+        assert_eq!(linked_with_cache(&target, Some(&cache)), uncached);
+        assert_eq!(linked_with_cache(&target, Some(&cache)), uncached);
+        assert_eq!(entries(), written);
+        std::fs::remove_dir_all(&cache).unwrap();
     }
 
     #[test]

@@ -5,10 +5,10 @@
 //! by id instead of mutating the tree.
 
 use super::span::Span;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Dense index of an expression, unique across every file parsed into one [`Program`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ExprId(pub u32);
 
 #[derive(Debug, Clone, Serialize)]
@@ -31,13 +31,13 @@ impl Program {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Ident {
     pub name: String,
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Item {
     Func(FuncDecl),
     Kernel(KernelDecl),
@@ -64,7 +64,7 @@ impl Item {
 }
 
 /// `func name(params): Ret` followed by an indented body. Element-level code, inlined at calls.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FuncDecl {
     pub name: Ident,
     pub params: Vec<Param>,
@@ -75,7 +75,7 @@ pub struct FuncDecl {
 }
 
 /// `kernel name(params)` followed by an indented body: what one block does.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KernelDecl {
     pub name: Ident,
     pub params: Vec<Param>,
@@ -86,7 +86,7 @@ pub struct KernelDecl {
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BlockSizeAttr {
     /// `N` in `@blocksize(N)`; the rows `R` in `@blocksize(R, C)`.
     pub value: u64,
@@ -115,25 +115,25 @@ impl BlockSizeAttr {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Param {
     pub name: Ident,
     pub ty: TypeExpr,
     pub span: Span,
     /// A per-block scratch array that loomc added for a vector variable it cannot recompute
     /// (`check/scratch_rows.rs`): the host allocates it, the user never passes it.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub scratch: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TypeAlias {
     pub name: Ident,
     pub ty: TypeExpr,
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum TypeExpr {
     /// A primitive (`Int32`, `Float32`, `Bool`, `Range`, ...) or an alias name.
     Named { name: Ident },
@@ -168,7 +168,7 @@ impl TypeExpr {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FieldType {
     pub name: Ident,
     pub ty: TypeExpr,
@@ -176,13 +176,13 @@ pub struct FieldType {
 }
 
 /// An indented sequence of statements (or the single statement of a one-line form).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Block {
     pub stmts: Vec<Stmt>,
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum Stmt {
     /// `x: T <- e`, `shared x: T[] <- e`, or `shared x: T[n]` (no initializer: shared only).
     Let {
@@ -298,7 +298,18 @@ impl Serialize for FloatLit {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// Refused: the JSON has the literal's `Float64` value, not its text, which a `Float32` must be
+/// rounded from. The standard library's parsed items (`crate::stdlib::parsed`) are read from
+/// JSON; one with a float literal is parsed instead.
+impl<'de> Deserialize<'de> for FloatLit {
+    fn deserialize<D: serde::Deserializer<'de>>(_: D) -> Result<FloatLit, D::Error> {
+        Err(serde::de::Error::custom(
+            "a float literal's text is not in the AST's JSON",
+        ))
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Expr {
     pub id: ExprId,
     pub kind: ExprKind,
@@ -369,7 +380,7 @@ impl Expr {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum ExprKind {
     /// An integer literal as written (decimal, `0x` hex or `0b` binary, `_` separators allowed).
     /// Its type comes from context; `u128` so that out-of-range literals can be reported.
@@ -425,7 +436,7 @@ pub enum ExprKind {
     },
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FieldInit {
     pub name: Ident,
     pub value: Expr,
@@ -434,14 +445,14 @@ pub struct FieldInit {
 
 /// The function operand of a collective: `f`, or a partial application `f(x, y)` whose
 /// arguments come first (`f(x, y) /~ v` maps `e -> f(x, y, e)`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct FuncRef {
     pub name: Ident,
     pub bound_args: Vec<Expr>,
     pub span: Span,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CollectiveOp {
     /// `/~`
     Map,
@@ -464,7 +475,7 @@ impl CollectiveOp {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum UnaryOp {
     /// `-x`
     Neg,
@@ -484,7 +495,7 @@ impl UnaryOp {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BinaryOp {
     Or,
     And,

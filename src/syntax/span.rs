@@ -1,16 +1,16 @@
 //! Source positions. Every AST node carries a [`Span`]; diagnostics point at spans.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which source file a span belongs to: an index into the driver's file table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct FileId(pub u32);
 
 /// A half-open byte range `[start, end)` in one source file.
 ///
 /// Compiler-made nodes (for example the implicit `else` of a one-armed `if`) use
 /// [`Span::synthetic`], which points at an empty range at the start of the file that made them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Span {
     pub file: FileId,
     pub start: u32,

@@ -1,7 +1,7 @@
 //! Walks over the AST that several lowerings need (which funcs are used, which variables a loop
 //! assigns, which vector variables are indexed).
 
-use crate::syntax::ast::{Block, CollectiveOp, Expr, ExprKind, Stmt};
+use crate::syntax::ast::{Block, CollectiveOp, Expr, ExprKind, Item, Stmt, TypeExpr};
 
 /// Calls `f` on `expr` and every expression inside it.
 pub fn visit_expr<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
@@ -119,8 +119,7 @@ pub fn visit_block(block: &Block, f: &mut dyn FnMut(&Expr)) {
     }
 }
 
-pub fn visit_type_dims(ty: &crate::syntax::ast::TypeExpr, f: &mut dyn FnMut(&Expr)) {
-    use crate::syntax::ast::TypeExpr;
+pub fn visit_type_dims(ty: &TypeExpr, f: &mut dyn FnMut(&Expr)) {
     match ty {
         TypeExpr::Named { .. } => {}
         TypeExpr::Record { fields, .. } => fields.iter().for_each(|fi| visit_type_dims(&fi.ty, f)),
@@ -129,4 +128,78 @@ pub fn visit_type_dims(ty: &crate::syntax::ast::TypeExpr, f: &mut dyn FnMut(&Exp
             dims.iter().for_each(|d| visit_expr(d, f));
         }
     }
+}
+
+/// Calls `f` on every expression of `item`, however nested, the array dimensions of its types
+/// included (the standard library's parsed items take their expression ids this way,
+/// `crate::stdlib::parsed`).
+pub fn each_expr_in_item_mut(item: &mut Item, f: &mut dyn FnMut(&mut Expr)) {
+    let (params, ret, body) = match item {
+        Item::Func(func) => (&mut func.params, func.ret.as_mut(), &mut func.body),
+        Item::Kernel(kernel) => (&mut kernel.params, None, &mut kernel.body),
+        Item::TypeAlias(alias) => return each_expr_in_type_mut(&mut alias.ty, f),
+    };
+    params
+        .iter_mut()
+        .for_each(|param| each_expr_in_type_mut(&mut param.ty, f));
+    ret.into_iter().for_each(|ty| each_expr_in_type_mut(ty, f));
+    each_expr_in_block_mut(body, f);
+}
+
+fn each_expr_in_block_mut(block: &mut Block, f: &mut dyn FnMut(&mut Expr)) {
+    for stmt in &mut block.stmts {
+        match stmt {
+            Stmt::Let { ty, init, .. } => {
+                each_expr_in_type_mut(ty, f);
+                init.iter_mut().for_each(|init| each_expr_mut(init, f));
+            }
+            Stmt::Assign { target, value, .. } => {
+                each_expr_mut(target, f);
+                each_expr_mut(value, f);
+            }
+            Stmt::If {
+                cond,
+                then_branch,
+                else_branch,
+                ..
+            } => {
+                each_expr_mut(cond, f);
+                each_expr_in_block_mut(then_branch, f);
+                else_branch
+                    .iter_mut()
+                    .for_each(|block| each_expr_in_block_mut(block, f));
+            }
+            Stmt::For {
+                ty, range, body, ..
+            } => {
+                each_expr_in_type_mut(ty, f);
+                each_expr_mut(range, f);
+                each_expr_in_block_mut(body, f);
+            }
+            Stmt::While { cond, body, .. } => {
+                each_expr_mut(cond, f);
+                each_expr_in_block_mut(body, f);
+            }
+            Stmt::Return { value, .. } => value.iter_mut().for_each(|v| each_expr_mut(v, f)),
+            Stmt::Call { call, .. } => each_expr_mut(call, f),
+        }
+    }
+}
+
+fn each_expr_in_type_mut(ty: &mut TypeExpr, f: &mut dyn FnMut(&mut Expr)) {
+    match ty {
+        TypeExpr::Named { .. } => {}
+        TypeExpr::Record { fields, .. } => fields
+            .iter_mut()
+            .for_each(|field| each_expr_in_type_mut(&mut field.ty, f)),
+        TypeExpr::Array { elem, dims, .. } => {
+            each_expr_in_type_mut(elem, f);
+            dims.iter_mut().for_each(|dim| each_expr_mut(dim, f));
+        }
+    }
+}
+
+fn each_expr_mut(expr: &mut Expr, f: &mut dyn FnMut(&mut Expr)) {
+    f(expr);
+    each_child_mut(expr, &mut |child| each_expr_mut(child, f));
 }
