@@ -66,7 +66,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             parity: pos.parity,
             scratch: None,
             what: "a scan",
-            single: pos.single,
+            one_tile: pos.single,
             first: Some(pos.first),
         };
         Ok(self.expand(&plan.steps, &mut expansion, x)?.lanes)
