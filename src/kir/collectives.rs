@@ -35,7 +35,9 @@
 //!   value (all of them in a full block; the count in a block of one warp) and the warps that
 //!   hold one. A known full warp (block) drops a reduction's lane test (its partials' test), and
 //!   makes a left scan's last lane its writer. A scan in an unrolled sweep of one slot covers one
-//!   tile and stops before its total and carry.
+//!   tile and stops before its total and carry. A scan in a store that names its own target gets
+//!   the steps of the store's buffer too (an unrolled sweep of `kir-sweeps`' `buffer` slots):
+//!   `kir-accesses` decides after this pass whether the store computes its elements ahead.
 //!
 //! A recomputed vector's collectives (evaluated again at each use) are planned once, by span,
 //! with the steps for the tiles of every sweep that uses them: every copy is expanded the same

@@ -7,7 +7,7 @@ use crate::kir::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use crate::kir::{Consumer, Count, Kernel, Start, Sweep, SweepPlan, Tiles};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
-use crate::syntax::visit::each_child;
+use crate::syntax::visit::{each_child, visit_expr};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The tiles each collective is expanded for: how many of the block's threads hold a value in
@@ -46,6 +46,16 @@ impl<'a> Visitor<'a> for Tiling {
             scans_in(walk, target, &mut scans);
         }
         self.add_scans(walk, consumer, len, &scans);
+        // A store that reads its own target at other positions computes every element into
+        // registers first, in an unrolled sweep of its buffer's slots (`kir-accesses` decides
+        // which stores, after this pass: any that names its target may be one).
+        let buffer = self.plans.get(&consumer).and_then(|plan| plan.buffer);
+        if let (Dest::Target { target, .. }, Some(Some(slots))) = (dest, buffer) {
+            if reads_own_target(target, value) {
+                let tiles = tiles_of(Sweep::Unrolled { slots }, len, walk.block_size);
+                self.add(&scans, &tiles);
+            }
+        }
     }
 
     fn reduce(&mut self, walk: &Walk<'a>, reduce: &'a Expr, operand: &'a Expr, grid: bool) {
@@ -107,6 +117,10 @@ impl Tiling {
             None => plan.sweep,
         };
         let tiles = tiles_of(sweep, len, walk.block_size);
+        self.add(scans, &tiles);
+    }
+
+    fn add(&mut self, scans: &[Span], tiles: &[(Count, Tiles)]) {
         for scan in scans {
             self.scans
                 .entry(*scan)
@@ -114,6 +128,27 @@ impl Tiling {
                 .extend(tiles.iter().copied());
         }
     }
+}
+
+/// Whether a store into `target` names the target's array in `value` or in the target's
+/// subscripts.
+fn reads_own_target(target: &Expr, value: &Expr) -> bool {
+    let (base, subscripts) = match &target.kind {
+        ExprKind::Index { base, indices, .. } => (base.as_ref(), indices.as_slice()),
+        _ => (target, &[][..]),
+    };
+    let ExprKind::Name(array) = &base.kind else {
+        return true;
+    };
+    let mut named = false;
+    for e in std::iter::once(value).chain(subscripts) {
+        visit_expr(e, &mut |x| {
+            if matches!(&x.kind, ExprKind::Name(name) if name.name == array.name) {
+                named = true;
+            }
+        });
+    }
+    named
 }
 
 /// The length of a store's vector when compiled: the destination's and the value's, the
