@@ -239,26 +239,63 @@ pub struct CollectivePlan {
     /// How a reduction's threads start their fold; `None` for a scan.
     pub start: Option<Start>,
     /// The expansion, in the order code generation emits it: a reduction's fold of the block's
-    /// values (once, or per tile), or a scan's per tile.
-    pub steps: Vec<Step>,
+    /// values (once, or per tile), or a scan's per tile; one list per count of the threads that
+    /// hold a value (and, for a scan, whether it covers one tile), for every count the
+    /// collective's sweeps give it.
+    pub steps: Vec<CollectiveSteps>,
     /// A grid-wide scan's reduction of its chunk (its aggregate); empty otherwise.
-    pub aggregate: Vec<Step>,
+    pub aggregate: Vec<CollectiveSteps>,
+}
+
+/// The steps of a collective for the tiles in which `count` of the block's first threads hold a
+/// value (`kir/collectives.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollectiveSteps {
+    /// How many of the block's threads hold a value in such a tile.
+    pub count: Count,
+    /// How many lanes of each warp hold one (`Known` where every warp holds as many).
+    pub lanes: Count,
+    /// How many warps hold one.
+    pub warps: Count,
+    /// Whether the sweep that computes the collective has one tile or several (a scan over one
+    /// tile stops before its total: nothing to carry).
+    pub tiles: Tiles,
+    pub steps: Vec<Step>,
+}
+
+/// A number of threads, lanes or warps, as far as it is known when compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Count {
+    Known(u32),
+    /// Only known when the kernel runs: code generation computes it from the vector's length.
+    RunTime,
+}
+
+/// How many tiles of `BLOCKSIZE` positions the sweep that computes a collective visits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tiles {
+    /// One (an unrolled sweep of one slot, a reduction's fold per thread).
+    One,
+    /// Any number (an unrolled sweep of several slots, a loop over tiles).
+    Several,
 }
 
 /// One step of a collective's expansion (`kir/collectives.rs`). Code generation emits each as it
-/// says: the offsets, the lanes that take part, the slots and the lanes read from are here.
+/// says: the offsets, the lanes that take part, the slots, the lanes read from and each
+/// shuffle's clamp are here; the counts a lane test compares with are the [`CollectiveSteps`]'.
 ///
 /// `f` is always given its operands in the vector's order: a value from a higher lane, a later
 /// warp or a later tile (`Direction::Down`) is its second operand, from a lower (`Up`) its first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Step {
-    /// `shfl.sync.down` (`.up`) of `values` by `offset`: each lane that passes `test` combines
-    /// its value with the one it receives.
+    /// `shfl.sync.down` (`.up`) of `values` by `offset`, with `c` operand `clamp`: each lane that
+    /// passes `test` combines its value with the one it receives.
     Shuffle {
         values: Values,
         direction: Direction,
         offset: u32,
         test: LaneTest,
+        clamp: u32,
     },
     /// In each warp that holds a value, one lane stores the warp's value into the warp's slot
     /// of the partials, `partials[parity * warps + warp]` (`parity`: the tile's, 0 for one pass).
@@ -270,12 +307,16 @@ pub enum Step {
     /// plainly); the other lanes hold zero.
     LoadPartials { mask: u32 },
     /// A scan: each lane that holds a value combines the fold of the warps before it (`Up`) or
-    /// after it (`Down`): `shfl.sync.idx` of the scanned partials from lane `warp - 1`
-    /// (`warp + 1`), where that warp exists.
-    NeighbourWarps(Direction),
-    /// `shfl.sync.idx` of `values` from lane `from`: a reduction's uniform result, or a scan's
-    /// tile total (for the carry; a vector of one tile stops before it).
-    Broadcast { values: Values, from: Source },
+    /// after it (`Down`): `shfl.sync.idx` (with `c` operand `clamp`) of the scanned partials from
+    /// lane `warp - 1` (`warp + 1`), where that warp exists.
+    NeighbourWarps { direction: Direction, clamp: u32 },
+    /// `shfl.sync.idx` of `values` from lane `from`, with `c` operand `clamp`: a reduction's
+    /// uniform result, or a scan's tile total (for the carry; a scan over one tile has none).
+    Broadcast {
+        values: Values,
+        from: Source,
+        clamp: u32,
+    },
     /// A scan: the fold of the tiles visited before (earlier ones `Up`, later ones `Down`) is
     /// combined into every value that holds an element, and the tile's total into the carry.
     Carry(Direction),
@@ -284,9 +325,10 @@ pub enum Step {
 /// The values a shuffle moves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Values {
-    /// Each lane's own: a warp's elements, `count` of them in lanes `0 .. count`.
+    /// Each lane's own: a warp's elements, [`CollectiveSteps::lanes`] of them in the first lanes.
     Lanes,
-    /// The partials loaded back: one per warp that holds a value, in lanes `0 .. warps`.
+    /// The partials loaded back: one per warp that holds a value ([`CollectiveSteps::warps`]),
+    /// in the first lanes.
     Partials,
 }
 
@@ -297,16 +339,14 @@ pub enum Direction {
     Up,
 }
 
-/// Which lanes combine at a shuffle step (`count`: the lanes that hold a value, [`Values`]).
+/// Which lanes combine at a shuffle step (`count`: the lanes, or warps, that hold a value:
+/// [`Values`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LaneTest {
-    /// Every lane: all hold a value.
+    /// Every lane: all hold a value (or are known to, when compiled).
     Every,
     /// `lane + offset < count`: the lane it receives from holds a value.
     PartnerHolds,
-    /// `lane + offset < count`, where `count` may not cover the lanes: no test where it is known
-    /// to when compiled (a reduction's full block).
-    PartnerHoldsUnlessFull,
     /// `lane >= offset`: there is a lane below to receive from.
     PartnerBelow,
     /// `lane >= offset` and `lane < count`: a lane below, and this lane holds a value.
@@ -318,10 +358,10 @@ pub enum LaneTest {
 pub enum Writer {
     /// This lane, which holds the warp's value.
     Lane(u32),
-    /// The last lane that holds a value holds the warp's: lane `full` when every lane holds one
-    /// (known when compiled), else lane 0, after `shfl.sync.idx` from lane
+    /// The last lane that holds a value holds the warp's, and the warp may not be full: lane 0
+    /// stores it, after `shfl.sync.idx` (with `c` operand `clamp`) from lane
     /// `(count - 1) & (width - 1)`.
-    LastHolder { full: u32 },
+    LastHolder { clamp: u32 },
 }
 
 /// The lane a broadcast reads.

@@ -270,7 +270,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let everyone = self.i32(i64::from(block_size));
                 let parity = self.i32(0);
                 let lanes = self.lanes(e.span)?;
-                return self.block_fold(e, f, bound, v, everyone, parity, &lanes, scratch);
+                let tile = (everyone, parity, true);
+                return self.block_fold(e, f, bound, v, tile, &lanes, scratch);
             }
             // Peeled: the first element initialises the accumulator.
             let tid = self.tid()?;
@@ -348,7 +349,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let holders = self.smin(shape.len, self.i32(i64::from(block_size)))?;
         let parity = self.i32(0);
         let lanes = self.lanes(e.span)?;
-        self.block_fold(e, f, bound, v, holders, parity, &lanes, scratch)
+        let tile = (holders, parity, true);
+        self.block_fold(e, f, bound, v, tile, &lanes, scratch)
     }
 
     /// The identity `kir-collectives` chose to start the reduction at `span` from, as a
@@ -405,7 +407,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.sweep(shape, sweep, reverse, e.span, &mut |this, pos| {
             this.tile_prepare(operand, pos)?;
             let x = this.value_when(pos.valid, zero, &mut |this| this.elem_merged(operand, pos))?;
-            let t = this.block_fold(e, f, bound, x, pos.count, pos.parity, &lanes, scratch)?;
+            let tile = (pos.count, pos.parity, false);
+            let t = this.block_fold(e, f, bound, x, tile, &lanes, scratch)?;
             let c = this.b.build_load(reg_ty, carry, "carry")?;
             let not_first = this.b.build_not(pos.first, "")?;
             let r = this.value_when(not_first, t, &mut |this| {
@@ -423,6 +426,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// Steps 2-3, as `kir-collectives` expanded them (`steps.rs`): the fold, in thread order, of
     /// the values of threads `0 .. count`, as a uniform value (meaningless when `count` is 0).
+    /// `tile`: `count`, the tile's parity, and whether the fold is the only one (per thread)
+    /// rather than one per tile.
     #[allow(clippy::too_many_arguments)]
     fn block_fold(
         &mut self,
@@ -430,8 +435,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         f: Callee,
         bound: &[BasicValueEnum<'ctx>],
         v: BasicValueEnum<'ctx>,
-        count: IntValue<'ctx>,
-        parity: IntValue<'ctx>,
+        (count, parity, one_tile): (IntValue<'ctx>, IntValue<'ctx>, bool),
         lanes: &Lanes<'ctx>,
         scratch: Option<&ArrayRef<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
@@ -450,7 +454,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             parity,
             scratch: scratch.cloned(),
             what: "a reduction",
-            single: false,
+            one_tile,
             first: None,
         };
         self.expand(&steps, &mut expansion, v)?

@@ -66,7 +66,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             parity: pos.parity,
             scratch: None,
             what: "a scan",
-            single: pos.single,
+            one_tile: pos.single,
             first: Some(pos.first),
         };
         Ok(self.expand(&plan.steps, &mut expansion, x)?.lanes)
@@ -87,10 +87,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// Before a sweep that computes the scans inside `e`: their scratch arrays may still be
-    /// read by a previous run of the same statement (in a loop).
+    /// read by a previous run of the same statement (in a loop). Not an indexed vector's scans:
+    /// its copy computed them, before the statement, and wrote their partials there.
     pub fn before_scans(&mut self, e: &Expr) -> Result<()> {
         let mut scans = Vec::new();
         scans_in(e, &mut scans);
+        let mut copied = Vec::new();
+        self.copied_scans(e, &mut copied);
+        scans.retain(|scan| !copied.iter().any(|c| std::ptr::eq(*c, *scan)));
         for scan in scans {
             // kir-collectives: a block of one warp has no partials.
             let plan = self.collective_plan(scan.span)?;

@@ -1,14 +1,17 @@
 //! The steps of a collective's expansion (`kir::Step`), emitted as `kir-collectives` lists them:
-//! the offsets, the lanes each step tests, the partials' slots and the lanes read from are the
-//! step's. What is left here is what only the emitted code knows: the values, the number of
-//! lanes (warps) that hold one, and whether that number is known when compiled.
+//! the offsets, the lanes each step tests, the partials' slots, the lanes read from and the
+//! shuffles' clamps are the step's, and the number of lanes (warps) that hold a value is the
+//! steps' where it is known when compiled. What is left here is what only the emitted code
+//! knows: the values, and a count known only at run time, from the tile's.
 
 use super::body::{ArrayRef, Body, Result};
 use super::error::CodegenError;
 use super::intrinsics::ShuffleKind;
 use super::warp::Lanes;
 use crate::check::Callee;
-use crate::kir::{Direction, LaneTest, Source, Step, Values, Writer};
+use crate::kir::{
+    CollectiveSteps, Count, Direction, LaneTest, Source, Step, Tiles, Values, Writer,
+};
 use crate::syntax::ast::Expr;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
@@ -29,8 +32,9 @@ pub(super) struct Expansion<'e, 'ctx> {
     pub scratch: Option<ArrayRef<'ctx>>,
     /// What the barrier is inside, for its reports: `a reduction`, `a scan`.
     pub what: &'static str,
-    /// A scan over one tile: it ends before its total (nothing to carry).
-    pub single: bool,
+    /// The sweep has one tile (a reduction folded per thread, a scan in an unrolled sweep of one
+    /// slot): `kir-collectives` planned it so (a scan then ends before its total).
+    pub one_tile: bool,
     /// A scan's first tile (no carry yet); `None` for a reduction.
     pub first: Option<IntValue<'ctx>>,
 }
@@ -44,6 +48,8 @@ pub(super) struct Expanded<'ctx> {
 
 /// The values and counts as the steps go.
 struct State<'ctx> {
+    /// How many warps hold a value, as `kir-collectives` planned it.
+    planned_warps: Count,
     v: BasicValueEnum<'ctx>,
     partial: Option<BasicValueEnum<'ctx>>,
     broadcast: Option<BasicValueEnum<'ctx>>,
@@ -56,14 +62,20 @@ struct State<'ctx> {
 }
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// Emits `steps` on `v`, this thread's value.
+    /// Emits the steps `kir-collectives` planned for this tile (`planned`: one list per count of
+    /// the threads that hold a value) on `v`, this thread's value.
     pub(super) fn expand(
         &mut self,
-        steps: &[Step],
+        planned: &[CollectiveSteps],
         x: &mut Expansion<'_, 'ctx>,
         v: BasicValueEnum<'ctx>,
     ) -> Result<Expanded<'ctx>> {
-        let in_warp = self.warp_count(x.count, &x.lanes)?;
+        let planned = steps_for(planned, x)?;
+        let steps = &planned.steps;
+        let in_warp = match planned.lanes {
+            Count::Known(lanes) => self.i32(i64::from(lanes)),
+            Count::RunTime => self.warp_count(x.count, &x.lanes)?,
+        };
         // Made once, before the steps, where one tests it.
         let needs_mine = steps.iter().any(|s| {
             matches!(
@@ -71,7 +83,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 Step::Shuffle {
                     test: LaneTest::PartnerBelowAndHolds,
                     ..
-                } | Step::NeighbourWarps(_)
+                } | Step::NeighbourWarps { .. }
                     | Step::Carry(_)
             )
         });
@@ -91,11 +103,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             in_warp,
             mine,
             warps: None,
+            planned_warps: planned.warps,
         };
         for step in steps {
-            if x.single && matches!(step, Step::Broadcast { .. }) {
-                break;
-            }
             self.step(step, x, &mut s)?;
         }
         Ok(Expanded {
@@ -117,18 +127,19 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 direction,
                 offset,
                 test,
+                clamp,
             } => {
-                let (current, count, width) = match values {
-                    Values::Lanes => (s.v, s.in_warp, lanes.width),
-                    Values::Partials => (self.partial(s, x)?, self.warps(s, x)?, lanes.warps),
+                let (current, count) = match values {
+                    Values::Lanes => (s.v, s.in_warp),
+                    Values::Partials => (self.partial(s, x)?, self.warps(s, x)?),
                 };
                 let off = self.i32(i64::from(offset));
                 let kind = match direction {
                     Direction::Down => ShuffleKind::Down,
                     Direction::Up => ShuffleKind::Up,
                 };
-                let other = self.shuffle(kind, current, off, &lanes)?;
-                let takes = self.lane_test(test, off, count, width, s, x)?;
+                let other = self.shuffle(kind, current, off, clamp, &lanes)?;
+                let takes = self.lane_test(test, off, count, s, x)?;
                 let combined = self.value_when(takes, current, &mut |this| {
                     this.in_order(x, direction, current, other)
                 })?;
@@ -141,19 +152,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let scratch = self.partials_of(x)?;
                 let (writer_lane, value) = match writer {
                     Writer::Lane(lane) => (self.i32(i64::from(lane)), s.v),
-                    // Every lane of the warp holds a value: the last one has its total.
-                    Writer::LastHolder { full }
-                        if s.in_warp.get_sign_extended_constant()
-                            == Some(i64::from(lanes.width)) =>
-                    {
-                        (self.i32(i64::from(full)), s.v)
-                    }
-                    Writer::LastHolder { .. } => {
+                    Writer::LastHolder { clamp } => {
                         let last = self.b.build_int_sub(s.in_warp, self.i32(1), "last")?;
                         let last =
                             self.b
                                 .build_and(last, self.i32(i64::from(lanes.width - 1)), "")?;
-                        let total = self.shuffle(ShuffleKind::Idx, s.v, last, &lanes)?;
+                        let total = self.shuffle(ShuffleKind::Idx, s.v, last, clamp, &lanes)?;
                         (self.i32(0), total)
                     }
                 };
@@ -173,7 +177,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             Step::Barrier => self.collective_barrier(x.e.span, x.what)?,
             Step::LoadPartials { mask } => {
                 let scratch = self.partials_of(x)?;
-                let warps = self.warps_with(x.count, &lanes)?;
+                let warps = match s.planned_warps {
+                    Count::Known(warps) => self.i32(i64::from(warps)),
+                    Count::RunTime => self.warps_with(x.count, &lanes)?,
+                };
                 s.warps = Some(warps);
                 let reads = self
                     .b
@@ -190,7 +197,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     this.load_element(&scratch, &theirs, span)
                 })?);
             }
-            Step::NeighbourWarps(direction) => {
+            Step::NeighbourWarps { direction, clamp } => {
                 let partial = self.partial(s, x)?;
                 let warps = self.warps(s, x)?;
                 // `shfl.sync.idx` reads lane `b & 31`: warp 0's `0 - 1` and the last warp's
@@ -214,7 +221,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         (after, has)
                     }
                 };
-                let outside = self.shuffle(ShuffleKind::Idx, partial, neighbour, &lanes)?;
+                let outside = self.shuffle(ShuffleKind::Idx, partial, neighbour, clamp, &lanes)?;
                 let mine = self.mine(s, x)?;
                 let takes = self.b.build_and(has_neighbour, mine, "")?;
                 let current = s.v;
@@ -222,7 +229,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     this.in_order(x, direction, current, outside)
                 })?;
             }
-            Step::Broadcast { values, from } => {
+            Step::Broadcast {
+                values,
+                from,
+                clamp,
+            } => {
                 let (value, count) = match values {
                     Values::Lanes => (s.v, s.in_warp),
                     Values::Partials => (self.partial(s, x)?, self.warps(s, x)?),
@@ -231,42 +242,32 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     Source::Lane(lane) => self.i32(i64::from(lane)),
                     Source::Last => self.b.build_int_sub(count, self.i32(1), "last")?,
                 };
-                s.broadcast = Some(self.shuffle(ShuffleKind::Idx, value, source, &lanes)?);
+                s.broadcast = Some(self.shuffle(ShuffleKind::Idx, value, source, clamp, &lanes)?);
             }
             Step::Carry(direction) => self.carry(direction, x, s)?,
         }
         Ok(())
     }
 
-    /// Whether a lane combines at a shuffle step by `off` over values of which `count` are held
-    /// (of `width` lanes).
+    /// Whether a lane combines at a shuffle step by `off` over values of which `count` are held.
     fn lane_test(
         &mut self,
         test: LaneTest,
         off: IntValue<'ctx>,
         count: IntValue<'ctx>,
-        width: u32,
         s: &State<'ctx>,
         x: &Expansion<'_, 'ctx>,
     ) -> Result<IntValue<'ctx>> {
         let lane = x.lanes.lane;
-        let partner_holds = |this: &mut Self, name: &str| -> Result<IntValue<'ctx>> {
-            let partner = this.b.build_int_add(lane, off, name)?;
-            Ok(this
-                .b
-                .build_int_compare(IntPredicate::ULT, partner, count, "takes")?)
-        };
         Ok(match test {
             LaneTest::Every => self.bool_const(true),
-            LaneTest::PartnerHoldsUnlessFull
-                if count
-                    .get_sign_extended_constant()
-                    .is_some_and(|c| c >= i64::from(width)) =>
-            {
-                self.bool_const(true)
+            LaneTest::PartnerHolds => {
+                // A reduction's partner lane is named (the verifier's notes may quote it).
+                let name = if x.first.is_none() { "partner" } else { "" };
+                let partner = self.b.build_int_add(lane, off, name)?;
+                self.b
+                    .build_int_compare(IntPredicate::ULT, partner, count, "takes")?
             }
-            LaneTest::PartnerHoldsUnlessFull => partner_holds(self, "partner")?,
-            LaneTest::PartnerHolds => partner_holds(self, "")?,
             LaneTest::PartnerBelow => {
                 self.b
                     .build_int_compare(IntPredicate::UGE, lane, off, "takes")?
@@ -357,4 +358,40 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         s.mine
             .ok_or_else(|| CodegenError::internal("a lane test that was not made", x.e.span))
     }
+}
+
+/// The steps `kir-collectives` planned for a tile in which `x.count` threads hold a value: those
+/// for that count where code generation knows it when compiled, else those for a run-time count.
+/// The plan and the sweep must agree on which counts are known, and on whether there is one tile:
+/// an internal error otherwise.
+fn steps_for<'p>(
+    planned: &'p [CollectiveSteps],
+    x: &Expansion<'_, '_>,
+) -> Result<&'p CollectiveSteps> {
+    let count = x
+        .count
+        .get_sign_extended_constant()
+        .and_then(|c| u32::try_from(c).ok())
+        .map_or(Count::RunTime, Count::Known);
+    let tiles = match x.one_tile {
+        true => Tiles::One,
+        false => Tiles::Several,
+    };
+    planned
+        .iter()
+        .find(|p| p.count == count && p.tiles == tiles)
+        .ok_or_else(|| {
+            let count = match count {
+                Count::Known(n) => format!("{n} threads"),
+                Count::RunTime => "a run-time number of threads".to_string(),
+            };
+            let tiles = match tiles {
+                Tiles::One => "one tile",
+                Tiles::Several => "several tiles",
+            };
+            CodegenError::internal(
+                format!("kir-collectives planned no steps for {count} holding a value, in {tiles}"),
+                x.e.span,
+            )
+        })
 }

@@ -494,10 +494,12 @@ kernel total(n: Int32, x: Float32[n], out: Float32[BLOCKS])
 }
 
 /// Code generation emits a collective's steps as `kir-collectives` lists them: an offset, a
-/// writer lane or a partials mask edited in the kernel IR is the one in the LLVM IR.
+/// writer lane, a partials mask, a shuffle's clamp, a lane test and the counts of lanes and warps
+/// that hold a value edited in the kernel IR are the ones in the LLVM IR; steps planned for
+/// another count of threads than the sweep's are an internal error.
 #[test]
 fn a_collectives_steps_are_emitted_as_the_kernel_ir_lists_them() {
-    use crate::kir::{Step, Writer};
+    use crate::kir::{Count, LaneTest, Step, Values, Writer};
     let source = "\
 kernel total(n: Int32, x: Float32[n], out: Float32[BLOCKS])
   out[B] <- sum /. x
@@ -507,27 +509,47 @@ kernel prefix(x: Float32[BLOCKS * BLOCKSIZE], y: Float32[BLOCKS * BLOCKSIZE])
   y[[r]] <- sum /: x[[r]]
 ";
     let planned = lower_with_kernel_ir(source, |_| {}).expect("compiles");
-    for text in [
+    let before = [
         "i32 16, i32 31)",
+        "i32 8, i32 31)",
+        "i32 0, i32 31)",
         "icmp eq i32 %lane, 0",
         "icmp eq i32 %lane, 31",
         "and i32 %lane, 7",
-    ] {
+        "icmp ult i32 %lane, 8",
+        "%mine = icmp ult i32 %lane, 32",
+    ];
+    for text in before {
         assert!(planned.contains(text), "{text}: {planned}");
     }
+    assert!(!planned.contains("%partner"), "{planned}");
     let edited = lower_with_kernel_ir(source, |kernel| {
         for plan in kernel.collectives.iter_mut().flat_map(|c| c.values_mut()) {
-            for step in &mut plan.steps {
-                match step {
-                    Step::Shuffle { offset, .. } if *offset == 16 => *offset = 12,
-                    Step::StorePartial(writer) => {
-                        *writer = match writer {
-                            Writer::Lane(_) => Writer::Lane(5),
-                            Writer::LastHolder { .. } => Writer::LastHolder { full: 30 },
+            for planned in &mut plan.steps {
+                planned.lanes = Count::Known(20);
+                planned.warps = Count::Known(6);
+                for step in &mut planned.steps {
+                    match step {
+                        Step::Shuffle { offset, .. } if *offset == 16 => *offset = 12,
+                        Step::Shuffle {
+                            offset: 8, clamp, ..
+                        } => *clamp = 27,
+                        Step::Shuffle {
+                            values: Values::Lanes,
+                            offset: 2,
+                            test: test @ LaneTest::Every,
+                            ..
+                        } => *test = LaneTest::PartnerHolds,
+                        Step::Broadcast { clamp, .. } => *clamp = 30,
+                        Step::StorePartial(writer) => {
+                            *writer = match writer {
+                                Writer::Lane(0) => Writer::Lane(5),
+                                _ => Writer::Lane(30),
+                            }
                         }
+                        Step::LoadPartials { mask } => *mask = 3,
+                        _ => {}
                     }
-                    Step::LoadPartials { mask } => *mask = 3,
-                    _ => {}
                 }
             }
         }
@@ -535,18 +557,34 @@ kernel prefix(x: Float32[BLOCKS * BLOCKSIZE], y: Float32[BLOCKS * BLOCKSIZE])
     .expect("compiles");
     for text in [
         "i32 12, i32 31)",
+        "i32 8, i32 27)",
+        "i32 0, i32 30)",
         "icmp eq i32 %lane, 5",
         "icmp eq i32 %lane, 30",
         "and i32 %lane, 3",
+        "icmp ult i32 %lane, 6",
+        "%mine = icmp ult i32 %lane, 20",
+        "%partner = add i32 %lane, 2",
+        "icmp ult i32 %partner, 20",
     ] {
         assert!(edited.contains(text), "{text}: {edited}");
     }
-    for text in [
-        "i32 16, i32 31)",
-        "icmp eq i32 %lane, 0",
-        "icmp eq i32 %lane, 31",
-        "and i32 %lane, 7",
-    ] {
+    for text in before {
         assert!(!edited.contains(text), "{text}: {edited}");
     }
+    // The sweep's tile holds 256 threads, the plan has steps for 255 only.
+    let miscounted = lower_with_kernel_ir(source, |kernel| {
+        for plan in kernel.collectives.iter_mut().flat_map(|c| c.values_mut()) {
+            for planned in &mut plan.steps {
+                planned.count = Count::Known(255);
+            }
+        }
+    });
+    let errors = format!("{:?}", miscounted.expect_err("an internal error"));
+    assert!(
+        errors.contains(
+            "kir-collectives planned no steps for 256 threads holding a value, in one tile"
+        ),
+        "{errors}"
+    );
 }

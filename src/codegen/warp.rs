@@ -79,12 +79,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         })
     }
 
-    /// `shfl.sync` of a value of any register type.
+    /// `shfl.sync` of a value of any register type, with `c` operand `clamp` (`kir-collectives`'
+    /// step says which).
     pub fn shuffle(
         &mut self,
         kind: ShuffleKind,
         v: BasicValueEnum<'ctx>,
         arg: IntValue<'ctx>,
+        clamp: u32,
         lanes: &Lanes<'ctx>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let b = &self.b;
@@ -92,15 +94,15 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let i64t = self.cx.context.i64_type();
         Ok(match v.get_type() {
             BasicTypeEnum::IntType(t) if t.get_bit_width() == 32 => self
-                .shuffle_i32(kind, v.into_int_value(), arg, lanes)?
+                .shuffle_i32(kind, v.into_int_value(), arg, clamp, lanes)?
                 .into(),
             BasicTypeEnum::IntType(t) if t.get_bit_width() < 32 => {
                 let wide = b.build_int_z_extend(v.into_int_value(), i32t, "")?;
-                let moved = self.shuffle_i32(kind, wide, arg, lanes)?;
+                let moved = self.shuffle_i32(kind, wide, arg, clamp, lanes)?;
                 self.b.build_int_truncate(moved, t, "")?.into()
             }
             BasicTypeEnum::IntType(t) if t.get_bit_width() == 64 => self
-                .shuffle_i64(kind, v.into_int_value(), arg, lanes)?
+                .shuffle_i64(kind, v.into_int_value(), arg, clamp, lanes)?
                 .into(),
             // `Float16` and `BFloat16`: their 16 bits, widened to an `i32` piece.
             BasicTypeEnum::FloatType(t)
@@ -109,25 +111,25 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let i16t = self.cx.context.i16_type();
                 let bits = b.build_bit_cast(v, i16t, "")?.into_int_value();
                 let wide = b.build_int_z_extend(bits, i32t, "")?;
-                let moved = self.shuffle_i32(kind, wide, arg, lanes)?;
+                let moved = self.shuffle_i32(kind, wide, arg, clamp, lanes)?;
                 let narrow = self.b.build_int_truncate(moved, i16t, "")?;
                 self.b.build_bit_cast(narrow, t, "")?
             }
             BasicTypeEnum::FloatType(t) if t == self.cx.context.f32_type() => {
                 let bits = b.build_bit_cast(v, i32t, "")?.into_int_value();
-                let moved = self.shuffle_i32(kind, bits, arg, lanes)?;
+                let moved = self.shuffle_i32(kind, bits, arg, clamp, lanes)?;
                 self.b.build_bit_cast(moved, t, "")?
             }
             BasicTypeEnum::FloatType(t) => {
                 let bits = b.build_bit_cast(v, i64t, "")?.into_int_value();
-                let moved = self.shuffle_i64(kind, bits, arg, lanes)?;
+                let moved = self.shuffle_i64(kind, bits, arg, clamp, lanes)?;
                 self.b.build_bit_cast(moved, t, "")?
             }
             BasicTypeEnum::StructType(t) => {
                 let mut out = t.get_undef();
                 for i in 0..t.count_fields() {
                     let field = self.b.build_extract_value(v.into_struct_value(), i, "")?;
-                    let moved = self.shuffle(kind, field, arg, lanes)?;
+                    let moved = self.shuffle(kind, field, arg, clamp, lanes)?;
                     out = self
                         .b
                         .build_insert_value(out, moved, i, "")?
@@ -149,6 +151,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         kind: ShuffleKind,
         v: IntValue<'ctx>,
         arg: IntValue<'ctx>,
+        clamp: u32,
         lanes: &Lanes<'ctx>,
     ) -> Result<IntValue<'ctx>> {
         let i32t = self.cx.context.i32_type();
@@ -158,8 +161,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             .b
             .build_right_shift(v, i64t.const_int(32, false), false, "")?;
         let hi = self.b.build_int_truncate(high, i32t, "hi")?;
-        let lo = self.shuffle_i32(kind, lo, arg, lanes)?;
-        let hi = self.shuffle_i32(kind, hi, arg, lanes)?;
+        let lo = self.shuffle_i32(kind, lo, arg, clamp, lanes)?;
+        let hi = self.shuffle_i32(kind, hi, arg, clamp, lanes)?;
         let lo = self.b.build_int_z_extend(lo, i64t, "")?;
         let hi = self.b.build_int_z_extend(hi, i64t, "")?;
         let hi = self.b.build_left_shift(hi, i64t.const_int(32, false), "")?;
@@ -171,17 +174,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         kind: ShuffleKind,
         v: IntValue<'ctx>,
         arg: IntValue<'ctx>,
+        clamp: u32,
         lanes: &Lanes<'ctx>,
     ) -> Result<IntValue<'ctx>> {
-        // The `c` operand: no segments; for idx and down the highest lane a value may come from,
-        // the warp's last thread (lane `width - 1`): in a block of fewer than 32 threads, lanes
-        // past it do not exist, and reading one is undefined in PTX (it is outside the mask).
-        // A lane whose source would lie past it keeps its own value, as at lane 31 of a full
-        // warp. For up, lane 0 is the lowest source.
-        let clamp = match kind {
-            ShuffleKind::Up => self.i32(0),
-            ShuffleKind::Idx | ShuffleKind::Down => self.i32(i64::from(lanes.width - 1)),
-        };
+        // The `c` operand: no segments, and the highest (lowest, for up) lane a value may come
+        // from (`kir-collectives`).
+        let clamp = self.i32(i64::from(clamp));
         let function = self.intrinsic(Intrinsic::Shuffle(kind));
         let call = self.b.build_call(
             function,

@@ -576,7 +576,7 @@ impl Placer {
         };
         let per_body = self.scan_steps(walk, swept, &plan, len, &mut steps)?;
         self.sweep_steps(&plan, len, span, &per_body, &mut steps);
-        steps.extend(self.scan_partials_read(&scans));
+        steps.extend(self.scan_partials_read(walk, swept));
         Ok(steps)
     }
 
@@ -611,7 +611,7 @@ impl Placer {
         let per_body = self.scan_steps(walk, swept, &plan, len, steps)?;
         self.sweep_steps(&plan, len, consumer.span(), &per_body, steps);
         steps.push(write);
-        steps.extend(self.scan_partials_read(scans));
+        steps.extend(self.scan_partials_read(walk, swept));
         Ok(())
     }
 
@@ -863,7 +863,7 @@ impl Placer {
             }
             self.sweep_steps(plan, len, e.span, &per_body, out);
         }
-        out.extend(self.scan_partials_read(&scans));
+        out.extend(self.scan_partials_read(walk, &[operand]));
         if warps {
             out.push(Step::Record(vec![read]));
         }

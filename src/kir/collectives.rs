@@ -22,15 +22,33 @@
 //!   partner holds one), then with more than one warp the warp's total goes to `partials[warp]`
 //!   from the lane that holds it (the last lane of a left scan's warp, lane 0 of a right
 //!   scan's), the barrier, the partials are loaded and scanned by a second tree, each lane
-//!   combines the warps before (after) it, and the tile's total is broadcast for the carry.
+//!   combines the warps before (after) it, and, over several tiles, the tile's total is
+//!   broadcast for the carry. Every shuffle's clamp (its `c` operand) is the warp's last lane
+//!   (down, idx) or 0 (up).
+//! - **The counts.** The steps depend on how many of the block's threads hold a value in a tile
+//!   (`CollectiveSteps`): each collective gets one list per count its sweeps give it. The count
+//!   is known when compiled where the sweep's length is (`check::types::Len`, the shorter of a
+//!   store's destination and value, the whole block for a reduction started from the identity)
+//!   and the sweep unrolled (`kir-sweeps`): `clamp(len - slot * BLOCKSIZE, 0, BLOCKSIZE)` per
+//!   slot, `min(len, BLOCKSIZE)` for a reduction folded per thread; a loop over tiles, a grid-wide
+//!   chunk or a run-time length gives a run-time count. From it: each warp's lanes that hold a
+//!   value (all of them in a full block; the count in a block of one warp) and the warps that
+//!   hold one. A known full warp (block) drops a reduction's lane test (its partials' test), and
+//!   makes a left scan's last lane its writer. A scan in an unrolled sweep of one slot covers one
+//!   tile and stops before its total and carry. A scan in a store that names its own target gets
+//!   the steps of the store's buffer too (an unrolled sweep of `kir-sweeps`' `buffer` slots):
+//!   `kir-accesses` decides after this pass whether the store computes its elements ahead.
 //!
-//! A recomputed vector's collectives (evaluated again at each use) are planned once, by span:
-//! every copy is expanded the same way.
+//! A recomputed vector's collectives (evaluated again at each use) are planned once, by span,
+//! with the steps for the tiles of every sweep that uses them: every copy is expanded the same
+//! way.
+
+mod tiles;
 
 use super::commute::{self, Combining};
 use super::{
-    CollectivePlan, Combine, Consumer, Direction, Identity, Kernel, LaneTest, Module, Source,
-    Start, Step, Sweep, Values, Writer,
+    CollectivePlan, CollectiveSteps, Combine, Consumer, Count, Direction, Identity, Kernel,
+    LaneTest, Module, Source, Start, Step, Sweep, Tiles, Values, Writer,
 };
 use crate::check::types::Ty;
 use crate::check::Checked;
@@ -38,18 +56,20 @@ use crate::syntax::ast::{CollectiveOp, Expr, ExprKind, Item};
 use crate::syntax::span::Span;
 use crate::syntax::visit::{visit_block, visit_expr};
 use std::collections::BTreeMap;
+use tiles::{fold_tiles, Tiling};
 
 /// Lanes in a full warp.
 const WARP: u32 = 32;
 
 pub fn run(module: &mut Module, checked: &Checked) {
     for kernel in &mut module.kernels {
-        kernel.collectives = Some(plans(kernel, checked));
+        let tiling = Tiling::of(kernel, checked);
+        kernel.collectives = Some(plans(kernel, checked, &tiling));
     }
 }
 
 /// The plan of every reduction and scan of `kernel`, by span.
-fn plans(kernel: &Kernel, checked: &Checked) -> BTreeMap<Span, CollectivePlan> {
+fn plans(kernel: &Kernel, checked: &Checked, tiling: &Tiling) -> BTreeMap<Span, CollectivePlan> {
     let mut plans = BTreeMap::new();
     let Some(Item::Kernel(decl)) = checked.program.items.get(kernel.item) else {
         return plans;
@@ -58,7 +78,7 @@ fn plans(kernel: &Kernel, checked: &Checked) -> BTreeMap<Span, CollectivePlan> {
         visit_expr(e, &mut |e| {
             if let ExprKind::Collective { op, .. } = &e.kind {
                 if *op != CollectiveOp::Map {
-                    plans.insert(e.span, plan(kernel, checked, e, *op));
+                    plans.insert(e.span, plan(kernel, checked, tiling, e, *op));
                 }
             }
         })
@@ -66,7 +86,13 @@ fn plans(kernel: &Kernel, checked: &Checked) -> BTreeMap<Span, CollectivePlan> {
     plans
 }
 
-fn plan(kernel: &Kernel, checked: &Checked, e: &Expr, op: CollectiveOp) -> CollectivePlan {
+fn plan(
+    kernel: &Kernel,
+    checked: &Checked,
+    tiling: &Tiling,
+    e: &Expr,
+    op: CollectiveOp,
+) -> CollectivePlan {
     let block_size = kernel.block_size.max(1);
     let width = block_size.min(WARP);
     let warps = (block_size / WARP).max(1);
@@ -75,16 +101,30 @@ fn plan(kernel: &Kernel, checked: &Checked, e: &Expr, op: CollectiveOp) -> Colle
     } else {
         (1u32 << width) - 1
     };
+    let shape = Shape {
+        block_size,
+        width,
+        warps,
+    };
     let start = start(kernel, checked, e);
     // Every thread holds a value when each starts from the identity: the trees test no lanes.
     let every = matches!(start, Some(Start::Identity(_)));
+    let folds = || -> Vec<CollectiveSteps> {
+        fold_tiles(tiling, start, e.span, block_size)
+            .into_iter()
+            .map(|(count, tiles)| shape.fold_steps(count, tiles, every))
+            .collect()
+    };
     let (steps, aggregate) = match op {
-        CollectiveOp::Reduce => (fold_steps(width, warps, every), Vec::new()),
+        CollectiveOp::Reduce => (folds(), Vec::new()),
         // A grid-wide scan (it has a start) also reduces its chunk, tile by tile.
         _ => (
-            scan_steps(op, width, warps),
+            tiling
+                .scan(e.span)
+                .map(|(count, tiles)| shape.scan_steps(op, count, tiles))
+                .collect(),
             match start {
-                Some(_) => fold_steps(width, warps, every),
+                Some(_) => folds(),
                 None => Vec::new(),
             },
         ),
@@ -101,97 +141,168 @@ fn plan(kernel: &Kernel, checked: &Checked, e: &Expr, op: CollectiveOp) -> Colle
     }
 }
 
+/// The block's warps.
+#[derive(Clone, Copy)]
+struct Shape {
+    block_size: u32,
+    /// Lanes per warp.
+    width: u32,
+    warps: u32,
+}
+
+impl Shape {
+    /// How many lanes of each warp, and how many warps, hold a value when `count` of the block's
+    /// threads do: every lane of every warp for a full block; a block of one warp, its count.
+    fn holders(self, count: Count) -> (Count, Count) {
+        match count {
+            Count::Known(n) if n >= self.block_size => {
+                (Count::Known(self.width), Count::Known(self.warps))
+            }
+            Count::Known(n) => (
+                match self.warps {
+                    1 => Count::Known(n.min(self.width)),
+                    _ => Count::RunTime,
+                },
+                Count::Known(n.div_ceil(self.width)),
+            ),
+            Count::RunTime => (Count::RunTime, Count::RunTime),
+        }
+    }
+
+    /// The `c` operand of a shuffle: the highest lane a value may come from (down, idx), the
+    /// warp's last (in a block of fewer than 32 threads, lanes past it do not exist, and reading
+    /// one is undefined in PTX: it is outside the mask; a lane whose source would lie past it
+    /// keeps its own value, as at lane 31 of a full warp); for up, lane 0, the lowest.
+    fn clamp(self, direction: Direction) -> u32 {
+        match direction {
+            Direction::Down => self.width - 1,
+            Direction::Up => 0,
+        }
+    }
+
+    /// A reduction's fold of the block's values into one uniform value: lane 0 of each warp
+    /// ends with its warp's fold in lane order, every warp then folds the warps' partials, and
+    /// the result is broadcast from lane 0 (every warp folds the partials: no second barrier). A
+    /// tree tests that the partner lane (warp) holds a value unless every one does.
+    fn fold_steps(self, count: Count, tiles: Tiles, every: bool) -> CollectiveSteps {
+        let (lanes, warps) = self.holders(count);
+        let test = |holders: Count, of: u32| match holders {
+            _ if every => LaneTest::Every,
+            Count::Known(n) if n >= of => LaneTest::Every,
+            _ => LaneTest::PartnerHolds,
+        };
+        let shuffle = |values, offset, test| Step::Shuffle {
+            values,
+            direction: Direction::Down,
+            offset,
+            test,
+            clamp: self.clamp(Direction::Down),
+        };
+        let broadcast = |values| Step::Broadcast {
+            values,
+            from: Source::Lane(0),
+            clamp: self.clamp(Direction::Down),
+        };
+        let lanes_test = test(lanes, self.width);
+        let mut steps: Vec<Step> = tree(self.width)
+            .map(|o| shuffle(Values::Lanes, o, lanes_test))
+            .collect();
+        if self.warps == 1 {
+            steps.push(broadcast(Values::Lanes));
+        } else {
+            let partials_test = test(warps, self.warps);
+            steps.push(Step::StorePartial(Writer::Lane(0)));
+            steps.push(Step::Barrier);
+            steps.push(Step::LoadPartials {
+                mask: self.warps - 1,
+            });
+            steps.extend(tree(self.warps).map(|o| shuffle(Values::Partials, o, partials_test)));
+            steps.push(broadcast(Values::Partials));
+        }
+        CollectiveSteps {
+            count,
+            lanes,
+            warps,
+            tiles,
+            steps,
+        }
+    }
+
+    /// A scan of one tile: Kogge-Stone trees over the lanes and then the warps' totals, the
+    /// warps before (after) each lane combined in, the tile's total broadcast, and the carry
+    /// from the tiles before (a scan over one tile stops before its total). A left scan's values
+    /// travel up and its totals sit in the last lanes (the warp's last lane when the warp is
+    /// known full); a right scan's travel down and sit in lane 0.
+    fn scan_steps(self, op: CollectiveOp, count: Count, tiles: Tiles) -> CollectiveSteps {
+        let (lanes, warps) = self.holders(count);
+        let left = op == CollectiveOp::ScanLeft;
+        let direction = if left { Direction::Up } else { Direction::Down };
+        let (lanes_test, partials_test, last) = if left {
+            (
+                LaneTest::PartnerBelowAndHolds,
+                LaneTest::PartnerBelow,
+                Source::Last,
+            )
+        } else {
+            (
+                LaneTest::PartnerHolds,
+                LaneTest::PartnerHolds,
+                Source::Lane(0),
+            )
+        };
+        let idx = self.clamp(Direction::Down);
+        let shuffle = |values, offset, test| Step::Shuffle {
+            values,
+            direction,
+            offset,
+            test,
+            clamp: self.clamp(direction),
+        };
+        let mut steps: Vec<Step> = tree(self.width)
+            .map(|o| shuffle(Values::Lanes, o, lanes_test))
+            .collect();
+        let values = if self.warps == 1 {
+            Values::Lanes
+        } else {
+            steps.push(Step::StorePartial(match (left, lanes) {
+                (true, Count::Known(n)) if n == self.width => Writer::Lane(self.width - 1),
+                (true, _) => Writer::LastHolder { clamp: idx },
+                (false, _) => Writer::Lane(0),
+            }));
+            steps.push(Step::Barrier);
+            steps.push(Step::LoadPartials {
+                mask: self.warps - 1,
+            });
+            steps.extend(tree(self.warps).map(|o| shuffle(Values::Partials, o, partials_test)));
+            steps.push(Step::NeighbourWarps {
+                direction,
+                clamp: idx,
+            });
+            Values::Partials
+        };
+        if tiles == Tiles::Several {
+            steps.push(Step::Broadcast {
+                values,
+                from: last,
+                clamp: idx,
+            });
+            steps.push(Step::Carry(direction));
+        }
+        CollectiveSteps {
+            count,
+            lanes,
+            warps,
+            tiles,
+            steps,
+        }
+    }
+}
+
 /// Offsets 1, 2, 4, ... below `width`.
 fn tree(width: u32) -> impl Iterator<Item = u32> {
     (0..u32::BITS)
         .map(|i| 1u32 << i)
         .take_while(move |offset| *offset < width)
-}
-
-/// A reduction's fold of the block's values into one uniform value: lane 0 of each warp ends
-/// with its warp's fold in lane order, every warp then folds the warps' partials, and the
-/// result is broadcast from lane 0 (every warp folds the partials: no second barrier).
-fn fold_steps(width: u32, warps: u32, every: bool) -> Vec<Step> {
-    let test = match every {
-        true => LaneTest::Every,
-        false => LaneTest::PartnerHoldsUnlessFull,
-    };
-    let shuffle = |values, offset| Step::Shuffle {
-        values,
-        direction: Direction::Down,
-        offset,
-        test,
-    };
-    let mut steps: Vec<Step> = tree(width).map(|o| shuffle(Values::Lanes, o)).collect();
-    if warps == 1 {
-        steps.push(Step::Broadcast {
-            values: Values::Lanes,
-            from: Source::Lane(0),
-        });
-        return steps;
-    }
-    steps.push(Step::StorePartial(Writer::Lane(0)));
-    steps.push(Step::Barrier);
-    steps.push(Step::LoadPartials { mask: warps - 1 });
-    steps.extend(tree(warps).map(|o| shuffle(Values::Partials, o)));
-    steps.push(Step::Broadcast {
-        values: Values::Partials,
-        from: Source::Lane(0),
-    });
-    steps
-}
-
-/// A scan of one tile: Kogge-Stone trees over the lanes and then the warps' totals, the warps
-/// before (after) each lane combined in, the tile's total broadcast, and the carry from the
-/// tiles before. A left scan's values travel up and its totals sit in the last lanes; a right
-/// scan's travel down and sit in lane 0.
-fn scan_steps(op: CollectiveOp, width: u32, warps: u32) -> Vec<Step> {
-    let left = op == CollectiveOp::ScanLeft;
-    let direction = if left { Direction::Up } else { Direction::Down };
-    let (lanes_test, partials_test, last) = if left {
-        (
-            LaneTest::PartnerBelowAndHolds,
-            LaneTest::PartnerBelow,
-            Source::Last,
-        )
-    } else {
-        (
-            LaneTest::PartnerHolds,
-            LaneTest::PartnerHolds,
-            Source::Lane(0),
-        )
-    };
-    let shuffle = |values, offset, test| Step::Shuffle {
-        values,
-        direction,
-        offset,
-        test,
-    };
-    let mut steps: Vec<Step> = tree(width)
-        .map(|o| shuffle(Values::Lanes, o, lanes_test))
-        .collect();
-    if warps == 1 {
-        steps.push(Step::Broadcast {
-            values: Values::Lanes,
-            from: last,
-        });
-        steps.push(Step::Carry(direction));
-        return steps;
-    }
-    steps.push(Step::StorePartial(match left {
-        true => Writer::LastHolder { full: width - 1 },
-        false => Writer::Lane(0),
-    }));
-    steps.push(Step::Barrier);
-    steps.push(Step::LoadPartials { mask: warps - 1 });
-    steps.extend(tree(warps).map(|o| shuffle(Values::Partials, o, partials_test)));
-    steps.push(Step::NeighbourWarps(direction));
-    steps.push(Step::Broadcast {
-        values: Values::Partials,
-        from: last,
-    });
-    steps.push(Step::Carry(direction));
-    steps
 }
 
 /// How a reduction's threads start their fold (`None` for a scan).

@@ -13,8 +13,9 @@
 //! ```
 
 use super::{
-    CollectivePlan, Combine, Consumer, Direction, Element, ExprRef, Identity, Kernel, LaneTest,
-    Module, Source, Stage, Start, Step, Stmt, Subscript, Sweep, SweepPlan, Values, Writer,
+    CollectivePlan, CollectiveSteps, Combine, Consumer, Count, Direction, Element, ExprRef,
+    Identity, Kernel, LaneTest, Module, Source, Stage, Start, Step, Stmt, Subscript, Sweep,
+    SweepPlan, Tiles, Values, Writer,
 };
 use crate::check::types::Len;
 use crate::diagnostics::SourceFiles;
@@ -376,14 +377,38 @@ impl Printer<'_> {
             None => {}
         }
         self.line(1, &text, Some(span));
-        for step in &plan.steps {
-            self.line(2, &step_text(step), None);
+        for steps in &plan.steps {
+            self.steps(2, steps);
         }
         if !plan.aggregate.is_empty() {
             self.line(2, "aggregate:", None);
-            for step in &plan.aggregate {
-                self.line(3, &step_text(step), None);
+            for steps in &plan.aggregate {
+                self.steps(3, steps);
             }
+        }
+    }
+
+    /// The steps for one count of threads that hold a value: `threads 256, lanes 32, warps 8,
+    /// one tile:` (how many of the block's threads, of each warp's lanes, and warps hold one;
+    /// `run-time` where only known then), and the steps below it.
+    fn steps(&mut self, depth: usize, steps: &CollectiveSteps) {
+        let count = |count| match count {
+            Count::Known(n) => n.to_string(),
+            Count::RunTime => "run-time".to_string(),
+        };
+        let tiles = match steps.tiles {
+            Tiles::One => "one tile",
+            Tiles::Several => "several tiles",
+        };
+        let text = format!(
+            "threads {}, lanes {}, warps {}, {tiles}:",
+            count(steps.count),
+            count(steps.lanes),
+            count(steps.warps),
+        );
+        self.line(depth, &text, None);
+        for step in &steps.steps {
+            self.line(depth + 1, &step_text(step, steps), None);
         }
     }
 
@@ -641,13 +666,26 @@ fn place(element: &Element) -> String {
     format!("{} {how}", element.array)
 }
 
-/// One step of a collective's expansion, e.g. `shuffle-down 4 partials, combine if lane+4 < n`:
-/// `n` is how many lanes (or, for the partials, warps) hold a value, `partials[warp]` the
-/// warp's slot in the tile's half of the partials.
-fn step_text(step: &Step) -> String {
+/// A count of threads, lanes or warps: the number, or `n` when it is known at run time only.
+fn count_text(count: Count) -> String {
+    match count {
+        Count::Known(n) => n.to_string(),
+        Count::RunTime => "n".to_string(),
+    }
+}
+
+/// One step of a collective's expansion, e.g. `shuffle-down 4 partials clamp 31, combine if
+/// lane+4 < n`: the count a test compares with is how many lanes (or, for the partials, warps)
+/// hold a value (`n` when only known at run time), `partials[warp]` the warp's slot in the
+/// tile's half of the partials.
+fn step_text(step: &Step, of: &CollectiveSteps) -> String {
     let values = |values: &Values| match values {
         Values::Lanes => "lanes",
         Values::Partials => "partials",
+    };
+    let holders = |values: &Values| match values {
+        Values::Lanes => count_text(of.lanes),
+        Values::Partials => count_text(of.warps),
     };
     match step {
         Step::Shuffle {
@@ -655,38 +693,59 @@ fn step_text(step: &Step) -> String {
             direction,
             offset,
             test,
+            clamp,
         } => {
             let direction = match direction {
                 Direction::Down => "down",
                 Direction::Up => "up",
             };
+            let n = holders(v);
             let test = match test {
                 LaneTest::Every => String::new(),
-                LaneTest::PartnerHolds => format!(" if lane+{offset} < n"),
-                LaneTest::PartnerHoldsUnlessFull => format!(" if lane+{offset} < n (unless full)"),
+                LaneTest::PartnerHolds => format!(" if lane+{offset} < {n}"),
                 LaneTest::PartnerBelow => format!(" if lane >= {offset}"),
-                LaneTest::PartnerBelowAndHolds => format!(" if lane >= {offset} && lane < n"),
+                LaneTest::PartnerBelowAndHolds => format!(" if lane >= {offset} && lane < {n}"),
             };
-            format!("shuffle-{direction} {offset} {}, combine{test}", values(v))
+            format!(
+                "shuffle-{direction} {offset} {} clamp {clamp}, combine{test}",
+                values(v)
+            )
         }
         Step::StorePartial(Writer::Lane(lane)) => format!("lane {lane} stores partials[warp]"),
-        Step::StorePartial(Writer::LastHolder { full }) => {
-            format!("lane {full} stores partials[warp] (not full: lane 0, from lane n-1)")
-        }
+        Step::StorePartial(Writer::LastHolder { clamp }) => format!(
+            "lane 0 stores partials[warp], from lane {}-1 clamp {clamp}",
+            holders(&Values::Lanes)
+        ),
         Step::Barrier => "barrier".to_string(),
-        Step::LoadPartials { mask } => {
-            format!("lanes < n load partials[lane & {mask}], else 0")
-        }
-        Step::NeighbourWarps(Direction::Up) => "combine partials of warp-1 if warp > 0".to_string(),
-        Step::NeighbourWarps(Direction::Down) => {
-            "combine partials of warp+1 if warp+1 < n".to_string()
-        }
-        Step::Broadcast { values: v, from } => {
+        Step::LoadPartials { mask } => format!(
+            "lanes < {} load partials[lane & {mask}], else 0",
+            holders(&Values::Partials)
+        ),
+        Step::NeighbourWarps {
+            direction: Direction::Up,
+            clamp,
+        } => format!("combine partials of warp-1 clamp {clamp} if warp > 0"),
+        Step::NeighbourWarps {
+            direction: Direction::Down,
+            clamp,
+        } => format!(
+            "combine partials of warp+1 clamp {clamp} if warp+1 < {}",
+            holders(&Values::Partials)
+        ),
+        Step::Broadcast {
+            values: v,
+            from,
+            clamp,
+        } => {
             let from = match from {
                 Source::Lane(lane) => lane.to_string(),
-                Source::Last => "n-1".to_string(),
+                Source::Last => match (v, of.lanes, of.warps) {
+                    (Values::Lanes, Count::Known(n), _)
+                    | (Values::Partials, _, Count::Known(n)) => n.saturating_sub(1).to_string(),
+                    _ => "n-1".to_string(),
+                },
             };
-            format!("broadcast {} from lane {from}", values(v))
+            format!("broadcast {} from lane {from} clamp {clamp}", values(v))
         }
         Step::Carry(Direction::Up) => "carry from earlier tiles".to_string(),
         Step::Carry(Direction::Down) => "carry from later tiles".to_string(),

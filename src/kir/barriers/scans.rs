@@ -16,10 +16,10 @@ use crate::syntax::visit::{each_child, scans_in};
 impl Placer {
     /// The scans inside the vectors `swept` (a store's value, then a scatter's vector
     /// subscripts) that their consumer's sweep computes (or computes ahead), over
-    /// `len` positions as `plan` walks them. With more than one warp: each scan writes its
-    /// partials first, a step onto `out`, in pre-order (those of an indexed vector's copy
-    /// included: code generation's `before_scans` writes theirs too, though the copy computed
-    /// them). Then, for a left and a right scan over more than one tile (`kir-sweeps`'
+    /// `len` positions as `plan` walks them. With more than one warp: each scan the sweep
+    /// computes writes its partials first, a step onto `out`, in pre-order (not an indexed
+    /// vector's: its copy computed it and wrote its partials, before the statement; code
+    /// generation's `before_scans` leaves it out too). Then, for a left and a right scan over more than one tile (`kir-sweeps`'
     /// `scans-ahead N`), each scan the sweep computes (not an indexed vector's) computed
     /// ahead, innermost first, in an unrolled sweep of `N` slots of its own with its barrier in
     /// every copy of the body (`materialise_mixed_scans`),
@@ -48,7 +48,7 @@ impl Placer {
         if self.block_size / 32 <= 1 {
             return Ok(Vec::new());
         }
-        for scan in &scans {
+        for scan in &computed_here(&scans, &copied) {
             out.push(Step::Touch(vec![self.scan_partials(scan).0]));
         }
         let barrier = |scan: &&Expr| {
@@ -84,8 +84,16 @@ impl Placer {
         }
     }
 
-    /// With more than one warp, the reads of `scans`' partials after the sweep.
-    pub(super) fn scan_partials_read(&self, scans: &[&Expr]) -> Option<Step> {
+    /// With more than one warp, the reads of the partials of the scans inside the vectors
+    /// `swept` after their sweep (not an indexed vector's: its copy's sweep read them).
+    pub(super) fn scan_partials_read(&self, walk: &Walk<'_>, swept: &[&Expr]) -> Option<Step> {
+        let mut scans = Vec::new();
+        let mut copied = Vec::new();
+        for e in swept {
+            scans_in(e, &mut scans);
+            copied.extend(copied_scans(walk, e));
+        }
+        let scans = computed_here(&scans, &copied);
         if self.block_size / 32 <= 1 || scans.is_empty() {
             return None;
         }

@@ -1,0 +1,282 @@
+//! The tiles `kir-collectives` expands each collective for: how many of the block's threads hold
+//! a value in each tile the collective's sweeps visit, and whether a sweep has one tile or
+//! several (`kir/collectives.rs`, "The counts").
+
+use crate::check::Checked;
+use crate::kir::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
+use crate::kir::{Consumer, Count, Kernel, Start, Sweep, SweepPlan, Tiles};
+use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use crate::syntax::span::Span;
+use crate::syntax::visit::{each_child, visit_expr};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The tiles each collective is expanded for: how many of the block's threads hold a value in
+/// each, and whether its sweep has one tile or several. A scan is computed inside the sweep of
+/// the consumer whose vector holds it (or, with a left and a right scan over several tiles, in
+/// the sweep that computes it ahead); a reduction's own sweep folds its operand.
+#[derive(Default)]
+pub(super) struct Tiling {
+    /// `kir-sweeps`' plans.
+    plans: BTreeMap<Consumer, SweepPlan>,
+    /// Each scan's tiles, by span.
+    scans: BTreeMap<Span, BTreeSet<(Count, Tiles)>>,
+    /// Each reduction's (and grid-wide scan's aggregate's) operand length when compiled, by
+    /// span; `None` when only known at run time.
+    reductions: BTreeMap<Span, Option<u64>>,
+}
+
+impl<'a> Visitor<'a> for Tiling {
+    fn store(
+        &mut self,
+        walk: &Walk<'a>,
+        consumer: Consumer,
+        dest: Dest<'a>,
+        value: &'a Expr,
+        grid: bool,
+    ) {
+        // A grid-wide statement walks its block's chunk: a run-time length.
+        let len = if grid {
+            None
+        } else {
+            store_len(walk, dest, value)
+        };
+        let mut scans = Vec::new();
+        scans_in(walk, value, &mut scans);
+        if let Dest::Target { target, .. } = dest {
+            scans_in(walk, target, &mut scans);
+        }
+        self.add_scans(walk, consumer, len, &scans);
+        // A store that reads its own target at other positions computes every element into
+        // registers first, in an unrolled sweep of its buffer's slots (`kir-accesses` decides
+        // which stores, after this pass: any that names its target may be one).
+        let buffer = self.plans.get(&consumer).and_then(|plan| plan.buffer);
+        if let (Dest::Target { target, .. }, Some(Some(slots))) = (dest, buffer) {
+            if reads_own_target(target, value) {
+                let tiles = tiles_of(Sweep::Unrolled { slots }, len, walk.block_size);
+                self.add(&scans, &tiles);
+            }
+        }
+    }
+
+    fn reduce(&mut self, walk: &Walk<'a>, reduce: &'a Expr, operand: &'a Expr, grid: bool) {
+        let len = if grid { None } else { walk.static_len(operand) };
+        self.reductions.insert(reduce.span, len);
+        let mut scans = Vec::new();
+        scans_in(walk, operand, &mut scans);
+        self.add_scans(walk, Consumer::Reduce(reduce.span), len, &scans);
+    }
+
+    fn atomic(&mut self, walk: &Walk<'a>, call: &'a Expr, span: Span) {
+        let ExprKind::Call { args, .. } = &call.kind else {
+            return;
+        };
+        let Some((place, operands)) = args.split_first() else {
+            return;
+        };
+        let ExprKind::Index { indices, .. } = &place.kind else {
+            return;
+        };
+        let vectors: Vec<&Expr> = indices
+            .iter()
+            .chain(operands)
+            .filter(|e| is_vector(walk.checked.ty(e.id)))
+            .collect();
+        let len = shortest(walk, &vectors);
+        let mut scans = Vec::new();
+        for e in vectors {
+            scans_in(walk, e, &mut scans);
+        }
+        self.add_scans(walk, Consumer::Atomic(span), len, &scans);
+    }
+}
+
+impl Tiling {
+    /// The tiles of every collective of `kernel`, from `kir-sweeps`' plans.
+    pub(super) fn of(kernel: &Kernel, checked: &Checked) -> Tiling {
+        let mut tiling = Tiling {
+            plans: kernel.sweeps.clone().unwrap_or_default(),
+            ..Tiling::default()
+        };
+        consumers::walk(kernel, checked, &mut tiling);
+        tiling
+    }
+
+    /// The tiles scan `span` is computed in, by each sweep that computes it.
+    pub(super) fn scan(&self, span: Span) -> impl Iterator<Item = (Count, Tiles)> + '_ {
+        self.scans.get(&span).into_iter().flatten().copied()
+    }
+
+    /// Scans computed for `consumer`, a vector of length `len` (when compiled).
+    fn add_scans(&mut self, walk: &Walk<'_>, consumer: Consumer, len: Option<u64>, scans: &[Span]) {
+        let Some(plan) = self.plans.get(&consumer) else {
+            return;
+        };
+        // A left and a right scan over several tiles: each computed ahead, unrolled.
+        let sweep = match plan.scans_ahead {
+            Some(slots) => Sweep::Unrolled { slots },
+            None => plan.sweep,
+        };
+        let tiles = tiles_of(sweep, len, walk.block_size);
+        self.add(scans, &tiles);
+    }
+
+    fn add(&mut self, scans: &[Span], tiles: &[(Count, Tiles)]) {
+        for scan in scans {
+            self.scans
+                .entry(*scan)
+                .or_default()
+                .extend(tiles.iter().copied());
+        }
+    }
+}
+
+/// Whether a store into `target` names the target's array in `value` or in the target's
+/// subscripts.
+fn reads_own_target(target: &Expr, value: &Expr) -> bool {
+    let (base, subscripts) = match &target.kind {
+        ExprKind::Index { base, indices, .. } => (base.as_ref(), indices.as_slice()),
+        _ => (target, &[][..]),
+    };
+    let ExprKind::Name(array) = &base.kind else {
+        return true;
+    };
+    let mut named = false;
+    for e in std::iter::once(value).chain(subscripts) {
+        visit_expr(e, &mut |x| {
+            if matches!(&x.kind, ExprKind::Name(name) if name.name == array.name) {
+                named = true;
+            }
+        });
+    }
+    named
+}
+
+/// The length of a store's vector when compiled: the destination's and the value's, the
+/// shorter, where both are known (code generation walks the shorter).
+fn store_len(walk: &Walk<'_>, dest: Dest<'_>, value: &Expr) -> Option<u64> {
+    let dest_len = match dest {
+        Dest::Variable { name, .. } => walk.static_len_of_local(name)?,
+        Dest::Target {
+            target,
+            scatter: false,
+        } => walk.static_len(target)?,
+        // A scatter's positions are its vector subscripts'.
+        Dest::Target {
+            target,
+            scatter: true,
+        } => {
+            let ExprKind::Index { indices, .. } = &target.kind else {
+                return None;
+            };
+            let vectors: Vec<&Expr> = indices
+                .iter()
+                .filter(|e| is_vector(walk.checked.ty(e.id)))
+                .collect();
+            shortest(walk, &vectors)?
+        }
+        Dest::Copy => return walk.static_len(value),
+    };
+    if !is_vector(walk.checked.ty(value.id)) {
+        // A uniform value stored into every element.
+        return Some(dest_len);
+    }
+    Some(dest_len.min(walk.static_len(value)?))
+}
+
+/// The shortest of `vectors`' lengths, where every one is known when compiled.
+fn shortest(walk: &Walk<'_>, vectors: &[&Expr]) -> Option<u64> {
+    vectors
+        .iter()
+        .map(|e| walk.static_len(e))
+        .collect::<Option<Vec<u64>>>()?
+        .into_iter()
+        .min()
+}
+
+/// The scans computed in the sweep over `e`: not those inside a reduction (its own sweep
+/// computes them) or inside an indexed vector (its copy's sweep does), but those of a
+/// recomputed vector's initializer, computed again at each use.
+fn scans_in(walk: &Walk<'_>, e: &Expr, out: &mut Vec<Span>) {
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            ..
+        } => return,
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            ..
+        } => out.push(e.span),
+        ExprKind::Index { base, indices, .. } if walk.is_indexed_copy(base.span) => {
+            for i in indices {
+                scans_in(walk, i, out);
+            }
+            return;
+        }
+        ExprKind::Name(name) => {
+            if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
+                scans_in(walk, init, out);
+            }
+        }
+        _ => {}
+    }
+    each_child(e, &mut |c| scans_in(walk, c, out));
+}
+
+/// The tiles of a sweep over `len` positions (when compiled): how many of the block's threads
+/// hold a value in each (`clamp(len - base, 0, BLOCKSIZE)`), a tile with none left out (code
+/// generation skips it).
+fn tiles_of(sweep: Sweep, len: Option<u64>, block_size: u64) -> Vec<(Count, Tiles)> {
+    match sweep {
+        Sweep::Unrolled { slots } => {
+            let tiles = if slots == 1 {
+                Tiles::One
+            } else {
+                Tiles::Several
+            };
+            let Some(len) = len else {
+                return vec![(Count::RunTime, tiles)];
+            };
+            (0..u64::from(slots))
+                .map(|s| len.saturating_sub(s * block_size).min(block_size))
+                .filter(|count| *count > 0)
+                .map(|count| (known(count), tiles))
+                .collect()
+        }
+        // The tiles' bases are run-time values (the loop's counter).
+        Sweep::Stride | Sweep::Tiles => vec![(Count::RunTime, Tiles::Several)],
+    }
+}
+
+fn known(count: u64) -> Count {
+    u32::try_from(count).map_or(Count::RunTime, Count::Known)
+}
+
+/// The tiles a reduction (or a grid-wide scan's aggregate) folds: the block once, every thread
+/// holding a value (from the identity) or the first `min(len, BLOCKSIZE)`; or tile by tile.
+pub(super) fn fold_tiles(
+    tiling: &Tiling,
+    start: Option<Start>,
+    span: Span,
+    block_size: u32,
+) -> Vec<(Count, Tiles)> {
+    let block = u64::from(block_size);
+    let len = tiling.reductions.get(&span).copied().flatten();
+    match start {
+        Some(Start::Identity(_)) => vec![(Count::Known(block_size), Tiles::One)],
+        Some(Start::FirstElement) => {
+            vec![(
+                len.map_or(Count::RunTime, |n| known(n.min(block))),
+                Tiles::One,
+            )]
+        }
+        _ => {
+            let Some(plan) = tiling.plans.get(&Consumer::Reduce(span)) else {
+                return Vec::new();
+            };
+            tiles_of(plan.sweep, len, block)
+                .into_iter()
+                .map(|(count, _)| (count, Tiles::Several))
+                .collect()
+        }
+    }
+}
