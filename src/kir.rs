@@ -236,7 +236,8 @@ pub struct CollectivePlan {
     /// Slots of the shared array the warps' results go through (one per warp, double-buffered),
     /// with one barrier per fold; `None` for a block of one warp.
     pub partials: Option<u32>,
-    /// How a reduction's threads start their fold; `None` for a scan.
+    /// How a reduction's threads start their fold; `None` for a scan, except a grid-wide scan's,
+    /// whose aggregate reduces its chunk.
     pub start: Option<Start>,
     /// The expansion, in the order code generation emits it: a reduction's fold of the block's
     /// values (once, or per tile), or a scan's per tile; one list per count of the threads that

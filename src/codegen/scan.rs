@@ -110,6 +110,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 }
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
+    /// The scans inside the indexed computed vectors of `e` (each stored into a `shared` copy
+    /// before its statement: `kir-indexed-copies`), those in the subscripts of one included.
+    fn copied_scans<'e>(&self, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        if let ExprKind::Index { base, indices, .. } = &e.kind {
+            if self.indexed_vectors.contains(&base.span) {
+                scans_in(base, out);
+                for index in indices {
+                    self.copied_scans(index, out);
+                }
+                return;
+            }
+        }
+        each_child(e, &mut |c| self.copied_scans(c, out));
+    }
+
     /// A consumer whose vector holds both a left and a right scan over more than one tile: one
     /// sweep cannot serve both (a left scan's carry needs the tiles in increasing order, a right
     /// scan's in decreasing order). Each scan is computed ahead, innermost first, in a sweep of
@@ -117,18 +132,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// consumer's sweep then reads them like register vectors. `kir-sweeps` decides the number
     /// of slots (`scans ahead`, at most `BUFFER_SLOTS`; E0811 beyond). Returns the consumer's
     /// shape: no scans left, walked by unrolled slots.
-    /// The scans inside the indexed computed vectors of `e` (each stored into a `shared` copy
-    /// before its statement: `kir-indexed-copies`).
-    fn copied_scans<'e>(&self, e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        if let ExprKind::Index { base, .. } = &e.kind {
-            if self.indexed_vectors.contains(&base.span) {
-                scans_in(base, out);
-                return;
-            }
-        }
-        each_child(e, &mut |c| self.copied_scans(c, out));
-    }
-
     pub fn materialise_mixed_scans(
         &mut self,
         exprs: &[&Expr],

@@ -70,7 +70,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.while_stmt(cond, body, &mut |this| this.block(body), *span)
             }
             Stmt::Return { value, span } => self.return_stmt(value.as_ref(), *span),
-            Stmt::Call { call, span } => self.atomic_stmt(call, *span),
+            // The checker accepts only atomics as calls on their own line, and none in a `func`
+            // (E0604).
+            Stmt::Call { span, .. } => Err(CodegenError::internal(
+                "a call statement inside a `func`",
+                *span,
+            )),
         }
     }
 

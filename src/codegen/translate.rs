@@ -13,7 +13,7 @@ use super::error::CodegenError;
 use super::remarks::Remark;
 use super::vector::Positions;
 use crate::kir::{Stmt as Kir, Subscript};
-use crate::syntax::ast::{Block, Expr, Stmt as Ast};
+use crate::syntax::ast::{Block, Expr, Ident, Stmt as Ast, TypeExpr};
 use crate::syntax::span::Span;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
@@ -108,11 +108,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 },
             ),
             (
-                Kir::For {
-                    body: ir_body,
-                    sequential,
-                    ..
-                },
+                Kir::For { .. } | Kir::DistributedFor { .. },
                 Ast::For {
                     var,
                     ty,
@@ -120,16 +116,45 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     body,
                     span,
                 },
-            ) => {
-                if self.is_kernel() && self.lane_depth == 0 {
+            ) => self.kernel_for(ir, (var, ty, range, body), *span),
+            (Kir::While { body: ir_body, .. }, Ast::While { cond, body, span }) => self.while_stmt(
+                cond,
+                body,
+                &mut |this| this.kernel_block(ir_body, body),
+                *span,
+            ),
+            (Kir::Return { .. }, Ast::Return { value, span }) => {
+                self.return_stmt(value.as_ref(), *span)
+            }
+            _ => Err(differ(ast.span())),
+        }
+    }
+
+    /// A `for` loop as `kir-distribute` left it (`ir`): spread over the block's threads (a
+    /// `DistributedFor`, with its accesses) or run by every thread (a `For`), each with its
+    /// remark (R0804, R0805).
+    fn kernel_for(
+        &mut self,
+        ir: &Kir,
+        (var, ty, range, body): (&Ident, &TypeExpr, &Expr, &Block),
+        span: Span,
+    ) -> Result<()> {
+        match ir {
+            Kir::For {
+                body: ir_body,
+                sequential,
+                ..
+            } => {
+                // Inside a distributed loop's body (none has a loop) no remark is made.
+                if self.lane_depth == 0 {
                     let blocker = sequential.clone().ok_or_else(|| {
                         CodegenError::internal(
                             "a loop that kir-distribute did not decide (it did not run)",
-                            *span,
+                            span,
                         )
                     })?;
                     self.sync.remarks.push(Remark::LoopSequential {
-                        at: *span,
+                        at: span,
                         reason: blocker.reason,
                         labels: blocker.labels,
                         notes: blocker.notes,
@@ -141,33 +166,24 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     range,
                     body,
                     &mut |this| this.kernel_block(ir_body, body),
-                    *span,
+                    span,
                 )
             }
-            (
-                Kir::DistributedFor {
-                    body: ir_body,
-                    stride,
-                    summary,
-                    evidence,
-                    accesses,
-                    ..
-                },
-                Ast::For {
-                    var,
-                    ty,
-                    range,
-                    body,
-                    span,
-                },
-            ) => {
-                self.check_loop_variable(ty, *span)?;
+            Kir::DistributedFor {
+                body: ir_body,
+                stride,
+                summary,
+                evidence,
+                accesses,
+                ..
+            } => {
+                self.check_loop_variable(ty, span)?;
                 // `kir-distribute` spreads only loops that every thread runs, over the block.
-                if self.lane_depth > 0 || *stride != self.block_size(*span)? {
-                    return Err(differ(*span));
+                if self.lane_depth > 0 || *stride != self.block_size(span)? {
+                    return Err(differ(span));
                 }
                 self.sync.remarks.push(Remark::LoopDistributed {
-                    at: *span,
+                    at: span,
                     summary: summary.clone(),
                     evidence: evidence.clone(),
                 });
@@ -176,19 +192,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     range,
                     &mut |this| this.kernel_block(ir_body, body),
                     accesses.clone(),
-                    *span,
+                    span,
                 )
             }
-            (Kir::While { body: ir_body, .. }, Ast::While { cond, body, span }) => self.while_stmt(
-                cond,
-                body,
-                &mut |this| this.kernel_block(ir_body, body),
-                *span,
-            ),
-            (Kir::Return { .. }, Ast::Return { value, span }) => {
-                self.return_stmt(value.as_ref(), *span)
-            }
-            _ => Err(differ(ast.span())),
+            _ => Err(differ(span)),
         }
     }
 

@@ -23,9 +23,9 @@
 //! so its element reads are every thread's, announced on their own where they stand, reductions
 //! inside them included; and sequential `for` loops, `while` loops and `if`s of those (both
 //! branches from the state before the `if`, joined after it). Distributed `for` loops
-//! (`kir-distribute`'s [`super::Stmt::DistributedFor`], `codegen::Body::distributed_for`): the range's reads, then every access of the body
-//! announced together in front of the loop, as `kir-distribute`'s analysis gives them; the body
-//! is each thread's own code, with no barrier. Reductions `f /. v` (in a scalar
+//! (`kir-distribute`'s [`super::Stmt::DistributedFor`], `codegen::Body::distributed_for`): the
+//! range's reads, then every access of the body announced together in front of the loop, as the
+//! statement has them; the body is each thread's own code, with no barrier. Reductions `f /. v` (in a scalar
 //! expression where code generation evaluates it, or in a vector statement while its value is
 //! prepared, before its own accesses) and scans `f /: v`, `f :/ v` in a vector assignment or a
 //! reduction's operand, as code generation expands them (`codegen/reduce.rs`,
@@ -1305,49 +1305,25 @@ impl Placer {
 
     /// A loop `kir-distribute` spreads over the block's threads, after its range's reads
     /// (`codegen::Body::distributed_for`): every access of its body announced together in front
-    /// of it, each by the thread that runs its iteration, as the dependence analysis gives them
+    /// of it, each by the thread that runs its iteration, as the statement has them
     /// (`kir/distribute.rs`, with what each variable holds at the loop); the body itself is each
     /// thread's own code, with no barrier of its own.
-    fn distributed_loop(
-        &mut self,
-        walk: &Walk<'_>,
-        stmt: &Ast,
-        (var, range, body): (&crate::syntax::ast::Ident, &Expr, &Block),
-        span: Span,
-    ) {
-        let analysis = super::distribute::Analysis::new(
-            walk.checked,
-            &self.finder.values.symbols,
-            var,
-            range,
-            self.block_size,
-        );
-        // The names in scope at the loop, as `kir-distribute` gives them.
-        let plan = analysis.run(body, |name| match walk.lookup(name) {
-            Some(Name::Array(_)) => Some(true),
-            Some(Name::Recomputed(_)) | None => None,
-            Some(_) => Some(false),
-        });
-        let Ok(plan) = plan else {
-            return self.uncover(
-                span,
-                "a loop kir-distribute distributes and this pass does not",
-            );
-        };
-        // The analysis names arrays by name: each as the key of the declaration in scope.
-        let accesses = plan
-            .accesses
-            .into_iter()
+    fn distributed_loop(&mut self, walk: &Walk<'_>, stmt: &Ast, accesses: &[Access], span: Span) {
+        // The statement names arrays by name: each as the key of the declaration in scope.
+        let accesses: Vec<Access> = accesses
+            .iter()
             .map(|access| Access {
                 array: walk.array_key(&access.array),
-                ..access
+                ..access.clone()
             })
             .collect();
-        let written = plan
-            .written
-            .into_iter()
-            .map(|(array, name)| (walk.array_key(&array), name))
-            .collect();
+        let mut written: Vec<(String, String)> = Vec::new();
+        for access in &accesses {
+            if access.kind == AccessKind::Write && !written.iter().any(|(k, _)| *k == access.array)
+            {
+                written.push((access.array.clone(), access.name.clone()));
+            }
+        }
         self.touch(accesses);
         self.distributed = 1;
         self.distributed_writes = Some((span, written));
@@ -1541,22 +1517,18 @@ impl<'a> Visitor<'a> for Placer {
                 self.prepare_assign(walk, target, value, *span);
             }
             Ast::For {
-                var,
-                range,
-                body,
-                span,
-                ..
+                range, body, span, ..
             } => {
                 // `kir-distribute` made the loop a statement of its own where it distributes
                 // it.
-                let Some(distributed) = walk.is_distributed(*span) else {
+                let Some(distributed) = walk.distribution(*span) else {
                     return self.uncover(*span, "a loop kir-distribute did not decide");
                 };
                 if !self.scalar(walk, range, *span) {
                     return;
                 }
-                if distributed {
-                    return self.distributed_loop(walk, stmt, (var, range, body), *span);
+                if let Some(accesses) = distributed {
+                    return self.distributed_loop(walk, stmt, accesses, *span);
                 }
                 self.before_loop(walk, body, *span);
                 let watermark = self.finder.values.symbols.watermark();

@@ -305,7 +305,8 @@ fn tree(width: u32) -> impl Iterator<Item = u32> {
         .take_while(move |offset| *offset < width)
 }
 
-/// How a reduction's threads start their fold (`None` for a scan).
+/// How a reduction's threads start their fold (`None` for a scan, except a grid-wide scan's,
+/// whose aggregate reduces its chunk).
 fn start(kernel: &Kernel, checked: &Checked, e: &Expr) -> Option<Start> {
     let sweep = kernel
         .sweeps

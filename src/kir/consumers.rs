@@ -8,6 +8,7 @@
 //! The walk follows the kernel's statements with their scopes, as code generation will: a name
 //! is looked up where it is used.
 
+use super::access::Access;
 use super::affine::{Poly, Symbols};
 use super::{Consumer, Kernel, Stmt};
 use crate::check::types::{Len, Ty};
@@ -101,9 +102,9 @@ struct Facts {
     registers: HashSet<Span>,
     recomputed: HashSet<Span>,
     copies: HashSet<Span>,
-    /// `kir-distribute`'s `for` loops: true for a [`Stmt::DistributedFor`], false for a
+    /// `kir-distribute`'s `for` loops: a [`Stmt::DistributedFor`]'s accesses, or `None` for a
     /// [`Stmt::For`] it kept sequential.
-    loops: HashMap<Span, bool>,
+    loops: HashMap<Span, Option<Vec<Access>>>,
 }
 
 /// Calls `visitor` on every consumer of block vectors in `kernel`, in program order.
@@ -154,15 +155,15 @@ fn facts(kernel: &Kernel) -> Facts {
         Stmt::Scatter { span, .. } => {
             facts.scatters.insert(*span);
         }
-        Stmt::DistributedFor { span, .. } => {
-            facts.loops.insert(*span, true);
+        Stmt::DistributedFor { span, accesses, .. } => {
+            facts.loops.insert(*span, Some(accesses.clone()));
         }
         Stmt::For {
             sequential: Some(_),
             span,
             ..
         } => {
-            facts.loops.insert(*span, false);
+            facts.loops.insert(*span, None);
         }
         Stmt::Atomic {
             per_element: Some(_),
@@ -241,11 +242,11 @@ impl<'a> Walk<'a> {
         self.facts.recomputed.contains(&name)
     }
 
-    /// Whether the `for` loop at `span` runs on the block's threads: `Some(true)` where
-    /// `kir-distribute` made it a [`Stmt::DistributedFor`], `Some(false)` where it kept it
-    /// sequential, `None` before the pass ran.
-    pub fn is_distributed(&self, span: Span) -> Option<bool> {
-        self.facts.loops.get(&span).copied()
+    /// How `kir-distribute` decided the `for` loop at `span`: `Some(Some(accesses))` where it
+    /// made it a [`Stmt::DistributedFor`] (the body's accesses, arrays by their names),
+    /// `Some(None)` where it kept it sequential, `None` before the pass ran.
+    pub fn distribution(&self, span: Span) -> Option<Option<&[Access]>> {
+        self.facts.loops.get(&span).map(Option::as_deref)
     }
 
     /// The collective of the grid-wide statement at `span`, if it is one.

@@ -31,10 +31,10 @@
 //! and rewrites each loop it distributes into a statement of its own, [`KirStmt::DistributedFor`]
 //! (`distributed-for` in the printed IR, with its stride, summary and evidence); a loop that
 //! stays a [`KirStmt::For`] keeps its reason (a `loop ... sequential` line). The passes after it
-//! (`kir-barriers`, `kir-shared-memory`) and code generation (`codegen/distribute.rs`) take the
-//! statement's kind as the decision; code generation still runs the analysis itself, on its own
-//! symbols, for the accesses barrier placement needs, and checks that it finds what the
-//! statement says (an internal error otherwise).
+//! (`kir-barriers`, `kir-shared-memory`) and code generation (`codegen/translate.rs`,
+//! `codegen/distribute.rs`) take the statement's kind as the decision, and a distributed loop's
+//! accesses (barrier placement) and a loop's evidence or blocker (the remarks) from it: the
+//! analysis runs once, here.
 
 use super::access::{Access, AccessKind, Who};
 use super::accesses::Values;
@@ -167,14 +167,12 @@ impl<'a> Visitor<'a> for Decider {
     }
 }
 
-/// A distributed loop: who touches what (and the arrays written, each by its name twice, for
-/// the caller to key), how many iterations, and the dependence test that proved each pair of
-/// accesses independent.
-pub struct Plan {
-    pub accesses: Vec<Access>,
-    pub written: Vec<(String, String)>,
-    pub summary: String,
-    pub evidence: Vec<String>,
+/// A distributed loop: who touches what, how many iterations, and the dependence test that
+/// proved each pair of accesses independent.
+struct Plan {
+    accesses: Vec<Access>,
+    summary: String,
+    evidence: Vec<String>,
 }
 
 /// One array access in the loop body.
@@ -212,7 +210,7 @@ enum Verdict {
     Dependent { reason: String, note: String },
 }
 
-pub struct Analysis<'c> {
+struct Analysis<'c> {
     checked: &'c Checked,
     /// The symbols at the loop, with the loop variable and the body's private variables added.
     symbols: Symbols,
@@ -225,7 +223,7 @@ pub struct Analysis<'c> {
 }
 
 impl<'c> Analysis<'c> {
-    pub fn new(
+    fn new(
         checked: &'c Checked,
         symbols: &Symbols,
         var: &Ident,
@@ -299,23 +297,18 @@ impl<'c> Analysis<'c> {
                 self.block_size
             ),
         };
-        let mut accesses = Vec::new();
-        let mut written: Vec<(String, String)> = Vec::new();
-        for (r, polys) in &refs {
-            accesses.push(Access {
+        let accesses = refs
+            .iter()
+            .map(|(r, polys)| Access {
                 array: r.array.clone(),
                 name: r.array.clone(),
                 kind: r.kind,
                 who: self.owner(r, polys.as_deref()),
                 span: r.span,
-            });
-            if r.kind == AccessKind::Write && !written.iter().any(|(k, _)| *k == r.array) {
-                written.push((r.array.clone(), r.array.clone()));
-            }
-        }
+            })
+            .collect();
         Ok(Plan {
             accesses,
-            written,
             summary,
             evidence,
         })

@@ -19,11 +19,11 @@ impl Placer {
     /// `len` positions as `plan` walks them. With more than one warp: each scan the sweep
     /// computes writes its partials first, a step onto `out`, in pre-order (not an indexed
     /// vector's: its copy computed it and wrote its partials, before the statement; code
-    /// generation's `before_scans` leaves it out too). Then, for a left and a right scan over more than one tile (`kir-sweeps`'
-    /// `scans-ahead N`), each scan the sweep computes (not an indexed vector's) computed
-    /// ahead, innermost first, in an unrolled sweep of `N` slots of its own with its barrier in
-    /// every copy of the body (`materialise_mixed_scans`),
-    /// and the consumer's sweep reads them with no barrier; else the barriers returned, for
+    /// generation's `before_scans` leaves it out too). Then, for a left and a right scan over
+    /// more than one tile (`kir-sweeps`' `scans-ahead N`), each scan the sweep computes (not an
+    /// indexed vector's) computed ahead, innermost first, in an unrolled sweep of `N` slots of
+    /// its own with its barrier in every copy of the body (`materialise_mixed_scans`), and the
+    /// consumer's sweep reads them with no barrier; else the barriers returned, for
     /// every copy of the consumer's sweep's body, each scan's after those inside its operand
     /// (`tile_prepare`).
     pub(super) fn scan_steps(
