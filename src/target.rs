@@ -133,17 +133,28 @@ unsafe impl Send for MadeTarget {}
 
 impl TargetOnThread {
     /// Waits for the target; it is made here if no thread could be had.
-    pub fn finish(self) -> Result<NvptxTarget, Diagnostic> {
-        let Some(handle) = self.making else {
+    pub fn finish(mut self) -> Result<NvptxTarget, Diagnostic> {
+        let Some(handle) = self.making.take() else {
             return NvptxTarget::new(&self.arch, self.opt);
         };
         match handle.join() {
             Ok(MadeTarget(made)) => made,
             Err(_) => Err(TargetError::NoTargetMachine {
-                arch: self.arch,
+                arch: std::mem::take(&mut self.arch),
                 llvm_message: "the thread making it panicked".to_string(),
             }
             .into()),
+        }
+    }
+}
+
+/// A compile that stops before code generation (a syntax or check error) still waits for the
+/// thread: left running, it would be inside LLVM while the process exits and LLVM's static
+/// destructors run.
+impl Drop for TargetOnThread {
+    fn drop(&mut self) {
+        if let Some(handle) = self.making.take() {
+            let _ = handle.join();
         }
     }
 }

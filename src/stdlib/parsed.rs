@@ -167,7 +167,9 @@ mod tests {
     fn parsed_jsonl_is_what_the_parser_gives() {
         let made = made_now();
         if std::env::var_os("LOOM_BLESS").is_some() {
+            // The file compiled in is the one before; the next build reads this one.
             std::fs::write(PATH, &made).unwrap();
+            return;
         }
         assert!(
             PARSED == made,
