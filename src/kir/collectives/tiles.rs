@@ -160,6 +160,11 @@ fn store_len(walk: &Walk<'_>, dest: Dest<'_>, value: &Expr) -> Option<u64> {
             target,
             scatter: false,
         } => walk.static_len(target)?,
+        // A tile store's positions are the tile's.
+        Dest::Target {
+            target,
+            scatter: true,
+        } if super::super::sweeps::is_tile_store(walk, target) => walk.static_len(target)?,
         // A scatter's positions are its vector subscripts'.
         Dest::Target {
             target,
