@@ -456,7 +456,9 @@ pub struct Emission {
 /// A place where a barrier may go, as code generation reaches it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Point {
-    /// In front of accesses announced together (`codegen::Body::touch`).
+    /// In front of accesses announced together (`codegen::Body::touch`), or where a
+    /// statement's accesses would be announced and it makes none: code generation reaches the
+    /// place by the statement's structure, and the IR, which knows the accesses, decides.
     Touch,
     /// In front of a sequential loop (`codegen::Body::barrier_before_loop`).
     LoopHead,

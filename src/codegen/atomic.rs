@@ -19,7 +19,6 @@
 use super::body::{ArrayRef, Body, Result};
 use super::error::CodegenError;
 use super::memory::Element;
-use super::sync::{Access, AccessKind, Who};
 use crate::check::types::{Scalar, Ty};
 use crate::check::{AtomicOp, Builtin, Callee};
 use crate::syntax::ast::{Expr, ExprKind};
@@ -113,27 +112,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             values.push(self.expr(operand)?);
         }
         let at = self.subscripts(&array, call.indices, call.checked, span)?;
-        let location = self.location(&array, call.indices);
-        let mut accesses = vec![Access {
-            array: array.key.clone(),
-            name: array.name.clone(),
-            kind: AccessKind::Atomic(call.op, keep),
-            who: Who::Leader(location),
-            span,
-        }];
         let slot = if keep {
-            let slot = self.shared_array("atomic.old", &array.elem, &[1], span)?;
-            accesses.push(slot_access(
-                &slot,
-                AccessKind::Write,
-                Who::Leader(None),
-                span,
-            ));
-            Some(slot)
+            Some(self.shared_array("atomic.old", &array.elem, &[1], span)?)
         } else {
             None
         };
-        self.touch(accesses)?;
+        self.touch(span)?;
         let zero = self.zero_of(&array.elem, span)?;
         let op = call.op;
         self.once_per_block(&mut |this| {
@@ -152,12 +136,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(None);
         };
         // Every thread reads what thread 0 wrote: `touch` puts the barrier between the two.
-        self.touch(vec![slot_access(
-            &slot,
-            AccessKind::Read,
-            Who::All(None),
-            span,
-        )])?;
+        self.touch(span)?;
         let first = Element {
             index: self.i64(0),
             in_bounds: None,
@@ -174,7 +153,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ));
         }
         let array = self.array(call.base)?;
-        self.elem_reads.clear();
         let mut shape = None;
         let mut vectors: Vec<&Expr> = Vec::new();
         for e in call.indices.iter().chain(call.operands) {
@@ -192,21 +170,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let shape = shape.ok_or_else(|| {
             CodegenError::internal("a vector atomic without a vector operand", span)
         })?;
-        // A uniform place: every thread at the one element; else any thread at any element.
-        let who = if call.indices.iter().all(|i| !self.is_vector_operand(i)) {
-            Who::All(self.location(&array, call.indices))
-        } else {
-            Who::Any
-        };
-        let mut accesses = std::mem::take(&mut self.elem_reads);
-        accesses.push(Access {
-            array: array.key.clone(),
-            name: array.name.clone(),
-            kind: AccessKind::Atomic(call.op, false),
-            who,
-            span,
-        });
-        self.touch(accesses)?;
+        self.touch(span)?;
         self.before_scans(whole)?;
         let plan = self.planned(crate::kir::Consumer::Atomic(span))?;
         let shape = self.materialise_mixed_scans(&vectors, shape, &plan, span)?;
@@ -411,19 +375,5 @@ fn checked_slices<'e>(body: &Body, e: &'e Expr, out: &mut Vec<(&'e Expr, &'e Exp
             ..
         } => checked_slices(body, operand, out),
         _ => {}
-    }
-}
-
-fn slot_access(slot: &ArrayRef, kind: AccessKind, who: Who, span: Span) -> Access {
-    Access {
-        array: slot.key.clone(),
-        name: slot.name.clone(),
-        kind,
-        who: match who {
-            Who::Leader(_) => Who::Leader(Some(crate::kir::affine::Poly::constant(0))),
-            Who::All(_) => Who::All(Some(crate::kir::affine::Poly::constant(0))),
-            other => other,
-        },
-        span,
     }
 }

@@ -3,10 +3,9 @@
 
 use super::error::CodegenError;
 use super::intrinsics::Intrinsic;
-use super::sync::{Access, Sync};
+use super::sync::Sync;
 use super::Cx;
 use crate::check::types::Ty;
-use crate::kir::affine::{Poly, Symbols};
 use crate::kir::Point;
 use crate::syntax::ast::ExprId;
 use crate::syntax::span::Span;
@@ -22,16 +21,12 @@ pub use super::error::Result;
 /// An array in memory: a kernel's global array parameter, or a block's shared array.
 #[derive(Debug, Clone)]
 pub struct ArrayRef<'ctx> {
-    /// What barrier placement calls this array: unique in the kernel.
-    pub key: String,
     /// The array's name in the source, for messages.
     pub name: String,
     pub ptr: PointerValue<'ctx>,
     pub elem: Ty,
     /// One `i32` per dimension, row-major (`[rows, cols]` for two dimensions).
     pub dims: Vec<IntValue<'ctx>>,
-    /// The dimensions as polynomials, where they have one (for subscript comparisons).
-    pub dim_polys: Vec<Option<Poly>>,
 }
 
 /// A block vector variable in registers: thread `t` holds elements `t + s * BLOCKSIZE` in slot
@@ -96,8 +91,6 @@ pub struct Body<'a, 'ctx> {
     pub mode: Mode,
     /// Barrier placement (kernels only).
     pub sync: Sync,
-    /// What integer and `Range` variables hold, for subscript comparisons.
-    pub symbols: Symbols,
     /// Declarations (by the span of their name) of vector variables that live in registers.
     pub registers: HashSet<Span>,
     /// `kir-recomputed-vectors`: the declarations (by the span of their name) of the vector
@@ -118,12 +111,6 @@ pub struct Body<'a, 'ctx> {
     /// Per-element values of the current position that need the whole block to compute (scan
     /// results), computed before the element itself.
     pub tile_vals: HashMap<ExprId, BasicValueEnum<'ctx>>,
-    /// The element-level array reads of the vector expression being prepared.
-    pub elem_reads: Vec<Access>,
-    /// The arrays bound whole to a map's or scan's `func` in the vectors prepared so far: read
-    /// as the `func`'s body reads them, which kir-accesses follows and code generation does not
-    /// (a store's order, `codegen/vector.rs`).
-    pub func_array_args: std::collections::HashSet<Span>,
     /// Scratch shared memory of each collective, made once per collective.
     pub scratch: HashMap<ExprId, ArrayRef<'ctx>>,
     /// Every shared array of this body, for the launch-limit check.
@@ -175,7 +162,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             scopes: vec![HashMap::new()],
             mode,
             sync: Sync::default(),
-            symbols: Symbols::default(),
             registers: HashSet::new(),
             recomputed: HashSet::new(),
             grid_window: None,
@@ -184,8 +170,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             grid_store_guard: None,
             hoisted: HashMap::new(),
             tile_vals: HashMap::new(),
-            elem_reads: Vec::new(),
-            func_array_args: std::collections::HashSet::new(),
             scratch: HashMap::new(),
             shared_decls: Vec::new(),
             materialised: HashMap::new(),
@@ -364,15 +348,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(())
     }
 
-    /// Announces memory accesses that are about to be emitted (in block-uniform code, before
-    /// the divergent code that makes them): a place a barrier may go, where the kernel IR
-    /// places one if one of them may touch an element another thread touched since the last
-    /// barrier, at least one of the two writing (`kir-barriers`).
-    pub fn touch(&mut self, accesses: Vec<Access>) -> Result<()> {
-        if !self.is_kernel() || self.lane_depth > 0 || accesses.is_empty() {
+    /// A place where a statement's memory accesses are about to be made (`at`; in
+    /// block-uniform code, before the divergent code that makes them): the kernel IR, which
+    /// knows them, places a barrier here if one of them may touch an element another thread
+    /// touched since the last barrier, at least one of the two writing (`kir-barriers`).
+    /// Code generation reaches the place by the statement's structure alone, whether or not
+    /// the statement makes any access there.
+    pub fn touch(&mut self, at: Span) -> Result<()> {
+        if !self.is_kernel() || self.lane_depth > 0 {
             return Ok(());
         }
-        self.barrier_at(Point::Touch, accesses[0].span)
+        self.barrier_at(Point::Touch, at)
     }
 
     /// At a place a barrier may go (`point`, reached at `at`): the barrier the kernel IR

@@ -1,15 +1,13 @@
 //! `for` loops spread over the block's threads: `kir-distribute` (`kir/distribute.rs`) decides
 //! which, with its dependence tests, and makes each a `kir::Stmt::DistributedFor`, which code
 //! generation lowers here as a distributed loop (iteration `lo + t` on thread
-//! `t mod BLOCKSIZE`, a block-stride loop), with the statement's accesses for barrier placement
-//! and its evidence for `--remarks`.
+//! `t mod BLOCKSIZE`, a block-stride loop), with its evidence for `--remarks`; `kir-barriers`
+//! orders the body's accesses (the statement holds them) in front of the loop.
 
 use super::body::{Body, Result, Var};
 use super::stmt::LowerBody;
-use super::sync::Access;
 use crate::check::types::Ty;
 use crate::check::{Builtin, Callee, Checked};
-use crate::kir::affine::{Known, Poly};
 use crate::syntax::ast::{Expr, ExprKind, Ident};
 use crate::syntax::span::Span;
 use inkwell::values::IntValue;
@@ -17,23 +15,19 @@ use inkwell::IntPredicate;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
     /// Lowers a distributed loop: iteration `lo + t` on thread `t mod BLOCKSIZE`, for `t` in
-    /// `[0, hi - lo)` (none when `hi <= lo`). `accesses` are the body's, which barrier
-    /// placement meets in front of the loop.
+    /// `[0, hi - lo)` (none when `hi <= lo`). Its body's accesses meet barrier placement in
+    /// front of the loop.
     pub fn distributed_for(
         &mut self,
         var: &Ident,
         range: &Expr,
         lower_body: LowerBody<'_, 'a, 'ctx>,
-        accesses: Vec<Access>,
         span: Span,
     ) -> Result<()> {
         let r = self.expr(range)?;
         let (lo, hi) = self.range_bounds(r)?;
-        self.touch(accesses)?;
+        self.touch(span)?;
         let var_ptr = self.alloca(self.cx.context.i32_type().into(), &var.name)?;
-        let symbol = self.symbols.fresh(&var.name);
-        self.symbols
-            .set(&var.name, Some(Known::Int(Poly::sym(symbol))), false);
         let mut iteration = |this: &mut Self, t: IntValue<'ctx>| -> Result<()> {
             // `lo + t` is at most `hi - 1`: the 32-bit sum, wrapping or not, is the iteration.
             let i = this.b.build_int_add(lo, t, &var.name)?;

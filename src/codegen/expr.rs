@@ -599,13 +599,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(*v);
         }
         let array = self.array(arg)?;
-        self.touch(vec![super::sync::Access {
-            array: array.key.clone(),
-            name: array.name.clone(),
-            kind: super::sync::AccessKind::Read,
-            who: super::sync::Who::Any,
-            span: arg.span,
-        }])?;
+        self.touch(arg.span)?;
         self.pack_array_arg(&array, arg.span)
     }
 
@@ -661,11 +655,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             );
         }
         Ok(super::body::ArrayRef {
-            key: name.to_string(),
             name: name.to_string(),
             ptr,
             elem: elem.clone(),
-            dim_polys: vec![None; dims.len()],
             dims,
         })
     }

@@ -35,7 +35,6 @@ use super::body::{Body, Result};
 use super::error::CodegenError;
 use super::intrinsics::Intrinsic;
 use super::memory::Element;
-use super::sync::{Access, AccessKind, Who};
 use crate::check::types::{Scalar, Ty};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
@@ -93,10 +92,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let ticket = ticket.into_int_value();
 
         // 2. Chunk.
-        let outer_reads = std::mem::take(&mut self.elem_reads);
-        let shape = self.prepare(operand);
-        let reads = std::mem::replace(&mut self.elem_reads, outer_reads);
-        let shape = shape?;
+        let shape = self.prepare(operand)?;
         let n = shape.len;
         let size = self.i32(i64::from(self.block_size(span)?));
         let blocks = self.sreg(Intrinsic::NctaidX)?;
@@ -125,7 +121,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         };
         self.grid_window = Some((lo, hi));
         let aggregate = self.located(span, |this| {
-            this.reduce_prepared(collective, f, &bound, operand, shape, reads)
+            this.reduce_prepared(collective, f, &bound, operand, shape)
         });
         self.grid_window = None;
         let aggregate = aggregate?;
@@ -439,15 +435,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         compute: &mut dyn FnMut(&mut Self) -> Result<BasicValueEnum<'ctx>>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let slot = self.shared_array(name, ty, &[1], span)?;
-        let access = |kind, who| Access {
-            array: slot.key.clone(),
-            name: slot.name.clone(),
-            kind,
-            who,
-            span,
-        };
-        let zero = Some(crate::kir::affine::Poly::constant(0));
-        self.touch(vec![access(AccessKind::Write, Who::Leader(zero.clone()))])?;
+        self.touch(span)?;
         let first = Element {
             index: self.i64(0),
             in_bounds: None,
@@ -456,7 +444,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let v = compute(this)?;
             this.store_element(&slot, &first, v, span)
         })?;
-        self.touch(vec![access(AccessKind::Read, Who::All(zero.clone()))])?;
+        self.touch(span)?;
         self.load_element(&slot, &first, span)
     }
 }

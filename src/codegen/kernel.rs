@@ -215,7 +215,6 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 .get_nth_param(i as u32)
                 .ok_or_else(|| CodegenError::internal("parameter", param.span))?;
             let value = body.to_reg(value, ty)?;
-            body.symbols.bind_parameter(&param.name.name);
             let ptr = body.alloca(self.cx.types.scalar(*s), &param.name.name)?;
             body.b.build_store(ptr, value)?;
             body.bind(
@@ -264,15 +263,7 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 ));
             };
             let mut dims = Vec::with_capacity(dim_exprs.len());
-            let mut dim_polys = Vec::with_capacity(dim_exprs.len());
-            for (d, dim) in dim_exprs.iter().enumerate() {
-                dim_polys.push(Some(body.symbols.param_dim(
-                    &param.name.name,
-                    d,
-                    dim,
-                    self.cx.checked,
-                    self.facts.block_size,
-                )));
+            for dim in dim_exprs {
                 let v = body.expr(dim)?.into_int_value();
                 let v =
                     body.b
@@ -291,12 +282,10 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 .ok_or_else(|| CodegenError::internal("parameter", param.span))?
                 .into_pointer_value();
             let array = ArrayRef {
-                key: param.name.name.clone(),
                 name: param.name.name.clone(),
                 ptr,
                 elem: (**elem).clone(),
                 dims,
-                dim_polys,
             };
             body.bind(&param.name.name, Var::Array(array));
         }

@@ -6,9 +6,7 @@
 
 use super::body::{ArrayRef, Body, Result, Var};
 use super::error::CodegenError;
-use super::sync::{Access, AccessKind, Who};
 use crate::check::types::Ty;
-use crate::kir::affine::Poly;
 use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::span::Span;
 use inkwell::types::BasicType;
@@ -84,11 +82,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             ));
         }
         let copy = self.shared_array("indexed", &elem, &[n], base.span)?;
-        // The copy is a statement of its own inside this one's preparation: keep the element
-        // reads this statement noted so far apart from the copy's (as a reduction does). It
-        // stores the whole vector, also inside a grid-wide statement, whose window is the
-        // statement's positions in its chunk, not the copy's.
-        let outer_reads = std::mem::take(&mut self.elem_reads);
+        // The copy is a statement of its own inside this one's preparation. It stores the whole
+        // vector, also inside a grid-wide statement, whose window is the statement's positions
+        // in its chunk, not the copy's.
         let window = self.grid_window.take();
         let stored = self.init_array(
             crate::kir::Consumer::Copy(base.span),
@@ -97,7 +93,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             base.span,
         );
         self.grid_window = window;
-        self.elem_reads = outer_reads;
         stored?;
         self.indexed_copies.insert(base.id, copy);
         Ok(())
@@ -145,16 +140,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             cols
         };
         Ok(ArrayRef {
-            key: array.key.clone(),
             name: array.name.clone(),
             ptr,
             elem: array.elem.clone(),
             dims: vec![len],
-            dim_polys: vec![if checked {
-                None
-            } else {
-                array.dim_polys[1].clone()
-            }],
         })
     }
 
@@ -340,27 +329,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.copy_indexed_vector(base)?;
         let array = self.array(base)?;
         let at = self.subscripts(&array, indices, checked, e.span)?;
-        let location = self.location(&array, indices);
-        self.touch(vec![Access {
-            array: array.key.clone(),
-            name: array.name.clone(),
-            kind: AccessKind::Read,
-            who: Who::All(location),
-            span: e.span,
-        }])?;
+        self.touch(e.span)?;
         self.load_element(&array, &at, e.span)
-    }
-
-    /// The row-major index of `array[indices...]` as a polynomial, when it has one.
-    pub fn location(&self, array: &ArrayRef<'ctx>, indices: &[Expr]) -> Option<Poly> {
-        let block_size = self.block_size_or_default();
-        let mut linear = Poly::default();
-        for (d, index) in indices.iter().enumerate() {
-            let sub = self.symbols.poly(index, self.cx.checked, block_size)?;
-            let stride = array.dims_poly_product(d + 1)?;
-            linear = linear.add(&sub.mul(&stride)?)?;
-        }
-        Some(linear)
     }
 
     /// Evaluates scalar subscripts and finds the element.
@@ -421,15 +391,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         });
         let dim_values = dims.iter().map(|d| self.i32(*d as i64)).collect();
         Ok(ArrayRef {
-            key: symbol,
             name: name.to_string(),
             ptr: global.as_pointer_value(),
             elem: elem.clone(),
             dims: dim_values,
-            dim_polys: dims
-                .iter()
-                .map(|d| i64::try_from(*d).ok().map(Poly::constant))
-                .collect(),
         })
     }
 

@@ -32,7 +32,6 @@ use super::body::{ArrayRef, Body, Result};
 use super::error::CodegenError;
 use super::memory::Element;
 use super::steps::Expansion;
-use super::sync::{Access, AccessKind, Who};
 use super::vector::{Pos, Sweep};
 use super::warp::Lanes;
 use crate::check::types::Ty;
@@ -146,23 +145,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         for arg in bound_exprs {
             bound.push(self.arg_value(arg)?);
         }
-        // A reduction may stand inside another vector statement's uniform part: keep that
-        // statement's element reads apart from this one's.
-        let outer_reads = std::mem::take(&mut self.elem_reads);
-        let shape = self.prepare(operand);
-        let reads = std::mem::replace(&mut self.elem_reads, outer_reads);
-        let shape = shape?;
+        let shape = self.prepare(operand)?;
         if shape.bound == Some(0) {
             return Ok(zero);
         }
         self.located(e.span, |this| {
-            this.reduce_prepared(e, f, &bound, operand, shape, reads)
+            this.reduce_prepared(e, f, &bound, operand, shape)
         })
     }
 
     /// `f /. operand` for collective `e` (a reduce, or a grid-wide scan's aggregate: its
-    /// element type is the result's), `operand` prepared to `shape` with element reads `reads`.
-    #[allow(clippy::too_many_arguments)]
+    /// element type is the result's), `operand` prepared to `shape`.
     pub(super) fn reduce_prepared(
         &mut self,
         e: &Expr,
@@ -170,7 +163,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         bound: &[BasicValueEnum<'ctx>],
         operand: &Expr,
         shape: super::vector::Shape<'ctx>,
-        reads: Vec<Access>,
     ) -> Result<BasicValueEnum<'ctx>> {
         let zero = self.zero_of(self.ty_of(e).element(), e.span)?;
         let result_ty = self.ty_of(e).element().clone();
@@ -178,7 +170,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         // grid-wide chunk too: tiles walk the chunk's positions).
         let plan = self.planned(crate::kir::Consumer::Reduce(e.span))?;
         let per_thread = plan.combine == Some(crate::kir::Combine::PerThread);
-        self.touch(reads)?;
+        self.touch(e.span)?;
         self.before_scans(operand)?;
         let shape = self.materialise_mixed_scans(&[operand], shape, &plan, e.span)?;
         self.check_sweep(plan.sweep, &shape, e.span)?;
@@ -195,7 +187,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
             let array = self.scratch_for(e, &result_ty, warps, 2, "reduce.partials")?;
             // The previous run of this reduction (in a loop) may still be reading it.
-            self.touch(vec![scratch_access(&array, AccessKind::Write, e)])?;
+            self.touch(e.span)?;
             Some(array)
         } else {
             None
@@ -460,15 +452,5 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.expand(&steps, &mut expansion, v)?
             .broadcast
             .ok_or_else(|| CodegenError::internal("a reduction's steps without a result", e.span))
-    }
-}
-
-pub fn scratch_access(array: &ArrayRef<'_>, kind: AccessKind, e: &Expr) -> Access {
-    Access {
-        array: array.key.clone(),
-        name: array.name.clone(),
-        kind,
-        who: Who::Any,
-        span: e.span,
     }
 }

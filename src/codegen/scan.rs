@@ -24,9 +24,7 @@
 
 use super::body::{Body, Result};
 use super::error::CodegenError;
-use super::reduce::scratch_access;
 use super::steps::Expansion;
-use super::sync::AccessKind;
 use super::vector::{Pos, Shape, Sweep};
 use crate::kir::SweepPlan;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
@@ -102,8 +100,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 continue;
             }
             let elem = self.ty_of(scan).element().clone();
-            let array = self.scratch_for(scan, &elem, plan.warps, 2, "scan.partials")?;
-            self.touch(vec![scratch_access(&array, AccessKind::Write, scan)])?;
+            self.scratch_for(scan, &elem, plan.warps, 2, "scan.partials")?;
+            self.touch(scan.span)?;
         }
         Ok(())
     }

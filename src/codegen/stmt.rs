@@ -3,12 +3,10 @@
 
 use super::body::{Body, Mode, RegVector, Result, Var};
 use super::error::CodegenError;
-use super::sync::{Access, AccessKind, Who};
 use crate::check::types::{Len, Space, Ty};
 use crate::syntax::ast::{Block, Expr, ExprKind, Ident, Stmt, TypeExpr};
 use crate::syntax::span::Span;
 use inkwell::values::{BasicValue, PointerValue};
-use std::collections::BTreeSet;
 
 /// How a loop or a branch lowers its body: a `func`'s statements (`Body::block`), or a kernel's
 /// as the kernel IR has them (`Body::kernel_block`).
@@ -24,12 +22,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         result
     }
 
-    /// Between statements nothing is kept: hoisted values, a statement's element reads and its
-    /// copies belong to one statement.
+    /// Between statements nothing is kept: hoisted values and a statement's copies belong to
+    /// one statement.
     pub(super) fn start_stmt(&mut self, span: Span) {
         self.hoisted.clear();
         self.tile_vals.clear();
-        self.elem_reads.clear();
         self.materialised.clear();
         self.indexed_copies.clear();
         self.set_location(span);
@@ -65,9 +62,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 range,
                 body,
                 span,
-            } => self.sequential_for(var, ty, range, body, &mut |this| this.block(body), *span),
+            } => self.sequential_for(var, ty, range, &mut |this| this.block(body), *span),
             Stmt::While { cond, body, span } => {
-                self.while_stmt(cond, body, &mut |this| this.block(body), *span)
+                self.while_stmt(cond, &mut |this| this.block(body), *span)
             }
             Stmt::Return { value, span } => self.return_stmt(value.as_ref(), *span),
             // The checker accepts only atomics as calls on their own line, and none in a `func`
@@ -111,23 +108,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         } else {
             self.expr(init)?
         };
-        self.note_value(&name.name, &declared, Some(init));
         let ptr = self.alloca(self.reg_type(&declared, span)?, &name.name)?;
         self.b.build_store(ptr, v)?;
         self.bind(&name.name, Var::Local { ptr, ty: declared });
         Ok(())
-    }
-
-    /// Records what an integer or `Range` variable holds for the subscript analyses: the
-    /// polynomial of `value` if it has one, an unknown symbol otherwise.
-    fn note_value(&mut self, name: &str, ty: &Ty, value: Option<&Expr>) {
-        let tracked = *ty == Ty::Range || ty.scalar().is_some_and(|s| s.is_integer());
-        if !tracked || !self.is_kernel() {
-            return;
-        }
-        let block_size = self.block_size_or_default();
-        let known = value.and_then(|v| self.symbols.known(v, self.cx.checked, block_size));
-        self.symbols.set(name, known, *ty == Ty::Range);
     }
 
     /// `x: T[] <- v` whose length is a compile-time constant and whose elements are only ever
@@ -249,20 +233,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 } else {
                     self.expr(value)?
                 };
-                match &target.kind {
-                    ExprKind::Name(name) => {
-                        let ty = self.ty_of(target).clone();
-                        self.note_value(&name.name, &ty, Some(value));
-                    }
-                    _ => {
-                        if let Some(root) = root_name(target) {
-                            let ty = self.ty_of(root).clone();
-                            if let ExprKind::Name(name) = &root.kind {
-                                self.note_value(&name.name, &ty, None);
-                            }
-                        }
-                    }
-                }
                 let (ptr, ty) = self.place(target)?;
                 let v = if matches!(target.kind, ExprKind::Field { .. }) {
                     self.to_mem(v, &ty)?
@@ -330,14 +300,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             // Element-level code (a `func`, a distributed loop): this thread's own store.
             return self.store_element(&array, &at, v, span);
         }
-        let location = self.location(&array, indices);
-        self.touch(vec![Access {
-            array: array.key.clone(),
-            name: array.name.clone(),
-            kind: AccessKind::Write,
-            who: Who::Leader(location),
-            span,
-        }])?;
+        self.touch(span)?;
         // A grid-wide reduce: only the block of the last chunk holds the total.
         let guard = self.grid_store_guard;
         self.once_per_block(&mut |this| match guard {
@@ -387,14 +350,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         if !self.is_kernel() || self.lane_depth > 0 {
             return store(self);
         }
-        let location = self.location(&array, indices);
-        self.touch(vec![Access {
-            array: array.key.clone(),
-            name: array.name.clone(),
-            kind: AccessKind::Write,
-            who: Who::Leader(location),
-            span,
-        }])?;
+        self.touch(span)?;
         self.once_per_block(&mut |this| store(this))?;
         Ok(())
     }
@@ -423,14 +379,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 
     /// `for i: Int32 <- r` run by every thread, every iteration: a uniform loop over
     /// `[r.lo, r.hi)` (`kir::Stmt::For`; `distribute.rs` lowers a `DistributedFor`). The range
-    /// is evaluated once; assigning to `i` in the body does not change the iteration. `body` is
-    /// the loop's statements, for the variables it assigns; `lower_body` lowers them.
+    /// is evaluated once; assigning to `i` in the body does not change the iteration.
+    /// `lower_body` lowers the loop's statements.
     pub(super) fn sequential_for(
         &mut self,
         var: &Ident,
         ty: &TypeExpr,
         range: &Expr,
-        body: &Block,
         lower_body: LowerBody<'_, 'a, 'ctx>,
         span: Span,
     ) -> Result<()> {
@@ -438,7 +393,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let r = self.expr(range)?;
         let (lo, hi) = self.range_bounds(r)?;
         let var_ptr = self.alloca(self.cx.context.i32_type().into(), &var.name)?;
-        self.enter_loop(body, Some(&var.name), span)?;
+        self.barrier_before_loop(span)?;
         self.build_counted_loop(lo, hi, self.i32(1), &mut |this, i| {
             this.b.build_store(var_ptr, i)?;
             this.push_scope();
@@ -470,23 +425,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(())
     }
 
-    /// Starts a loop: the place in front of it where a barrier may go, and for the subscript
-    /// analyses every variable the body assigns (and the loop variable) holds a new unknown
-    /// value from here on.
-    fn enter_loop(&mut self, body: &Block, var: Option<&str>, span: Span) -> Result<()> {
-        self.barrier_before_loop(span)?;
-        let mut assigned = BTreeSet::new();
-        crate::kir::assigned_names(body, &mut assigned);
-        if let Some(var) = var {
-            assigned.insert(var.to_string());
-        }
-        for name in assigned {
-            let is_range = matches!(self.lookup(&name), Some(Var::Local { ty: Ty::Range, .. }));
-            self.symbols.set(&name, None, is_range);
-        }
-        Ok(())
-    }
-
     /// In front of a loop: a barrier where the kernel IR places one (something pending
     /// conflicts with an array the body names), once rather than in every iteration.
     fn barrier_before_loop(&mut self, span: Span) -> Result<()> {
@@ -499,11 +437,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     pub(super) fn while_stmt(
         &mut self,
         cond: &Expr,
-        body: &Block,
         lower_body: LowerBody<'_, 'a, 'ctx>,
         span: Span,
     ) -> Result<()> {
-        self.enter_loop(body, None, span)?;
+        self.barrier_before_loop(span)?;
         let context = self.cx.context;
         let head = context.append_basic_block(self.function, "while");
         let body_bb = context.append_basic_block(self.function, "while.body");
@@ -559,15 +496,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
         }
         self.finish_entry()
-    }
-}
-
-/// The variable at the root of a place (`p` in `p.first.x`).
-fn root_name(e: &Expr) -> Option<&Expr> {
-    match &e.kind {
-        ExprKind::Name(_) => Some(e),
-        ExprKind::Field { base, .. } => root_name(base),
-        _ => None,
     }
 }
 

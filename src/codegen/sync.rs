@@ -5,7 +5,8 @@
 //! least one of the two writing; the barriers that analysis proves unnecessary are removed.
 //! `kir-barriers` (`kir/barriers.rs`) makes that analysis on the kernel IR for every kernel
 //! and gives each decision the place code generation reaches it by: the ordinal, in emission
-//! order, of the places a barrier may go (an announcement of accesses, `Body::touch`; a
+//! order, of the places a barrier may go (an announcement, `Body::touch`, where a statement's
+//! accesses are made, whether or not it makes any: code generation builds no accesses; a
 //! sequential loop's head; a loop body's end), counted alike on both sides. Code generation
 //! counts the places as it reaches them, asks the IR at each ([`Sync::decided`]) and emits the
 //! barrier the IR has there, with its R0801 remark; each barrier the IR removed (R0802) gets its
@@ -18,7 +19,7 @@
 //! Barriers are only placed in block-uniform code, so they are never divergent.
 
 use super::remarks::{AccessNote, Remark};
-pub use crate::kir::access::{Access, AccessKind, Who};
+use crate::kir::access::{Access, AccessKind};
 use crate::kir::removed_barriers::Removed;
 use crate::kir::{Barrier, Barriers, Point};
 use crate::syntax::span::Span;
@@ -222,6 +223,7 @@ impl Sync {
 mod tests {
     use super::*;
     use crate::kir::access::access_to_t as access;
+    use crate::kir::access::Who;
     use crate::kir::removed_barriers::RemovedReason;
     use crate::kir::Emission;
     use crate::syntax::span::FileId;

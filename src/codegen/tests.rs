@@ -588,3 +588,47 @@ kernel prefix(x: Float32[BLOCKS * BLOCKSIZE], y: Float32[BLOCKS * BLOCKSIZE])
         "{errors}"
     );
 }
+
+/// Code generation builds no accesses: it reaches a place where a barrier may go by each
+/// statement's structure, also where the statement makes no access, and emits there what
+/// `kir-barriers` decided. Here the register vector's initializer reads and writes no memory
+/// (its place has no barrier in the IR); a barrier edited into the IR at that place is emitted
+/// in front of the initializer, and the places after it keep theirs.
+#[test]
+fn a_place_without_accesses_is_the_kernel_irs_to_decide() {
+    use crate::kir::access::{access_to_t, AccessKind, Who};
+    use crate::kir::{Barrier, Barriers, Point};
+    let source = "\
+kernel fill(y: Float32[256])
+  v: Float32[] <- [1.0, 2.0, 3.0]
+  y[[range(0, 3)]] <- v
+";
+    let barriers = |ir: &str| ir.matches("call void @llvm.nvvm.barrier0()").count();
+    let planned = lower_with_kernel_ir(source, |kernel| {
+        let Some(Barriers::Placed(_, _, emission)) = &kernel.barriers else {
+            panic!("kir-barriers covers the kernel");
+        };
+        // The initializer's place (no access), then the store's.
+        assert_eq!(emission.points, [Point::Touch, Point::Touch]);
+    })
+    .expect("compiles");
+    let edited = lower_with_kernel_ir(source, |kernel| {
+        let Some(Barriers::Placed(placed, _, _)) = &mut kernel.barriers else {
+            panic!("kir-barriers covers the kernel");
+        };
+        placed.insert(
+            0,
+            Barrier {
+                at: kernel.span,
+                needed: true,
+                loop_end: false,
+                earlier: access_to_t(AccessKind::Write, Who::Any),
+                later: access_to_t(AccessKind::Read, Who::Any),
+                collective: None,
+                point: Some(0),
+            },
+        );
+    })
+    .expect("compiles");
+    assert_eq!(barriers(&edited), barriers(&planned) + 1, "{edited}");
+}

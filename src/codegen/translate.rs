@@ -117,12 +117,9 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     span,
                 },
             ) => self.kernel_for(ir, (var, ty, range, body), *span),
-            (Kir::While { body: ir_body, .. }, Ast::While { cond, body, span }) => self.while_stmt(
-                cond,
-                body,
-                &mut |this| this.kernel_block(ir_body, body),
-                *span,
-            ),
+            (Kir::While { body: ir_body, .. }, Ast::While { cond, body, span }) => {
+                self.while_stmt(cond, &mut |this| this.kernel_block(ir_body, body), *span)
+            }
             (Kir::Return { .. }, Ast::Return { value, span }) => {
                 self.return_stmt(value.as_ref(), *span)
             }
@@ -164,7 +161,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     var,
                     ty,
                     range,
-                    body,
                     &mut |this| this.kernel_block(ir_body, body),
                     span,
                 )
@@ -174,7 +170,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 stride,
                 summary,
                 evidence,
-                accesses,
                 ..
             } => {
                 self.check_loop_variable(ty, span)?;
@@ -191,7 +186,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     var,
                     range,
                     &mut |this| this.kernel_block(ir_body, body),
-                    accesses.clone(),
                     span,
                 )
             }

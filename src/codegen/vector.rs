@@ -25,7 +25,6 @@
 use super::body::{ArrayRef, Body, RegVector, Result, Var};
 use super::error::CodegenError;
 use super::memory::Element;
-use super::sync::{Access, AccessKind, Who};
 use crate::check::types::{Len, Ty};
 use crate::check::Callee;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
@@ -139,7 +138,6 @@ enum Target<'ctx> {
     Memory {
         array: ArrayRef<'ctx>,
         dest: Dest<'ctx>,
-        who: Who,
     },
     Registers(RegVector<'ctx>),
 }
@@ -227,8 +225,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         })
     }
 
-    /// Evaluates the uniform parts of vector expression `e`, records the arrays it reads
-    /// element by element in `elem_reads`, and returns its shape. Runs in block-uniform code.
+    /// Evaluates the uniform parts of vector expression `e` and returns its shape. Runs in
+    /// block-uniform code.
     pub fn prepare(&mut self, e: &Expr) -> Result<Shape<'ctx>> {
         // Block vectors are built in uniform code only: the checker rejects them in a func
         // (E0310), and a vector statement prepares its nested vectors (the operands of its
@@ -276,8 +274,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     ));
                 };
                 // Element `k` reads element `(k % r) * c + k / r` of the array: any thread's.
-                let array = self.array(arg)?;
-                self.note_read(&array, Who::Any, e.span);
                 let (r, c) = self.tile_dims(arg)?;
                 Ok(self.shape(self.i32((r * c) as i64)))
             }
@@ -297,11 +293,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                             ))
                         }
                     };
-                    self.note_read(
-                        &array,
-                        Who::Owner(crate::kir::affine::Poly::default()),
-                        e.span,
-                    );
                     Ok(self.shape(len))
                 }
                 _ => Err(CodegenError::internal(
@@ -323,9 +314,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 op, func, operand, ..
             } => {
                 for arg in &func.bound_args {
-                    if matches!(self.ty_of(arg), Ty::Array { .. }) {
-                        self.func_array_args.insert(arg.span);
-                    }
                     self.hoist(arg)?;
                 }
                 let mut shape = self.prepare(operand)?;
@@ -367,27 +355,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             for index in indices {
                 self.hoist(index)?;
             }
-            self.note_read(&array, Who::Any, e.span);
             return Ok(self.shape(self.i32((r * c) as i64)));
         }
         if let [index] = indices {
             if array.dims.len() == 2 && matches!(self.ty_of(index), Ty::Scalar(_)) {
                 // A row of a two-dimensional array: elements (i, 0..cols).
                 self.hoist(index)?;
-                let who = self.owner_at(&array, &[Some(index)], None);
-                self.note_read(&array, who, e.span);
                 return Ok(self.shape(array.dims[1]));
             }
         }
         let mut shape: Option<Shape> = None;
-        let mut range_index: Option<&Expr> = None;
-        let mut gathers = false;
         for index in indices {
             let s = match self.ty_of(index) {
                 Ty::Range => {
                     self.hoist(index)?;
                     let (lo, hi) = self.range_bounds(self.hoisted[&index.id])?;
-                    range_index = Some(index);
                     let mut s = self.shape(self.range_len(lo, hi)?);
                     if let Some(n) = self.static_len(index) {
                         s.len = self.i32(n as i64);
@@ -395,10 +377,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     }
                     Some(s)
                 }
-                Ty::Vector { .. } | Ty::Array { .. } => {
-                    gathers = true;
-                    Some(self.prepare(index)?)
-                }
+                Ty::Vector { .. } | Ty::Array { .. } => Some(self.prepare(index)?),
                 _ => {
                     self.hoist(index)?;
                     None
@@ -414,47 +393,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let shape = shape.ok_or_else(|| {
             CodegenError::internal("a subscript that makes no block vector", e.span)
         })?;
-        let last_is_range = indices.last().is_some_and(|i| *self.ty_of(i) == Ty::Range);
-        let who = match range_index {
-            Some(r) if !gathers && last_is_range => {
-                let leading: Vec<Option<&Expr>> =
-                    indices[..indices.len() - 1].iter().map(Some).collect();
-                self.owner_at(&array, &leading, Some(r))
-            }
-            _ => Who::Any,
-        };
-        self.note_read(&array, who, e.span);
         Ok(shape)
-    }
-
-    /// Who touches `array[leading..., (range start) + k]` (row-major): the owner of `k`, at an
-    /// offset that is a polynomial when every subscript has one.
-    pub fn owner_at(
-        &mut self,
-        array: &ArrayRef<'ctx>,
-        leading: &[Option<&Expr>],
-        range: Option<&Expr>,
-    ) -> Who {
-        let block_size = self.block_size_or_default();
-        let checked = self.cx.checked;
-        let mut offset = Some(crate::kir::affine::Poly::default());
-        for (d, index) in leading.iter().enumerate() {
-            let stride = array.dims_poly_product(d + 1);
-            let sub = index.and_then(|i| self.symbols.poly(i, checked, block_size));
-            offset = match (offset, sub, stride) {
-                (Some(o), Some(s), Some(st)) => s.mul(&st).and_then(|t| o.add(&t)),
-                _ => None,
-            };
-        }
-        if let Some(r) = range {
-            let lo = self.symbols.range(r, checked, block_size).map(|(lo, _)| lo);
-            offset = offset.zip(lo).and_then(|(o, lo)| o.add(&lo));
-        }
-        match offset {
-            Some(p) => Who::Owner(p),
-            // Unknown offsets are symbols of their own: equal to nothing else.
-            None => Who::Owner(crate::kir::affine::Poly::sym(self.symbols.fresh("offset"))),
-        }
     }
 
     pub fn block_size_or_default(&self) -> u32 {
@@ -462,16 +401,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             super::body::Mode::Kernel { block_size, .. } => *block_size,
             super::body::Mode::Func { .. } => 1,
         }
-    }
-
-    fn note_read(&mut self, array: &ArrayRef<'ctx>, who: Who, span: Span) {
-        self.elem_reads.push(Access {
-            array: array.key.clone(),
-            name: array.name.clone(),
-            kind: AccessKind::Read,
-            who,
-            span,
-        });
     }
 
     /// Which arguments of call `e` a `func` takes whole (its `Range` and array parameters);
@@ -508,7 +437,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         for (operand, whole) in operands.iter().zip(whole) {
             if whole && matches!(self.ty_of(operand), Ty::Array { .. }) {
                 let array = self.array(operand)?;
-                self.note_read(&array, Who::Any, operand.span);
                 let packed = self.pack_array_arg(&array, operand.span)?;
                 self.hoisted.insert(operand.id, packed);
             } else if whole {
@@ -1106,7 +1034,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 span,
             ));
         }
-        self.elem_reads.clear();
         let (target_kind, dest_shape) = match positions {
             Positions::Scatter { tile_cols } => self.scatter_destination(target, tile_cols)?,
             Positions::Contiguous => {
@@ -1114,15 +1041,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 (target_kind, self.dest_shape(n_dest, bound))
             }
         };
-        let dest_reads = std::mem::take(&mut self.elem_reads);
-        self.store_vector(
-            Consumer::Store(span),
-            target_kind,
-            dest_shape,
-            dest_reads,
-            value,
-            span,
-        )
+        self.store_vector(Consumer::Store(span), target_kind, dest_shape, value, span)
     }
 
     /// The shape of a contiguous destination of `n` elements.
@@ -1137,8 +1056,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// A scatter's target, `a[[v]]`, `a[[i, v]]`, `a[[r, j]]` ...: its subscripts prepared like
-    /// a gather's (uniform ones hoisted, vectors fused into the store's sweep, their reads
-    /// noted), and the shape they give. Any thread may write any element.
+    /// a gather's (uniform ones hoisted, vectors fused into the store's sweep), and the shape
+    /// they give. Any thread may write any element.
     fn scatter_destination(
         &mut self,
         target: &Expr,
@@ -1168,12 +1087,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 cols,
                 checked: *checked,
             };
-            let target = Target::Memory {
-                array,
-                dest,
-                who: Who::Any,
-            };
-            return Ok((target, shape));
+            return Ok((Target::Memory { array, dest }, shape));
         }
         // The checker gives every element access one subscript per dimension (E0207).
         if indices.len() != array.dims.len() {
@@ -1205,14 +1119,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             subscripts: indices.clone(),
             checked: *checked,
         };
-        Ok((
-            Target::Memory {
-                array,
-                dest,
-                who: Who::Any,
-            },
-            shape,
-        ))
+        Ok((Target::Memory { array, dest }, shape))
     }
 
     /// The initializer of a freshly declared array variable.
@@ -1230,14 +1137,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             _ => self.length(&array),
         };
         let bound = n.get_sign_extended_constant().map(|n| n.max(0) as u64);
-        let who = Who::Owner(crate::kir::affine::Poly::default());
         let target = Target::Memory {
             array,
             dest: Dest::Whole,
-            who,
         };
         let shape = self.dest_shape(n, bound);
-        self.store_vector(consumer, target, shape, Vec::new(), value, span)
+        self.store_vector(consumer, target, shape, value, span)
     }
 
     /// The initializer of a freshly declared register vector.
@@ -1247,24 +1152,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             Consumer::Store(span),
             Target::Registers(r),
             shape,
-            Vec::new(),
             value,
             span,
         )
     }
 
-    /// `dest_shape`: the destination's (for a scatter, its vector subscripts'), whose element
-    /// reads are `dest_reads`.
+    /// `dest_shape`: the destination's (for a scatter, its vector subscripts').
     fn store_vector(
         &mut self,
         consumer: Consumer,
         target: Target<'ctx>,
         dest_shape: Shape<'ctx>,
-        dest_reads: Vec<Access>,
         value: &Expr,
         span: Span,
     ) -> Result<()> {
-        self.elem_reads.clear();
         let dest_shape = Shape {
             registers: dest_shape.registers || matches!(target, Target::Registers(_)),
             ..dest_shape
@@ -1276,14 +1177,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             self.hoist(value)?;
             dest_shape
         };
-        let mut reads = std::mem::take(&mut self.elem_reads);
-        reads.extend(dest_reads);
         let plan = self.planned(consumer)?;
         match target {
             Target::Registers(r) => {
                 // Private to each thread: no memory, no barrier. Every slot is read before it
                 // is written, and no slot reads another's element.
-                self.touch(reads)?;
+                self.touch(span)?;
                 self.before_scans(value)?;
                 let shape = self.materialise_mixed_scans(&[value], shape, &plan, span)?;
                 let sweep = plan.sweep;
@@ -1306,49 +1205,20 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 })?;
                 Ok(())
             }
-            Target::Memory { array, dest, who } => {
-                let write = Access {
-                    array: array.key.clone(),
-                    name: array.name.clone(),
-                    kind: AccessKind::Write,
-                    who: who.clone(),
-                    span,
-                };
+            Target::Memory { array, dest } => {
                 // Reading an element the statement writes at another position would see the
-                // new value: such statements read everything first (into registers), then write.
-                let mut in_place = reads.iter().all(|r| {
-                    r.array != array.key
-                        || matches!((&r.who, &who), (Who::Owner(a), Who::Owner(b)) if a == b)
-                });
-                // kir-accesses decided it on the kernel IR; code generation's own accesses must
-                // agree (for stores into memory whose destination is a statement's target: a
-                // vector variable's initializer or an indexed vector's copy reads nothing of it),
-                // except for the reads of an array bound to a `func`, which only the IR follows
-                // into the `func`'s body.
-                if let Consumer::Store(at) = consumer {
-                    let order = self.store_orders.get(&at);
-                    let buffered = matches!(order, Some(crate::kir::StoreOrder::Buffered { .. }));
-                    if let Some(crate::kir::StoreOrder::Buffered { read, .. }) = order {
-                        if self.func_array_args.contains(read) {
-                            in_place = false;
-                        }
-                    }
-                    if buffered == in_place {
-                        return Err(CodegenError::internal(
-                            format!(
-                                "kir-accesses decided that this store {} its values, code generation's accesses say otherwise",
-                                if buffered { "buffers" } else { "does not buffer" }
-                            ),
-                            span,
-                        ));
-                    }
-                }
+                // new value: such statements read everything first (into registers), then
+                // write. kir-accesses decides it (`StoreOrder`); a vector variable's
+                // initializer and an indexed vector's copy read nothing of their destination.
+                let buffered = matches!(
+                    consumer,
+                    Consumer::Store(at)
+                        if matches!(self.store_orders.get(&at), Some(crate::kir::StoreOrder::Buffered { .. }))
+                );
                 // A scatter's vector subscripts are computed in the same sweep as the value.
                 let subscripts = dest.vector_subscripts(|e| self.is_vector_operand(e));
-                if in_place {
-                    let mut accesses = reads;
-                    accesses.push(write);
-                    self.touch(accesses)?;
+                if !buffered {
+                    self.touch(span)?;
                     self.before_scans(value)?;
                     for subscript in &subscripts {
                         self.before_scans(subscript)?;
@@ -1368,7 +1238,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         })
                     })?;
                 } else {
-                    self.touch(reads)?;
+                    self.touch(span)?;
                     self.before_scans(value)?;
                     for subscript in &subscripts {
                         self.before_scans(subscript)?;
@@ -1394,16 +1264,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     };
                     self.check_sweep(Sweep::Unrolled { slots }, &buffered, span)?;
                     let sweep = Sweep::Unrolled { slots };
-                    self.store_buffered(
-                        &array,
-                        &dest,
-                        &subscripts,
-                        write,
-                        &shape,
-                        sweep,
-                        value,
-                        span,
-                    )?;
+                    self.store_buffered(&array, &dest, &subscripts, &shape, sweep, value, span)?;
                 }
                 Ok(())
             }
@@ -1448,7 +1309,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         array: &ArrayRef<'ctx>,
         dest: &Dest<'ctx>,
         subscripts: &[Expr],
-        write: Access,
         shape: &Shape<'ctx>,
         sweep: Sweep,
         value: &Expr,
@@ -1498,7 +1358,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 Ok(())
             })
         })?;
-        self.touch(vec![write])?;
+        self.touch(span)?;
         let plain = Shape {
             left_scan: false,
             right_scan: false,
@@ -1549,12 +1409,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                         [rows, cols] => self.b.build_int_mul(*rows, *cols, "len")?,
                         _ => self.length(&array),
                     };
-                    let who = Who::Owner(crate::kir::affine::Poly::default());
                     Ok((
                         Target::Memory {
                             array,
                             dest: Dest::Whole,
-                            who,
                         },
                         n,
                         bound_of(n),
@@ -1582,23 +1440,21 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 match self.ty_of(index).clone() {
                     Ty::Range => {
                         let (lo, n, bound) = self.slice_extent(index)?;
-                        let who = self.owner_at(&array, &[], Some(index));
                         let dest = Dest::Slice {
                             row: None,
                             lo,
                             checked: *checked,
                         };
-                        Ok((Target::Memory { array, dest, who }, n, bound))
+                        Ok((Target::Memory { array, dest }, n, bound))
                     }
                     Ty::Scalar(s) if array.dims.len() == 2 => {
                         let row = self.row_index(index, s.is_signed())?;
                         let n = array.dims[1];
-                        let who = self.owner_at(&array, &[Some(index)], None);
                         let dest = Dest::Row {
                             row,
                             checked: *checked,
                         };
-                        Ok((Target::Memory { array, dest, who }, n, bound_of(n)))
+                        Ok((Target::Memory { array, dest }, n, bound_of(n)))
                     }
                     // kir-lower makes every other indexed target a scatter.
                     _ => Err(CodegenError::internal(
@@ -1625,13 +1481,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 };
                 let row = self.row_index(row_index, s.is_signed())?;
                 let (lo, n, bound) = self.slice_extent(columns)?;
-                let who = self.owner_at(&array, &[Some(row_index)], Some(columns));
                 let dest = Dest::Slice {
                     row: Some(row),
                     lo,
                     checked: *checked,
                 };
-                Ok((Target::Memory { array, dest, who }, n, bound))
+                Ok((Target::Memory { array, dest }, n, bound))
             }
             // The checker allows at most two dimensions (E0207), and kir-lower makes every
             // other indexed target a scatter.
@@ -1778,17 +1633,5 @@ impl<'ctx> Body<'_, 'ctx> {
             out.push(self.index64(at, true)?);
         }
         Ok(out)
-    }
-}
-
-impl<'ctx> ArrayRef<'ctx> {
-    /// The product of the dimensions from `from` on (the stride of dimension `from - 1`).
-    pub fn dims_poly_product(&self, from: usize) -> Option<crate::kir::affine::Poly> {
-        self.dim_polys
-            .iter()
-            .skip(from)
-            .try_fold(crate::kir::affine::Poly::constant(1), |acc, d| {
-                d.as_ref().and_then(|d| acc.mul(d))
-            })
     }
 }

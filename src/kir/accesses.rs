@@ -12,9 +12,8 @@
 //! thread then reads only what it is about to overwrite itself. Any other read of the target
 //! (another offset, any thread, an offset without a polynomial) makes the store buffered.
 //!
-//! Code generation takes the decision from here and checks it against its own accesses (an
-//! internal error where they differ). The barriers themselves are still placed by code
-//! generation (`docs/kernel-ir.md`, step 3).
+//! Code generation takes the decision from here (`codegen::Body::store_vector`); it builds no
+//! accesses of its own. `kir-barriers` shares the access model (`kir/access.rs`).
 
 use super::access::Who;
 use super::affine::{Poly, Symbols};
@@ -302,7 +301,7 @@ impl Finder {
     }
 
     /// Who touches `array[leading..., (range start) + k]` (row-major): the owner of `k`, at an
-    /// offset that is a polynomial when every subscript has one (`codegen::Body::owner_at`).
+    /// offset that is a polynomial when every subscript has one.
     fn owner_at(
         &self,
         walk: &Walk<'_>,

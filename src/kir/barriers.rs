@@ -326,12 +326,13 @@ impl Placer {
     }
 
     /// Accesses about to be made: a barrier in front of the first that conflicts with a
-    /// pending one; then they are pending.
+    /// pending one; then they are pending. The place counts where none are announced too
+    /// (code generation reaches it all the same, and the IR says there is nothing to order).
     fn touch(&mut self, accesses: Vec<Access>) {
+        let point = self.point(Point::Touch);
         if accesses.is_empty() {
             return;
         }
-        let point = self.point(Point::Touch);
         let block_size = self.block_size;
         let conflict = self.pending.first_pair(&accesses, |earlier, later| {
             conflicts(earlier, later, block_size, None)
@@ -748,7 +749,7 @@ impl Placer {
     }
 
     /// `read` as an access: at an offset without a polynomial, by the owner of each element at
-    /// an offset of its own (`codegen::Body::owner_at`).
+    /// an offset of its own (`Finder::owner_at` in `kir/accesses.rs`).
     fn read_access(&self, read: Read) -> Result<Access, &'static str> {
         let Some(array) = read.array else {
             return Err("a read of a computed array or tile passed whole");
