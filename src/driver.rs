@@ -560,7 +560,7 @@ fn with_stdlib(
         };
         // An item that does not parse on its own would be a bug in `stdlib`; the whole file
         // then says what is wrong, with the file's positions.
-        let parsed = crate::stdlib::parsed::items(i, file, kept, first)
+        let parsed = crate::stdlib::parsed::items(file, source, kept, first)
             .or_else(|_| syntax::parse(file, source, first));
         let library = stop_on_error(parsed, diagnostics)?;
         program.append_library(library);
