@@ -171,19 +171,14 @@ fn entry_name(library: &[u8], wanted: &BTreeSet<String>) -> String {
     )
 }
 
-/// A 64-bit hash of `bytes`, a word at a time (0.2 M instructions for libdevice's 470 KB): to
-/// tell one libdevice, or one set of names, from another, not to resist anyone.
+/// A 64-bit hash of `bytes`, rustc's Fx hash (the `rustc-hash` crate, 16 bytes a step: 0.23 M
+/// instructions for libdevice's 486 KB): to tell one libdevice, or one set of names, from
+/// another, not to resist anyone.
 fn fingerprint(bytes: &[u8]) -> u64 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut words = bytes.chunks_exact(8);
-    let mut hash = (bytes.len() as u64).wrapping_mul(K);
-    for word in &mut words {
-        let word = u64::from_le_bytes(word.try_into().unwrap_or_default());
-        hash = (hash.rotate_left(5) ^ word).wrapping_mul(K);
-    }
-    let mut last = [0u8; 8];
-    last[..words.remainder().len()].copy_from_slice(words.remainder());
-    (hash.rotate_left(5) ^ u64::from_le_bytes(last)).wrapping_mul(K)
+    use std::hash::Hasher;
+    let mut hasher = rustc_hash::FxHasher::default();
+    hasher.write(bytes);
+    hasher.finish()
 }
 
 /// The cache's module at `entry`, if it is there, reads, and defines `wanted` with
