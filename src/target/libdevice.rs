@@ -153,21 +153,20 @@ fn defined_functions(module: &Module<'_>) -> BTreeSet<String> {
         .collect()
 }
 
-/// How the kept module is made: a change to `link_from_libdevice` that changes what it makes
-/// takes the next number, so that loomc does not read files an older one wrote.
-const KEPT_FORMAT: u32 = 1;
-
 /// The cache's file for `wanted` from the libdevice whose bytes are `library`: both go into its
-/// name, with the LLVM that writes and reads it and [`KEPT_FORMAT`].
+/// name, with the LLVM that writes and reads it and a hash of the code that makes it
+/// (`LOOM_KEPT_FORMAT`, build.rs), so that a loomc that may make the file otherwise does not read
+/// files an older one wrote.
 fn entry_name(library: &[u8], wanted: &BTreeSet<String>) -> String {
     let names: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let (mut major, mut minor, mut patch) = (0, 0, 0);
     // SAFETY: LLVM writes three integers through the pointers.
     unsafe { inkwell::llvm_sys::core::LLVMGetVersion(&mut major, &mut minor, &mut patch) };
     format!(
-        "{:016x}-{:016x}-llvm{major}.{minor}.{patch}-{KEPT_FORMAT}.bc",
+        "{:016x}-{:016x}-llvm{major}.{minor}.{patch}-{}.bc",
         fingerprint(library),
         fingerprint(names.join("\n").as_bytes()),
+        env!("LOOM_KEPT_FORMAT"),
     )
 }
 
