@@ -1,7 +1,8 @@
 //! Embeds `docs/errors/<CODE>.md` into loomc for `loomc explain CODE`, so that adding an
 //! explanation means adding a file; fingerprints the parser and the standard library
-//! (`LOOM_PARSER_FINGERPRINT`, for `src/stdlib/parsed.rs`); and links the loomc binary as a
-//! fixed-address executable with the C++ standard library linked in.
+//! (`LOOM_PARSER_FINGERPRINT`, for `src/stdlib/parsed.rs`) and the code that makes the libdevice
+//! cache's files (`LOOM_KEPT_FORMAT`, for `src/target/libdevice.rs`); and links the loomc binary
+//! as a fixed-address executable with the C++ standard library linked in.
 
 use std::fmt::Write;
 use std::path::Path;
@@ -20,6 +21,10 @@ fn main() {
     println!(
         "cargo:rustc-env=LOOM_PARSER_FINGERPRINT={:016x}",
         parser_fingerprint(Path::new(&root))
+    );
+    println!(
+        "cargo:rustc-env=LOOM_KEPT_FORMAT={:016x}",
+        kept_format(Path::new(&root))
     );
     let dir = Path::new(&root).join("docs/errors");
     println!("cargo:rerun-if-changed={}", dir.display());
@@ -72,6 +77,25 @@ fn parser_fingerprint(root: &Path) -> u64 {
         "src/syntax/parser/layout.rs",
     ];
     files.extend(sources.iter().map(|file| root.join(file)));
+    fingerprint(root, files)
+}
+
+/// A hash of the code that makes and reads the libdevice cache's files
+/// (`src/target/libdevice.rs`): that file (linking, writing, reading back), `src/target.rs` (the
+/// triple and data layout the kept module is given, which of its functions are libdevice's) and
+/// `Cargo.lock` (the inkwell and llvm-sys that call LLVM; LLVM's own version is in the file's
+/// name). In the cache's file names, so that a loomc whose making of them may differ reads none
+/// an earlier one wrote: a format number bumped by hand could be forgotten, and a test pinning
+/// these files' hash would fail on every edit of `src/target.rs`. A change that makes the same
+/// files only costs each set of functions one compile that reads libdevice again.
+fn kept_format(root: &Path) -> u64 {
+    let sources = ["src/target/libdevice.rs", "src/target.rs", "Cargo.lock"];
+    fingerprint(root, sources.iter().map(|file| root.join(file)).collect())
+}
+
+/// FNV-1a of each file's name (from `root`) and bytes, in order; cargo runs the build script
+/// again when one changes.
+fn fingerprint(root: &Path, files: Vec<std::path::PathBuf>) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());

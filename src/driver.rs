@@ -195,9 +195,10 @@ impl Stages<'_> {
         if options.emit.contains(&Emit::Ast) {
             outputs.push((Emit::Ast, ast_json(&user_program)));
         }
-        if last_stage == Emit::Ast {
+        // `None` exactly where the AST is all that was asked for: the compile ends here.
+        let Some(target) = target else {
             return Some(outputs);
-        }
+        };
 
         // The standard library is parsed after the user's file so that its items come last and its
         // expression ids continue the user's; the checker lets user funcs hide library ones.
@@ -228,11 +229,7 @@ impl Stages<'_> {
         }
         times.lap("check");
 
-        let target = match target {
-            Some(target) => target.finish(),
-            None => NvptxTarget::new(&options.arch, options.opt),
-        };
-        let mut target = stop_on_error(target.map_err(|d| vec![d]), diagnostics)?;
+        let mut target = stop_on_error(target.finish().map_err(|d| vec![d]), diagnostics)?;
         target.libdevice = options.libdevice.clone();
         // Installs LLVM's printing options (process-wide): after the target, before any pipeline.
         let mut printer = stop_on_error(
@@ -560,7 +557,7 @@ fn with_stdlib(
         };
         // An item that does not parse on its own would be a bug in `stdlib`; the whole file
         // then says what is wrong, with the file's positions.
-        let parsed = crate::stdlib::parsed::items(i, file, kept, first)
+        let parsed = crate::stdlib::parsed::items(file, source, kept, first)
             .or_else(|_| syntax::parse(file, source, first));
         let library = stop_on_error(parsed, diagnostics)?;
         program.append_library(library);

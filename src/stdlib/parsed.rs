@@ -11,8 +11,9 @@
 //! expression ids from 0, as JSON `[ids, item]` (`ids`: how many it uses), or `null` where the
 //! JSON would not give the parsed item back (the parser's AST keeps a float literal's text, the
 //! JSON its value). Its first line is the fingerprint of what it was made from (build.rs) and
-//! each file's number of items. Where these are not loomc's own, or a line does not read, the
-//! items are parsed as before: the file can make a compile slower, never different.
+//! each file's number of items. Where these are not loomc's own, the text the driver gives is not
+//! the library's (`STDLIB`'s) or its id is not the one the file's spans have, or a line does not
+//! read, the items are parsed as before: the file can make a compile slower, never different.
 
 use super::item_ranges;
 use crate::check::STDLIB;
@@ -23,16 +24,16 @@ use std::ops::Range;
 
 const PARSED: &str = include_str!("parsed.jsonl");
 
-/// The items `kept` (indices in [`item_ranges`], in order) of the library file `STDLIB[index]`,
-/// whose id is `file`, as the parser gives them with expression ids from `first_expr_id`.
+/// The items `kept` (indices in [`item_ranges`], in order) of the library file `text`, whose id
+/// is `file`, as the parser gives them with expression ids from `first_expr_id`: read where
+/// `parsed.jsonl` describes `text` as `file`, else parsed from `text`.
 pub fn items(
-    index: usize,
     file: FileId,
+    text: &str,
     kept: &[usize],
     first_expr_id: u32,
 ) -> Result<Program, Vec<Diagnostic>> {
-    let text = STDLIB.get(index).map_or("", |(_, text)| text);
-    let lines = parsed_lines(index, file);
+    let lines = parsed_lines(file, text);
     items_from(lines.as_deref(), file, text, kept, first_expr_id)
 }
 
@@ -88,10 +89,12 @@ fn parse_into(
     Ok(())
 }
 
-/// The lines of `parsed.jsonl` for the file `STDLIB[index]`, if the file was made from this
-/// loomc's parser and library (then it has a line for each of the library file's items) and
-/// `file` is the id its spans have.
-fn parsed_lines(index: usize, file: FileId) -> Option<Vec<&'static str>> {
+/// The lines of `parsed.jsonl` for the library file whose text is `text`, if the file was made
+/// from this loomc's parser and library (then it has a line for each of the library file's
+/// items) and `file` is the id the driver gives that library file (the one its spans have).
+/// `None` for a text that is none of `STDLIB`'s: its items are parsed.
+fn parsed_lines(file: FileId, text: &str) -> Option<Vec<&'static str>> {
+    let index = STDLIB.iter().position(|&(_, known)| known == text)?;
     let mut lines = PARSED.lines();
     let mut header = lines.next()?.split(' ');
     let made_here = header.next()? == env!("LOOM_PARSER_FINGERPRINT");
@@ -187,7 +190,7 @@ mod tests {
             let file = library_file(index);
             let ranges = item_ranges(text);
             let every_third: Vec<usize> = (0..ranges.len()).step_by(3).collect();
-            let lines = parsed_lines(index, file).unwrap();
+            let lines = parsed_lines(file, text).unwrap();
             assert_eq!(lines.len(), ranges.len());
             let mut some_null = lines.clone();
             for line in some_null.iter_mut().skip(1).step_by(4) {
@@ -202,6 +205,24 @@ mod tests {
                     assert_eq!(format!("{read:?}"), parsed, "{}", STDLIB[index].0);
                 }
             }
+        }
+    }
+
+    /// A library text or file id that `parsed.jsonl` does not describe is parsed, not read
+    /// (an item read for another text would have the other's spans, or be another item).
+    #[test]
+    fn a_library_file_the_parsed_file_does_not_describe_is_parsed() {
+        let (_, text) = STDLIB[0];
+        // Every item moves on, and the first is new.
+        let moved = format!("func loom_not_the_library(x: Float32): Float32\n  return x\n\n{text}");
+        let beyond = library_file(STDLIB.len());
+        for (file, text) in [(library_file(0), &moved[..]), (beyond, text)] {
+            let ranges = item_ranges(text);
+            let kept: Vec<usize> = (0..ranges.len()).collect();
+            let parsed = parse_parts(file, text, &ranges, 37).unwrap();
+            assert!(!parsed.items.is_empty());
+            let read = items(file, text, &kept, 37).unwrap();
+            assert_eq!(format!("{read:?}"), format!("{parsed:?}"), "{file:?}");
         }
     }
 }

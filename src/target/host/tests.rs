@@ -1053,13 +1053,20 @@ fn a_kernel_that_requires_its_block_size_loops_over_a_constant_number_of_threads
     // loops over threads then have constant trip counts, and the thread ids' ranges decide the
     // bounds checks of the shared partials (slot `tid >> 5`) before the loops run: without the
     // constants those checks stayed inside the loops and cost the kernel about 15 %.
-    let ir = sum_of_squares_ir(crate::target::OptLevel::O3);
-    let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
+    let required = sum_of_squares_ir(crate::target::OptLevel::O3);
+    // The same IR, whose kernel may run with up to 256 threads (an annotation the host lowering
+    // does not read): what the requirement changes, and that the checks are there to count.
+    let not_required = required.replace(r#"!"reqntidx", i32 256"#, r#"!"maxntidx", i32 256"#);
+    assert_ne!(required, not_required, "no `reqntidx` of 256 in the IR");
     let name = cut::function_name("sumOfSquares");
-    let function = program
-        ._module
-        .get_function(&name)
-        .unwrap_or_else(|| panic!("no block function `{name}`"));
+    let compiled = |ir: &str| HostProgram::compile(ir, &HostOptions::default()).unwrap();
+    let (program, unfixed) = (compiled(&required), compiled(&not_required));
+    let unfixed_ntid_x = block_function(&unfixed, &name).get_nth_param(1).unwrap();
+    assert!(
+        inkwell::values::BasicValue::get_first_use(&unfixed_ntid_x).is_some(),
+        "`{name}` without reqntid does not read its ntid.x parameter"
+    );
+    let function = block_function(&program, &name);
     for (index, what) in [(1, "ntid.x"), (2, "ntid.y")] {
         let param = function.get_nth_param(index).unwrap();
         assert!(
@@ -1067,8 +1074,30 @@ fn a_kernel_that_requires_its_block_size_loops_over_a_constant_number_of_threads
             "`{name}` still reads its {what} parameter"
         );
     }
-    // Calls of the runtime's check whose kind says shared memory (`bounds.rs`).
-    let shared_checks = function
+    let unfixed_checks = shared_checks(block_function(&unfixed, &name));
+    assert!(
+        unfixed_checks > 0,
+        "`{name}` without reqntid checks no shared access at run time"
+    );
+    assert_eq!(
+        shared_checks(function),
+        0,
+        "`{name}` still checks shared accesses at run time ({unfixed_checks} without reqntid)"
+    );
+}
+
+/// The block function `name` of `program`.
+fn block_function<'a>(program: &'a HostProgram, name: &str) -> inkwell::values::FunctionValue<'a> {
+    program
+        ._module
+        .get_function(name)
+        .unwrap_or_else(|| panic!("no block function `{name}`"))
+}
+
+/// How many calls of the runtime's check in `function` have a kind that says shared memory
+/// (`bounds.rs`).
+fn shared_checks(function: inkwell::values::FunctionValue<'_>) -> usize {
+    function
         .get_basic_block_iter()
         .flat_map(|block| block.get_instructions())
         .filter(|inst| inst.get_opcode() == inkwell::values::InstructionOpcode::Call)
@@ -1086,9 +1115,5 @@ fn a_kernel_that_requires_its_block_size_loops_over_a_constant_number_of_threads
                 .and_then(|k| k.into_int_value().get_zero_extended_constant())
                 .is_some_and(|k| k & u64::from(loom_simt::BOUNDS_SHARED) != 0)
         })
-        .count();
-    assert_eq!(
-        shared_checks, 0,
-        "`{name}` still checks shared accesses at run time"
-    );
+        .count()
 }
