@@ -5,9 +5,9 @@
 use crate::check::Checked;
 use crate::kir::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use crate::kir::{Consumer, Count, Kernel, Start, Sweep, SweepPlan, Tiles};
-use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::span::Span;
-use crate::syntax::visit::{each_child, visit_expr};
+use crate::syntax::visit::{scans_in_skipping, visit_expr};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The tiles each collective is expanded for: how many of the block's threads hold a value in
@@ -198,33 +198,21 @@ fn shortest(walk: &Walk<'_>, vectors: &[&Expr]) -> Option<u64> {
         .min()
 }
 
-/// The scans computed in the sweep over `e`: not those inside a reduction (its own sweep
-/// computes them) or inside an indexed vector (its copy's sweep does), but those of a
-/// recomputed vector's initializer, computed again at each use.
-fn scans_in(walk: &Walk<'_>, e: &Expr, out: &mut Vec<Span>) {
-    match &e.kind {
-        ExprKind::Collective {
-            op: CollectiveOp::Reduce,
-            ..
-        } => return,
-        ExprKind::Collective {
-            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-            ..
-        } => out.push(e.span),
-        ExprKind::Index { base, indices, .. } if walk.is_indexed_copy(base.span) => {
-            for i in indices {
-                scans_in(walk, i, out);
-            }
-            return;
-        }
-        ExprKind::Name(name) => {
-            if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
-                scans_in(walk, init, out);
-            }
-        }
-        _ => {}
-    }
-    each_child(e, &mut |c| scans_in(walk, c, out));
+/// The scans computed in the sweep over `e` ([`scans_in_skipping`]), a recomputed vector's
+/// initializer's included: computed again at each use.
+fn scans_in<'a>(walk: &Walk<'a>, e: &'a Expr, out: &mut Vec<Span>) {
+    let initializer = |name: &str| match walk.lookup(name) {
+        Some(Name::Recomputed(init)) => Some(*init),
+        _ => None,
+    };
+    let mut scans = Vec::new();
+    scans_in_skipping(
+        e,
+        &|base| walk.is_indexed_copy(base.span),
+        &initializer,
+        &mut scans,
+    );
+    out.extend(scans.iter().map(|scan| scan.span));
 }
 
 /// The tiles of a sweep over `len` positions (when compiled): how many of the block's threads
