@@ -38,7 +38,7 @@ impl<'a> Visitor<'a> for Tiling {
         let len = if grid {
             None
         } else {
-            store_len(walk, dest, value)
+            walk.store_len(dest, value)
         };
         let mut scans = Vec::new();
         scans_in(walk, value, &mut scans);
@@ -81,7 +81,7 @@ impl<'a> Visitor<'a> for Tiling {
             .chain(operands)
             .filter(|e| is_vector(walk.checked.ty(e.id)))
             .collect();
-        let len = shortest(walk, &vectors);
+        let len = walk.shortest_len(&vectors);
         let mut scans = Vec::new();
         for e in vectors {
             scans_in(walk, e, &mut scans);
@@ -149,53 +149,6 @@ fn reads_own_target(target: &Expr, value: &Expr) -> bool {
         });
     }
     named
-}
-
-/// The length of a store's vector when compiled: the destination's and the value's, the
-/// shorter, where both are known (code generation walks the shorter).
-fn store_len(walk: &Walk<'_>, dest: Dest<'_>, value: &Expr) -> Option<u64> {
-    let dest_len = match dest {
-        Dest::Variable { name, .. } => walk.static_len_of_local(name)?,
-        Dest::Target {
-            target,
-            scatter: false,
-        } => walk.static_len(target)?,
-        // A tile store's positions are the tile's.
-        Dest::Target {
-            target,
-            scatter: true,
-        } if super::super::sweeps::is_tile_store(walk, target) => walk.static_len(target)?,
-        // A scatter's positions are its vector subscripts'.
-        Dest::Target {
-            target,
-            scatter: true,
-        } => {
-            let ExprKind::Index { indices, .. } = &target.kind else {
-                return None;
-            };
-            let vectors: Vec<&Expr> = indices
-                .iter()
-                .filter(|e| is_vector(walk.checked.ty(e.id)))
-                .collect();
-            shortest(walk, &vectors)?
-        }
-        Dest::Copy => return walk.static_len(value),
-    };
-    if !is_vector(walk.checked.ty(value.id)) {
-        // A uniform value stored into every element.
-        return Some(dest_len);
-    }
-    Some(dest_len.min(walk.static_len(value)?))
-}
-
-/// The shortest of `vectors`' lengths, where every one is known when compiled.
-fn shortest(walk: &Walk<'_>, vectors: &[&Expr]) -> Option<u64> {
-    vectors
-        .iter()
-        .map(|e| walk.static_len(e))
-        .collect::<Option<Vec<u64>>>()?
-        .into_iter()
-        .min()
 }
 
 /// The scans computed in the sweep over `e` ([`scans_in_skipping`]), a recomputed vector's
