@@ -125,8 +125,9 @@ pub struct Body<'a, 'ctx> {
     pub indexed_vectors: std::collections::HashSet<Span>,
     /// `kir-sweeps`: how each consumer of a block vector walks its positions (kernels only).
     pub sweeps: std::collections::BTreeMap<crate::kir::Consumer, crate::kir::SweepPlan>,
-    /// `kir-collectives`: how each reduction and scan is expanded, by span (kernels only).
-    pub collectives: std::collections::BTreeMap<Span, crate::kir::CollectivePlan>,
+    /// `kir-collectives`: how each reduction and scan is expanded, by span (kernels only),
+    /// borrowed from the kernel IR: code generation reads a plan, it never changes one.
+    pub collectives: Option<&'a std::collections::BTreeMap<Span, crate::kir::CollectivePlan>>,
     /// `kir-guards`: the vectors whose checked reads share one bounds test, by span.
     pub merged_guards: std::collections::BTreeMap<Span, crate::kir::MergedGuard>,
     /// `kir-accesses`: the vector stores that read their own target, by statement span, and
@@ -176,7 +177,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             indexed_copies: HashMap::new(),
             indexed_vectors: std::collections::HashSet::new(),
             sweeps: std::collections::BTreeMap::new(),
-            collectives: std::collections::BTreeMap::new(),
+            collectives: None,
             merged_guards: std::collections::BTreeMap::new(),
             store_orders: std::collections::BTreeMap::new(),
             scan_carries: HashMap::new(),

@@ -174,12 +174,12 @@ impl<'a, 'ctx> KernelLowering<'a, 'ctx> {
                 self.decl.name.span,
             )
         })?;
-        body.collectives = kernel_ir.collectives.clone().ok_or_else(|| {
+        body.collectives = Some(kernel_ir.collectives.as_ref().ok_or_else(|| {
             CodegenError::internal(
                 "kernel IR without its collectives' expansion (kir-collectives did not run)",
                 self.decl.name.span,
             )
-        })?;
+        })?);
         body.merged_guards = kernel_ir.merged_guards.clone().ok_or_else(|| {
             CodegenError::internal(
                 "kernel IR without its merged guards (kir-guards did not run)",

@@ -434,8 +434,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let plan = self.collective_plan(e.span)?;
         // A grid-wide scan reduces its chunk with its aggregate's steps.
         let steps = match plan.op {
-            CollectiveOp::Reduce => plan.steps,
-            _ => plan.aggregate,
+            CollectiveOp::Reduce => &plan.steps,
+            _ => &plan.aggregate,
         };
         let mut expansion = Expansion {
             e,
@@ -449,7 +449,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             one_tile,
             first: None,
         };
-        self.expand(&steps, &mut expansion, v)?
+        self.expand(steps, &mut expansion, v)?
             .broadcast
             .ok_or_else(|| CodegenError::internal("a reduction's steps without a result", e.span))
     }

@@ -29,7 +29,7 @@ use super::vector::{Pos, Shape, Sweep};
 use crate::kir::SweepPlan;
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
-use crate::syntax::visit::{each_child, scans_in};
+use crate::syntax::visit::scans_in_skipping;
 use inkwell::values::BasicValueEnum;
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
@@ -89,10 +89,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     /// its copy computed them, before the statement, and wrote their partials there.
     pub fn before_scans(&mut self, e: &Expr) -> Result<()> {
         let mut scans = Vec::new();
-        scans_in(e, &mut scans);
-        let mut copied = Vec::new();
-        self.copied_scans(e, &mut copied);
-        scans.retain(|scan| !copied.iter().any(|c| std::ptr::eq(*c, *scan)));
+        self.scans_computed(e, &mut scans);
         for scan in scans {
             // kir-collectives: a block of one warp has no partials.
             let plan = self.collective_plan(scan.span)?;
@@ -108,19 +105,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
 }
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// The scans inside the indexed computed vectors of `e` (each stored into a `shared` copy
-    /// before its statement: `kir-indexed-copies`), those in the subscripts of one included.
-    fn copied_scans<'e>(&self, e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        if let ExprKind::Index { base, indices, .. } = &e.kind {
-            if self.indexed_vectors.contains(&base.span) {
-                scans_in(base, out);
-                for index in indices {
-                    self.copied_scans(index, out);
-                }
-                return;
-            }
-        }
-        each_child(e, &mut |c| self.copied_scans(c, out));
+    /// The scans the sweep over `e` computes, in pre-order ([`scans_in_skipping`]): not those
+    /// inside an indexed computed vector (stored into a `shared` copy before its statement:
+    /// `kir-indexed-copies`), but those in its subscripts. (Each use of a recomputed vector is
+    /// already its initializer here.)
+    fn scans_computed<'e>(&self, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        let is_copy = |base: &Expr| self.indexed_vectors.contains(&base.span);
+        scans_in_skipping(e, &is_copy, &|_| None, out);
     }
 
     /// A consumer whose vector holds both a left and a right scan over more than one tile: one
@@ -145,15 +136,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let Some(slots) = plan.scans_ahead else {
             return Ok(shape);
         };
+        // Not an indexed vector's scans: its copy computed them before the statement, which
+        // reads the copy (`codegen/memory.rs`), so they are not computed again.
         let mut scans = Vec::new();
-        let mut copied = Vec::new();
         for e in exprs {
-            scans_in(e, &mut scans);
-            self.copied_scans(e, &mut copied);
+            self.scans_computed(e, &mut scans);
         }
-        // An indexed vector's scans: its copy computed them before the statement, which reads
-        // the copy (`codegen/memory.rs`), so they are not computed again.
-        scans.retain(|scan| !copied.iter().any(|c| std::ptr::eq(*c, *scan)));
         // Pre-order reversed: every scan after the scans inside it.
         scans.reverse();
         let pass = Shape {

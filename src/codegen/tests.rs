@@ -632,3 +632,50 @@ kernel fill(y: Float32[256])
     .expect("compiles");
     assert_eq!(barriers(&edited), barriers(&planned) + 1, "{edited}");
 }
+
+/// The count cross-check goes both ways: code generation takes the steps listed for its tile's
+/// count, known (a constant) or run-time, and never the other kind's. A list edited to a
+/// run-time count where code generation knows the tile holds 256 threads, or to a known count
+/// where code generation computes it when the kernel runs, is an internal error, not emitted
+/// with the counts the other kind would compute.
+#[test]
+fn a_collectives_count_of_another_kind_than_code_generations_is_an_internal_error() {
+    use crate::kir::Count;
+    let miscounted = |source: &str, count: Count| {
+        let lowered = lower_with_kernel_ir(source, |kernel| {
+            for plan in kernel.collectives.iter_mut().flat_map(|c| c.values_mut()) {
+                for planned in &mut plan.steps {
+                    planned.count = count;
+                }
+            }
+        });
+        format!("{:?}", lowered.expect_err("an internal error"))
+    };
+    let known = "\
+kernel prefix(x: Float32[BLOCKS * BLOCKSIZE], y: Float32[BLOCKS * BLOCKSIZE])
+  r: Range <- block(B)
+  y[[r]] <- sum /: x[[r]]
+";
+    let run_time = "\
+kernel prefix(n: Int32, x: Float32[n], y: Float32[n])
+  y[range(0, n)] <- sum /: x[range(0, n)]
+";
+    for source in [known, run_time] {
+        lower_with_kernel_ir(source, |_| {}).expect("compiles as planned");
+    }
+    let errors = miscounted(known, Count::RunTime);
+    assert!(
+        errors.contains(
+            "kir-collectives planned no steps for 256 threads holding a value, in one tile"
+        ),
+        "{errors}"
+    );
+    let errors = miscounted(run_time, Count::Known(256));
+    assert!(
+        errors.contains(
+            "kir-collectives planned no steps for a run-time number of threads holding a value, \
+             in several tiles"
+        ),
+        "{errors}"
+    );
+}

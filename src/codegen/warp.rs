@@ -30,9 +30,11 @@ pub struct Lanes<'ctx> {
 }
 
 impl<'a, 'ctx> Body<'a, 'ctx> {
-    /// `kir-collectives`' expansion of the collective at `span`.
-    pub fn collective_plan(&self, span: Span) -> Result<crate::kir::CollectivePlan> {
-        self.collectives.get(&span).cloned().ok_or_else(|| {
+    /// `kir-collectives`' expansion of the collective at `span`, borrowed from the kernel IR
+    /// (not from the body: the caller may go on emitting code while it reads the steps).
+    pub fn collective_plan(&self, span: Span) -> Result<&'a crate::kir::CollectivePlan> {
+        let plans = self.collectives;
+        plans.and_then(|plans| plans.get(&span)).ok_or_else(|| {
             CodegenError::internal(
                 "kir-collectives planned no expansion for this collective",
                 span,

@@ -419,7 +419,7 @@ impl Placer {
         // the value's reads (`codegen::Body::scatter_destination`, `store_vector`); a tile
         // store's ranges only give positions.
         let mut swept = vec![value];
-        if scatter && !is_tile_store(walk, target) {
+        if scatter && !walk.is_tile_store(target) {
             if let ExprKind::Index { indices, .. } = &target.kind {
                 for index in indices.iter().filter(|i| is_vector(checked.ty(i.id))) {
                     swept.push(index);
@@ -447,12 +447,10 @@ impl Placer {
                 span,
             })
         };
-        // The sweep walks the shorter of the target and the value: a compile-time length
-        // when both have one; a grid-wide statement's chunk, a run-time number of positions.
-        let len = match (walk.static_len(target), is_vector(checked.ty(value.id))) {
-            _ if self.grid_window.is_some() => None,
-            (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
-            (n, _) => n,
+        // A grid-wide statement's chunk: a run-time number of positions.
+        let len = match self.grid_window {
+            Some(_) => None,
+            None => walk.store_len(Dest::Target { target, scatter }, value),
         };
         self.sweep_store(walk, span, accesses, write, len, &swept);
     }
@@ -486,13 +484,7 @@ impl Placer {
             who: Who::Owner(Poly::default()),
             span,
         });
-        let len = match (
-            walk.static_len_of_local(name),
-            is_vector(checked.ty(value.id)),
-        ) {
-            (Some(n), true) => walk.static_len(value).map(|m| n.min(m)),
-            (n, _) => n,
-        };
+        let len = walk.store_len(Dest::Variable { name, registers }, value);
         self.sweep_store(walk, span, accesses, write, len, &[value]);
     }
 
@@ -637,7 +629,7 @@ impl Placer {
             who: Who::Owner(Poly::default()),
             span: base.span,
         };
-        let len = walk.static_len(base);
+        let len = walk.store_len(Dest::Copy, base);
         let consumer = Consumer::Copy(base.span);
         steps.extend(self.store_steps(walk, consumer, reads, Some(write), len, &[base])?);
         out.push(Step::Copy {
@@ -1395,17 +1387,6 @@ fn partials(what: &str, e: &Expr) -> (Access, Access) {
 /// (a collective's partials, an indexed vector's copy) tells it from others after a `#`.
 pub(super) fn shown_name(key: &str) -> String {
     key.split('#').next().unwrap_or(key).to_string()
-}
-
-/// Whether scatter target `target` stores a tile (`a[[rows, columns]] <- transpose(t)`): its
-/// subscripts are two ranges that give the tile's positions (`kir-sweeps`' `scatter_destination`).
-fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
-    let ExprKind::Index { indices, .. } = &target.kind else {
-        return false;
-    };
-    walk.checked.ty(target.id).tile_shape().is_some()
-        && matches!(indices.as_slice(), [r, c]
-            if *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range)
 }
 
 /// Whether `e` is `transpose(t)`, a tile read element by element where it is consumed.

@@ -475,6 +475,72 @@ impl<'a> Walk<'a> {
             _ => None,
         }
     }
+
+    /// The positions the sweep of a store of `value` into `dest` walks, when compiled: the
+    /// destination's and the value's, the shorter, where both are known (code generation walks
+    /// the shorter); a uniform value is stored at every position of the destination. Not a
+    /// grid-wide statement's: it walks its block's chunk, a run-time length (its callers know).
+    /// `kir-collectives` counts a scan's threads by it, `kir-barriers` the copies of a sweep's
+    /// body.
+    pub fn store_len(&self, dest: Dest<'_>, value: &Expr) -> Option<u64> {
+        let dest_len = match dest {
+            Dest::Variable { name, .. } => self.static_len_of_local(name)?,
+            Dest::Target {
+                target,
+                scatter: false,
+            } => self.static_len(target)?,
+            // A tile store's positions are the tile's.
+            Dest::Target {
+                target,
+                scatter: true,
+            } if self.is_tile_store(target) => self.static_len(target)?,
+            // A scatter's positions are its vector subscripts'.
+            Dest::Target {
+                target,
+                scatter: true,
+            } => {
+                let ExprKind::Index { indices, .. } = &target.kind else {
+                    return None;
+                };
+                let vectors: Vec<&Expr> = indices
+                    .iter()
+                    .filter(|e| is_vector(self.checked.ty(e.id)))
+                    .collect();
+                self.shortest_len(&vectors)?
+            }
+            Dest::Copy => return self.static_len(value),
+        };
+        if !is_vector(self.checked.ty(value.id)) {
+            return Some(dest_len);
+        }
+        Some(dest_len.min(self.static_len(value)?))
+    }
+
+    /// The shortest of `vectors`' lengths, where every one is known when compiled (none where
+    /// there are none).
+    pub fn shortest_len(&self, vectors: &[&Expr]) -> Option<u64> {
+        vectors
+            .iter()
+            .map(|e| self.static_len(e))
+            .collect::<Option<Vec<u64>>>()?
+            .into_iter()
+            .min()
+    }
+
+    /// Whether scatter target `target` stores a two-dimensional slice `a[r, s]` (a tile of `r`
+    /// rows and `s` columns, as `kir-lower`'s `TileRows`/`TileCols`): its positions are the
+    /// tile's, and its ranges only give them.
+    pub fn is_tile_store(&self, target: &Expr) -> bool {
+        let ExprKind::Index { indices, .. } = &target.kind else {
+            return false;
+        };
+        match (self.checked.ty(target.id).tile_shape(), indices.as_slice()) {
+            (Some(_), [r, c]) => {
+                *self.checked.ty(r.id) == Ty::Range && *self.checked.ty(c.id) == Ty::Range
+            }
+            _ => false,
+        }
+    }
 }
 
 fn static_total(dims: &[Len]) -> Option<u64> {

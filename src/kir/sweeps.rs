@@ -464,27 +464,13 @@ fn scatter_destination(walk: &Walk<'_>, target: &Expr) -> Shape {
     let ExprKind::Index { indices, .. } = &target.kind else {
         return Shape::default();
     };
-    if is_tile_store(walk, target) {
+    if walk.is_tile_store(target) {
         return Shape {
             bound: walk.static_len(target),
             ..Shape::default()
         };
     }
     vector_subscripts_shape(walk, indices)
-}
-
-/// Whether scatter `target` stores a two-dimensional slice `a[r, s]` (a tile of `r` rows and
-/// `s` columns, as `kir-lower`'s `TileRows`/`TileCols`): its positions are the tile's.
-pub(super) fn is_tile_store(walk: &Walk<'_>, target: &Expr) -> bool {
-    let ExprKind::Index { indices, .. } = &target.kind else {
-        return false;
-    };
-    match (walk.checked.ty(target.id).tile_shape(), indices.as_slice()) {
-        (Some(_), [r, c]) => {
-            *walk.checked.ty(r.id) == Ty::Range && *walk.checked.ty(c.id) == Ty::Range
-        }
-        _ => false,
-    }
 }
 
 /// The positions of the vector and range subscripts among `indices`: the shortest's.

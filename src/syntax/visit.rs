@@ -27,6 +27,45 @@ pub fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     each_child(e, &mut |c| scans_in(c, out));
 }
 
+/// The scans a sweep over vector expression `e` computes, in pre-order: [`scans_in`], less
+/// those inside an indexed computed vector (`is_copy` of its base: `kir-indexed-copies` stores
+/// it into a `shared` copy before the statement, and that copy's sweep computes them), but not
+/// less those in its subscripts. A name for which `initializer` gives an expression (a vector
+/// evaluated again at each use, in a program where uses are not yet replaced by it) stands for
+/// that expression's scans. `kir-collectives` (the tiles each scan is computed in),
+/// `kir-barriers` (their partials and barriers) and code generation (`codegen/scan.rs`) take
+/// the scans of a sweep from here.
+pub fn scans_in_skipping<'e>(
+    e: &'e Expr,
+    is_copy: &dyn Fn(&Expr) -> bool,
+    initializer: &dyn Fn(&str) -> Option<&'e Expr>,
+    out: &mut Vec<&'e Expr>,
+) {
+    match &e.kind {
+        ExprKind::Collective {
+            op: CollectiveOp::Reduce,
+            ..
+        } => return,
+        ExprKind::Collective {
+            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
+            ..
+        } => out.push(e),
+        ExprKind::Index { base, indices, .. } if is_copy(base) => {
+            for index in indices {
+                scans_in_skipping(index, is_copy, initializer, out);
+            }
+            return;
+        }
+        ExprKind::Name(name) => {
+            if let Some(init) = initializer(&name.name) {
+                scans_in_skipping(init, is_copy, initializer, out);
+            }
+        }
+        _ => {}
+    }
+    each_child(e, &mut |c| scans_in_skipping(c, is_copy, initializer, out));
+}
+
 /// Calls `f` on each expression directly inside `expr`, in source order.
 pub fn each_child<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     match &expr.kind {

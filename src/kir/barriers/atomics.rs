@@ -157,11 +157,7 @@ impl Placer {
             span,
         });
         // The sweep's length: the shortest vector's, when each has one at compile time.
-        let len = vectors
-            .iter()
-            .map(|e| walk.static_len(e))
-            .try_fold(u64::MAX, |n, m| m.map(|m| n.min(m)))
-            .filter(|_| !vectors.is_empty());
+        let len = walk.shortest_len(&vectors);
         let consumer = Consumer::Atomic(span);
         steps.extend(self.store_steps(walk, consumer, accesses, None, len, &[call])?);
         steps.push(candidate);

@@ -11,7 +11,7 @@ use crate::kir::access::Access;
 use crate::kir::consumers::Walk;
 use crate::kir::{Sweep, SweepPlan};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
-use crate::syntax::visit::{each_child, scans_in};
+use crate::syntax::visit::{each_child, scans_in_skipping};
 
 impl Placer {
     /// The scans inside the vectors `swept` (a store's value, then a scatter's vector
@@ -36,19 +36,18 @@ impl Placer {
     ) -> Result<Vec<Step>, &'static str> {
         // Code generation takes each vector in turn (`before_scans`, `tile_prepare`).
         let mut scans = Vec::new();
-        let mut copied = Vec::new();
-        let mut innermost_first = Vec::new();
+        let mut here = Vec::new();
         for e in swept {
-            scans_in(e, &mut scans);
-            copied.extend(copied_scans(walk, e));
-            scans_innermost_first(e, &mut innermost_first);
+            scans_computed(walk, e, &mut scans);
+            scans_innermost_first(e, &mut here);
         }
-        let here = computed_here(&innermost_first, &copied);
+        // The same scans, in the order the sweep's body computes them.
+        here.retain(|scan| scans.iter().any(|s| std::ptr::eq(*s, *scan)));
         let ahead = plan.scans_ahead.filter(|_| left_and_right(&here));
         if self.block_size / 32 <= 1 {
             return Ok(Vec::new());
         }
-        for scan in &computed_here(&scans, &copied) {
+        for scan in &scans {
             out.push(Step::Touch(vec![self.scan_partials(scan).0]));
         }
         let barrier = |scan: &&Expr| {
@@ -68,7 +67,7 @@ impl Placer {
             sweep: Sweep::Unrolled { slots },
             ..*plan
         };
-        for scan in computed_here(&scans, &copied).iter().rev() {
+        for scan in scans.iter().rev() {
             self.sweep_steps(&ahead_plan, len, scan.span, &[barrier(scan)], out);
         }
         Ok(Vec::new())
@@ -88,12 +87,9 @@ impl Placer {
     /// `swept` after their sweep (not an indexed vector's: its copy's sweep read them).
     pub(super) fn scan_partials_read(&self, walk: &Walk<'_>, swept: &[&Expr]) -> Option<Step> {
         let mut scans = Vec::new();
-        let mut copied = Vec::new();
         for e in swept {
-            scans_in(e, &mut scans);
-            copied.extend(copied_scans(walk, e));
+            scans_computed(walk, e, &mut scans);
         }
-        let scans = computed_here(&scans, &copied);
         if self.block_size / 32 <= 1 || scans.is_empty() {
             return None;
         }
@@ -128,24 +124,9 @@ fn is_collective(e: &Expr, op: CollectiveOp) -> bool {
     matches!(&e.kind, ExprKind::Collective { op: o, .. } if *o == op)
 }
 
-/// The scans inside the indexed computed vectors of `e`, which their copies compute.
-fn copied_scans<'e>(walk: &Walk<'_>, e: &'e Expr) -> Vec<&'e Expr> {
-    let mut out = Vec::new();
-    if let ExprKind::Index { base, .. } = &e.kind {
-        if walk.is_indexed_copy(base.span) {
-            scans_in(base, &mut out);
-        }
-    }
-    each_child(e, &mut |c| out.extend(copied_scans(walk, c)));
-    out.dedup_by(|a, b| std::ptr::eq(*a, *b));
-    out
-}
-
-/// `scans` less those `copied`: the ones a sweep computes.
-pub(super) fn computed_here<'e>(scans: &[&'e Expr], copied: &[&Expr]) -> Vec<&'e Expr> {
-    scans
-        .iter()
-        .filter(|s| !copied.iter().any(|c| std::ptr::eq(*c, **s)))
-        .copied()
-        .collect()
+/// The scans the sweep over `e` computes ([`scans_in_skipping`]): not an indexed vector's,
+/// which its copy computed. (The program is the one code generation lowers: each use of a
+/// recomputed vector is already its initializer.)
+fn scans_computed<'e>(walk: &Walk<'_>, e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    scans_in_skipping(e, &|base| walk.is_indexed_copy(base.span), &|_| None, out);
 }

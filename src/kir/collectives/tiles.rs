@@ -5,9 +5,9 @@
 use crate::check::Checked;
 use crate::kir::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use crate::kir::{Consumer, Count, Kernel, Start, Sweep, SweepPlan, Tiles};
-use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use crate::syntax::ast::{Expr, ExprKind};
 use crate::syntax::span::Span;
-use crate::syntax::visit::{each_child, visit_expr};
+use crate::syntax::visit::{scans_in_skipping, visit_expr};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The tiles each collective is expanded for: how many of the block's threads hold a value in
@@ -38,7 +38,7 @@ impl<'a> Visitor<'a> for Tiling {
         let len = if grid {
             None
         } else {
-            store_len(walk, dest, value)
+            walk.store_len(dest, value)
         };
         let mut scans = Vec::new();
         scans_in(walk, value, &mut scans);
@@ -81,7 +81,7 @@ impl<'a> Visitor<'a> for Tiling {
             .chain(operands)
             .filter(|e| is_vector(walk.checked.ty(e.id)))
             .collect();
-        let len = shortest(walk, &vectors);
+        let len = walk.shortest_len(&vectors);
         let mut scans = Vec::new();
         for e in vectors {
             scans_in(walk, e, &mut scans);
@@ -151,80 +151,21 @@ fn reads_own_target(target: &Expr, value: &Expr) -> bool {
     named
 }
 
-/// The length of a store's vector when compiled: the destination's and the value's, the
-/// shorter, where both are known (code generation walks the shorter).
-fn store_len(walk: &Walk<'_>, dest: Dest<'_>, value: &Expr) -> Option<u64> {
-    let dest_len = match dest {
-        Dest::Variable { name, .. } => walk.static_len_of_local(name)?,
-        Dest::Target {
-            target,
-            scatter: false,
-        } => walk.static_len(target)?,
-        // A tile store's positions are the tile's.
-        Dest::Target {
-            target,
-            scatter: true,
-        } if super::super::sweeps::is_tile_store(walk, target) => walk.static_len(target)?,
-        // A scatter's positions are its vector subscripts'.
-        Dest::Target {
-            target,
-            scatter: true,
-        } => {
-            let ExprKind::Index { indices, .. } = &target.kind else {
-                return None;
-            };
-            let vectors: Vec<&Expr> = indices
-                .iter()
-                .filter(|e| is_vector(walk.checked.ty(e.id)))
-                .collect();
-            shortest(walk, &vectors)?
-        }
-        Dest::Copy => return walk.static_len(value),
+/// The scans computed in the sweep over `e` ([`scans_in_skipping`]), a recomputed vector's
+/// initializer's included: computed again at each use.
+fn scans_in<'a>(walk: &Walk<'a>, e: &'a Expr, out: &mut Vec<Span>) {
+    let initializer = |name: &str| match walk.lookup(name) {
+        Some(Name::Recomputed(init)) => Some(*init),
+        _ => None,
     };
-    if !is_vector(walk.checked.ty(value.id)) {
-        // A uniform value stored into every element.
-        return Some(dest_len);
-    }
-    Some(dest_len.min(walk.static_len(value)?))
-}
-
-/// The shortest of `vectors`' lengths, where every one is known when compiled.
-fn shortest(walk: &Walk<'_>, vectors: &[&Expr]) -> Option<u64> {
-    vectors
-        .iter()
-        .map(|e| walk.static_len(e))
-        .collect::<Option<Vec<u64>>>()?
-        .into_iter()
-        .min()
-}
-
-/// The scans computed in the sweep over `e`: not those inside a reduction (its own sweep
-/// computes them) or inside an indexed vector (its copy's sweep does), but those of a
-/// recomputed vector's initializer, computed again at each use.
-fn scans_in(walk: &Walk<'_>, e: &Expr, out: &mut Vec<Span>) {
-    match &e.kind {
-        ExprKind::Collective {
-            op: CollectiveOp::Reduce,
-            ..
-        } => return,
-        ExprKind::Collective {
-            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-            ..
-        } => out.push(e.span),
-        ExprKind::Index { base, indices, .. } if walk.is_indexed_copy(base.span) => {
-            for i in indices {
-                scans_in(walk, i, out);
-            }
-            return;
-        }
-        ExprKind::Name(name) => {
-            if let Some(Name::Recomputed(init)) = walk.lookup(&name.name) {
-                scans_in(walk, init, out);
-            }
-        }
-        _ => {}
-    }
-    each_child(e, &mut |c| scans_in(walk, c, out));
+    let mut scans = Vec::new();
+    scans_in_skipping(
+        e,
+        &|base| walk.is_indexed_copy(base.span),
+        &initializer,
+        &mut scans,
+    );
+    out.extend(scans.iter().map(|scan| scan.span));
 }
 
 /// The tiles of a sweep over `len` positions (when compiled): how many of the block's threads
