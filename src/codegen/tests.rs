@@ -446,18 +446,8 @@ fn lower_with_kernel_ir(
     source: &str,
     edit: impl Fn(&mut crate::kir::Kernel),
 ) -> Result<String, Vec<Diagnostic>> {
-    let checked = front_end(source, 256)?;
-    let target = NvptxTarget::new("sm_80", OptLevel::O3).map_err(|d| vec![d])?;
-    let context = Context::create();
-    let mut kernel_ir = crate::kir::build(&checked);
-    kernel_ir.kernels.iter_mut().for_each(edit);
-    let options = CodegenOptions {
-        module_name: "test".into(),
-        sources: vec![("test.loom".into(), source.into())],
-        ..CodegenOptions::default()
-    };
-    let module = lower(&context, &checked, &kernel_ir, &target, &options)?;
-    Ok(module.print_to_string().to_string())
+    let last = crate::kir::PASSES.last().expect("kernel-IR passes").name;
+    lower_with_edit_after(source, last, edit)
 }
 
 /// A reduction is expanded as `kir-collectives` planned it: the identity its threads start
@@ -678,4 +668,61 @@ kernel prefix(n: Int32, x: Float32[n], y: Float32[n])
         ),
         "{errors}"
     );
+}
+
+/// A store's order is `kir-accesses`' decision, which code generation takes as it stands (it
+/// builds no accesses to check it against): a store that reads only its own elements, edited
+/// into a buffered one in the IR (before `kir-barriers`, which follows it), computes its values
+/// into a buffer first.
+#[test]
+fn a_stores_order_is_the_kernel_irs() {
+    use crate::kir::StoreOrder;
+    let source = "\
+kernel double(x: Float32[256], y: Float32[256])
+  y[[range(0, 256)]] <- x[[range(0, 256)]] * 2.0
+";
+    let buffers = |ir: &str| ir.matches("%buffer = alloca").count();
+    let in_place = lower_with_edit_after(source, crate::kir::ACCESSES, |_| {}).expect("compiles");
+    let buffered = lower_with_edit_after(source, crate::kir::ACCESSES, |kernel| {
+        let Some(orders) = &mut kernel.store_orders else {
+            panic!("kir-accesses ran");
+        };
+        let store = kernel.body[0].span();
+        orders.insert(
+            store,
+            StoreOrder::Buffered {
+                array: "y".into(),
+                read: store,
+            },
+        );
+    })
+    .expect("compiles");
+    assert_eq!(buffers(&in_place), 0, "{in_place}");
+    assert_eq!(buffers(&buffered), 1, "{buffered}");
+}
+
+/// Lowers `source` with each kernel's IR edited by `edit` right after pass `pass`, the passes
+/// after it running on the edited IR.
+fn lower_with_edit_after(
+    source: &str,
+    pass: &str,
+    edit: impl Fn(&mut crate::kir::Kernel),
+) -> Result<String, Vec<Diagnostic>> {
+    let checked = front_end(source, 256)?;
+    let target = NvptxTarget::new("sm_80", OptLevel::O3).map_err(|d| vec![d])?;
+    let context = Context::create();
+    let mut kernel_ir = crate::kir::lower(&checked);
+    for registered in crate::kir::PASSES {
+        (registered.run)(&mut kernel_ir, &checked);
+        if registered.name == pass {
+            kernel_ir.kernels.iter_mut().for_each(&edit);
+        }
+    }
+    let options = CodegenOptions {
+        module_name: "test".into(),
+        sources: vec![("test.loom".into(), source.into())],
+        ..CodegenOptions::default()
+    };
+    let module = lower(&context, &checked, &kernel_ir, &target, &options)?;
+    Ok(module.print_to_string().to_string())
 }
