@@ -621,6 +621,14 @@ kernel fill(y: Float32[256])
     })
     .expect("compiles");
     assert_eq!(barriers(&edited), barriers(&planned) + 1, "{edited}");
+    // In front of the initializer: before its first store (into the register vector's slots;
+    // the store into `y` comes later). The edit leaves the removed barriers' ordinals as they
+    // were, which only moves their remarks.
+    let first = |ir: &str, what: &str| ir.find(what).unwrap_or(usize::MAX);
+    assert!(
+        first(&edited, "call void @llvm.nvvm.barrier0()") < first(&edited, "store float"),
+        "{edited}"
+    );
 }
 
 /// The count cross-check goes both ways: code generation takes the steps listed for its tile's
@@ -672,8 +680,10 @@ kernel prefix(n: Int32, x: Float32[n], y: Float32[n])
 
 /// A store's order is `kir-accesses`' decision, which code generation takes as it stands (it
 /// builds no accesses to check it against): a store that reads only its own elements, edited
-/// into a buffered one in the IR (before `kir-barriers`, which follows it), computes its values
-/// into a buffer first.
+/// into a buffered one in the IR after `kir-accesses` (`kir-barriers` follows the edit;
+/// `kir-sweeps` already gave the store its buffer's slots, and it has no scan whose steps
+/// `kir-collectives` would have to plan for the buffer), computes its values into a buffer
+/// first.
 #[test]
 fn a_stores_order_is_the_kernel_irs() {
     use crate::kir::StoreOrder;
@@ -711,6 +721,10 @@ fn lower_with_edit_after(
     let checked = front_end(source, 256)?;
     let target = NvptxTarget::new("sm_80", OptLevel::O3).map_err(|d| vec![d])?;
     let context = Context::create();
+    assert!(
+        crate::kir::PASSES.iter().any(|p| p.name == pass),
+        "{pass} is not a registered kernel-IR pass"
+    );
     let mut kernel_ir = crate::kir::lower(&checked);
     for registered in crate::kir::PASSES {
         (registered.run)(&mut kernel_ir, &checked);

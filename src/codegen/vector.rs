@@ -2,8 +2,8 @@
 //! vector assignment. Reductions are in `reduce.rs`, scans in `scan.rs`.
 //!
 //! **Fusion.** A vector expression is never built in memory. [`Body::prepare`] evaluates its
-//! uniform parts once (slice bounds, broadcast operands, bound arguments: *hoisting*), notes the
-//! arrays it reads element by element (for barrier placement), and returns its [`Shape`];
+//! uniform parts once (slice bounds, broadcast operands, bound arguments: *hoisting*) and
+//! returns its [`Shape`];
 //! [`Body::elem`] then computes the element at one position inside the consumer's loop. A whole
 //! chain of slices, operators and maps thus becomes one loop that ends in a store, a reduction
 //! or a scan.

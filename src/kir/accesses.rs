@@ -69,11 +69,12 @@ pub(super) struct Read {
     pub span: Span,
 }
 
-/// What every integer and `Range` variable of a kernel holds, statement by statement, as code
-/// generation follows it in `Body::symbols` (`codegen/stmt.rs`: `note_value` and loop entry):
-/// a variable's value at its declaration and at each assignment of the whole variable (a field
+/// What every integer and `Range` variable of a kernel holds, statement by statement: a
+/// variable's value at its declaration and at each assignment of the whole variable (a field
 /// assignment makes it unknown); every name a loop assigns (and its variable) unknown from the
-/// loop's start. Not scoped, not joined after an `if`: as code generation has it.
+/// loop's start. Not scoped, and not joined after an `if`: the value is the last one assigned
+/// in program order (as code generation kept it when it followed the same rule, until
+/// 2026-12-07; `kir-barriers` shares it).
 pub(super) struct Values {
     pub symbols: Symbols,
     block_size: u32,

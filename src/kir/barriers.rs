@@ -52,7 +52,7 @@
 //! scans), then the index reads the copy (`indexed`); the scans of a copied vector write and
 //! read their partials in the statement's sweep too, but meet in the copy's. A vector read or
 //! store at an offset without a polynomial: by the owner of each element at an offset of its
-//! own, which equals no other (code generation's fresh symbol `offset`). A row `a[i]` of a
+//! own, which equals no other (a fresh symbol `offset`). A row `a[i]` of a
 //! two-dimensional array: its subscript computed where the array is found, before the
 //! element's. Stores into an element's field `a[i].f <- v` (thread 0 writes the element).
 //! Atomics (`codegen/atomic.rs`, [`atomics`]). In front of a loop, the arrays its body names
@@ -190,7 +190,7 @@ enum Step {
         clears: bool,
         accesses: Box<(Access, Access)>,
     },
-    /// Accesses made without a barrier in front of them (`Sync::record`): a collective's
+    /// Accesses made without a barrier in front of them: a collective's
     /// partials, read after its own barrier.
     Record(Vec<Access>),
     /// Steps that may not run (the right side of `and`/`or`, `codegen::Body::short_circuit`):
@@ -198,7 +198,7 @@ enum Step {
     Skippable(Vec<Step>),
     /// The barrier the rule asks for after the statement at `after`, which wrote `arrays`
     /// (each array's key and name; `atomic`: an atomic statement), left for a later barrier
-    /// to resolve (`codegen::Sync::candidate`).
+    /// to resolve.
     Candidate {
         after: Span,
         arrays: Vec<(String, String)>,
@@ -234,9 +234,8 @@ struct Placer {
     /// announces nothing: the loop's accesses were announced together in front of it.
     distributed: usize,
     /// The version of the next symbol that stands for an offset without a polynomial, counted
-    /// down from the top: newer than every loop's watermark, as code generation's fresh
-    /// `offset`s are in the loops they are made in (a unique symbol never equals another, so
-    /// only its name, which the remarks show, must match).
+    /// down from the top: newer than every loop's watermark (a unique symbol never equals
+    /// another; its name, `offset`, is what the remarks show).
     unknown_offsets: Cell<u32>,
     /// The indexed computed vectors copied so far: code generation copies each expression once
     /// (`Body::copy_indexed_vector`), each use of a recomputed vector's its own.
@@ -289,7 +288,7 @@ impl Placer {
     }
 
     /// The state where this one and `other`, from one fork point, meet: whatever either left
-    /// pending, and a loop passed a barrier only if both did (`codegen::SyncState::join`).
+    /// pending, and a loop passed a barrier only if both did.
     fn join(&mut self, other: State) {
         let mut joined = self.state();
         joined.pending.union(other.pending);
@@ -756,7 +755,7 @@ impl Placer {
     }
 
     /// The owner of each element at an offset without a polynomial: a symbol `offset` of its
-    /// own, which equals no other (code generation's `Symbols::fresh("offset")`).
+    /// own, which equals no other.
     fn unknown_offset(&self) -> Who {
         let version = self.unknown_offsets.get();
         self.unknown_offsets.set(version - 1);
@@ -1033,15 +1032,14 @@ impl Placer {
                     span: arg.span,
                 }]
             });
-            if !reads.is_empty() {
-                out.push(Step::Touch(reads));
-            }
+            // A place even where the body never reads the array: code generation reaches it
+            // by the argument alone (`codegen::Body::arg_value`).
+            out.push(Step::Touch(reads));
         }
         Ok(())
     }
 
-    /// The row-major index of `array[indices...]` as a polynomial, when it has one
-    /// (`codegen::Body::location`).
+    /// The row-major index of `array[indices...]` as a polynomial, when it has one.
     fn location(&self, walk: &Walk<'_>, dims: &[Option<Poly>], indices: &[Expr]) -> Option<Poly> {
         let mut linear = Poly::default();
         for (d, index) in indices.iter().enumerate() {

@@ -75,7 +75,7 @@ impl Placer {
             self.element_reads(walk, e, out)?;
         }
         let location = self.location(walk, &dims, atomic.indices);
-        // The barrier the rule asks for after the update (`codegen::Sync::atomic_candidate`).
+        // The barrier the rule asks for after the update.
         let candidate = Step::Candidate {
             after: span,
             arrays: vec![(array.clone(), shown_name(&array))],
