@@ -437,6 +437,8 @@ pub struct Linearizer<'a> {
     /// For loop variables with a known sequence of values (`sequence.rs`), by phi and side
     /// (or [`BOTH_SIDES`]): which value this case takes.
     pub sequence_choices: HashMap<(InstId, u8), i128>,
+    /// The kernel's loop variables' sequences, enumerated once for every case and pair.
+    pub sequences: &'a super::sequence::Sequences,
     /// The first such variable met without a value chosen, in a guard as well as in the
     /// address: a guard dropped for want of it would let a case through that it rules out.
     pub unchosen_sequence: Option<Failure>,
@@ -851,7 +853,10 @@ impl<'a> Linearizer<'a> {
         match value {
             Val::Inst(phi) => {
                 matches!(self.function().inst(phi).op, Op::Phi(_))
-                    && super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
+                    && self
+                        .sequences
+                        .values(self.cx, self.cfg, phi, Some(self.access))
+                        .is_some()
             }
             _ => false,
         }
@@ -1046,13 +1051,17 @@ impl<'a> Linearizer<'a> {
         side: u8,
         first_only: bool,
     ) -> Option<Result<Lin, Failure>> {
-        let mut seen = super::sequence::values(self.cx, self.cfg, phi, Some(self.access))?;
-        if first_only {
-            seen.truncate(1);
-        }
+        let all_seen = self
+            .sequences
+            .values(self.cx, self.cfg, phi, Some(self.access))?;
+        let seen = if first_only {
+            &all_seen[..all_seen.len().min(1)]
+        } else {
+            &all_seen[..]
+        };
         // Cases are made from every value the variable takes, so that both threads of a pair,
         // which may see fewer, try the same ones.
-        let values = super::sequence::values(self.cx, self.cfg, phi, None)?;
+        let values = self.sequences.values(self.cx, self.cfg, phi, None)?;
         Some(match self.sequence_choices.get(&(phi, side)) {
             Some(value) if seen.contains(value) => Ok(Lin::constant(*value)),
             Some(_) => {
@@ -1064,6 +1073,7 @@ impl<'a> Linearizer<'a> {
                 Ok(Lin::var(key))
             }
             None => {
+                let values = values.to_vec();
                 let failure = Failure::Sequence { phi, side, values };
                 self.unchosen_sequence
                     .get_or_insert_with(|| failure.clone());
@@ -1096,7 +1106,10 @@ impl<'a> Linearizer<'a> {
         let inst = self.function().inst(phi);
         if !matches!(inst.op, Op::Phi(_))
             || induction(self.cx.function, self.cfg, phi).is_some()
-            || super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
+            || self
+                .sequences
+                .values(self.cx, self.cfg, phi, Some(self.access))
+                .is_some()
         {
             return None;
         }

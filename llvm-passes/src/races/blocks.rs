@@ -282,8 +282,10 @@ fn apart(
         intervals,
         start,
         zero_inputs: None,
+        sequences: &within_block.sequences,
     };
     let prepared = within_block
+        .by_access
         .entry((start, index, side))
         .or_insert_with(|| {
             std::rc::Rc::new(preparation.prepare(
