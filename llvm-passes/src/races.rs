@@ -491,6 +491,7 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         start,
                         zero_inputs: None,
                         sequences: &prepared.sequences,
+                        inductions: &prepared.inductions,
                     };
                     let mut get = |index: usize, side: u8| {
                         if choices.is_empty() && sequence_choices.is_empty() {
@@ -1023,14 +1024,15 @@ fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
 }
 
 /// What [`Preparation::prepare`] gave, by interval start, index of the access and side of a
-/// pair, where no case was decided, and the loop variables' sequences every preparation reads.
-/// The check between blocks reads it too: some of what it prepares, the check within a block
-/// has (exclusive_scan: 4 of its 34 preparations, 1.5 M instructions of the kernel verifier's
-/// 35.4 M).
+/// pair, where no case was decided, and the loop variables' sequences and inductions every
+/// preparation reads. The check between blocks reads it too: some of what it prepares, the
+/// check within a block has (exclusive_scan: 4 of its 34 preparations, 1.5 M instructions of
+/// the kernel verifier's 35.4 M).
 #[derive(Default)]
 struct PreparedAccesses {
     by_access: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>>,
     sequences: sequence::Sequences,
+    inductions: address::Inductions,
 }
 
 /// What the pair test needs of one access, for one side of a pair.
@@ -1061,6 +1063,7 @@ struct Preparation<'a> {
     /// ([`Linearizer::zero_inputs`]).
     zero_inputs: Option<&'a HashSet<address::Object>>,
     sequences: &'a sequence::Sequences,
+    inductions: &'a address::Inductions,
 }
 
 impl Preparation<'_> {
@@ -1083,6 +1086,7 @@ impl Preparation<'_> {
             choices: choices.clone(),
             sequence_choices: sequence_choices.clone(),
             sequences: self.sequences,
+            inductions: self.inductions,
             unchosen_sequence: None,
             ranges: HashMap::default(),
             invariant: HashMap::default(),

@@ -283,6 +283,7 @@ fn apart(
         start,
         zero_inputs: None,
         sequences: &within_block.sequences,
+        inductions: &within_block.inductions,
     };
     let prepared = within_block
         .by_access

@@ -103,7 +103,9 @@ impl Sequences {
     }
 }
 
-/// [`Sequences::values`], computed afresh, where the access is in `access_block`.
+/// [`Sequences::values`], computed afresh, where the access is in `access_block`. The block
+/// decides only whether exit values are seen, never whether there is a sequence (the linearizer
+/// asks for the values anywhere only once it has those where the access runs).
 fn values(
     cx: &Context<'_>,
     cfg: &Cfg,
