@@ -73,8 +73,11 @@ fn non_negative(x: i128, bits: u32) -> bool {
 /// what was asked before, so the order of the questions cannot change one.
 #[derive(Default)]
 pub struct Sequences {
-    known: RefCell<HashMap<(InstId, Option<BlockId>), Option<Rc<[i128]>>>>,
+    known: RefCell<HashMap<(InstId, Option<BlockId>), Values>>,
 }
+
+/// A loop variable's values, shared by every question that asked for them.
+type Values = Option<Rc<[i128]>>;
 
 impl Sequences {
     /// The values the loop variable `phi` can have where `access` runs (anywhere, with
@@ -86,7 +89,7 @@ impl Sequences {
         cfg: &Cfg,
         phi: InstId,
         access: Option<InstId>,
-    ) -> Option<Rc<[i128]>> {
+    ) -> Values {
         // Only the access's block matters: accesses of one block share an answer.
         let access_block = match access {
             Some(access) => Some(cx.function.inst(access).block?),
