@@ -490,10 +490,13 @@ pub fn check_races(cx: &Context<'_>, input: &RaceInput<'_>) -> Vec<Finding> {
                         intervals: &block_intervals,
                         start,
                         zero_inputs: None,
+                        sequences: &prepared.sequences,
+                        inductions: &prepared.inductions,
                     };
                     let mut get = |index: usize, side: u8| {
                         if choices.is_empty() && sequence_choices.is_empty() {
                             prepared
+                                .by_access
                                 .entry((start, index, side))
                                 .or_insert_with(|| {
                                     Rc::new(context.prepare(
@@ -1021,10 +1024,16 @@ fn merge_repeats(findings: Vec<Finding>) -> Vec<Finding> {
 }
 
 /// What [`Preparation::prepare`] gave, by interval start, index of the access and side of a
-/// pair, where no case was decided. The check between blocks reads it too: some of what it
-/// prepares, the check within a block has (exclusive_scan: 4 of its 34 preparations, 1.5 M
-/// instructions of the kernel verifier's 35.4 M).
-type PreparedAccesses = HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>>;
+/// pair, where no case was decided, and the loop variables' sequences and inductions every
+/// preparation reads. The check between blocks reads it too: some of what it prepares, the
+/// check within a block has (exclusive_scan: 4 of its 34 preparations, 1.5 M instructions of
+/// the kernel verifier's 35.4 M).
+#[derive(Default)]
+struct PreparedAccesses {
+    by_access: HashMap<(usize, usize, u8), Rc<Result<Prepared, Failure>>>,
+    sequences: sequence::Sequences,
+    inductions: address::Inductions,
+}
 
 /// What the pair test needs of one access, for one side of a pair.
 struct Prepared {
@@ -1053,6 +1062,8 @@ struct Preparation<'a> {
     /// The kernel's input arrays, when the case decided fills them with zeros
     /// ([`Linearizer::zero_inputs`]).
     zero_inputs: Option<&'a HashSet<address::Object>>,
+    sequences: &'a sequence::Sequences,
+    inductions: &'a address::Inductions,
 }
 
 impl Preparation<'_> {
@@ -1074,6 +1085,8 @@ impl Preparation<'_> {
             side,
             choices: choices.clone(),
             sequence_choices: sequence_choices.clone(),
+            sequences: self.sequences,
+            inductions: self.inductions,
             unchosen_sequence: None,
             ranges: HashMap::default(),
             invariant: HashMap::default(),

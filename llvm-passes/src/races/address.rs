@@ -22,6 +22,7 @@ use crate::ir::{BinOp, BlockId, CastOp, Function, GepIndex, InstId, Op, Pred, Ty
 use crate::nvvm::{self, Intrinsic, Sreg};
 use crate::threads::{Geometry, ThreadValues};
 use crate::Context;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// Stands for "no bound" in variable ranges.
@@ -437,6 +438,10 @@ pub struct Linearizer<'a> {
     /// For loop variables with a known sequence of values (`sequence.rs`), by phi and side
     /// (or [`BOTH_SIDES`]): which value this case takes.
     pub sequence_choices: HashMap<(InstId, u8), i128>,
+    /// The kernel's loop variables' sequences, enumerated once for every case and pair.
+    pub sequences: &'a super::sequence::Sequences,
+    /// The kernel's inductions, worked out once for every case and pair.
+    pub inductions: &'a Inductions,
     /// The first such variable met without a value chosen, in a guard as well as in the
     /// address: a guard dropped for want of it would let a case through that it rules out.
     pub unchosen_sequence: Option<Failure>,
@@ -464,6 +469,11 @@ const MAX_STEPS: usize = 2_000;
 impl<'a> Linearizer<'a> {
     fn threads(&self) -> &ThreadValues<'_> {
         self.cx.threads
+    }
+
+    /// `phi` as an induction ([`induction`]), from the kernel's memo.
+    fn induction(&self, phi: InstId) -> Option<Induction> {
+        self.inductions.of(self.cx.function, self.cfg, phi)
     }
 
     /// The function, borrowed for as long as the linearizer's context (not `self`), so that an
@@ -548,7 +558,7 @@ impl<'a> Linearizer<'a> {
 
     /// A pointer phi: only an induction (`p = phi [start], [p + step]`) has a known base.
     fn pointer_phi(&mut self, phi: InstId, depth: usize) -> Result<Address, Failure> {
-        if induction(self.cx.function, self.cfg, phi).is_none() {
+        if self.induction(phi).is_none() {
             if let Some(Err(Failure::Choice { .. })) | Some(Ok(_)) = self.uniform_choice_probe(phi)
             {
                 return match self.choices.get(&phi) {
@@ -566,7 +576,7 @@ impl<'a> Linearizer<'a> {
                 };
             }
         }
-        let Some(induction) = induction(self.cx.function, self.cfg, phi) else {
+        let Some(induction) = self.induction(phi) else {
             return Err(Failure::Inexpressible {
                 culprit: Some(phi),
                 why: "merges different addresses".to_string(),
@@ -851,7 +861,10 @@ impl<'a> Linearizer<'a> {
         match value {
             Val::Inst(phi) => {
                 matches!(self.function().inst(phi).op, Op::Phi(_))
-                    && super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
+                    && self
+                        .sequences
+                        .values(self.cx, self.cfg, phi, Some(self.access))
+                        .is_some()
             }
             _ => false,
         }
@@ -934,7 +947,7 @@ impl<'a> Linearizer<'a> {
                 return Err(self.cannot(id, differs));
             }
             if is_phi {
-                if let Some(induction) = induction(self.cx.function, self.cfg, id) {
+                if let Some(induction) = self.induction(id) {
                     let start = self.int(induction.start, true, depth + 1)?;
                     return Ok(start.add(self.completed(id, &induction)));
                 }
@@ -947,7 +960,7 @@ impl<'a> Linearizer<'a> {
         if self.intervals.cyclic[def] {
             // Inside a barrier-free loop: each thread has its own iteration.
             if is_phi {
-                if let Some(induction) = induction(self.cx.function, self.cfg, id) {
+                if let Some(induction) = self.induction(id) {
                     let start = self.int(induction.start, true, depth + 1)?;
                     if self.entered_afresh(id, def, target) {
                         return Ok(start);
@@ -994,7 +1007,7 @@ impl<'a> Linearizer<'a> {
         let all = self.intervals.all_paths_pass(self.start, def, target);
         let some = self.intervals.some_path_passes(self.start, def, target);
         if uniform && is_phi {
-            if let Some(induction) = induction(self.cx.function, self.cfg, id) {
+            if let Some(induction) = self.induction(id) {
                 // A counter of a loop with a barrier: as it was when the interval began, plus
                 // one step if this thread has already gone round the loop's back edge.
                 let start = self.int(induction.start, true, depth + 1)?;
@@ -1046,13 +1059,14 @@ impl<'a> Linearizer<'a> {
         side: u8,
         first_only: bool,
     ) -> Option<Result<Lin, Failure>> {
-        let mut seen = super::sequence::values(self.cx, self.cfg, phi, Some(self.access))?;
-        if first_only {
-            seen.truncate(1);
-        }
-        // Cases are made from every value the variable takes, so that both threads of a pair,
-        // which may see fewer, try the same ones.
-        let values = super::sequence::values(self.cx, self.cfg, phi, None)?;
+        let all_seen = self
+            .sequences
+            .values(self.cx, self.cfg, phi, Some(self.access))?;
+        let seen = if first_only {
+            &all_seen[..all_seen.len().min(1)]
+        } else {
+            &all_seen[..]
+        };
         Some(match self.sequence_choices.get(&(phi, side)) {
             Some(value) if seen.contains(value) => Ok(Lin::constant(*value)),
             Some(_) => {
@@ -1064,6 +1078,14 @@ impl<'a> Linearizer<'a> {
                 Ok(Lin::var(key))
             }
             None => {
+                // Cases are made from every value the variable takes, so that both threads of
+                // a pair, which may see fewer, try the same ones. Asked only here, where they
+                // are used: a sequence known where the access runs is known anywhere (whether
+                // the exit value is seen changes only its length, `sequence::values`).
+                let values = self
+                    .sequences
+                    .values(self.cx, self.cfg, phi, None)?
+                    .to_vec();
                 let failure = Failure::Sequence { phi, side, values };
                 self.unchosen_sequence
                     .get_or_insert_with(|| failure.clone());
@@ -1095,8 +1117,11 @@ impl<'a> Linearizer<'a> {
     fn uniform_choice(&mut self, phi: InstId, depth: usize) -> Option<Result<Lin, Failure>> {
         let inst = self.function().inst(phi);
         if !matches!(inst.op, Op::Phi(_))
-            || induction(self.cx.function, self.cfg, phi).is_some()
-            || super::sequence::values(self.cx, self.cfg, phi, Some(self.access)).is_some()
+            || self.induction(phi).is_some()
+            || self
+                .sequences
+                .values(self.cx, self.cfg, phi, Some(self.access))
+                .is_some()
         {
             return None;
         }
@@ -1291,10 +1316,10 @@ impl<'a> Linearizer<'a> {
         if !region.contains(def) || !self.intervals.all_paths_pass(self.start, def, target) {
             return false;
         }
-        let Some((_, latches)) = loop_latches(self.cx.function, self.cfg, phi) else {
+        let Some(mut latches) = latches_of(self.cx.function, self.cfg, phi) else {
             return false;
         };
-        latches.iter().all(|&latch| {
+        latches.all(|latch| {
             self.intervals
                 .last_segment_of(latch)
                 .is_some_and(|segment| !region.contains(segment))
@@ -1484,16 +1509,46 @@ fn is_back_edge(function: &Function, cfg: &Cfg, header: BlockId, from: BlockId) 
 
 /// The header of the loop `phi` heads and the blocks its back edges come from.
 fn loop_latches(function: &Function, cfg: &Cfg, phi: InstId) -> Option<(BlockId, Vec<BlockId>)> {
+    let header = function.inst(phi).block?;
+    Some((header, latches_of(function, cfg, phi)?.collect()))
+}
+
+/// The blocks the back edges into the loop `phi` heads come from, uncollected: a linearizer
+/// asks once per case of every pair (`entered_afresh`), and a vector for each was 2 M of the
+/// 52 M instructions of bitonic_sort's verifier at -O2.
+fn latches_of<'f>(
+    function: &'f Function,
+    cfg: &'f Cfg,
+    phi: InstId,
+) -> Option<impl Iterator<Item = BlockId> + 'f> {
     let inst = function.inst(phi);
     let (Op::Phi(blocks), Some(header)) = (&inst.op, inst.block) else {
         return None;
     };
-    let latches = blocks
-        .iter()
-        .copied()
-        .filter(|&from| is_back_edge(function, cfg, header, from))
-        .collect();
-    Some((header, latches))
+    Some(
+        blocks
+            .iter()
+            .copied()
+            .filter(move |&from| is_back_edge(function, cfg, header, from)),
+    )
+}
+
+/// One kernel's [`induction`]s, each worked out once per phi: the linearizer asks for every
+/// phi it meets, once per case of every pair (38,000 times in bitonic_sort's rolled loops at
+/// -O2). An answer depends on the kernel alone, never on what was asked before.
+#[derive(Default)]
+pub struct Inductions {
+    known: RefCell<HashMap<InstId, Option<Induction>>>,
+}
+
+impl Inductions {
+    pub fn of(&self, function: &Function, cfg: &Cfg, phi: InstId) -> Option<Induction> {
+        *self
+            .known
+            .borrow_mut()
+            .entry(phi)
+            .or_insert_with(|| induction(function, cfg, phi))
+    }
 }
 
 pub fn induction(function: &Function, cfg: &Cfg, phi: InstId) -> Option<Induction> {

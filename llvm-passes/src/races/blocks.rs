@@ -282,8 +282,11 @@ fn apart(
         intervals,
         start,
         zero_inputs: None,
+        sequences: &within_block.sequences,
+        inductions: &within_block.inductions,
     };
     let prepared = within_block
+        .by_access
         .entry((start, index, side))
         .or_insert_with(|| {
             std::rc::Rc::new(preparation.prepare(
