@@ -13,18 +13,7 @@ pub fn visit_expr<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
 /// sweeps on its own): the scans a consumer's sweep computes (code generation's `scan.rs`, and
 /// `kir-barriers`, which follows it).
 pub fn scans_in<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match &e.kind {
-        ExprKind::Collective {
-            op: CollectiveOp::Reduce,
-            ..
-        } => return,
-        ExprKind::Collective {
-            op: CollectiveOp::ScanLeft | CollectiveOp::ScanRight,
-            ..
-        } => out.push(e),
-        _ => {}
-    }
-    each_child(e, &mut |c| scans_in(c, out));
+    scans_in_skipping(e, &|_| false, &|_| None, out);
 }
 
 /// The scans a sweep over vector expression `e` computes, in pre-order: [`scans_in`], less
