@@ -128,8 +128,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// A `for` loop as `kir-distribute` left it (`ir`): spread over the block's threads (a
-    /// `DistributedFor`, with its accesses) or run by every thread (a `For`), each with its
-    /// remark (R0804, R0805).
+    /// `DistributedFor`, whose accesses `kir-barriers` placed in front of it) or run by every
+    /// thread (a `For`), each with its remark (R0804, R0805).
     fn kernel_for(
         &mut self,
         ir: &Kir,
