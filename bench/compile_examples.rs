@@ -2,8 +2,8 @@
 //! clang 19 and NVRTC compiling the same algorithm in CUDA on the same run.
 //!
 //! The programs: the benchmark kernels (`bench/kernels/*.loom`, whose CUB-free CUDA twins are
-//! `bench/cuda/clang/*.cu`) and the examples (`examples/*.loom`; a twin where one has the same
-//! name). Every tool is timed as a process from start to exit, PTX written to a file, which is
+//! `bench/cuda/clang/*.cu`) and the examples (`examples/*.loom`, whose twins are there too, by
+//! the example's name; the grid-wide ones share `grid_lookback.h`). Every tool is timed as a process from start to exit, PTX written to a file, which is
 //! what a build system pays: loomc at its default `-O3` with the kernel verifier; clang with
 //! bench-static's flags; NVRTC through `bench/nvrtc/nvrtc_ptx.c`, a small program that loads
 //! libnvrtc, compiles and writes the PTX (NVRTC is a library: this is what a program using it
@@ -16,6 +16,8 @@
 //! 21), `LOOMC_BEFORE` (optional: an earlier loomc, timed in turn with the others, for a change's
 //! before and after on one run). A column whose tool is missing is empty, and the run says so.
 
+#[path = "common/cuda_twins.rs"]
+mod cuda_twins;
 #[path = "common/machine.rs"]
 mod machine;
 
@@ -23,24 +25,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-/// bench-static's clang flags (`bench/static_compare.rs`): no contraction, like LOOM's default.
-const CLANG_FLAGS: &[&str] = &[
-    "-x",
-    "cuda",
-    "--cuda-device-only",
-    "-nocudainc",
-    "-nocudalib",
-    "--cuda-gpu-arch=sm_80",
-    "-Xclang",
-    "-target-feature",
-    "-Xclang",
-    "+ptx78",
-    "-O3",
-    "-ffp-contract=off",
-    "-S",
-];
-/// NVRTC's equivalents: sm_80, no contraction, device code by default as in a `.cu` file.
-const NVRTC_FLAGS: &[&str] = &["-arch=compute_80", "-fmad=false", "-default-device"];
 /// The benchmark kernels' block size (`bench/common/manifest.rs`' BLOCK).
 const BENCH_BLOCK: &str = "256";
 
@@ -75,6 +59,9 @@ struct Tools {
     nvrtc: Option<(PathBuf, PathBuf)>,
     /// `LOOMC_BEFORE`: an earlier loomc to compare with.
     before: Option<PathBuf>,
+    /// libdevice.10.bc, which clang links into a twin that calls its functions (`__nv_expf`),
+    /// as loomc and NVRTC link them: `LOOM_LIBDEVICE`, else scripts/setup's copy.
+    libdevice: Option<PathBuf>,
 }
 
 fn main() {
@@ -105,18 +92,19 @@ fn run() -> Result<(), String> {
         }
         let clang = match (&tools.clang, &program.twin) {
             (Some(clang), Some(twin)) => {
-                let mut c = Command::new(clang);
-                c.args(CLANG_FLAGS).arg(twin).arg("-o").arg(&out);
-                Some(c)
+                match cuda_twins::clang_command(clang, twin, &out, tools.libdevice.as_deref()) {
+                    Ok(command) => Some(command),
+                    Err(message) => {
+                        eprintln!("bench-compile: {message}: no clang time");
+                        None
+                    }
+                }
             }
             _ => None,
         };
         let nvrtc = match (&tools.nvrtc, &program.twin) {
             (Some((driver, library)), Some(twin)) => {
-                let mut c = Command::new(driver);
-                c.arg(library).arg(twin).arg(&out).args(NVRTC_FLAGS);
-                c.arg(format!("-I{}", root.join("bench/cuda/clang").display()));
-                Some(c)
+                Some(cuda_twins::nvrtc_command(driver, library, twin, &out))
             }
             _ => None,
         };
@@ -165,7 +153,9 @@ fn find_tools(root: &Path, work: &Path) -> Result<Tools, String> {
         eprintln!("bench-compile: no clang 19 (scripts/setup installs it): its column is empty");
     }
     let nvrtc = match std::env::var_os("LOOM_NVRTC").map(PathBuf::from) {
-        Some(library) if library.is_file() => Some((build_nvrtc_driver(root, work)?, library)),
+        Some(library) if library.is_file() => {
+            Some((cuda_twins::build_nvrtc_driver(root, work)?, library))
+        }
         _ => {
             eprintln!(
                 "bench-compile: LOOM_NVRTC names no libnvrtc (scripts/setup installs it): \
@@ -185,31 +175,12 @@ fn find_tools(root: &Path, work: &Path) -> Result<Tools, String> {
         before: before
             .map(|b| fresh_copy(&b, &work.join("loomc-before")))
             .transpose()?,
+        libdevice: cuda_twins::libdevice(root),
     })
-}
-
-/// Compiles `bench/nvrtc/nvrtc_ptx.c` with the system's C compiler.
-fn build_nvrtc_driver(root: &Path, work: &Path) -> Result<PathBuf, String> {
-    let driver = work.join("nvrtc_ptx");
-    let status = Command::new("cc")
-        .args(["-O2", "-o"])
-        .arg(&driver)
-        .arg(root.join("bench/nvrtc/nvrtc_ptx.c"))
-        .arg("-ldl")
-        .status()
-        .map_err(|e| format!("cc: {e}"))?;
-    if !status.success() {
-        return Err("cc could not compile bench/nvrtc/nvrtc_ptx.c".into());
-    }
-    Ok(driver)
 }
 
 /// The benchmark kernels, then the examples; each with its CUDA twin where one exists.
 fn programs(root: &Path) -> Result<Vec<Program>, String> {
-    let twin_of = |stem: &str| {
-        let twin = root.join(format!("bench/cuda/clang/{stem}.cu"));
-        twin.is_file().then_some(twin)
-    };
     let mut programs = Vec::new();
     for (dir, block_size) in [("bench/kernels", Some(BENCH_BLOCK)), ("examples", None)] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
@@ -222,7 +193,7 @@ fn programs(root: &Path) -> Result<Vec<Program>, String> {
             let stem = loom.file_stem().unwrap_or_default().to_string_lossy();
             programs.push(Program {
                 name: format!("{dir}/{stem}"),
-                twin: twin_of(&stem),
+                twin: cuda_twins::twin_of(root, &stem),
                 block_size,
                 loom,
             });
@@ -330,7 +301,8 @@ fn header(runs: usize) -> String {
          to PTX file; the tools' runs interleave.\n\
          - loomc: default `-O3`, kernel verifier on; bench kernels at `--block-size 256`.\n\
          - clang 19: `-x cuda --cuda-device-only -nocudainc -nocudalib --cuda-gpu-arch=sm_80 -O3 \
-         -ffp-contract=off -S` on the CUB-free twin in `bench/cuda/clang/`.\n\
+         -ffp-contract=off -S` on the CUB-free twin in `bench/cuda/clang/` (with \
+         `-Xclang -mlink-builtin-bitcode -Xclang libdevice.10.bc` where the twin calls libdevice).\n\
          - NVRTC 13.5 (pip wheel): `bench/nvrtc/nvrtc_ptx.c` loads libnvrtc, compiles the same twin \
          with `-arch=compute_80 -fmad=false -default-device` and writes the PTX.\n\
          - `-`: no CUDA twin of that name, or the tool is not installed.\n",

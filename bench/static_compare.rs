@@ -10,11 +10,14 @@
 //! Environment: `LOOMC` (the loomc to time), `LOOM_NVCC`, `LOOM_CUOBJDUMP` (`.tools/env`),
 //! `LOOM_CLANG` (optional: the clang 19 to use; else `clang-19` on the `PATH`).
 
+#[path = "common/cuda_twins.rs"]
+mod cuda_twins;
 #[path = "common/machine.rs"]
 mod machine;
 #[path = "common/manifest.rs"]
 mod manifest;
 
+use cuda_twins::CLANG_FLAGS;
 use loomc::target::sass::{count_sass, parse_ptxas_report, KernelResources, SassCounts};
 use manifest::{Bench, BENCHES, BLOCK};
 use std::path::{Path, PathBuf};
@@ -25,23 +28,6 @@ const ARCH: &str = "sm_80";
 const LOOMC_RUNS: usize = 11;
 const NVCC_RUNS: usize = 5;
 const CLANG_RUNS: usize = 5;
-/// clang's CUDA device compile without CUDA's headers (`bench/cuda/clang/clang_cuda.h` maps the
-/// few names used) and without contraction into fma, like LOOM's default and nvcc's -fmad=false.
-const CLANG_FLAGS: &[&str] = &[
-    "-x",
-    "cuda",
-    "--cuda-device-only",
-    "-nocudainc",
-    "-nocudalib",
-    "--cuda-gpu-arch=sm_80",
-    "-Xclang",
-    "-target-feature",
-    "-Xclang",
-    "+ptx78",
-    "-O3",
-    "-ffp-contract=off",
-    "-S",
-];
 /// The notes below this line in a saved results file are kept when it is written again.
 const NOTES_MARKER: &str = "<!-- notes: kept by scripts/bench-static -->";
 
@@ -138,12 +124,13 @@ fn run() -> Result<(), String> {
         let clang = match &tools.clang {
             Some(clang_path) => {
                 let clang_ptx = work.path().join(format!("{}.clang.ptx", bench.file));
-                let mut clang = Command::new(clang_path);
-                clang
-                    .args(CLANG_FLAGS)
-                    .arg(root.join(format!("bench/cuda/clang/{}.cu", bench.file)))
-                    .arg("-o")
-                    .arg(&clang_ptx);
+                let twin = root.join(format!("bench/cuda/clang/{}.cu", bench.file));
+                let mut clang = cuda_twins::clang_command(
+                    clang_path,
+                    &twin,
+                    &clang_ptx,
+                    cuda_twins::libdevice(&root).as_deref(),
+                )?;
                 Some(measure(
                     &tools,
                     &mut clang,

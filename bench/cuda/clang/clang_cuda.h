@@ -47,6 +47,54 @@ static __device__ inline double shfl_up(double v, int d) {
 }
 #endif
 
+// What the examples' twins need beyond shuffles of one direction: shuffles of ints and by
+// index, 32- and 64-bit atomics, the GPU-wide fence and libdevice's expf (which clang links
+// from libdevice.10.bc: bench/compile_examples.rs passes it where a twin names `__nv_`).
+#ifdef __CUDACC_RTC__
+static __device__ inline int shfl_down(int v, int d) { return __shfl_down_sync(FULL_MASK, v, d); }
+static __device__ inline float shfl_idx(float v, int l) { return __shfl_sync(FULL_MASK, v, l); }
+static __device__ inline int shfl_idx(int v, int l) { return __shfl_sync(FULL_MASK, v, l); }
+static __device__ inline int atomic_add(int* p, int v) { return atomicAdd(p, v); }
+static __device__ inline unsigned atomic_add(unsigned* p, unsigned v) { return atomicAdd(p, v); }
+static __device__ inline unsigned long long atomic_add(unsigned long long* p, unsigned long long v) {
+  return atomicAdd(p, v);
+}
+static __device__ inline unsigned long long atomic_exch(unsigned long long* p, unsigned long long v) {
+  return atomicExch(p, v);
+}
+static __device__ inline unsigned long long atomic_read(unsigned long long* p) { return atomicOr(p, 0ull); }
+#define __nv_expf expf
+static __device__ inline unsigned float_bits(float v) { return __float_as_uint(v); }
+static __device__ inline float bits_float(unsigned v) { return __uint_as_float(v); }
+#else
+extern "C" __device__ float __nv_expf(float);
+static __device__ inline int shfl_down(int v, int d) {
+  return __nvvm_shfl_sync_down_i32(FULL_MASK, v, d, 0x1f);
+}
+static __device__ inline float shfl_idx(float v, int l) {
+  return __nvvm_shfl_sync_idx_f32(FULL_MASK, v, l, 0x1f);
+}
+static __device__ inline int shfl_idx(int v, int l) {
+  return __nvvm_shfl_sync_idx_i32(FULL_MASK, v, l, 0x1f);
+}
+static __device__ inline int atomic_add(int* p, int v) { return __nvvm_atom_add_gen_i(p, v); }
+static __device__ inline unsigned atomic_add(unsigned* p, unsigned v) {
+  return __nvvm_atom_add_gen_i((int*)p, (int)v);
+}
+static __device__ inline unsigned long long atomic_add(unsigned long long* p, unsigned long long v) {
+  return __nvvm_atom_add_gen_ll((long long*)p, (long long)v);
+}
+static __device__ inline unsigned long long atomic_exch(unsigned long long* p, unsigned long long v) {
+  return __nvvm_atom_xchg_gen_ll((long long*)p, (long long)v);
+}
+static __device__ inline unsigned long long atomic_read(unsigned long long* p) {
+  return __nvvm_atom_or_gen_ll((long long*)p, 0);
+}
+static __device__ inline void __threadfence() { __nvvm_membar_gl(); }
+static __device__ inline unsigned float_bits(float v) { return __builtin_bit_cast(unsigned, v); }
+static __device__ inline float bits_float(unsigned v) { return __builtin_bit_cast(float, v); }
+#endif
+
 struct Sum {
   template <typename T> __device__ T operator()(T a, T b) const { return a + b; }
 };
