@@ -19,7 +19,7 @@ pub enum Severity {
     Note,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Label {
     pub span: Span,
     pub message: String,
@@ -27,7 +27,7 @@ pub struct Label {
     pub primary: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diagnostic {
     /// Stable id such as `E0301`; `docs/errors/<code>.md` explains the ones that need it.
     pub code: &'static str,

@@ -88,25 +88,33 @@ fn loom_verifier_options(options: &VerifyOptions) -> llvm_passes::VerifyOptions 
     }
 }
 
-/// The diagnostics of the kernel verifier's findings on a module loomc generated.
+/// The diagnostics of the kernel verifier's findings on a module loomc generated, each said
+/// once: findings on different instructions of one statement (a scatter's store and its guard's
+/// load, say) name the same source positions, and repeating the same words would only make the
+/// reader look for a difference that is not there.
 fn loom_diagnostics(findings: &[Finding], files: &mut SourceFiles) -> Vec<Diagnostic> {
-    findings
-        .iter()
-        .map(|f| {
-            let d = diagnostic(f, files, Style::Source);
-            if matches!(f, Finding::Race(race) if race.blocks.is_some()) {
-                return between_blocks(d);
-            }
-            if d.is_error() {
-                d.note(
-                    "loomc places the barriers of LOOM kernels, so this is a bug in loomc: \
-                     please report it with the program; `--no-verify` skips the check",
-                )
-            } else {
-                d.note("the verifier could not decide this; the kernel is compiled as it is")
-            }
-        })
-        .collect()
+    let mut said: Vec<Diagnostic> = Vec::new();
+    for d in findings.iter().map(|f| loom_diagnostic(f, files)) {
+        if !said.contains(&d) {
+            said.push(d);
+        }
+    }
+    said
+}
+
+fn loom_diagnostic(f: &Finding, files: &mut SourceFiles) -> Diagnostic {
+    let d = diagnostic(f, files, Style::Source);
+    if matches!(f, Finding::Race(race) if race.blocks.is_some()) {
+        return between_blocks(d);
+    }
+    if d.is_error() {
+        d.note(
+            "loomc places the barriers of LOOM kernels, so this is a bug in loomc: \
+             please report it with the program; `--no-verify` skips the check",
+        )
+    } else {
+        d.note("the verifier could not decide this; the kernel is compiled as it is")
+    }
 }
 
 /// A race between two blocks of a LOOM program, as a warning (`verify_loom_module`). A kernel
