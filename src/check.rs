@@ -185,6 +185,11 @@ pub struct Checked {
     /// has its initializer's. A Range used as a vector (`shared i: Int32[] <- block(B)`,
     /// `f /~ block(B)`) is a vector of this length.
     pub range_lens: HashMap<ExprId, Len>,
+    /// The most elements a Range-typed expression can have where their number is not a constant
+    /// but has a constant bound: `range(a, min(n, a + c))` has at most `c` (a block's slice cut
+    /// at the array's end, `range(B * BLOCKSIZE, min(n, (B + 1) * BLOCKSIZE))`), and
+    /// `range(max(m, b - c), b)` too; a Range variable never assigned has its initializer's.
+    pub range_bounds: HashMap<ExprId, u64>,
     /// The type of every local variable (`x: T <- e`, `shared x: T`, `for i: Int32 <- r`), keyed
     /// by the span of its name where it is declared: arrays with their lengths as resolved
     /// (`T[]` takes its initializer's) and their space (`Shared`, or `Local` for registers).
@@ -257,6 +262,7 @@ fn check_library(
         kernels,
         errors,
         range_lens,
+        range_bounds,
         locals,
         scratch_rows,
         ..
@@ -273,6 +279,7 @@ fn check_library(
             callees,
             kernels,
             range_lens,
+            range_bounds,
             locals,
             scratch_rows,
         },
@@ -325,6 +332,8 @@ struct Checker<'p> {
     calls: Vec<CallEdge>,
     /// How many elements a Range-typed expression has, where that is known.
     range_lens: HashMap<ExprId, Len>,
+    /// The most elements a Range-typed expression of no constant length can have, where known.
+    range_bounds: HashMap<ExprId, u64>,
     /// The values of constant integer expressions (`fold`), each checked to fit its type.
     consts: HashMap<ExprId, i128>,
     /// Constant expressions that overflowed, or contain one that did: reported once, at the
@@ -352,6 +361,7 @@ impl<'p> Checker<'p> {
             aliases: vec![items::AliasState::Unresolved; n],
             calls: Vec::new(),
             range_lens: HashMap::new(),
+            range_bounds: HashMap::new(),
             consts: HashMap::new(),
             overflowed: HashSet::new(),
             locals: HashMap::new(),

@@ -437,6 +437,40 @@ impl FnCtx<'_, '_> {
     }
 
     /// An argument of `block` or `range`: a uniform `Int32`.
+    /// The most elements `range(a, b)` can have, when a constant bounds it: `b` is at most each
+    /// argument of a `min` it is (the standard library's), `a` at least each of a `max`'s, so
+    /// `b - a` is at most the smallest constant difference of such a pair.
+    fn range_len_bound(&self, a: &Expr, b: &Expr) -> Option<u64> {
+        let uppers = self.bounding_args(b, "min");
+        let lowers = self.bounding_args(a, "max");
+        let linear = |e: &Expr| fold::linear(e, &self.cx.consts);
+        uppers
+            .iter()
+            .filter_map(|&u| linear(u))
+            .flat_map(|u| {
+                lowers
+                    .iter()
+                    .filter_map(|&l| linear(l))
+                    .filter_map(move |l| u.clone().constant_difference(l))
+            })
+            .min()
+            .map(|d| u64::try_from(d.max(0)).unwrap_or(0))
+    }
+
+    /// `e`, and the arguments of `e` if it is a call of the standard library's `func` `name`
+    /// (`min` or `max` of two Int32 values).
+    fn bounding_args<'e>(&self, e: &'e Expr, name: &str) -> Vec<&'e Expr> {
+        let mut args = vec![e];
+        if let crate::syntax::ast::ExprKind::Call { callee, args: call_args } = &e.kind {
+            let library = matches!(self.cx.callees.get(&e.id),
+                Some(Callee::Func(item)) if self.cx.items.is_stdlib(*item));
+            if callee.name == name && library && call_args.len() == 2 {
+                args.extend(call_args);
+            }
+        }
+        args
+    }
+
     fn range_bound(&mut self, a: &Expr) -> bool {
         let t = self.expr(a, Some(&Ty::INT32));
         self.expect(&t, &Ty::INT32, a, None, UniformContext::RangeBound);
@@ -561,6 +595,11 @@ impl FnCtx<'_, '_> {
                     _ => Len::Dynamic,
                 };
                 self.cx.range_lens.insert(e.id, len);
+                if let (Len::Dynamic, true) = (len, ok) {
+                    if let Some(bound) = self.range_len_bound(a, b) {
+                        self.cx.range_bounds.insert(e.id, bound);
+                    }
+                }
             }
         }
         Ty::Range

@@ -244,6 +244,9 @@ impl FnCtx<'_, '_> {
             if let Some(len) = var.range_len {
                 self.cx.range_lens.insert(e.id, len);
             }
+            if let Some(bound) = var.range_bound {
+                self.cx.range_bounds.insert(e.id, bound);
+            }
             return var.ty.clone();
         }
         if BLOCK_CONSTANTS.contains(&name) {

@@ -43,6 +43,9 @@ pub(super) struct Var {
     pub kind: VarKind,
     /// For a Range variable never assigned after its declaration: its number of elements.
     pub range_len: Option<Len>,
+    /// For a Range variable never assigned after its declaration: the most elements it can
+    /// have, where that is a constant and its number is not (`Checked::range_bounds`).
+    pub range_bound: Option<u64>,
 }
 
 /// Nested block scopes of one func or kernel body; the first holds the parameters.

@@ -166,6 +166,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             span: sig.span,
             kind: VarKind::Param,
             range_len: None,
+            range_bound: None,
         };
         self.scopes.declare(var);
     }
@@ -306,7 +307,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 let range_ty = self.expr(range, Some(&Ty::Range));
                 self.expect(&range_ty, &Ty::Range, range, None, UniformContext::Variable);
                 self.scopes.push();
-                self.declare_local(var, var_ty, VarKind::LoopVar, None);
+                self.declare_local(var, var_ty, VarKind::LoopVar, None, None);
                 self.block(body);
                 self.scopes.pop();
                 false
@@ -378,7 +379,14 @@ impl<'c, 'p> FnCtx<'c, 'p> {
     }
 
     /// Declares a local, after checking that the name is free in this body.
-    fn declare_local(&mut self, name: &Ident, ty: Ty, kind: VarKind, range_len: Option<Len>) {
+    fn declare_local(
+        &mut self,
+        name: &Ident,
+        ty: Ty,
+        kind: VarKind,
+        range_len: Option<Len>,
+        range_bound: Option<u64>,
+    ) {
         if is_reserved(&name.name) {
             self.error(CheckError::ReservedName {
                 name: name.name.clone(),
@@ -394,7 +402,9 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 first,
             });
         }
-        let range_len = range_len.filter(|_| !self.assigned.contains(&name.name));
+        let assigned = self.assigned.contains(&name.name);
+        let range_len = range_len.filter(|_| !assigned);
+        let range_bound = range_bound.filter(|_| !assigned);
         self.cx.locals.insert(name.span, ty.clone());
         self.scopes.declare(Var {
             name: name.name.clone(),
@@ -402,6 +412,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
             span: name.span,
             kind,
             range_len,
+            range_bound,
         });
     }
 
@@ -422,7 +433,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 if let Some(init) = init {
                     self.expr(init, None);
                 }
-                self.declare_local(name, Ty::Error, VarKind::Shared, None);
+                self.declare_local(name, Ty::Error, VarKind::Shared, None, None);
                 return;
             }
         }
@@ -445,6 +456,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                     });
                 }
                 let mut range_len = None;
+                let mut range_bound = None;
                 match init {
                     Some(init) => {
                         let found = self.expr(init, Some(&ty));
@@ -457,6 +469,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                         );
                         if ty == Ty::Range {
                             range_len = self.cx.range_lens.get(&init.id).copied();
+                            range_bound = self.cx.range_bounds.get(&init.id).copied();
                         }
                     }
                     None if !shared => {
@@ -472,7 +485,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
                 } else {
                     VarKind::Local
                 };
-                self.declare_local(name, ty, kind, range_len);
+                self.declare_local(name, ty, kind, range_len, range_bound);
                 return;
             }
         };
@@ -481,7 +494,7 @@ impl<'c, 'p> FnCtx<'c, 'p> {
         } else {
             VarKind::Local
         };
-        self.declare_local(name, ty, kind, None);
+        self.declare_local(name, ty, kind, None, None);
     }
 
     /// `x: T[] <- v`, `x: T[n] <- v`, `shared x: T[r, c]`: the variable's type.

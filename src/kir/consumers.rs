@@ -468,6 +468,15 @@ impl<'a> Walk<'a> {
         }
     }
 
+    /// The most elements Range-typed `e` can have, where that is a constant and its number is
+    /// not (`Checked::range_bounds`: a block's slice cut at the array's end).
+    pub fn range_bound(&self, e: &Expr) -> Option<u64> {
+        match self.checked.ty(e.id) {
+            Ty::Range => self.checked.range_bounds.get(&e.id).copied(),
+            _ => None,
+        }
+    }
+
     /// The length of the local vector variable whose name is at `name`.
     pub fn static_len_of_local(&self, name: Span) -> Option<u64> {
         match self.checked.locals.get(&name) {

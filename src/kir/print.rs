@@ -298,7 +298,7 @@ impl Printer<'_> {
     }
 
     /// `kir-sweeps`' decision for one consumer, in source order: `sweep store unrolled 1
-    /// buffer 1 (compile-time length)`.
+    /// buffer 1 (compile-time bound)`.
     fn sweep(&mut self, consumer: Consumer, plan: &SweepPlan) {
         let what = match consumer {
             Consumer::Store(_) => "store".to_string(),

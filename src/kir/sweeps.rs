@@ -21,7 +21,11 @@
 //! E0811 for a buffered store then).
 //!
 //! Lengths are the checker's (`Len::Static`) where it knows them, else the shortest known length
-//! of the vector operands: a vector expression is as long as its shortest operand.
+//! of the vector operands: a vector expression is as long as its shortest operand. A Range whose
+//! length is a run-time value with a constant bound (`Checked::range_bounds`: a block's slice cut
+//! at the array's end, `range(B * BLOCKSIZE, min(n, (B + 1) * BLOCKSIZE))`) counts as that
+//! bound: one unrolled slot per thread and a per-thread reduction, in one tile, instead of a loop
+//! over tiles that runs once.
 
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::{Combine, Consumer, Limit, Module, Sweep, SweepPlan};
@@ -321,7 +325,7 @@ fn decide(
             let why = if shape.registers && u64::from(slots) > UNROLL_SLOTS {
                 "registers are indexed with constants"
             } else {
-                "compile-time length"
+                "compile-time bound"
             };
             return Ok((Sweep::Unrolled { slots }, why));
         }
@@ -362,7 +366,7 @@ pub(super) fn bound(walk: &Walk<'_>, e: &Expr) -> Option<u64> {
 /// What code generation's `prepare` learns of vector expression `e`.
 fn shape(walk: &Walk<'_>, e: &Expr) -> Shape {
     let mut shape = shape_of_kind(walk, e);
-    if let Some(n) = walk.static_len(e) {
+    if let Some(n) = walk.static_len(e).or_else(|| walk.range_bound(e)) {
         shape.bound = Some(n);
     }
     shape
