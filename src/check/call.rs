@@ -461,7 +461,11 @@ impl FnCtx<'_, '_> {
     /// (`min` or `max` of two Int32 values).
     fn bounding_args<'e>(&self, e: &'e Expr, name: &str) -> Vec<&'e Expr> {
         let mut args = vec![e];
-        if let crate::syntax::ast::ExprKind::Call { callee, args: call_args } = &e.kind {
+        if let crate::syntax::ast::ExprKind::Call {
+            callee,
+            args: call_args,
+        } = &e.kind
+        {
             let library = matches!(self.cx.callees.get(&e.id),
                 Some(Callee::Func(item)) if self.cx.items.is_stdlib(*item));
             if callee.name == name && library && call_args.len() == 2 {
