@@ -10,8 +10,9 @@
 //!    multiple of `BLOCKSIZE`, so element `k` still belongs to thread `k mod BLOCKSIZE`);
 //!    ticket `j` has `[j * per, min((j + 1) * per, n))`. Tickets past the last chunk do nothing
 //!    but step 6.
-//! 3. **Aggregate.** The block reduces its chunk with `f` (the usual block reduction, walked by
-//!    tiles over the chunk).
+//! 3. **Aggregate.** The block reduces its chunk with `f`: the usual block reduction, as
+//!    `kir-sweeps` planned it (per thread in a block-stride loop over the chunk where `f`
+//!    commutes, else by tiles, in order).
 //! 4. **Look-back** (thread 0). The block publishes `(AGGREGATE, aggregate)` in
 //!    `scratch[2 + ticket]` (flag and value in one 64-bit word, written by one atomic exchange, so
 //!    no reader sees one without the other), then reads the words of tickets `ticket - 1`,

@@ -166,8 +166,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<BasicValueEnum<'ctx>> {
         let zero = self.zero_of(self.ty_of(e).element(), e.span)?;
         let result_ty = self.ty_of(e).element().clone();
-        // kir-sweeps: per thread (commutative, or one element per thread) or by tiles (over a
-        // grid-wide chunk too: tiles walk the chunk's positions).
+        // kir-sweeps: per thread (commutative, or one element per thread) or by tiles; over a
+        // grid-wide chunk either way (both walk the chunk's positions, `walked`).
         let plan = self.planned(crate::kir::Consumer::Reduce(e.span))?;
         let per_thread = plan.combine == Some(crate::kir::Combine::PerThread);
         self.touch(e.span)?;
@@ -235,6 +235,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let reg_ty = self.reg_type(&ty, e.span)?;
         let acc = self.alloca(reg_ty, "acc")?;
         let block_size = self.block_size(e.span)?;
+        // A grid-wide chunk's positions are `lo + k`, `k < len`.
+        let (len, offset) = self.walked(shape)?;
         if sweep == Sweep::Stride {
             if let Some(identity) = self.reduction_identity(&ty, e.span)? {
                 // Every thread starts from `f`'s identity: no peeled first element, and every
@@ -242,12 +244,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 // trees combine full warps without testing which lanes hold one. The same bits
                 // as the peeled form: combining with the identity changes nothing.
                 self.b.build_store(acc, identity)?;
-                self.block_stride_loop(shape.len, e.span, &mut |this, k| {
+                self.block_stride_loop(len, e.span, &mut |this, k| {
                     let pos = Pos {
-                        k,
+                        k: this.at_offset(offset, k)?,
                         valid: this.bool_const(true),
                         slot: None,
-                        count: shape.len,
+                        count: len,
                         first: this.bool_const(false),
                         parity: this.i32(0),
                         single: false,
@@ -269,13 +271,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             let tid = self.tid()?;
             let has = self
                 .b
-                .build_int_compare(IntPredicate::SLT, tid, shape.len, "has")?;
+                .build_int_compare(IntPredicate::SLT, tid, len, "has")?;
             self.when(has, &mut |this| {
                 let pos = Pos {
-                    k: tid,
+                    k: this.at_offset(offset, tid)?,
                     valid: this.bool_const(true),
                     slot: None,
-                    count: shape.len,
+                    count: len,
                     first: this.bool_const(true),
                     parity: this.i32(0),
                     single: false,
@@ -287,10 +289,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     .build_int_add(tid, this.i32(i64::from(block_size)), "")?;
                 this.build_counted_loop(
                     next,
-                    shape.len,
+                    len,
                     this.i32(i64::from(block_size)),
                     &mut |this, k| {
-                        let pos = Pos { k, ..pos };
+                        let pos = Pos {
+                            k: this.at_offset(offset, k)?,
+                            ..pos
+                        };
                         let x = this.elem_merged(operand, &pos)?;
                         let a = this.b.build_load(reg_ty, acc, "acc")?;
                         let r = this.combine(f, e, bound, a, x)?;
@@ -338,7 +343,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
         let v = self.b.build_load(reg_ty, acc, "acc")?;
         // Threads 0 .. min(n, BLOCKSIZE) hold a value.
-        let holders = self.smin(shape.len, self.i32(i64::from(block_size)))?;
+        let holders = self.smin(len, self.i32(i64::from(block_size)))?;
         let parity = self.i32(0);
         let lanes = self.lanes(e.span)?;
         let tile = (holders, parity, true);

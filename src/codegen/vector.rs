@@ -844,6 +844,27 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
+    /// How many positions a sweep over `shape` walks, and from where: a grid-wide statement
+    /// walks its block's chunk `[lo, hi)` (positions `lo + k`), anything else `0 .. shape.len`.
+    pub fn walked(&self, shape: &Shape<'ctx>) -> Result<(IntValue<'ctx>, Option<IntValue<'ctx>>)> {
+        Ok(match self.grid_window {
+            Some((lo, hi)) => (self.range_len(lo, hi)?, Some(lo)),
+            None => (shape.len, None),
+        })
+    }
+
+    /// Position `k` of a sweep that starts at `offset` ([`Self::walked`]).
+    pub fn at_offset(
+        &self,
+        offset: Option<IntValue<'ctx>>,
+        k: IntValue<'ctx>,
+    ) -> Result<IntValue<'ctx>> {
+        Ok(match offset {
+            Some(lo) => self.b.build_int_add(lo, k, "grid.k")?,
+            None => k,
+        })
+    }
+
     /// Walks the positions `0 .. shape.len` the way `sweep` says, calling `body` at each;
     /// `reverse` visits the tiles from the last to the first (right scans).
     pub fn sweep(
@@ -856,19 +877,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     ) -> Result<()> {
         let block_size = self.block_size(span)?;
         let size = self.i32(block_size as i64);
-        // A grid-wide statement walks its block's chunk `[lo, hi)`: positions `lo + k`.
-        let (n, offset) = match self.grid_window {
-            Some((lo, hi)) => (self.range_len(lo, hi)?, Some(lo)),
-            None => (shape.len, None),
-        };
+        let (n, offset) = self.walked(shape)?;
         let mut body = |this: &mut Self, pos: &Pos<'ctx>| -> Result<()> {
-            match offset {
-                Some(lo) => {
-                    let k = this.b.build_int_add(lo, pos.k, "grid.k")?;
-                    body(this, &Pos { k, ..*pos })
-                }
-                None => body(this, pos),
-            }
+            let k = this.at_offset(offset, pos.k)?;
+            body(this, &Pos { k, ..*pos })
         };
         let body: &mut dyn FnMut(&mut Self, &Pos<'ctx>) -> Result<()> = &mut body;
         match sweep {

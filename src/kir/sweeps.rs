@@ -12,7 +12,12 @@
 //!
 //! A reduction combines `per-thread` (each thread folds the elements it owns first: needs a
 //! commutative function, or at most one element per thread) or `by tiles` (each tile combined by
-//! the whole block, the tiles' results folded in order). A statement holding both a left and a
+//! the whole block, the tiles' results folded in order). A grid-wide chunk's aggregate too: a
+//! commutative function is folded per thread in a block-stride loop over the chunk and combined
+//! across the block once, from the identity where it has one (every thread holds a value, so the
+//! shuffles need no lane tests); folding by tiles would combine across the block at every tile,
+//! with the lane tests of a tile that may be partial, the code of two tiles per trip, and three
+//! barriers (examples/exclusive_scan: 741 SASS instructions by tiles, 573 per thread). A statement holding both a left and a
 //! right scan over more than one tile computes its scans ahead, each in its own direction, into
 //! private slots (`scans ahead N`); more than `BUFFER_SLOTS` slots is error E0811, reported here.
 //! A vector store also says how it would sweep if it had to buffer its values (it reads its own
@@ -185,7 +190,7 @@ impl Planner {
             Some(f) => super::commute::is_commutative(walk.checked, *f, func.bound_args.len()),
             None => false,
         };
-        let combine = if !grid && (shape.bound.is_some_and(|n| n <= block_size) || commutative) {
+        let combine = if commutative || (!grid && shape.bound.is_some_and(|n| n <= block_size)) {
             Combine::PerThread
         } else {
             Combine::ByTiles
