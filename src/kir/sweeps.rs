@@ -29,8 +29,8 @@
 //! of the vector operands: a vector expression is as long as its shortest operand. A Range whose
 //! length is a run-time value with a constant bound (`Checked::range_bounds`: a block's slice cut
 //! at the array's end, `range(B * BLOCKSIZE, min(n, (B + 1) * BLOCKSIZE))`) counts as that
-//! bound: one unrolled slot per thread and a per-thread reduction, in one tile, instead of a loop
-//! over tiles that runs once.
+//! bound where it is at most `BLOCKSIZE`: one unrolled slot per thread and a per-thread
+//! reduction, in one tile, instead of a loop over tiles that runs once.
 
 use super::consumers::{self, is_vector, Dest, Name, Visitor, Walk};
 use super::{Combine, Consumer, Limit, Module, Sweep, SweepPlan};
@@ -371,7 +371,12 @@ pub(super) fn bound(walk: &Walk<'_>, e: &Expr) -> Option<u64> {
 /// What code generation's `prepare` learns of vector expression `e`.
 fn shape(walk: &Walk<'_>, e: &Expr) -> Shape {
     let mut shape = shape_of_kind(walk, e);
-    if let Some(n) = walk.static_len(e).or_else(|| walk.range_bound(e)) {
+    // A bounded run-time length counts only as one tile: over several, each unrolled tile would
+    // run or not by a run-time count, and a reduction by tiles alternates its partials' halves
+    // tile by tile, which the verifier cannot see that a skipped tile skips the rest (it found a
+    // race: tests/regressions/generated_248_clipped_slice_reduced_by_tiles.loom).
+    let one_tile_bound = walk.range_bound(e).filter(|n| *n <= walk.block_size);
+    if let Some(n) = walk.static_len(e).or(one_tile_bound) {
         shape.bound = Some(n);
     }
     shape

@@ -388,6 +388,7 @@ pub fn generate(seed: u64) -> Program {
         rng,
         range_rng: Rng::with_seed(seed ^ 0x7261_6e67_6500),
         scratch_rng: Rng::with_seed(seed ^ 0x7363_7261_7463),
+        clip_rng: Rng::with_seed(seed ^ 0x636c_6970),
         scratch_rows: 0,
         record_rng,
         record_param: record_param.clone(),
@@ -498,6 +499,9 @@ struct Gen {
     /// Which run-time vectors are assigned again (so stored in scratch rows): a stream apart
     /// from `rng` too, so that every seed's program is otherwise what it was before.
     scratch_rng: Rng,
+    /// Which run-time vectors' slices are cut with `min` at the row's length (a run-time length
+    /// with a compile-time bound, `Checked::range_bounds`): a stream apart from `rng` too.
+    clip_rng: Rng,
     /// How many vector variables the kernel stores in scratch rows.
     scratch_rows: usize,
     /// Where the record parameter's fields replace a literal or join a condition: a stream
@@ -1477,9 +1481,24 @@ impl Gen {
             format!("(1 + max(0, Int32(s) % {}))", self.len)
         };
         let op = self.pick(&["+", "*", "-"]);
+        // Half of those not stored cut at the row's length with `min` (`m` is at most `L`, so
+        // the same positions): a run-time length the checker bounds by `L`, walked in unrolled
+        // slots. (A scratch row's length is a range's own, E0307 otherwise.)
+        let clip = self.clip_rng.bool() && !stored;
+        let (first, second) = if clip {
+            let len = self.len;
+            (
+                format!("min({m}, {len})"),
+                format!("min({m} + 1, {})", len + 1),
+            )
+        } else {
+            (m.clone(), format!("{m} + 1"))
+        };
         self.emit(
             indent,
-            format!("{name}: {t}[] <- {a}[[B, range(0, {m})]] {op} {b}[[B, range(1, {m} + 1)]]"),
+            format!(
+                "{name}: {t}[] <- {a}[[B, range(0, {first})]] {op} {b}[[B, range(1, {second})]]"
+            ),
         );
         if stored {
             let again = ["+", "*", "-"][self.scratch_rng.usize(0..3)];
