@@ -17,9 +17,11 @@
 //! across the block once, from the identity where it has one (every thread holds a value, so the
 //! shuffles need no lane tests); folding by tiles would combine across the block at every tile,
 //! with the lane tests of a tile that may be partial, the code of two tiles per trip, and three
-//! barriers (examples/exclusive_scan: 741 SASS instructions by tiles, 574 per thread). A statement holding both a left and a
-//! right scan over more than one tile computes its scans ahead, each in its own direction, into
-//! private slots (`scans ahead N`); more than `BUFFER_SLOTS` slots is error E0811, reported here.
+//! barriers (examples/exclusive_scan: 741 SASS instructions by tiles, 574 per thread).
+//!
+//! A statement holding both a left and a right scan over more than one tile computes its scans
+//! ahead, each in its own direction, into private slots (`scans ahead N`); more than
+//! `BUFFER_SLOTS` slots is error E0811, reported here.
 //! A vector store also says how it would sweep if it had to buffer its values (it reads its own
 //! target at other positions, which `kir-accesses` decides next): `buffer N` slots per thread,
 //! or `buffer none` when that would need a run-time number of registers (`kir-accesses` reports
