@@ -436,7 +436,6 @@ impl FnCtx<'_, '_> {
         false
     }
 
-    /// An argument of `block` or `range`: a uniform `Int32`.
     /// The most elements `range(a, b)` can have, when a constant bounds it: `b` is at most each
     /// argument of a `min` it is (the standard library's), `a` at least each of a `max`'s, so
     /// `b - a` is at most the smallest constant difference of such a pair.
@@ -475,6 +474,7 @@ impl FnCtx<'_, '_> {
         args
     }
 
+    /// An argument of `block` or `range`: a uniform `Int32`.
     fn range_bound(&mut self, a: &Expr) -> bool {
         let t = self.expr(a, Some(&Ty::INT32));
         self.expect(&t, &Ty::INT32, a, None, UniformContext::RangeBound);
