@@ -1482,8 +1482,9 @@ impl Gen {
         };
         let op = self.pick(&["+", "*", "-"]);
         // Half of those not stored cut at the row's length with `min` (`m` is at most `L`, so
-        // the same positions): a run-time length the checker bounds by `L`, walked in unrolled
-        // slots. (A scratch row's length is a range's own, E0307 otherwise.)
+        // the same positions): a run-time length the checker bounds by `L`, walked in one
+        // unrolled slot where `L` is at most the block size. (A scratch row's length is a
+        // range's own, E0307 otherwise.)
         let clip = self.clip_rng.bool() && !stored;
         let (first, second) = if clip {
             let len = self.len;
