@@ -104,8 +104,8 @@ struct Max {
 
 // The block's reduction of v, valid in thread 0: each warp reduces with shuffles, its lane 0
 // writes the warp's value to shared memory, and warp 0 reduces those WARPS values.
-template <typename Op> static __device__ inline float block_reduce(float v, Op op) {
-  __shared__ float partial[WARPS];
+template <typename T, typename Op> static __device__ inline T block_reduce(T v, Op op) {
+  __shared__ T partial[WARPS];
   for (int d = WARP / 2; d > 0; d /= 2) v = op(v, shfl_down(v, d));
   unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
   if (lane == 0) partial[warp] = v;

@@ -35,18 +35,10 @@ static __device__ inline Chunk grid_chunk(unsigned long long* scratch, int n) {
   return c;
 }
 
-// The sum of one tile's values, in thread 0; a barrier at the end, so the next tile may reuse
-// the partials.
+// The sum of one tile's values, in thread 0 (clang_cuda.h's block reduction); a barrier after,
+// so the next tile may reuse the partials.
 template <typename T> static __device__ inline T tile_sum(T v) {
-  __shared__ T partial[WARPS];
-  unsigned lane = threadIdx.x % WARP, warp = threadIdx.x / WARP;
-  for (int d = WARP / 2; d > 0; d /= 2) v += shfl_down(v, d);
-  if (lane == 0) partial[warp] = v;
-  __syncthreads();
-  if (warp == 0) {
-    v = partial[lane % WARPS];
-    for (int d = WARPS / 2; d > 0; d /= 2) v += shfl_down(v, d);
-  }
+  v = block_reduce(v, Sum{});
   __syncthreads();
   return v;
 }
