@@ -76,7 +76,7 @@ use crate::syntax::span::Span;
 use std::collections::{BTreeMap, BTreeSet};
 
 pub use accesses::assigned_names;
-pub use barriers::arrays_touched;
+pub use barriers::{arrays_touched, TILE_BARRIER};
 pub use print::print;
 pub use recomputed_vectors::substitute as substitute_recomputed_vectors;
 
@@ -287,7 +287,7 @@ pub enum Tiles {
 ///
 /// `f` is always given its operands in the vector's order: a value from a higher lane, a later
 /// warp or a later tile (`Direction::Down`) is its second operand, from a lower (`Up`) its first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Step {
     /// `shfl.sync.down` (`.up`) of `values` by `offset`, with `c` operand `clamp`: each lane that
     /// passes `test` combines its value with the one it receives.
@@ -319,8 +319,13 @@ pub enum Step {
         clamp: u32,
     },
     /// A scan: the fold of the tiles visited before (earlier ones `Up`, later ones `Down`) is
-    /// combined into every value that holds an element, and the tile's total into the carry.
-    Carry(Direction),
+    /// combined into every value, and the tile's total into the carry. `from`: `f`'s identity,
+    /// which the carry holds before the first tile (every tile then combines it, with no test);
+    /// `None` where `f` has none known: the first tile takes no carry.
+    Carry {
+        direction: Direction,
+        from: Option<Identity>,
+    },
 }
 
 /// The values a shuffle moves.
@@ -350,8 +355,6 @@ pub enum LaneTest {
     PartnerHolds,
     /// `lane >= offset`: there is a lane below to receive from.
     PartnerBelow,
-    /// `lane >= offset` and `lane < count`: a lane below, and this lane holds a value.
-    PartnerBelowAndHolds,
 }
 
 /// Which lane of a warp stores the warp's value into the partials.

@@ -181,6 +181,14 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             r
         } else {
             let carry = self.scan_carry(collective, reg_ty)?;
+            // Every tile combines a carry that starts from the identity: the first block's is it.
+            let prefix = match self.carry_start(collective)? {
+                Some(identity) => {
+                    self.b
+                        .build_select(has_prefix, prefix, identity, "grid.carry")?
+                }
+                None => prefix,
+            };
             self.b.build_store(carry, prefix)?;
             self.grid_window = Some((lo, hi));
             self.grid_seed = Some((collective.id, has_prefix));

@@ -14,7 +14,7 @@
 //!    with lane `i + offset` as `f(mine, theirs)`, so lane 0 ends with its warp's fold in lane
 //!    order.
 //! 3. **Block.** Lane 0 of each warp writes its result to a small shared array (one slot per
-//!    warp, double-buffered for tiles), one barrier, then *every* warp reads the partials and
+//!    warp, double-buffered for an unrolled sweep's slots), one barrier, then *every* warp reads the partials and
 //!    folds them with another shuffle tree, and `shfl.sync.idx` broadcasts lane 0's result: the
 //!    result is uniform without a second barrier. With one warp per block there is no shared
 //!    memory and no barrier at all.
@@ -88,7 +88,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     }
 
     /// The shared scratch array of collective `e`: one slot per warp, or two (double-buffered)
-    /// when `buffers` is 2 (a loop over tiles).
+    /// when `buffers` is 2 (by the parity of an unrolled sweep's slots).
     pub fn scratch_for(
         &mut self,
         e: &Expr,
@@ -360,7 +360,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let Some(Start::Identity(identity)) = self.collective_plan(span)?.start else {
             return Ok(None);
         };
-        Ok(Some(match (self.reg_type(ty, span)?, identity) {
+        Ok(Some(self.identity_value(ty, identity, span)?))
+    }
+
+    /// `identity` as a constant of the register type of `ty`, a collective's element type.
+    pub(super) fn identity_value(
+        &self,
+        ty: &Ty,
+        identity: Identity,
+        span: crate::syntax::span::Span,
+    ) -> Result<BasicValueEnum<'ctx>> {
+        Ok(match (self.reg_type(ty, span)?, identity) {
             (BasicTypeEnum::FloatType(float), Identity::Float(value)) => {
                 float.const_float(value).into()
             }
@@ -371,11 +381,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
             _ => {
                 return Err(CodegenError::internal(
-                    "a reduction's identity that is not of its element type",
+                    "a collective's identity that is not of its element type",
                     span,
                 ))
             }
-        }))
+        })
     }
 
     /// Non-commutative `f` over more than `BLOCKSIZE` elements: each tile combined by the whole

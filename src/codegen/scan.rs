@@ -15,9 +15,13 @@
 //!    scan) is combined into every element and into the new carry.
 //!
 //! `f`'s operands are always in vector order, so non-commutative associative functions work.
-//! The shared array is double-buffered by tile parity: the next tile's writes cannot overtake
-//! this tile's reads, because every thread passes the next tile's barrier first. One barrier per
-//! tile; none when a block is one warp.
+//! The shared array is double-buffered by slot parity in an unrolled sweep: the next slot's
+//! writes cannot overtake this slot's reads, because every thread passes the next slot's barrier
+//! first. A loop over tiles has a barrier after each tile instead (`vector.rs`, `Sweep::Tiles`).
+//! One barrier per tile (two in a loop); none inside when a block is one warp.
+//!
+//! Where `f`'s identity is known (`sum`, `prod`, `min`, `max`), the carry starts from it before
+//! the first tile, and every tile combines it with no test of which tile is first.
 //!
 //! `kir-collectives` lists these steps per scan (`kir::Step`, printed by `--emit=kir`);
 //! `steps.rs` emits them.
@@ -26,7 +30,7 @@ use super::body::{Body, Result};
 use super::error::CodegenError;
 use super::steps::Expansion;
 use super::vector::{Pos, Shape, Sweep};
-use crate::kir::SweepPlan;
+use crate::kir::{Step, SweepPlan};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
 use crate::syntax::span::Span;
 use crate::syntax::visit::scans_in_skipping;
@@ -84,13 +88,36 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         Ok(ptr)
     }
 
+    /// The identity scan `e`'s carry starts from, where `kir-collectives` planned one.
+    pub(super) fn carry_start(&self, e: &Expr) -> Result<Option<BasicValueEnum<'ctx>>> {
+        let plan = self.collective_plan(e.span)?;
+        let from = plan
+            .steps
+            .iter()
+            .flat_map(|s| &s.steps)
+            .find_map(|step| match step {
+                Step::Carry { from, .. } => *from,
+                _ => None,
+            });
+        let elem = self.ty_of(e).element().clone();
+        from.map(|identity| self.identity_value(&elem, identity, e.span))
+            .transpose()
+    }
+
     /// Before a sweep that computes the scans inside `e`: their scratch arrays may still be
-    /// read by a previous run of the same statement (in a loop). Not an indexed vector's scans:
-    /// its copy computed them, before the statement, and wrote their partials there.
+    /// read by a previous run of the same statement (in a loop), and a carry that starts from
+    /// `f`'s identity starts there (a grid-wide scan's from its block's prefix: `grid.rs`). Not
+    /// an indexed vector's scans: its copy computed them, before the statement, and wrote their
+    /// partials there.
     pub fn before_scans(&mut self, e: &Expr) -> Result<()> {
         let mut scans = Vec::new();
         self.scans_computed(e, &mut scans);
         for scan in scans {
+            let seeded = matches!(self.grid_seed, Some((id, _)) if id == scan.id);
+            if let (Some(identity), false) = (self.carry_start(scan)?, seeded) {
+                let carry = self.scan_carry(scan, identity.get_type())?;
+                self.b.build_store(carry, identity)?;
+            }
             // kir-collectives: a block of one warp has no partials.
             let plan = self.collective_plan(scan.span)?;
             if plan.partials.is_none() {

@@ -10,7 +10,7 @@ use super::intrinsics::ShuffleKind;
 use super::warp::Lanes;
 use crate::check::Callee;
 use crate::kir::{
-    CollectiveSteps, Count, Direction, LaneTest, Source, Step, Tiles, Values, Writer,
+    CollectiveSteps, Count, Direction, Identity, LaneTest, Source, Step, Tiles, Values, Writer,
 };
 use crate::syntax::ast::Expr;
 use inkwell::values::{BasicValueEnum, IntValue};
@@ -55,8 +55,6 @@ struct State<'ctx> {
     broadcast: Option<BasicValueEnum<'ctx>>,
     /// Lanes of this warp that hold a value.
     in_warp: IntValue<'ctx>,
-    /// `lane < in_warp`, where a step needs it.
-    mine: Option<IntValue<'ctx>>,
     /// Warps that hold a value, from the partials' load on.
     warps: Option<IntValue<'ctx>>,
 }
@@ -76,32 +74,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             Count::Known(lanes) => self.i32(i64::from(lanes)),
             Count::RunTime => self.warp_count(x.count, &x.lanes)?,
         };
-        // Made once, before the steps, where one tests it.
-        let needs_mine = steps.iter().any(|s| {
-            matches!(
-                s,
-                Step::Shuffle {
-                    test: LaneTest::PartnerBelowAndHolds,
-                    ..
-                } | Step::NeighbourWarps { .. }
-                    | Step::Carry(_)
-            )
-        });
-        let mine = match needs_mine {
-            true => {
-                Some(
-                    self.b
-                        .build_int_compare(IntPredicate::ULT, x.lanes.lane, in_warp, "mine")?,
-                )
-            }
-            false => None,
-        };
         let mut s = State {
             v,
             partial: None,
             broadcast: None,
             in_warp,
-            mine,
             warps: None,
             planned_warps: planned.warps,
         };
@@ -139,7 +116,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     Direction::Up => ShuffleKind::Up,
                 };
                 let other = self.shuffle(kind, current, off, clamp, &lanes)?;
-                let takes = self.lane_test(test, off, count, s, x)?;
+                let takes = self.lane_test(test, off, count, x)?;
                 let combined = self.value_when(takes, current, &mut |this| {
                     this.in_order(x, direction, current, other)
                 })?;
@@ -222,10 +199,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     }
                 };
                 let outside = self.shuffle(ShuffleKind::Idx, partial, neighbour, clamp, &lanes)?;
-                let mine = self.mine(s, x)?;
-                let takes = self.b.build_and(has_neighbour, mine, "")?;
                 let current = s.v;
-                s.v = self.value_when(takes, current, &mut |this| {
+                s.v = self.value_when(has_neighbour, current, &mut |this| {
                     this.in_order(x, direction, current, outside)
                 })?;
             }
@@ -244,7 +219,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 };
                 s.broadcast = Some(self.shuffle(ShuffleKind::Idx, value, source, clamp, &lanes)?);
             }
-            Step::Carry(direction) => self.carry(direction, x, s)?,
+            Step::Carry { direction, from } => self.carry(direction, from, x, s)?,
         }
         Ok(())
     }
@@ -255,7 +230,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         test: LaneTest,
         off: IntValue<'ctx>,
         count: IntValue<'ctx>,
-        s: &State<'ctx>,
         x: &Expansion<'_, 'ctx>,
     ) -> Result<IntValue<'ctx>> {
         let lane = x.lanes.lane;
@@ -272,19 +246,17 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.b
                     .build_int_compare(IntPredicate::UGE, lane, off, "takes")?
             }
-            LaneTest::PartnerBelowAndHolds => {
-                let far = self.b.build_int_compare(IntPredicate::UGE, lane, off, "")?;
-                let mine = self.mine(s, x)?;
-                self.b.build_and(far, mine, "takes")?
-            }
         })
     }
 
-    /// The carry of the tiles visited before, combined into each value that holds an element,
-    /// and the tile's total into the new carry.
+    /// The carry of the tiles visited before, combined into each value (a lane that holds no
+    /// element is not read), and the tile's total into the new carry. From `f`'s identity
+    /// (`from`, stored before the first tile: `Body::before_scans`, `grid.rs`), every tile
+    /// combines it; else the first tile, which has none, takes it from no one.
     fn carry(
         &mut self,
         direction: Direction,
+        from: Option<Identity>,
         x: &Expansion<'_, 'ctx>,
         s: &mut State<'ctx>,
     ) -> Result<()> {
@@ -297,6 +269,12 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         let reg_ty = s.v.get_type();
         let carry = self.scan_carry(x.e, reg_ty)?;
         let c = self.b.build_load(reg_ty, carry, "carry")?;
+        if from.is_some() {
+            s.v = self.in_order(x, direction, s.v, c)?;
+            let new_carry = self.in_order(x, direction, total, c)?;
+            self.b.build_store(carry, new_carry)?;
+            return Ok(());
+        }
         let not_first = self.b.build_not(first, "")?;
         // A grid-wide scan's carry starts at the block's prefix (`grid.rs`), if it has one.
         let not_first = match self.grid_seed {
@@ -305,10 +283,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             }
             _ => not_first,
         };
-        let mine = self.mine(s, x)?;
-        let carries = self.b.build_and(not_first, mine, "")?;
         let current = s.v;
-        s.v = self.value_when(carries, current, &mut |this| {
+        s.v = self.value_when(not_first, current, &mut |this| {
             this.in_order(x, direction, current, c)
         })?;
         let new_carry = self.value_when(not_first, total, &mut |this| {
@@ -352,11 +328,6 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
     fn warps(&self, s: &State<'ctx>, x: &Expansion<'_, 'ctx>) -> Result<IntValue<'ctx>> {
         s.warps
             .ok_or_else(|| CodegenError::internal("partials used before they are loaded", x.e.span))
-    }
-
-    fn mine(&self, s: &State<'ctx>, x: &Expansion<'_, 'ctx>) -> Result<IntValue<'ctx>> {
-        s.mine
-            .ok_or_else(|| CodegenError::internal("a lane test that was not made", x.e.span))
     }
 }
 

@@ -62,10 +62,10 @@ struct Plan {
     next_point: usize,
     /// How many barriers were placed so far, the collectives' included.
     barriers_placed: usize,
-    /// Every barrier the IR places, the collectives' included, in order: where, and whether a
-    /// collective's. The removed barriers' remarks follow them by ordinal, so code generation's
-    /// must be these (checked at the end).
-    order: Vec<(Span, bool)>,
+    /// Every barrier the IR places, the collectives' included, in order: where, and what
+    /// collective's, if one's. The removed barriers' remarks follow them by ordinal, so code
+    /// generation's must be these (checked at the end).
+    order: Vec<(Span, Option<&'static str>)>,
     /// The first barrier code generation placed out of that order, if any.
     out_of_order: Option<String>,
 }
@@ -116,7 +116,7 @@ impl Sync {
             order: placed
                 .iter()
                 .filter(|b| b.needed)
-                .map(|b| (b.at, b.collective.is_some()))
+                .map(|b| (b.at, b.collective))
                 .collect(),
             out_of_order: None,
         });
@@ -158,6 +158,14 @@ impl Sync {
         self.removals(true);
     }
 
+    /// Whether the IR's next barrier is a loop over tiles' after a tile, at `at`
+    /// (`kir::TILE_BARRIER`: `kir-barriers` leaves it out where the tile needs none).
+    pub fn plans_tile_barrier(&self, at: Span) -> bool {
+        self.plan.as_ref().is_some_and(|plan| {
+            plan.order.get(plan.barriers_placed) == Some(&(at, Some(crate::kir::TILE_BARRIER)))
+        })
+    }
+
     /// A barrier placed at `at` (`collective`: inside a collective): it must be the IR's next
     /// one.
     fn note_barrier(&mut self, at: Span, collective: bool) {
@@ -165,7 +173,11 @@ impl Sync {
             return;
         };
         let ordinal = plan.barriers_placed;
-        if plan.out_of_order.is_none() && plan.order.get(ordinal) != Some(&(at, collective)) {
+        let planned = plan
+            .order
+            .get(ordinal)
+            .map(|(at, what)| (*at, what.is_some()));
+        if plan.out_of_order.is_none() && planned != Some((at, collective)) {
             plan.out_of_order = Some(format!(
                 "barrier {ordinal} (the collectives' counted) stands elsewhere than kir-barriers', or is of another kind"
             ));

@@ -507,7 +507,6 @@ kernel prefix(x: Float32[BLOCKS * BLOCKSIZE], y: Float32[BLOCKS * BLOCKSIZE])
         "icmp eq i32 %lane, 31",
         "and i32 %lane, 7",
         "icmp ult i32 %lane, 8",
-        "%mine = icmp ult i32 %lane, 32",
     ];
     for text in before {
         assert!(planned.contains(text), "{text}: {planned}");
@@ -553,7 +552,6 @@ kernel prefix(x: Float32[BLOCKS * BLOCKSIZE], y: Float32[BLOCKS * BLOCKSIZE])
         "icmp eq i32 %lane, 30",
         "and i32 %lane, 3",
         "icmp ult i32 %lane, 6",
-        "%mine = icmp ult i32 %lane, 20",
         "%partner = add i32 %lane, 2",
         "icmp ult i32 %partner, 20",
     ] {

@@ -34,7 +34,7 @@
 //! (`reduce.partials`, `scan.partials`: any thread's), the barrier inside it where the warps'
 //! partials meet (R0803: a reduction's orders everything before it; a scan's, in every copy of
 //! its statement's sweep, and a reduction's by tiles, in every copy of its own, order nothing
-//! else) and the partials' read after it; a loop over tiles' barrier on its last trip. Array and
+//! else) and the partials' read after it; a loop over tiles' barrier after each tile. Array and
 //! vector variables (`codegen::Body::init_registers`, `init_array`): a register vector's
 //! initializer makes its value's accesses only (each thread's own slots, no memory); a `shared`
 //! array's or a block vector's in shared memory, its value's reads and the write of every element
@@ -640,8 +640,8 @@ impl Placer {
 
     /// The barriers of a sweep (`codegen::Body::sweep`) over `len` positions (a compile-time
     /// length, if it has one): `per_body` in every copy of its body (one per unrolled slot with
-    /// positions, two for a loop over tiles, which unrolls two tiles per trip, one for a
-    /// block-stride loop), and a loop over tiles' barrier on its last trip, at `span`.
+    /// positions, one for a loop, over tiles or block-stride), and a loop over tiles' barrier
+    /// after each tile, at `span`, where the tile needs one ([`tile_needs_barrier`]).
     fn sweep_steps(
         &self,
         plan: &SweepPlan,
@@ -657,12 +657,12 @@ impl Placer {
                 None => slots as usize,
             },
             Sweep::Stride => 1,
-            Sweep::Tiles => 2,
+            Sweep::Tiles => 1,
         };
         for _ in 0..bodies {
             out.extend(per_body.iter().cloned());
         }
-        if plan.sweep == Sweep::Tiles {
+        if plan.sweep == Sweep::Tiles && tile_needs_barrier(per_body) {
             let mark = |kind| Access {
                 array: String::new(),
                 name: String::new(),
@@ -671,7 +671,7 @@ impl Placer {
                 span,
             };
             out.push(Step::Collective {
-                what: "a loop over tiles (its last trip)",
+                what: TILE_BARRIER,
                 clears: false,
                 accesses: Box::new((mark(AccessKind::Write), mark(AccessKind::Read))),
             });
@@ -1738,4 +1738,31 @@ fn for_each_assignment(block: &Block, f: &mut dyn FnMut(&Expr)) {
             Ast::Let { .. } | Ast::Return { .. } => {}
         }
     }
+}
+
+/// What a loop over tiles' barrier after each tile is called (code generation places it where
+/// `kir-barriers` lists it).
+pub const TILE_BARRIER: &str = "a loop over tiles (before the next tile)";
+
+/// Whether a loop over tiles whose body makes `per_body` needs a barrier after each tile: it
+/// orders the tile's reads of a collective's partials against the next tile's writes of them.
+/// Not where no collective has partials (a block of one warp: its body has no barrier), nor
+/// where every trip passes two collectives' barriers or more: each one's partials are then
+/// read before another's barrier and written again after it.
+fn tile_needs_barrier(per_body: &[Step]) -> bool {
+    fn collectives(steps: &[Step]) -> usize {
+        steps
+            .iter()
+            .map(|step| match step {
+                Step::Collective { .. } => 1,
+                Step::Skippable(steps) | Step::Copy { steps, .. } => collectives(steps),
+                _ => 0,
+            })
+            .sum()
+    }
+    let every_trip = per_body
+        .iter()
+        .filter(|step| matches!(step, Step::Collective { .. }))
+        .count();
+    collectives(per_body) > 0 && every_trip < 2
 }

@@ -7,7 +7,8 @@
 //! - **The tree.** A reduction and a right scan shuffle down, a left scan up, at offsets 1, 2, 4,
 //!   ... below the warp's width.
 //! - **The block.** With more than one warp, each warp's result goes through a shared array of
-//!   partials (one slot per warp, double-buffered for tiles) and one barrier; with one warp, none.
+//!   partials (one slot per warp, double-buffered for the slots of an unrolled sweep; a loop over
+//!   tiles has a barrier after each tile instead) and one barrier; with one warp, none.
 //! - **The start** (reductions). A reduction whose threads fold their elements first, in a
 //!   block-stride loop, starts every thread from `f`'s identity where it is known
 //!   (`kir/commute.rs`): every lane then holds a value, and the trees test no lanes. Otherwise
@@ -18,12 +19,13 @@
 //!   every lane holds one), then with more than one warp lane 0 stores the warp's result into
 //!   `partials[warp]`, the barrier, every warp loads the partials (lanes below the warps that
 //!   hold one) and folds them with a second tree, and lane 0 broadcasts the result. A scan: the
-//!   warp's tree (up: lanes at or above the offset that hold a value take it; down: lanes whose
-//!   partner holds one), then with more than one warp the warp's total goes to `partials[warp]`
+//!   warp's tree (up: lanes at or above the offset take it, held or not, since nothing flows
+//!   down; down: lanes whose partner holds one), then with more than one warp the warp's total goes to `partials[warp]`
 //!   from the lane that holds it (the last lane of a left scan's warp, lane 0 of a right
 //!   scan's), the barrier, the partials are loaded and scanned by a second tree, each lane
 //!   combines the warps before (after) it, and, over several tiles, the tile's total is
-//!   broadcast for the carry. Every shuffle's clamp (its `c` operand) is the warp's last lane
+//!   broadcast for the carry, which starts from `f`'s identity where it is known (every tile
+//!   then combines it; else the first tile takes none). Every shuffle's clamp (its `c` operand) is the warp's last lane
 //!   (down, idx) or 0 (up).
 //! - **The counts.** The steps depend on how many of the block's threads hold a value in a tile
 //!   (`CollectiveSteps`): each collective gets one list per count its sweeps give it. The count
@@ -121,7 +123,7 @@ fn plan(
         _ => (
             tiling
                 .scan(e.span)
-                .map(|(count, tiles)| shape.scan_steps(op, count, tiles))
+                .map(|(count, tiles)| shape.scan_steps(op, count, tiles, identity(checked, e)))
                 .collect(),
             match start {
                 Some(_) => folds(),
@@ -233,16 +235,27 @@ impl Shape {
     /// from the tiles before (a scan over one tile stops before its total). A left scan's values
     /// travel up and its totals sit in the last lanes (the warp's last lane when the warp is
     /// known full); a right scan's travel down and sit in lane 0.
-    fn scan_steps(self, op: CollectiveOp, count: Count, tiles: Tiles) -> CollectiveSteps {
+    ///
+    /// Only what flows into a lane that holds an element is tested. A lane past the tile's
+    /// count holds zero (`codegen::Body::block_scan`'s operand), and in a left scan nothing
+    /// travels down, so its lanes and warps combine with every partner below, held or not: a
+    /// held lane never receives from one above it. A right scan's values travel down, from lanes
+    /// that may hold nothing, so its trees test the partner. The last combines (the neighbour
+    /// warps, the carry) change only the lane's own value, which nothing reads where the lane
+    /// holds no element: they test no lane. (Evaluating `f` on such a lane is safe: no LOOM
+    /// operation is undefined for any operand.)
+    fn scan_steps(
+        self,
+        op: CollectiveOp,
+        count: Count,
+        tiles: Tiles,
+        carry_from: Option<Identity>,
+    ) -> CollectiveSteps {
         let (lanes, warps) = self.holders(count);
         let left = op == CollectiveOp::ScanLeft;
         let direction = if left { Direction::Up } else { Direction::Down };
         let (lanes_test, partials_test, last) = if left {
-            (
-                LaneTest::PartnerBelowAndHolds,
-                LaneTest::PartnerBelow,
-                Source::Last,
-            )
+            (LaneTest::PartnerBelow, LaneTest::PartnerBelow, Source::Last)
         } else {
             (
                 LaneTest::PartnerHolds,
@@ -286,7 +299,10 @@ impl Shape {
                 from: last,
                 clamp: idx,
             });
-            steps.push(Step::Carry(direction));
+            steps.push(Step::Carry {
+                direction,
+                from: carry_from,
+            });
         }
         CollectiveSteps {
             count,

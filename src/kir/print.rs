@@ -366,11 +366,8 @@ impl Printer<'_> {
             text.push_str("  aggregate tree down");
         }
         match plan.start {
-            Some(Start::Identity(Identity::Float(value))) => {
-                let _ = write!(text, "  start identity {value:?}");
-            }
-            Some(Start::Identity(Identity::Int { value, .. })) => {
-                let _ = write!(text, "  start identity {value:#x}");
+            Some(Start::Identity(identity)) => {
+                let _ = write!(text, "  start identity {}", identity_text(identity));
             }
             Some(Start::FirstElement) => text.push_str("  start first-element"),
             Some(Start::ByTiles) => text.push_str("  start by-tiles"),
@@ -704,7 +701,6 @@ fn step_text(step: &Step, of: &CollectiveSteps) -> String {
                 LaneTest::Every => String::new(),
                 LaneTest::PartnerHolds => format!(" if lane+{offset} < {n}"),
                 LaneTest::PartnerBelow => format!(" if lane >= {offset}"),
-                LaneTest::PartnerBelowAndHolds => format!(" if lane >= {offset} && lane < {n}"),
             };
             format!(
                 "shuffle-{direction} {offset} {} clamp {clamp}, combine{test}",
@@ -747,8 +743,19 @@ fn step_text(step: &Step, of: &CollectiveSteps) -> String {
             };
             format!("broadcast {} from lane {from} clamp {clamp}", values(v))
         }
-        Step::Carry(Direction::Up) => "carry from earlier tiles".to_string(),
-        Step::Carry(Direction::Down) => "carry from later tiles".to_string(),
+        Step::Carry { direction, from } => {
+            let tiles = match direction {
+                Direction::Up => "earlier",
+                Direction::Down => "later",
+            };
+            match from {
+                Some(identity) => format!(
+                    "carry from {tiles} tiles, from identity {}",
+                    identity_text(*identity)
+                ),
+                None => format!("carry from {tiles} tiles"),
+            }
+        }
     }
 }
 
@@ -758,5 +765,13 @@ fn op_name(op: CollectiveOp) -> &'static str {
         CollectiveOp::Reduce => "reduce",
         CollectiveOp::ScanLeft => "left-scan",
         CollectiveOp::ScanRight => "right-scan",
+    }
+}
+
+/// An identity as `--emit=kir` prints it: a float as Rust writes it, an integer's bits in hex.
+fn identity_text(identity: Identity) -> String {
+    match identity {
+        Identity::Float(value) => format!("{value:?}"),
+        Identity::Int { value, .. } => format!("{value:#x}"),
     }
 }

@@ -2,7 +2,8 @@
 //! generation: the user's `shared` arrays and the vector variables that do not live in
 //! registers, the copies of indexed computed vectors (`kir-indexed-copies`), and the scratch
 //! buffers of the collectives: a reduction's or a scan's partials, as `kir-collectives` planned
-//! them (one slot per warp, double-buffered, when the block has more than one warp), the
+//! them (one slot per warp, double-buffered for an unrolled sweep's slots, when the block has
+//! more than one warp), the
 //! one-element slot through which thread 0 broadcasts an atomic's old value, a grid-wide
 //! statement's ticket and prefix. A recomputed vector variable's collectives are counted at
 //! each use, where code generation evaluates its initializer.

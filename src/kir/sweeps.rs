@@ -16,8 +16,9 @@
 //! commutative function is folded per thread in a block-stride loop over the chunk and combined
 //! across the block once, from the identity where it has one (every thread holds a value, so the
 //! shuffles need no lane tests); folding by tiles would combine across the block at every tile,
-//! with the lane tests of a tile that may be partial, the code of two tiles per trip, and three
-//! barriers (examples/exclusive_scan: 741 SASS instructions by tiles, 574 per thread).
+//! with the lane tests of a tile that may be partial and two barriers per tile
+//! (examples/exclusive_scan, when the tile loop still held two tiles per trip: 741 SASS
+//! instructions by tiles, 574 per thread).
 //!
 //! A statement holding both a left and a right scan over more than one tile computes its scans
 //! ahead, each in its own direction, into private slots (`scans ahead N`); more than

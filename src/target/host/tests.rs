@@ -990,13 +990,18 @@ fn a_cut_kernels_region_loops_vectorise_across_its_slots() {
     // overlap at run time, and vectorised only some of these loops before the slots' alias
     // scopes said that no slot is another, nor anything the kernel reaches. With them, every
     // region's loop but the last (thread 0's store of the sum) vectorises; the shuffles are
-    // fused into the regions after them, so there are no exchange loops besides.
+    // fused into the regions after them, so there are no exchange loops besides. Where the
+    // host has no AVX-512, the region that loads the warps' partials (lanes below 8 read shared
+    // memory, the rest take 0) stays scalar too: AVX2 has no cheap masked load of its own
+    // (LLVM's cost model declines the gather), which is the host's cost, not an alias question.
     let ir = sum_of_squares_ir(crate::target::OptLevel::O3);
     let program = HostProgram::compile(&ir, &HostOptions::default()).unwrap();
     assert_eq!(program.cut_kernels(), ["sumOfSquares".to_string()]);
+    let features = TargetMachine::get_host_cpu_features().to_string();
+    let expected = if features.contains("+avx512f") { 10 } else { 9 };
     assert!(
-        program.cut_vector_loops() >= 10,
-        "{} loops vectorised",
+        program.cut_vector_loops() >= expected,
+        "{} loops vectorised, {expected} expected on this host",
         program.cut_vector_loops()
     );
 }
