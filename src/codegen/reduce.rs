@@ -14,9 +14,9 @@
 //!    with lane `i + offset` as `f(mine, theirs)`, so lane 0 ends with its warp's fold in lane
 //!    order.
 //! 3. **Block.** Lane 0 of each warp writes its result to a small shared array (one slot per
-//!    warp, double-buffered for an unrolled sweep's slots), one barrier, then *every* warp reads the partials and
-//!    folds them with another shuffle tree, and `shfl.sync.idx` broadcasts lane 0's result: the
-//!    result is uniform without a second barrier. With one warp per block there is no shared
+//!    warp, double-buffered for an unrolled sweep's slots), one barrier, then *every* warp reads
+//!    the partials and folds them with another shuffle tree, and `shfl.sync.idx` broadcasts
+//!    lane 0's result: the result is uniform without a second barrier. With one warp per block there is no shared
 //!    memory and no barrier at all.
 //!
 //! Threads without elements take part in the shuffles; their values are never combined, except

@@ -70,8 +70,8 @@ pub struct Pos<'ctx> {
     /// True for the first tile the sweep visits (uniform `i1`).
     pub first: IntValue<'ctx>,
     /// 0 or 1, alternating from slot to slot of an unrolled sweep (uniform `i32`): which half
-    /// of a double-buffered scratch array the slot's collectives use. 0 in a loop, whose
-    /// barrier after each tile orders its scratch arrays.
+    /// of a double-buffered scratch array the slot's collectives use. 0 in a loop over tiles,
+    /// where a barrier orders each tile's partials against the next tile's (`kir-barriers`).
     pub parity: IntValue<'ctx>,
     /// The sweep has this one tile only: nothing is carried from tile to tile.
     pub single: bool,
@@ -941,13 +941,13 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 body(this, &pos)
             }),
             Sweep::Tiles => {
-                // One tile per trip, and a barrier after it: the next tile's collectives write
-                // the scratch arrays this tile's read (the partials), as a CUDA block scan in a
-                // loop does. (Double-buffered partials, half by the tile's parity, would need no
-                // barrier, but two tiles per trip for a constant parity: examples/exclusive_scan
-                // made 75 more SASS instructions and 37 M more instructions to compile that way.)
-                // Where `kir-barriers` lists it: not where no collective has partials (one
-                // warp), nor where another collective's barrier orders each one's partials.
+                // One tile per trip, and a barrier after it where `kir-barriers` lists one: the
+                // next tile's collectives write the partials this tile's read, as a CUDA block
+                // scan in a loop does. None where no collective has partials (one warp), nor
+                // where another collective's barrier orders each one's partials. (Double-buffered
+                // partials, half by the tile's parity, would need no barrier, but two tiles per
+                // trip for a constant parity: examples/exclusive_scan made 75 more SASS
+                // instructions and 37 M more instructions to compile that way.)
                 let tiles = self.ceil_div(n, size)?;
                 self.build_counted_loop(self.i32(0), tiles, self.i32(1), &mut |this, visit| {
                     this.tile(n, tiles, visit, reverse, &mut *body)?;

@@ -20,13 +20,13 @@
 //!   `partials[warp]`, the barrier, every warp loads the partials (lanes below the warps that
 //!   hold one) and folds them with a second tree, and lane 0 broadcasts the result. A scan: the
 //!   warp's tree (up: lanes at or above the offset take it, held or not, since nothing flows
-//!   down; down: lanes whose partner holds one), then with more than one warp the warp's total goes to `partials[warp]`
-//!   from the lane that holds it (the last lane of a left scan's warp, lane 0 of a right
-//!   scan's), the barrier, the partials are loaded and scanned by a second tree, each lane
-//!   combines the warps before (after) it, and, over several tiles, the tile's total is
-//!   broadcast for the carry, which starts from `f`'s identity where it is known (every tile
-//!   then combines it; else the first tile takes none). Every shuffle's clamp (its `c` operand) is the warp's last lane
-//!   (down, idx) or 0 (up).
+//!   down; down: lanes whose partner holds one), then with more than one warp the warp's total
+//!   goes to `partials[warp]` from the lane that holds it (the last lane of a left scan's warp,
+//!   lane 0 of a right scan's), the barrier, the partials are loaded and scanned by a second
+//!   tree, each lane combines the warps before (after) it, and, over several tiles, the tile's
+//!   total is broadcast for the carry, which starts from `f`'s identity where it is known
+//!   (every tile then combines it; else the first tile takes none). Every shuffle's clamp (its
+//!   `c` operand) is the warp's last lane (down, idx) or 0 (up).
 //! - **The counts.** The steps depend on how many of the block's threads hold a value in a tile
 //!   (`CollectiveSteps`): each collective gets one list per count its sweeps give it. The count
 //!   is known when compiled where the sweep's length is (`check::types::Len`, the shorter of a
