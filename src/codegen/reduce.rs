@@ -16,8 +16,8 @@
 //! 3. **Block.** Lane 0 of each warp writes its result to a small shared array (one slot per
 //!    warp, double-buffered for an unrolled sweep's slots), one barrier, then *every* warp reads
 //!    the partials and folds them with another shuffle tree, and `shfl.sync.idx` broadcasts
-//!    lane 0's result: the result is uniform without a second barrier. With one warp per block there is no shared
-//!    memory and no barrier at all.
+//!    lane 0's result: the result is uniform without a second barrier. With one warp per block
+//!    there is no shared memory and no barrier at all.
 //!
 //! Threads without elements take part in the shuffles; their values are never combined, except
 //! where `f`'s identity is known (`sum`, `prod`, `min`, `max`: `kir/commute.rs`, `combining`) and the

@@ -4,8 +4,8 @@
 //! buffers of the collectives: a reduction's or a scan's partials, as `kir-collectives` planned
 //! them (one slot per warp, double-buffered for an unrolled sweep's slots, when the block has
 //! more than one warp), the one-element slot through which thread 0 broadcasts an atomic's old
-//! value, a grid-wide statement's ticket and prefix. A recomputed vector variable's collectives are counted at
-//! each use, where code generation evaluates its initializer.
+//! value, a grid-wide statement's ticket and prefix. A recomputed vector variable's collectives
+//! are counted at each use, where code generation evaluates its initializer.
 //!
 //! The driver checks the total against the target's static limit (E0812) before code
 //! generation; code generation allocates the same arrays and checks that its total is this one

@@ -374,10 +374,10 @@ pub(super) fn bound(walk: &Walk<'_>, e: &Expr) -> Option<u64> {
 /// What code generation's `prepare` learns of vector expression `e`.
 fn shape(walk: &Walk<'_>, e: &Expr) -> Shape {
     let mut shape = shape_of_kind(walk, e);
-    // A bounded run-time length counts only as one tile: over several, each unrolled tile would
-    // run or not by a run-time count, and a reduction by tiles alternates its partials' halves
-    // tile by tile, which the verifier cannot see that a skipped tile skips the rest (it found a
-    // race: tests/regressions/generated_248_clipped_slice_reduced_by_tiles.loom).
+    // A bounded run-time length counts only as one tile. Over several, each unrolled tile would
+    // run or not by a run-time count while a reduction by tiles alternates its partials' halves
+    // from slot to slot, and the verifier cannot see that a skipped tile skips the rest: it
+    // reported a race (tests/regressions/generated_248_clipped_slice_reduced_by_tiles.loom).
     let one_tile_bound = walk.range_bound(e).filter(|n| *n <= walk.block_size);
     if let Some(n) = walk.static_len(e).or(one_tile_bound) {
         shape.bound = Some(n);
