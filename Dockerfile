@@ -25,10 +25,10 @@ RUN scripts/loomc examples/sum_of_squares.loom -o /tmp/sum_of_squares.ptx \
  && .tools/cu12/nvidia/cuda_nvcc/bin/ptxas -arch=sm_80 /tmp/sum_of_squares.ptx -o /dev/null
 
 FROM ${RUNTIME_IMAGE}
-# LLVM is linked statically; these are the shared libraries loomc still needs (ldd says so), but
-# libstdc++6, which only a loomc built without libstdc++'s archive needs (build.rs links the
-# archive in where it is installed, as scripts/setup does). A minbase Debian 12 has them all, so
-# today this installs nothing and only says what loomc needs.
+# LLVM is linked statically, and so are libstdc++, zlib, zstd and libffi where their archives are
+# installed, as scripts/setup does (build.rs): loomc then needs only libc, libm and libgcc_s.
+# These packages are for a loomc built without those archives. A minbase Debian 12 has them
+# all, so today this installs nothing and only says what such a loomc needs.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends libstdc++6 zlib1g libzstd1 libffi8 \
  && apt-get clean \

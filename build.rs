@@ -2,7 +2,7 @@
 //! explanation means adding a file; fingerprints the parser and the standard library
 //! (`LOOM_PARSER_FINGERPRINT`, for `src/stdlib/parsed.rs`) and the code that makes the libdevice
 //! cache's files (`LOOM_KEPT_FORMAT`, for `src/target/libdevice.rs`); and links the loomc binary
-//! as a fixed-address executable with the C++ standard library linked in and the functions a
+//! as a fixed-address executable with the C++ standard library and LLVM's C libraries linked in and the functions a
 //! compile runs side by side.
 
 use std::fmt::Write;
@@ -17,7 +17,7 @@ fn main() {
     // address randomisation of its own image (libraries, stack and heap keep theirs).
     println!("cargo:rustc-link-arg-bin=loomc=-no-pie");
     #[cfg(unix)]
-    static_libstdcxx();
+    static_libraries();
     let root = std::env::var("CARGO_MANIFEST_DIR").unwrap_or_else(|_| ".".to_string());
     hot_functions_first(Path::new(&root));
     println!(
@@ -156,7 +156,11 @@ fn links_with(link_args: &[String]) -> bool {
     let mut probe = std::process::Command::new(rustc);
     probe.arg(&source).arg("-o").arg(out.join("probe"));
     probe.args(["--target", &var("TARGET")]);
-    probe.args(var("CARGO_ENCODED_RUSTFLAGS").split('\x1f').filter(|f| !f.is_empty()));
+    probe.args(
+        var("CARGO_ENCODED_RUSTFLAGS")
+            .split('\x1f')
+            .filter(|f| !f.is_empty()),
+    );
     for arg in link_args {
         probe.arg(format!("-Clink-arg={arg}"));
     }
@@ -165,31 +169,40 @@ fn links_with(link_args: &[String]) -> bool {
     linked
 }
 
-/// Links the loomc binary with the C++ standard library's archive instead of `libstdc++.so`.
-/// LLVM's objects refer to libstdc++ from thousands of places, and the shared library refers to
-/// itself from as many: the dynamic loader looked up 2,339 symbols at every start, 1,675 of
-/// them for libstdc++.so's own relocations (`LD_DEBUG=bindings loomc --version`). llvm-sys asks
-/// for `-lstdc++`; a search directory that holds only the archive, which the linker reads
-/// before the compiler's own directories (where `libstdc++.so` is), makes that the archive.
-/// Where the archive is not installed, loomc links the shared library as before.
+/// Links the loomc binary with the archives of the C++ standard library and of the C libraries
+/// LLVM uses (zlib, zstd, libffi) instead of their shared libraries. LLVM's objects refer to
+/// libstdc++ from thousands of places, and the shared library refers to itself from as many:
+/// the dynamic loader looked up 2,339 symbols at every start, 1,675 of them for libstdc++.so's
+/// own relocations (`LD_DEBUG=bindings loomc --version`). Each shared library more is a file to
+/// map and relocate at every start as well. llvm-sys asks for `-lstdc++ -lz -lzstd -lffi`; a
+/// search directory that holds only the archives, which the linker reads before the compiler's
+/// own directories (where the `.so` files are), makes those the archives. A library whose
+/// archive is not installed is linked shared, as before.
 #[cfg(unix)]
-fn static_libstdcxx() {
+fn static_libraries() {
+    let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".to_string());
+    let dir = Path::new(&out).join("static-libraries");
+    let _ = std::fs::remove_dir_all(&dir);
+    if std::fs::create_dir_all(&dir).is_err() {
+        return;
+    }
+    for name in ["libstdc++.a", "libz.a", "libzstd.a", "libffi.a"] {
+        if let Some(archive) = installed_archive(name) {
+            let _ = std::os::unix::fs::symlink(&archive, dir.join(name));
+        }
+    }
+    println!("cargo:rustc-link-search=native={}", dir.display());
+}
+
+/// Where the C compiler finds the library file `name`, if it is installed.
+#[cfg(unix)]
+fn installed_archive(name: &str) -> Option<std::path::PathBuf> {
     let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let found = std::process::Command::new(cc)
-        .arg("-print-file-name=libstdc++.a")
+    std::process::Command::new(cc)
+        .arg(format!("-print-file-name={name}"))
         .output()
         .ok()
         .and_then(|out| String::from_utf8(out.stdout).ok())
-        .map(|path| std::path::PathBuf::from(path.trim()));
-    let Some(archive) = found.filter(|path| path.is_absolute() && path.is_file()) else {
-        return;
-    };
-    let out = std::env::var("OUT_DIR").unwrap_or_else(|_| ".".to_string());
-    let dir = Path::new(&out).join("static-libstdcxx");
-    let link = dir.join("libstdc++.a");
-    let _ = std::fs::create_dir_all(&dir);
-    let _ = std::fs::remove_file(&link);
-    if std::os::unix::fs::symlink(&archive, &link).is_ok() {
-        println!("cargo:rustc-link-arg-bin=loomc=-L{}", dir.display());
-    }
+        .map(|path| std::path::PathBuf::from(path.trim()))
+        .filter(|path| path.is_absolute() && path.is_file())
 }
