@@ -233,8 +233,10 @@ pub struct CollectivePlan {
     pub warps: u32,
     /// The `membermask` of every shuffle: exactly the warp's lanes.
     pub mask: u32,
-    /// Slots of the shared array the warps' results go through (one per warp, double-buffered),
-    /// with one barrier per fold; `None` for a block of one warp.
+    /// Slots of the shared array the warps' results go through, with one barrier per fold: one
+    /// per warp, two where the tiles of an unrolled sweep alternate between two halves (no
+    /// barrier between one tile's reads and the next one's writes); `None` for a block of one
+    /// warp.
     pub partials: Option<u32>,
     /// How a reduction's threads start their fold; `None` for a scan, except a grid-wide scan's,
     /// whose aggregate reduces its chunk.

@@ -38,6 +38,7 @@ use crate::check::types::Ty;
 use crate::check::Callee;
 use crate::kir::{Identity, Start};
 use crate::syntax::ast::{CollectiveOp, Expr, ExprKind};
+use crate::syntax::span::Span;
 use inkwell::types::BasicTypeEnum;
 use inkwell::values::{BasicValueEnum, IntValue};
 use inkwell::IntPredicate;
@@ -87,32 +88,48 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         }
     }
 
-    /// The shared scratch array of collective `e`: one slot per warp, or two (double-buffered)
-    /// when `buffers` is 2 (by the parity of an unrolled sweep's slots).
+    /// The shared scratch array of collective `e`: `slots` elements, as `kir-collectives`
+    /// planned (`CollectivePlan::partials`: one per warp, or two where an unrolled sweep's tiles
+    /// alternate halves).
     pub fn scratch_for(
         &mut self,
         e: &Expr,
         elem: &Ty,
-        warps: u32,
-        buffers: u32,
+        slots: u32,
         what: &str,
     ) -> Result<ArrayRef<'ctx>> {
         if let Some(array) = self.scratch.get(&e.id) {
             return Ok(array.clone());
         }
-        let slots = u64::from(buffers) * u64::from(warps);
-        let array = self.shared_array(what, elem, &[slots], e.span)?;
+        let array = self.shared_array(what, elem, &[u64::from(slots)], e.span)?;
         self.scratch.insert(e.id, array.clone());
         Ok(array)
     }
 
-    /// Element `parity * warps + i` of a scratch array.
+    /// Element `parity * warps + i` of `scratch`; `i` is below `warps`.
     pub fn scratch_slot(
         &self,
+        scratch: &ArrayRef<'ctx>,
         parity: IntValue<'ctx>,
         warps: u32,
         i: IntValue<'ctx>,
+        span: Span,
     ) -> Result<Element<'ctx>> {
+        // A half the plan did not allocate would be another array's memory.
+        let slots = scratch
+            .dims
+            .first()
+            .and_then(|d| d.get_zero_extended_constant());
+        let half = parity.get_zero_extended_constant();
+        match (slots, half) {
+            (Some(slots), Some(half)) if (half + 1) * u64::from(warps) <= slots => {}
+            _ => {
+                return Err(CodegenError::internal(
+                    "a tile's half of the partials outside the planned array",
+                    span,
+                ))
+            }
+        }
         let base = self
             .b
             .build_int_mul(parity, self.i32(i64::from(warps)), "")?;
@@ -176,16 +193,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         self.check_sweep(plan.sweep, &shape, e.span)?;
         let expansion = self.collective_plan(e.span)?;
         let scratch = if let Some(slots) = expansion.partials {
-            // Two halves: tiles alternate between them. (A single pass uses one; the other
-            // is 4 bytes per warp, and keeps the layout the same for every reduction.)
-            let warps = expansion.warps;
-            if slots != 2 * warps {
-                return Err(CodegenError::internal(
-                    "a reduction's partials that are not two slots per warp",
-                    e.span,
-                ));
-            }
-            let array = self.scratch_for(e, &result_ty, warps, 2, "reduce.partials")?;
+            let array = self.scratch_for(e, &result_ty, slots, "reduce.partials")?;
             // The previous run of this reduction (in a loop) may still be reading it.
             self.touch(e.span)?;
             Some(array)

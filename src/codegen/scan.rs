@@ -119,12 +119,11 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 self.b.build_store(carry, identity)?;
             }
             // kir-collectives: a block of one warp has no partials.
-            let plan = self.collective_plan(scan.span)?;
-            if plan.partials.is_none() {
+            let Some(slots) = self.collective_plan(scan.span)?.partials else {
                 continue;
-            }
+            };
             let elem = self.ty_of(scan).element().clone();
-            self.scratch_for(scan, &elem, plan.warps, 2, "scan.partials")?;
+            self.scratch_for(scan, &elem, slots, "scan.partials")?;
             self.touch(scan.span)?;
         }
         Ok(())

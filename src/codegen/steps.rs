@@ -145,7 +145,8 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                     self.b
                         .build_int_compare(IntPredicate::SGT, s.in_warp, self.i32(0), "")?;
                 let writes = self.b.build_and(is_writer, any, "writes")?;
-                let slot = self.scratch_slot(x.parity, lanes.warps, lanes.warp)?;
+                let slot =
+                    self.scratch_slot(&scratch, x.parity, lanes.warps, lanes.warp, x.e.span)?;
                 let span = x.e.span;
                 self.when(writes, &mut |this| {
                     this.store_element(&scratch, &slot, value, span)
@@ -167,7 +168,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
                 let lane = self
                     .b
                     .build_and(lanes.lane, self.i32(i64::from(mask)), "")?;
-                let theirs = self.scratch_slot(x.parity, lanes.warps, lane)?;
+                let theirs = self.scratch_slot(&scratch, x.parity, lanes.warps, lane, x.e.span)?;
                 let zero = s.v.get_type().const_zero();
                 let span = x.e.span;
                 s.partial = Some(self.value_when(reads, zero, &mut |this| {
@@ -315,7 +316,10 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
             return Ok(scratch.clone());
         }
         let elem = self.ty_of(x.e).element().clone();
-        let scratch = self.scratch_for(x.e, &elem, x.lanes.warps, 2, "scan.partials")?;
+        let slots = self.collective_plan(x.e.span)?.partials.ok_or_else(|| {
+            CodegenError::internal("a scan's partials in a block of one warp", x.e.span)
+        })?;
+        let scratch = self.scratch_for(x.e, &elem, slots, "scan.partials")?;
         x.scratch = Some(scratch.clone());
         Ok(scratch)
     }

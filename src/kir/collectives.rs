@@ -136,7 +136,10 @@ fn plan(
         width,
         warps,
         mask,
-        partials: (warps > 1).then_some(2 * warps),
+        partials: (warps > 1).then_some(match tiling.alternates(e.span, start) {
+            true => 2 * warps,
+            false => warps,
+        }),
         start,
         steps,
         aggregate,

@@ -23,6 +23,8 @@ pub(super) struct Tiling {
     /// Each reduction's (and grid-wide scan's aggregate's) operand length when compiled, by
     /// span; `None` when only known at run time.
     reductions: BTreeMap<Span, Option<u64>>,
+    /// The scans computed in an unrolled sweep of several slots.
+    unrolled_scans: BTreeSet<Span>,
 }
 
 impl<'a> Visitor<'a> for Tiling {
@@ -116,8 +118,32 @@ impl Tiling {
             Some(slots) => Sweep::Unrolled { slots },
             None => plan.sweep,
         };
+        // A buffered store computes its value into its registers by an unrolled sweep of its
+        // slots, whatever walks its stores (code generation's `store_buffered`).
+        let computed_in = match plan.buffer {
+            Some(Some(slots)) => Sweep::Unrolled { slots },
+            _ => sweep,
+        };
+        if several_slots(sweep) || several_slots(computed_in) {
+            self.unrolled_scans.extend(scans.iter().copied());
+        }
         let tiles = tiles_of(sweep, len, walk.block_size);
         self.add(scans, &tiles);
+    }
+
+    /// Whether the tiles of the collective at `span` alternate between two halves of its
+    /// partials: those of an unrolled sweep of several slots do (code generation's
+    /// `Pos::parity`: a tile's collective writes one half while the tile before may still read
+    /// the other, with no barrier between them). A loop over tiles, a block-stride loop and a
+    /// fold per thread use one half: a barrier orders one tile's reads before the next one's
+    /// writes, or there is one fold.
+    pub(super) fn alternates(&self, span: Span, start: Option<Start>) -> bool {
+        // As `fold_tiles`: a fold that starts per thread is one fold.
+        let folded_by_tiles = || match (start, self.plans.get(&Consumer::Reduce(span))) {
+            (Some(Start::Identity(_) | Start::FirstElement), _) | (_, None) => false,
+            (_, Some(plan)) => several_slots(plan.sweep),
+        };
+        self.unrolled_scans.contains(&span) || folded_by_tiles()
     }
 
     fn add(&mut self, scans: &[Span], tiles: &[(Count, Tiles)]) {
@@ -191,6 +217,10 @@ fn tiles_of(sweep: Sweep, len: Option<u64>, block_size: u64) -> Vec<(Count, Tile
         // The tiles' bases are run-time values (the loop's counter).
         Sweep::Stride | Sweep::Tiles => vec![(Count::RunTime, Tiles::Several)],
     }
+}
+
+fn several_slots(sweep: Sweep) -> bool {
+    matches!(sweep, Sweep::Unrolled { slots } if slots >= 2)
 }
 
 fn known(count: u64) -> Count {
