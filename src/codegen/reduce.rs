@@ -376,7 +376,7 @@ impl<'a, 'ctx> Body<'a, 'ctx> {
         &self,
         ty: &Ty,
         identity: Identity,
-        span: crate::syntax::span::Span,
+        span: Span,
     ) -> Result<BasicValueEnum<'ctx>> {
         Ok(match (self.reg_type(ty, span)?, identity) {
             (BasicTypeEnum::FloatType(float), Identity::Float(value)) => {
